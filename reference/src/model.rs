@@ -1,0 +1,341 @@
+//! The shape every challenge shares: a constructor, named operations with
+//! typed operands and results, and a model that replays them.
+//!
+//! A challenge is data (its [`ModelSpec`]) plus one [`Model`] implementation;
+//! the grader's loader, runners and judge only ever see these types, so a new
+//! challenge adds a spec and a model, not code paths in the grader.
+
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// The type of a constructor argument or an operand, as it appears in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A node name or a key: a JSON string.
+    Name,
+    /// A non-negative integer.
+    Count,
+    /// A positive finite number.
+    Weight,
+    /// A list of names.
+    Names,
+    /// A list of `[name, weight]` pairs.
+    WeightedNames,
+}
+
+impl Kind {
+    /// How the kind reads in an error message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Name => "a string",
+            Kind::Count => "a non-negative integer",
+            Kind::Weight => "a positive finite number",
+            Kind::Names => "a list of strings",
+            Kind::WeightedNames => "a list of [name, weight] pairs",
+        }
+    }
+
+    /// Parses `value` as this kind. On failure, returns the path below
+    /// `value` where it went wrong (empty for `value` itself) and what was
+    /// expected there.
+    pub fn parse(self, value: &Value) -> Result<Arg, (Vec<usize>, String)> {
+        let expected = |what: &str| format!("expected {what}, found {}", describe_value(value));
+        match self {
+            Kind::Name => value
+                .as_str()
+                .map(|s| Arg::Name(s.to_owned()))
+                .ok_or_else(|| (vec![], expected(self.describe()))),
+            Kind::Count => value
+                .as_u64()
+                .map(Arg::Count)
+                .ok_or_else(|| (vec![], expected(self.describe()))),
+            Kind::Weight => parse_weight(value)
+                .map(Arg::Weight)
+                .ok_or_else(|| (vec![], expected(self.describe()))),
+            Kind::Names => {
+                let items = value
+                    .as_array()
+                    .ok_or_else(|| (vec![], expected(self.describe())))?;
+                let mut names = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    match item.as_str() {
+                        Some(s) => names.push(s.to_owned()),
+                        None => {
+                            return Err((
+                                vec![i],
+                                format!("expected a string, found {}", describe_value(item)),
+                            ));
+                        }
+                    }
+                }
+                Ok(Arg::Names(names))
+            }
+            Kind::WeightedNames => {
+                let items = value
+                    .as_array()
+                    .ok_or_else(|| (vec![], expected(self.describe())))?;
+                let mut pairs = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let bad = || {
+                        (
+                            vec![i],
+                            format!(
+                                "expected a [name, weight] pair with a positive finite weight, found {}",
+                                describe_value(item)
+                            ),
+                        )
+                    };
+                    match item.as_array().map(Vec::as_slice) {
+                        Some([Value::String(name), w]) => {
+                            pairs.push((name.clone(), parse_weight(w).ok_or_else(bad)?))
+                        }
+                        _ => return Err(bad()),
+                    }
+                }
+                Ok(Arg::WeightedNames(pairs))
+            }
+        }
+    }
+}
+
+fn parse_weight(value: &Value) -> Option<f64> {
+    value.as_f64().filter(|w| w.is_finite() && *w > 0.0)
+}
+
+/// A short description of a JSON value for error messages.
+pub fn describe_value(value: &Value) -> String {
+    let text = value.to_string();
+    let kind = match value {
+        Value::Null => return "null".into(),
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "the number",
+        Value::String(_) => "the string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    };
+    if text.chars().count() > 40 {
+        let cut: String = text.chars().take(37).collect();
+        format!("{kind} {cut}...")
+    } else {
+        format!("{kind} {text}")
+    }
+}
+
+/// A parsed constructor argument or operand.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Arg {
+    Name(String),
+    Count(u64),
+    Weight(f64),
+    Names(Vec<String>),
+    WeightedNames(Vec<(String, f64)>),
+}
+
+/// What an operation returns, used to check expected files and answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Returns {
+    /// Always `null`.
+    Nothing,
+    /// A name, or `null` when there is none.
+    MaybeName,
+    /// A list of names.
+    Names,
+    /// A non-negative integer.
+    Count,
+    /// A list of `[name, count]` pairs.
+    Loads,
+}
+
+impl Returns {
+    /// How the result type reads in an error message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Returns::Nothing => "null",
+            Returns::MaybeName => "a string or null",
+            Returns::Names => "a list of strings",
+            Returns::Count => "a non-negative integer",
+            Returns::Loads => "a list of [name, count] pairs",
+        }
+    }
+
+    /// Whether `value` has this result type.
+    pub fn accepts(self, value: &Value) -> bool {
+        match self {
+            Returns::Nothing => value.is_null(),
+            Returns::MaybeName => value.is_null() || value.is_string(),
+            Returns::Names => value
+                .as_array()
+                .is_some_and(|items| items.iter().all(Value::is_string)),
+            Returns::Count => value.is_u64(),
+            Returns::Loads => value.as_array().is_some_and(|items| {
+                items.iter().all(|p| {
+                    matches!(p.as_array().map(Vec::as_slice), Some([Value::String(_), n]) if n.is_u64())
+                })
+            }),
+        }
+    }
+}
+
+/// The signature of one operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Signature {
+    pub name: &'static str,
+    pub operands: &'static [Kind],
+    pub returns: Returns,
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[\"{}\"", self.name)?;
+        for k in self.operands {
+            let word = match k {
+                Kind::Name => "name",
+                Kind::Count => "count",
+                Kind::Weight => "weight",
+                Kind::Names => "names",
+                Kind::WeightedNames => "pairs",
+            };
+            write!(f, ", {word}")?;
+        }
+        write!(f, "]")
+    }
+}
+
+/// One operation of a case, parsed against its signature.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Op {
+    pub signature: &'static Signature,
+    pub operands: Vec<Arg>,
+}
+
+impl Op {
+    /// The operation's name.
+    pub fn name(&self) -> &'static str {
+        self.signature.name
+    }
+
+    /// Operand `i` as a name. Panics if the signature says otherwise, which
+    /// would be a bug of the model, never of the case (cases are parsed
+    /// against the signature).
+    pub fn name_at(&self, i: usize) -> &str {
+        match &self.operands[i] {
+            Arg::Name(s) => s,
+            other => panic!("operand {i} of {} is {other:?}, not a name", self.name()),
+        }
+    }
+
+    /// Operand `i` as a count (see [`Op::name_at`] on panics).
+    pub fn count_at(&self, i: usize) -> u64 {
+        match &self.operands[i] {
+            Arg::Count(n) => *n,
+            other => panic!("operand {i} of {} is {other:?}, not a count", self.name()),
+        }
+    }
+
+    /// Operand `i` as a weight (see [`Op::name_at`] on panics).
+    pub fn weight_at(&self, i: usize) -> f64 {
+        match &self.operands[i] {
+            Arg::Weight(w) => *w,
+            other => panic!("operand {i} of {} is {other:?}, not a weight", self.name()),
+        }
+    }
+}
+
+/// Why a reference answered a routing question as it did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Explanation {
+    /// Every node's score for a key, highest first.
+    Scores(ScoreTable),
+}
+
+/// The pinned scores that decided a rendezvous route.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoreTable {
+    /// The key routed.
+    pub key: String,
+    /// One row per node, highest score first, ties by smaller name.
+    pub rows: Vec<ScoreRow>,
+    /// The reference's choice (`None` with no nodes).
+    pub winner: Option<String>,
+    /// The rule that picked the winner.
+    pub rule: WinRule,
+}
+
+/// One node's score for a key.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoreRow {
+    pub node: String,
+    /// The exact text hashed, e.g. `"cache-1:user:1"`.
+    pub hashed: String,
+    pub h32: u32,
+}
+
+/// How the winner of a route was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinRule {
+    /// No nodes: the answer is null.
+    NoNodes,
+    /// One node had the strictly highest score.
+    HighestScore,
+    /// Several nodes shared the highest score; the smallest name won.
+    TieSmallerName,
+}
+
+/// A running instance of a challenge's reference.
+pub trait Model {
+    /// Applies one operation and returns its JSON result.
+    fn apply(&mut self, op: &Op) -> Value;
+
+    /// Explains the answer `op` would get in the current state, where the
+    /// operation is a decision worth explaining.
+    fn explain(&self, op: &Op) -> Option<Explanation> {
+        let _ = op;
+        None
+    }
+}
+
+/// Everything the grader needs to know of a challenge's reference.
+pub struct ModelSpec {
+    /// The challenge id, e.g. `rendezvous-router`.
+    pub id: &'static str,
+    /// The types of the constructor's arguments, in order.
+    pub constructor: &'static [Kind],
+    /// Every operation the model implements.
+    pub operations: &'static [Signature],
+    /// Builds an instance from parsed constructor arguments.
+    pub build: fn(&[Arg]) -> Box<dyn Model>,
+}
+
+impl fmt::Debug for ModelSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ModelSpec")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ModelSpec {
+    /// The signature of operation `name`.
+    pub fn signature(&self, name: &str) -> Option<&'static Signature> {
+        self.operations.iter().find(|s| s.name == name)
+    }
+
+    /// Replays `ops` on a fresh instance built from `args` and returns one
+    /// result per operation.
+    pub fn run(&self, args: &[Arg], ops: &[Op]) -> Vec<Value> {
+        let mut model = (self.build)(args);
+        ops.iter().map(|op| model.apply(op)).collect()
+    }
+
+    /// Replays `ops[..index]`, then explains `ops[index]`.
+    pub fn explain_at(&self, args: &[Arg], ops: &[Op], index: usize) -> Option<Explanation> {
+        let mut model = (self.build)(args);
+        for op in &ops[..index] {
+            model.apply(op);
+        }
+        model.explain(ops.get(index)?)
+    }
+}

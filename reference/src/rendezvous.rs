@@ -1,0 +1,155 @@
+//! `rendezvous-router`: each key goes to the node with the highest
+//! h32(node + ":" + key), ties to the smaller name.
+
+use crate::hash::{fmix32, fnv1a, fnv1a_extend};
+use crate::model::{
+    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature, WinRule,
+};
+use serde_json::Value;
+
+static OPERATIONS: [Signature; 3] = [
+    Signature {
+        name: "route",
+        operands: &[Kind::Name],
+        returns: Returns::MaybeName,
+    },
+    Signature {
+        name: "add",
+        operands: &[Kind::Name],
+        returns: Returns::Nothing,
+    },
+    Signature {
+        name: "remove",
+        operands: &[Kind::Name],
+        returns: Returns::Nothing,
+    },
+];
+
+/// The rendezvous-router challenge.
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "rendezvous-router",
+    constructor: &[Kind::Names],
+    operations: &OPERATIONS,
+    build: |args| match args {
+        [Arg::Names(nodes)] => Box::new(Router::new(nodes.iter().map(String::as_str))),
+        other => panic!("rendezvous-router takes [nodes], not {other:?}"),
+    },
+};
+
+/// A node with the FNV-1a state of `name + ":"`, so scoring a key only
+/// hashes the key.
+#[derive(Debug, Clone)]
+struct Node {
+    name: String,
+    prefix_state: u32,
+}
+
+/// The reference router: nodes kept sorted by name, which makes the tie rule
+/// fall out of a strict comparison (the first maximum in name order is the
+/// smallest name) and membership a binary search.
+#[derive(Debug, Clone, Default)]
+pub struct Router {
+    nodes: Vec<Node>,
+}
+
+impl Router {
+    /// A router over `nodes`; duplicate names count once.
+    pub fn new<'a>(nodes: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut router = Router::default();
+        for node in nodes {
+            router.add(node);
+        }
+        router
+    }
+
+    /// The node for `key`, or `None` with no nodes. O(nodes × key length).
+    pub fn route(&self, key: &str) -> Option<&str> {
+        let mut best: Option<(&Node, u32)> = None;
+        for node in &self.nodes {
+            let score = fmix32(fnv1a_extend(node.prefix_state, key.as_bytes()));
+            // Strict: on a tie the earlier, smaller name stays.
+            if best.is_none_or(|(_, s)| score > s) {
+                best = Some((node, score));
+            }
+        }
+        best.map(|(n, _)| n.name.as_str())
+    }
+
+    /// Adds `node`; a present node changes nothing.
+    pub fn add(&mut self, node: &str) {
+        if let Err(at) = self.position(node) {
+            let prefix_state = fnv1a_extend(fnv1a(node.as_bytes()), b":");
+            self.nodes.insert(
+                at,
+                Node {
+                    name: node.to_owned(),
+                    prefix_state,
+                },
+            );
+        }
+    }
+
+    /// Removes `node`; an absent node changes nothing.
+    pub fn remove(&mut self, node: &str) {
+        if let Ok(at) = self.position(node) {
+            self.nodes.remove(at);
+        }
+    }
+
+    /// The node names in byte order.
+    pub fn nodes(&self) -> impl Iterator<Item = &str> {
+        self.nodes.iter().map(|n| n.name.as_str())
+    }
+
+    /// Every node's score for `key`, highest first, ties by smaller name.
+    pub fn scores(&self, key: &str) -> ScoreTable {
+        let mut rows: Vec<ScoreRow> = self
+            .nodes
+            .iter()
+            .map(|n| ScoreRow {
+                node: n.name.clone(),
+                hashed: format!("{}:{key}", n.name),
+                h32: fmix32(fnv1a_extend(n.prefix_state, key.as_bytes())),
+            })
+            .collect();
+        // Stable sort on a name-sorted list keeps ties in name order.
+        rows.sort_by(|a, b| b.h32.cmp(&a.h32));
+        let rule = match rows.as_slice() {
+            [] => WinRule::NoNodes,
+            [first, second, ..] if first.h32 == second.h32 => WinRule::TieSmallerName,
+            _ => WinRule::HighestScore,
+        };
+        ScoreTable {
+            key: key.to_owned(),
+            winner: rows.first().map(|r| r.node.clone()),
+            rows,
+            rule,
+        }
+    }
+
+    fn position(&self, node: &str) -> Result<usize, usize> {
+        self.nodes.binary_search_by(|n| n.name.as_str().cmp(node))
+    }
+}
+
+impl Model for Router {
+    fn apply(&mut self, op: &Op) -> Value {
+        let name = op.name_at(0);
+        match op.name() {
+            "route" => self.route(name).map_or(Value::Null, |n| Value::from(n)),
+            "add" => {
+                self.add(name);
+                Value::Null
+            }
+            "remove" => {
+                self.remove(name);
+                Value::Null
+            }
+            other => panic!("rendezvous-router has no operation {other}"),
+        }
+    }
+
+    fn explain(&self, op: &Op) -> Option<Explanation> {
+        (op.name() == "route").then(|| Explanation::Scores(self.scores(op.name_at(0))))
+    }
+}

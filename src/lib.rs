@@ -1,1 +1,19 @@
-//! rendezvous-grader
+//! rendezvous-grader: grades implementations of the course's consistent
+//! hashing challenges against a reference and explains every difference.
+//!
+//! The pipeline, a module per stage: [`challenge`] (discover, load),
+//! [`submission`] (prepare), [`run`], [`judge`], [`explain`], [`report`].
+//! [`grade`] drives them; `main.rs` only parses arguments and maps the
+//! outcome to an exit code.
+
+pub mod challenge;
+pub mod error;
+
+pub use error::{Error, Problem};
+pub mod run;
+pub mod judge;
+pub mod explain;
+pub mod report;
+pub mod grade;
+pub mod cli;
+pub mod commands;

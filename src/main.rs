@@ -1,1 +1,37 @@
-fn main() {}
+//! The `grader` binary: parse arguments, run, map the outcome to an exit code.
+
+use clap::Parser;
+use rendezvous_grader::cli::Cli;
+use rendezvous_grader::commands::{self, Status, exit};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { exit::INVALID } else { exit::PASSED });
+        }
+    };
+    let mut out = anstream::stdout().lock();
+    match commands::run(&cli, &mut out) {
+        Ok(Status::Passed) => ExitCode::from(exit::PASSED),
+        Ok(Status::Failed) => ExitCode::from(exit::FAILED),
+        Err(error) => {
+            let mut err = anstream::stderr().lock();
+            let _ = writeln_chain(&mut err, &error);
+            ExitCode::from(commands::exit_code(&error))
+        }
+    }
+}
+
+fn writeln_chain(out: &mut dyn std::io::Write, error: &dyn std::error::Error) -> std::io::Result<()> {
+    let red = anstyle::AnsiColor::Red.on_default().effects(anstyle::Effects::BOLD);
+    writeln!(out, "{red}error{red:#}: {error}")?;
+    let mut source = error.source();
+    while let Some(cause) = source {
+        writeln!(out, "  caused by: {cause}")?;
+        source = cause.source();
+    }
+    Ok(())
+}

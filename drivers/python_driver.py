@@ -1,0 +1,209 @@
+"""rendezvous-grader's Python driver.
+
+Loads a learner's module, builds Router(*args) (or calls solve(args, ops)),
+replays each case's operations and answers on the protocol descriptors.
+The protocol is documented in the project's README ("The protocol").
+
+File descriptors: 3 requests in, 4 responses out, 5 progress queries in.
+Standard output and error belong to the learner; the grader captures them.
+"""
+
+import importlib.util
+import json
+import os
+import select
+import sys
+import threading
+import traceback
+
+REQUESTS, RESPONSES, CONTROL = 3, 4, 5
+PROTOCOL = 1
+
+# The operation index under way: -1 is the constructor, None is solve() or
+# h32() where no single operation is running. A list, so a write is cheap.
+current = [-1]
+write_lock = threading.Lock()
+
+
+def send(message):
+    data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    with write_lock:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(RESPONSES, view):]
+
+
+def flush_learner_output():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+
+
+def answer_progress_queries():
+    """Runs on its own thread, so it answers even while learner code loops.
+    The grader makes the descriptor non-blocking, hence the select."""
+    while True:
+        select.select([CONTROL], [], [])
+        try:
+            data = os.read(CONTROL, 64)
+        except BlockingIOError:
+            continue
+        except OSError:
+            return
+        if not data:
+            return
+        send({"progress": {"op_index": current[0]}})
+
+
+def describe(exc, learner_dir):
+    """An exception as the protocol's error object, the traceback trimmed to
+    the learner's own files."""
+    frames = [
+        f for f in traceback.extract_tb(exc.__traceback__)
+        if os.path.abspath(f.filename).startswith(learner_dir + os.sep)
+    ]
+    lines = []
+    for f in frames:
+        name = os.path.relpath(f.filename, learner_dir)
+        lines.append(f'  File "{name}", line {f.lineno}, in {f.name}')
+        if f.line:
+            lines.append(f"    {f.line.strip()}")
+    line = frames[-1].lineno if frames else None
+    message = str(exc)
+    if isinstance(exc, SyntaxError) and exc.filename and os.path.isabs(exc.filename):
+        # Compile errors carry their place themselves, not in a frame.
+        name = os.path.relpath(exc.filename, learner_dir)
+        line, message = exc.lineno, exc.msg
+        lines.append(f'  File "{name}", line {exc.lineno}')
+        if exc.text:
+            lines.append("    " + exc.text.rstrip("\n"))
+            if exc.offset:
+                lines.append("    " + " " * (exc.offset - 1) + "^")
+    return {
+        "type": type(exc).__name__,
+        "message": message,
+        "traceback": "\n".join(lines),
+        "line": line,
+    }
+
+
+def not_json(value):
+    try:
+        json.dumps(value)
+        return False
+    except (TypeError, ValueError):
+        return True
+
+
+def load(path):
+    learner_dir = os.path.dirname(path)
+    sys.path.insert(0, learner_dir)
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_case(case_id, case, api, learner_dir):
+    args, ops = case
+    current[0] = -1
+    output = []
+    try:
+        if api == "solve":
+            current[0] = None
+            output = api_solve(args, ops)
+            if not isinstance(output, (list, tuple)):
+                raise TypeError(f"solve must return a list, it returned {type(output).__name__}")
+            output = list(output)
+        else:
+            router = api_class(*args)
+            append = output.append
+            for i, op in enumerate(ops):
+                current[0] = i
+                append(getattr(router, op[0])(*op[1:]))
+    except BaseException as exc:  # SystemExit too: the learner's, not ours
+        flush_learner_output()
+        error = describe(exc, learner_dir)
+        error["op_index"] = current[0]
+        return {"id": case_id, "error": error, "output": output}
+    flush_learner_output()
+    for i, value in enumerate(output):
+        if not_json(value):
+            return {
+                "id": case_id,
+                "output": output[:i],
+                "error": {
+                    "type": "TypeError",
+                    "message": f"{ops[i][0] if i < len(ops) else 'solve'} returned {value!r} "
+                    f"({type(value).__name__}), which is not a JSON value",
+                    "traceback": "",
+                    "line": None,
+                    "op_index": i,
+                },
+            }
+    return {"id": case_id, "output": output}
+
+
+def run_hash(case_id, texts, h32, learner_dir):
+    current[0] = None
+    try:
+        values = [h32(t) for t in texts]
+    except BaseException as exc:
+        flush_learner_output()
+        return {"id": case_id, "error": describe(exc, learner_dir)}
+    flush_learner_output()
+    return {"id": case_id, "h32": [v if isinstance(v, int) else repr(v) for v in values]}
+
+
+def main():
+    global api_class, api_solve
+    path = os.path.abspath(sys.argv[1])
+    learner_dir = os.path.dirname(path)
+    threading.Thread(target=answer_progress_queries, daemon=True).start()
+    try:
+        module = load(path)
+    except BaseException as exc:
+        flush_learner_output()
+        send({"load_error": describe(exc, learner_dir)})
+        return
+    flush_learner_output()
+    api_class = getattr(module, "Router", None)
+    api_solve = getattr(module, "solve", None)
+    h32 = getattr(module, "h32", None)
+    if isinstance(api_class, type):
+        api = "class"
+    elif callable(api_solve):
+        api = "solve"
+    else:
+        send({"load_error": {
+            "type": "MissingApi",
+            "message": "the module defines neither a class Router nor a function solve(args, ops)",
+            "traceback": "",
+            "line": None,
+        }})
+        return
+    send({"hello": {
+        "protocol": PROTOCOL,
+        "api": api,
+        "h32": callable(h32),
+        "runtime": "python " + sys.version.split()[0],
+    }})
+    with os.fdopen(REQUESTS, "rb") as requests:
+        for line in requests:
+            request = json.loads(line)
+            if "case" in request:
+                send(run_case(request["id"], request["case"], api, learner_dir))
+            elif "h32" in request and callable(h32):
+                send(run_hash(request["id"], request["h32"], h32, learner_dir))
+            else:
+                send({"id": request.get("id"), "unsupported": sorted(request)})
+
+
+api_class = api_solve = None
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+//! `challenge.toml`: what a challenge exposes and how it is graded.
+
+use super::locate::line_column;
+use crate::error::Problem;
+use serde::Deserialize;
+use std::path::Path;
+
+/// The parsed `challenge.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// A human title, e.g. "Rendezvous router".
+    pub title: String,
+    /// The reference model's id; defaults to the challenge folder's name.
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// The operations this challenge's cases may use (a subset of the
+    /// reference's).
+    pub operations: Vec<String>,
+    #[serde(default)]
+    pub limits: Limits,
+    /// Test groups, in the order reports list them.
+    #[serde(default)]
+    pub groups: Vec<GroupConfig>,
+}
+
+/// Limits that apply to every case unless a group overrides them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Wall-clock time per case, in milliseconds.
+    #[serde(default = "default_time_ms")]
+    pub time_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time_ms: default_time_ms(),
+        }
+    }
+}
+
+fn default_time_ms() -> u64 {
+    2000
+}
+
+/// One test group's settings.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GroupConfig {
+    pub name: String,
+    /// Points per test in this group.
+    #[serde(default = "default_weight")]
+    pub weight: f64,
+    /// Overrides `limits.time_ms` for this group's cases.
+    #[serde(default)]
+    pub time_ms: Option<u64>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+fn default_weight() -> f64 {
+    1.0
+}
+
+impl Config {
+    /// Reads and parses `path`, pointing at the line and column of any error.
+    pub fn load(path: &Path) -> Result<Config, Problem> {
+        let text = std::fs::read_to_string(path).map_err(|e| Problem {
+            path: path.to_owned(),
+            position: None,
+            message: format!("cannot read: {e}"),
+        })?;
+        let config: Config = toml::from_str(&text).map_err(|e| Problem {
+            path: path.to_owned(),
+            position: e.span().map(|s| line_column(&text, s.start)),
+            message: e.message().trim().to_owned(),
+        })?;
+        let problem = |message: String| Problem {
+            path: path.to_owned(),
+            position: None,
+            message,
+        };
+        for (i, g) in config.groups.iter().enumerate() {
+            if config.groups[..i].iter().any(|h| h.name == g.name) {
+                return Err(problem(format!("group `{}` is declared twice", g.name)));
+            }
+            if !(g.weight.is_finite() && g.weight >= 0.0) {
+                return Err(problem(format!(
+                    "group `{}` has weight {}; use a finite number, 0 or more",
+                    g.name, g.weight
+                )));
+            }
+        }
+        if config.limits.time_ms == 0 || config.groups.iter().any(|g| g.time_ms == Some(0)) {
+            return Err(problem("a time limit of 0 ms can never be met".into()));
+        }
+        Ok(config)
+    }
+
+    /// The settings of group `name`, if declared.
+    pub fn group(&self, name: &str) -> Option<&GroupConfig> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+}

@@ -1,0 +1,284 @@
+//! Discover and load: challenges under a root folder, and their test cases.
+//!
+//! A challenge is `challenges/<id>/` with `challenge.toml` and
+//! `tests/<group>/NAME.json` (+ `NAME.expected.json`). Loading checks every
+//! file before anything runs and reports all problems at once.
+
+mod case;
+mod config;
+pub mod locate;
+
+pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
+pub use config::{Config, GroupConfig, Limits};
+
+use crate::error::{Error, Problem};
+use reference::{ModelSpec, Signature};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use walkdir::WalkDir;
+
+/// The challenge graded when none is named.
+pub const DEFAULT_CHALLENGE: &str = "rendezvous-router";
+
+/// A loaded challenge: its settings and its reference.
+#[derive(Debug)]
+pub struct Challenge {
+    pub id: String,
+    pub dir: PathBuf,
+    pub config: Config,
+    pub model: &'static ModelSpec,
+    /// The operations cases may use, with their signatures.
+    pub operations: Vec<&'static Signature>,
+}
+
+/// A set of test groups, from a challenge's `tests/` or a `--tests` folder.
+#[derive(Debug)]
+pub struct Suite {
+    pub dir: PathBuf,
+    pub groups: Vec<Group>,
+}
+
+/// One group of cases with its settings.
+#[derive(Debug)]
+pub struct Group {
+    pub name: String,
+    pub weight: f64,
+    pub time_limit: Duration,
+    pub cases: Vec<Case>,
+}
+
+impl Suite {
+    /// Every case, group by group.
+    pub fn cases(&self) -> impl Iterator<Item = &Case> {
+        self.groups.iter().flat_map(|g| &g.cases)
+    }
+}
+
+/// Where challenges live: `explicit` if given, else `$GRADER_CHALLENGES`,
+/// else `./challenges`, else the folder this grader was built from.
+pub fn root(explicit: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(dir) = explicit {
+        return if dir.is_dir() {
+            Ok(dir.to_owned())
+        } else {
+            Err(Error::Usage(format!(
+                "--challenges {}: no such folder",
+                dir.display()
+            )))
+        };
+    }
+    if let Some(dir) = std::env::var_os("GRADER_CHALLENGES") {
+        let dir = PathBuf::from(dir);
+        return if dir.is_dir() {
+            Ok(dir)
+        } else {
+            Err(Error::Usage(format!(
+                "GRADER_CHALLENGES={}: no such folder",
+                dir.display()
+            )))
+        };
+    }
+    let candidates = [
+        PathBuf::from("challenges"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("challenges"),
+    ];
+    candidates.into_iter().find(|d| d.is_dir()).ok_or_else(|| {
+        Error::Usage(
+            "no challenges folder here; run from the project's root or pass --challenges DIR".into(),
+        )
+    })
+}
+
+/// Every challenge under `root`, sorted by id.
+pub fn list(root: &Path) -> Result<Vec<Challenge>, Error> {
+    let mut ids: Vec<String> = Vec::new();
+    for entry in WalkDir::new(root).min_depth(1).max_depth(1).sort_by_file_name() {
+        let entry = entry.map_err(|e| Error::Io {
+            context: format!("cannot list {}", root.display()),
+            source: e.into(),
+        })?;
+        if entry.file_type().is_dir() && entry.path().join("challenge.toml").is_file() {
+            ids.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    ids.iter().map(|id| Challenge::load(root, id)).collect()
+}
+
+impl Challenge {
+    /// Loads challenge `id` from `root/<id>/challenge.toml`.
+    pub fn load(root: &Path, id: &str) -> Result<Challenge, Error> {
+        let dir = root.join(id);
+        let toml_path = dir.join("challenge.toml");
+        if !toml_path.is_file() {
+            let known = list_ids(root);
+            return Err(Error::Usage(format!(
+                "no challenge `{id}` in {} (known: {})",
+                root.display(),
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            )));
+        }
+        let config = Config::load(&toml_path).map_err(|p| Error::Invalid(vec![p]))?;
+        let problem = |message: String| {
+            Error::Invalid(vec![Problem {
+                path: toml_path.clone(),
+                position: None,
+                message,
+            }])
+        };
+        let model_id = config.reference.as_deref().unwrap_or(id);
+        let model = reference::challenge(model_id).ok_or_else(|| {
+            let known: Vec<&str> = reference::challenges().iter().map(|s| s.id).collect();
+            problem(format!(
+                "no reference named `{model_id}`; the reference crate has: {}",
+                known.join(", ")
+            ))
+        })?;
+        let operations = config
+            .operations
+            .iter()
+            .map(|name| {
+                model.signature(name).ok_or_else(|| {
+                    let known: Vec<&str> = model.operations.iter().map(|s| s.name).collect();
+                    problem(format!(
+                        "operation `{name}` is not implemented by the reference `{model_id}` (it has: {})",
+                        known.join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Challenge {
+            id: id.to_owned(),
+            dir,
+            config,
+            model,
+            operations,
+        })
+    }
+
+    /// The challenge's own test folder.
+    pub fn tests_dir(&self) -> PathBuf {
+        self.dir.join("tests")
+    }
+
+    /// Loads the suite in `dir`: subfolders are groups, and case files
+    /// directly in `dir` form one group named after it. In the challenge's
+    /// own folder (`own`), every group must be declared in challenge.toml.
+    pub fn load_suite(&self, dir: &Path, own: bool) -> Result<Suite, Error> {
+        if !dir.is_dir() {
+            return Err(Error::Usage(format!("tests folder {} does not exist", dir.display())));
+        }
+        let mut problems = Vec::new();
+        let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+        let top_group = dir
+            .file_name()
+            .map_or_else(|| "tests".into(), |n| n.to_string_lossy().into_owned());
+        let mut group_order: Vec<String> = Vec::new();
+        for entry in WalkDir::new(dir).min_depth(1).max_depth(2).sort_by_file_name() {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    problems.push(Problem {
+                        path: e.path().unwrap_or(dir).to_owned(),
+                        position: None,
+                        message: format!("cannot read: {e}"),
+                    });
+                    continue;
+                }
+            };
+            let name = entry.file_name().to_string_lossy();
+            if name.starts_with('.') || !entry.file_type().is_file() || !name.ends_with(".json") {
+                continue;
+            }
+            let group = if entry.depth() == 1 {
+                top_group.clone()
+            } else {
+                entry
+                    .path()
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+            };
+            if !group_order.contains(&group) {
+                group_order.push(group.clone());
+            }
+            files.entry(group).or_default().push(entry.into_path());
+        }
+        // Declared groups first, in challenge.toml's order; the rest by name.
+        group_order.sort_by_key(|g| {
+            (
+                self.config.groups.iter().position(|c| c.name == *g).unwrap_or(usize::MAX),
+                g.clone(),
+            )
+        });
+        let ops = Operations {
+            model: self.model,
+            allowed: &self.operations,
+        };
+        let mut groups = Vec::new();
+        for name in group_order {
+            let settings = self.config.group(&name);
+            if own && settings.is_none() {
+                problems.push(Problem {
+                    path: dir.join(&name),
+                    position: None,
+                    message: format!(
+                        "group `{name}` is not declared in challenge.toml; add [[groups]] with name = \"{name}\""
+                    ),
+                });
+                continue;
+            }
+            let paths = &files[&name];
+            let mut cases = Vec::new();
+            for path in paths {
+                let file = path.file_name().unwrap_or_default().to_string_lossy();
+                if let Some(stem) = file.strip_suffix(".expected.json") {
+                    if !paths.iter().any(|p| p.file_name().is_some_and(|f| *f == *format!("{stem}.json"))) {
+                        problems.push(Problem {
+                            path: path.clone(),
+                            position: None,
+                            message: format!(
+                                "expected output without a case: there is no {stem}.json beside it; add the case or delete this file"
+                            ),
+                        });
+                    }
+                    continue;
+                }
+                let stem = file_stem(path, ".json");
+                let expected = path.with_file_name(format!("{stem}.expected.json"));
+                let expected = expected.is_file().then_some(expected);
+                if let Some(case) = case::load_case(&ops, &name, path, expected.as_deref(), &mut problems) {
+                    cases.push(case);
+                }
+            }
+            let time_ms = settings
+                .and_then(|s| s.time_ms)
+                .unwrap_or(self.config.limits.time_ms);
+            groups.push(Group {
+                weight: settings.map_or(1.0, |s| s.weight),
+                time_limit: Duration::from_millis(time_ms),
+                name,
+                cases,
+            });
+        }
+        if !problems.is_empty() {
+            return Err(Error::Invalid(problems));
+        }
+        if groups.iter().all(|g| g.cases.is_empty()) {
+            return Err(Error::Usage(format!(
+                "no test cases in {}: expected NAME.json files in it or in its subfolders",
+                dir.display()
+            )));
+        }
+        Ok(Suite {
+            dir: dir.to_owned(),
+            groups,
+        })
+    }
+}
+
+fn list_ids(root: &Path) -> Vec<String> {
+    list(root)
+        .map(|cs| cs.into_iter().map(|c| c.id).collect())
+        .unwrap_or_default()
+}

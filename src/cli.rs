@@ -1,0 +1,61 @@
+//! The command line (clap derive types only; behaviour lives in
+//! [`crate::commands`]).
+
+use crate::report::Format;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Grades consistent-hashing challenge submissions against the reference and
+/// explains every difference in pinned hash values.
+#[derive(Debug, Parser)]
+#[command(name = "grader", version, about, long_about = None)]
+#[command(after_help = "Exit codes: 0 all passed, 1 some test failed, 2 bad usage or invalid \
+challenge/test files, 3 the grader itself failed.")]
+pub struct Cli {
+    /// Where challenges live [default: $GRADER_CHALLENGES, else ./challenges]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub challenges: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The grader's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Grade submissions (Python, JavaScript, or executables speaking the protocol)
+    Grade(GradeArgs),
+    /// Print the pinned h32 of each text
+    Hash {
+        /// Texts to hash (UTF-8)
+        #[arg(required = true)]
+        texts: Vec<String>,
+    },
+    /// List the challenges with their groups and case counts
+    List,
+}
+
+/// Arguments of `grader grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The challenge to grade against
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// Grade against the cases in DIR instead of the challenge's own
+    /// (subfolders are groups; files directly in DIR form one group)
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+
+    /// How to write the report
+    #[arg(long, short, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Write the report to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Submission files to grade
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}

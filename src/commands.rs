@@ -1,0 +1,104 @@
+//! What each command does, returning data for `main` to map to an exit code.
+
+use crate::challenge::{self, Challenge};
+use crate::cli::{Cli, Command, GradeArgs};
+use crate::error::Error;
+use crate::report::{self, Format};
+use crate::run::{Environment, Submission};
+use std::io::Write;
+
+/// Exit codes, as documented in the README.
+pub mod exit {
+    /// Every graded submission passed every test.
+    pub const PASSED: u8 = 0;
+    /// Some test failed.
+    pub const FAILED: u8 = 1;
+    /// Bad usage, or invalid challenge or test files.
+    pub const INVALID: u8 = 2;
+    /// The grader itself failed.
+    pub const GRADER_FAULT: u8 = 3;
+}
+
+/// How a command ended when it did not fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Everything checked passed.
+    Passed,
+    /// A test failed.
+    Failed,
+}
+
+/// The exit code of an error.
+pub fn exit_code(error: &Error) -> u8 {
+    match error {
+        Error::Usage(_) | Error::Invalid(_) => exit::INVALID,
+        Error::Runtime { .. } | Error::Io { .. } => exit::GRADER_FAULT,
+    }
+}
+
+/// Runs the command `cli` names, writing to `out`.
+pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
+    match &cli.command {
+        Command::Grade(args) => grade(cli, args, out),
+        Command::Hash { texts } => {
+            for text in texts {
+                writeln!(out, "{}\t{text}", reference::h32(text)).map_err(Error::io("cannot write output"))?;
+            }
+            Ok(Status::Passed)
+        }
+        Command::List => list(cli, out),
+    }
+}
+
+fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let root = challenge::root(cli.challenges.as_deref())?;
+    let challenge = Challenge::load(&root, &args.challenge)?;
+    let suite = match &args.tests {
+        Some(dir) => challenge.load_suite(dir, false)?,
+        None => challenge.load_suite(&challenge.tests_dir(), true)?,
+    };
+    let submissions = args
+        .paths
+        .iter()
+        .map(|p| Submission::detect(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let env = Environment::new()?;
+    let report = crate::grade::grade(&challenge, &suite, &submissions, &env)?;
+    match &args.output {
+        Some(path) => {
+            let mut bytes = Vec::new();
+            report::render(&report, args.format, &mut bytes).map_err(Error::io("cannot render the report"))?;
+            let bytes = if args.format == Format::Human { strip_ansi(&bytes) } else { bytes };
+            std::fs::write(path, bytes).map_err(Error::io(format!("cannot write {}", path.display())))?;
+        }
+        None => report::render(&report, args.format, out).map_err(Error::io("cannot write the report"))?,
+    }
+    Ok(if report.all_passed() { Status::Passed } else { Status::Failed })
+}
+
+fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
+    anstream::adapter::strip_bytes(bytes).into_vec()
+}
+
+fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
+    let root = challenge::root(cli.challenges.as_deref())?;
+    for c in challenge::list(&root)? {
+        let suite = c.load_suite(&c.tests_dir(), true)?;
+        let total: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
+        let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();
+        writeln!(out, "{}  {} ({total} cases; operations: {})", c.id, c.config.title, ops.join(", "))
+            .map_err(Error::io("cannot write output"))?;
+        for g in &suite.groups {
+            writeln!(
+                out,
+                "  {:<10} {:>4} cases  weight {}  {} ms",
+                g.name,
+                g.cases.len(),
+                g.weight,
+                g.time_limit.as_millis()
+            )
+            .map_err(Error::io("cannot write output"))?;
+        }
+    }
+    Ok(Status::Passed)
+}

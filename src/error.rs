@@ -1,0 +1,77 @@
+//! The grader's errors. A failing submission is never an error: it is a
+//! [`crate::judge::Verdict`]. These are bad input (exit 2) and faults of the
+//! grader or its machine (exit 3).
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// One problem in a challenge or test file, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub path: PathBuf,
+    /// 1-based line and column, where the format allows pointing at one.
+    pub position: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some((line, column)) = self.position {
+            write!(f, ":{line}:{column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Everything that stops a grading run before or outside judging.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The command line asked for something impossible.
+    #[error("{0}")]
+    Usage(String),
+    /// Challenge or test files are invalid; nothing was run.
+    #[error("{} invalid in the challenge or test files:\n{}", plural(.0.len(), "problem"), list(.0))]
+    Invalid(Vec<Problem>),
+    /// A runtime the grader needs (python3, node) cannot be started.
+    #[error("cannot start {program}; {hint}")]
+    Runtime {
+        program: String,
+        hint: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Any other fault of the grader or its machine.
+    #[error("{context}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Wraps an I/O error with what the grader was doing.
+    pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
+        move |source| Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn list(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| format!("  {p}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,288 @@
+//! The human report: one line per test, then each failure explained. Styles
+//! are always written as ANSI sequences; the caller's stream strips them
+//! when the output is not a terminal or NO_COLOR is set.
+
+use super::{Report, SubmissionReport, TestReport, Window};
+use crate::explain::{ExplanationReport, HashCheck, ScoreReport};
+use crate::judge::Verdict;
+use anstyle::{AnsiColor, Effects, Style};
+use reference::model::WinRule;
+use serde_json::Value;
+use similar::{Algorithm, ChangeTag, TextDiff};
+use std::io::{self, Write};
+use std::time::Duration;
+
+const GOOD: Style = AnsiColor::Green.on_default().effects(Effects::BOLD);
+const BAD: Style = AnsiColor::Red.on_default().effects(Effects::BOLD);
+const HEAD: Style = Style::new().effects(Effects::BOLD);
+const DIM: Style = Style::new().effects(Effects::DIMMED);
+const OLD: Style = AnsiColor::Red.on_default();
+const NEW: Style = AnsiColor::Green.on_default();
+const OLD_EMPH: Style = AnsiColor::Red.on_default().effects(Effects::UNDERLINE.insert(Effects::BOLD));
+const NEW_EMPH: Style = AnsiColor::Green.on_default().effects(Effects::UNDERLINE.insert(Effects::BOLD));
+
+/// Writes the human report.
+pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
+        report.challenge, report.tests_dir
+    )?;
+    for submission in &report.submissions {
+        writeln!(out)?;
+        render_submission(submission, out)?;
+    }
+    if report.submissions.len() > 1 {
+        let passed = report.submissions.iter().filter(|s| s.verdict == Verdict::Accepted).count();
+        writeln!(out, "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}", report.submissions.len())?;
+    }
+    Ok(())
+}
+
+fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
+    let about = [s.runtime.clone(), s.api.as_ref().map(|a| format!("{a} API"))]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
+    writeln!(
+        out,
+        "{HEAD}{}{HEAD:#}{}",
+        s.path,
+        if about.is_empty() { String::new() } else { format!(" {DIM}({about}){DIM:#}") }
+    )?;
+    let width = s.tests.iter().map(|t| t.group.len() + t.name.len() + 1).max().unwrap_or(0);
+    for t in &s.tests {
+        let id = format!("{}/{}", t.group, t.name);
+        if t.verdict == Verdict::Accepted {
+            writeln!(out, "  {GOOD}ok{GOOD:#}   {id:<width$}  {DIM}{}{DIM:#}", millis(t.time_ms))?;
+        } else {
+            writeln!(out, "  {BAD}FAIL{BAD:#} {id:<width$}  {BAD}{}{BAD:#}  {}", t.verdict, first_line(&t.message))?;
+        }
+    }
+    let failures: Vec<&TestReport> = s.tests.iter().filter(|t| t.verdict != Verdict::Accepted).collect();
+    for t in &failures {
+        writeln!(out)?;
+        render_failure(t, out)?;
+    }
+    if let Some(check) = &s.h32 {
+        writeln!(out)?;
+        render_hash_check(check, out)?;
+    }
+    let style = if s.verdict == Verdict::Accepted { GOOD } else { BAD };
+    writeln!(
+        out,
+        "\n{style}{}{style:#}: {} of {} tests passed, score {} of {}",
+        s.verdict,
+        s.passed,
+        s.total,
+        number(s.score),
+        number(s.max_score)
+    )
+}
+
+fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{BAD}--- {}/{} ({}) ---{BAD:#}", t.group, t.name, t.verdict)?;
+    if t.expected_from == crate::challenge::ExpectedFrom::Reference {
+        writeln!(out, "{DIM}(this case has no expected file: the reference's output is expected){DIM:#}")?;
+    }
+    match &t.divergence {
+        Some(d) => {
+            writeln!(out, "first wrong answer at operation {}: {}", d.op_index, d.op)?;
+            writeln!(out, "  expected: {}", visible_json(&d.expected))?;
+            if d.missing {
+                writeln!(out, "  actual:   (no answer)")?;
+            } else {
+                writeln!(out, "  actual:   {}", visible_json(&d.actual))?;
+            }
+            if d.differing_ops > 1 {
+                writeln!(out, "  {} operations differ from here on", d.differing_ops)?;
+            }
+            if t.message.contains("later, ") {
+                writeln!(out, "  {}", t.message)?;
+            }
+        }
+        None => writeln!(out, "{}", t.message)?,
+    }
+    if let Some(e) = &t.error
+        && !e.traceback.is_empty()
+    {
+        writeln!(out, "{DIM}traceback (your files only):{DIM:#}")?;
+        for line in e.traceback.lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    if let Some(w) = &t.window {
+        render_diff(w, out)?;
+    }
+    if let Some(ExplanationReport::Scores(s)) = &t.explanation {
+        render_scores(s, t.divergence.as_ref().map(|d| &d.actual), out)?;
+    }
+    if let Some(c) = &t.captured {
+        for (name, text) in [("stdout", &c.stdout), ("stderr", &c.stderr)] {
+            if !text.is_empty() {
+                writeln!(out, "{DIM}captured {name}:{DIM:#}")?;
+                for line in text.lines() {
+                    writeln!(out, "  {DIM}|{DIM:#} {line}")?;
+                }
+            }
+        }
+        if c.dropped_bytes > 0 {
+            writeln!(out, "{DIM}({} more bytes of output not kept){DIM:#}", c.dropped_bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// A diff of expected against actual around the divergence, one line per
+/// operation: `index op -> answer`.
+fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
+    let line = |i: usize, answer: Option<&Value>| {
+        let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
+        format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
+    };
+    let expected: String = (0..w.ops.len()).map(|i| line(i, w.expected.get(i))).collect();
+    let actual: String = (0..w.ops.len()).map(|i| line(i, w.actual[i].as_ref())).collect();
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .timeout(Duration::from_millis(500))
+        .diff_lines(&expected, &actual);
+    writeln!(out, "{DIM}diff around it ({OLD}-expected{OLD:#}{DIM}, {NEW}+actual{NEW:#}{DIM}):{DIM:#}")?;
+    for group in diff.grouped_ops(3) {
+        for op in &group {
+            for change in diff.iter_inline_changes(op) {
+                let (sign, plain, emph) = match change.tag() {
+                    ChangeTag::Delete => ("-", OLD, OLD_EMPH),
+                    ChangeTag::Insert => ("+", NEW, NEW_EMPH),
+                    ChangeTag::Equal => (" ", DIM, DIM),
+                };
+                write!(out, "{plain}{sign}{plain:#}")?;
+                for (emphasized, text) in change.iter_strings_lossy() {
+                    let style = if emphasized { emph } else { plain };
+                    write!(out, "{style}{}{style:#}", text.trim_end_matches('\n'))?;
+                }
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "why: each node scores h32(node + \":\" + key) for key {}; the highest wins, ties go to the smaller name",
+        visible_str(&s.key)
+    )?;
+    let with_yours = s.rows.iter().any(|r| r.yours.is_some());
+    let node_w = s.rows.iter().map(|r| visible_str(&r.node).chars().count()).max().unwrap_or(4).max(4);
+    write!(out, "  {DIM}{:>5}  {:<node_w$}  {:>10}", "rank", "node", "h32")?;
+    if with_yours {
+        write!(out, "  {:>12}", "your h32")?;
+    }
+    writeln!(out, "  text hashed{DIM:#}")?;
+    let mut last_rank = 0;
+    for r in &s.rows {
+        if r.rank > last_rank + 1 {
+            writeln!(out, "  {DIM}{:>5}{DIM:#}", "...")?;
+        }
+        last_rank = r.rank;
+        write!(out, "  {:>5}  {:<node_w$}  {:>10}", r.rank, visible_str(&r.node), r.h32)?;
+        if with_yours {
+            let yours = match &r.yours {
+                Some(v) if v.as_u64() == Some(u64::from(r.h32)) => format!("{v}"),
+                Some(v) => format!("{BAD}{v}{BAD:#}"),
+                None => String::new(),
+            };
+            write!(out, "  {yours:>12}")?;
+        }
+        write!(out, "  {}", visible_str(&r.hashed))?;
+        let mut notes = Vec::new();
+        if s.winner.as_deref() == Some(r.node.as_str()) {
+            notes.push("expected");
+        }
+        if actual.and_then(Value::as_str) == Some(r.node.as_str()) {
+            notes.push("your answer");
+        }
+        if !notes.is_empty() {
+            write!(out, "  {HEAD}<- {}{HEAD:#}", notes.join(", "))?;
+        }
+        writeln!(out)?;
+    }
+    if s.total_nodes > s.rows.len() {
+        writeln!(out, "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}", s.total_nodes, crate::explain::MAX_ROWS)?;
+    }
+    match (s.rule, s.rows.as_slice()) {
+        (WinRule::NoNodes, _) => writeln!(out, "  there are no nodes, so the answer is null")?,
+        (WinRule::TieSmallerName, [first, ..]) => {
+            let tied: Vec<String> = s.rows.iter().filter(|r| r.h32 == first.h32).map(|r| visible_str(&r.node)).collect();
+            writeln!(
+                out,
+                "  {} tie at {}; the smaller name, {}, wins",
+                tied.join(" and "),
+                first.h32,
+                visible_str(&first.node)
+            )?;
+        }
+        (_, [first, ..]) => writeln!(out, "  {} has the highest score", visible_str(&first.node))?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
+    match &check.first_mismatch {
+        None => writeln!(out, "your h32 agrees with the pinned hash on all {} strings checked", check.checked),
+        Some(m) => writeln!(
+            out,
+            "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
+            visible_str(&m.text),
+            m.pinned,
+            m.yours
+        ),
+    }
+}
+
+/// A JSON value with invisible characters made visible.
+fn visible_json(value: &Value) -> String {
+    match value {
+        Value::String(s) => visible_str(s),
+        other => other.to_string(),
+    }
+}
+
+/// A quoted string with control, format and other invisible characters
+/// written as `\u{...}` so that two different strings never look alike.
+pub fn visible_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control()
+                || c.is_whitespace() && c != ' '
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{ad}') =>
+            {
+                out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
+
+fn millis(ms: u64) -> String {
+    format!("{ms} ms")
+}
+
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.2}") }
+}

@@ -1,0 +1,410 @@
+//! One child process serving many cases over the protocol, so interpreter
+//! start-up is paid once per submission, not once per case.
+//!
+//! A single thread drives everything with poll(2): writing the request,
+//! reading responses, and draining the learner's stdout and stderr (capped,
+//! but always drained so the child never blocks on a full pipe). A deadline
+//! bounds every wait; nothing here can hang on a misbehaving child.
+
+use super::sys::{self, Interest};
+use serde::Serialize;
+use serde_json::Value;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest response line accepted; a million-operation output is far
+/// below it, a child streaming garbage is not.
+const MAX_RESPONSE_BYTES: usize = 256 << 20;
+/// How long a child gets to answer a progress query once its time is up.
+const PROGRESS_GRACE: Duration = Duration::from_millis(250);
+/// How long a child whose response channel closed gets to exit by itself.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// Output the learner's code printed while serving one request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Captured {
+    pub stdout: String,
+    pub stderr: String,
+    /// Bytes printed past the cap and not kept.
+    pub dropped_bytes: u64,
+}
+
+impl Captured {
+    /// Whether nothing was printed.
+    pub fn is_empty(&self) -> bool {
+        self.stdout.is_empty() && self.stderr.is_empty() && self.dropped_bytes == 0
+    }
+}
+
+#[derive(Debug)]
+struct Stream<R> {
+    pipe: Option<R>,
+    kept: Vec<u8>,
+}
+
+/// Why a request got no reply.
+#[derive(Debug)]
+pub enum Failure {
+    /// The deadline passed; `op_index` is what the child said it was running
+    /// (`None` if it did not say).
+    TimedOut { op_index: Option<i64> },
+    /// The child exited or closed its response channel.
+    Died { status: String },
+    /// The child wrote something that is not the protocol.
+    Protocol(String),
+    /// The grader could not talk to the child: a fault of the grader.
+    Io(io::Error),
+}
+
+/// A running child speaking the protocol.
+#[derive(Debug)]
+pub struct Session {
+    child: Child,
+    requests: File,
+    responses: File,
+    control: File,
+    stdout: Stream<ChildStdout>,
+    stderr: Stream<ChildStderr>,
+    dropped: u64,
+    cap: usize,
+    inbox: Vec<u8>,
+    responses_open: bool,
+    last_progress: Option<i64>,
+    next_id: u64,
+}
+
+impl Session {
+    /// Spawns `command` with the protocol descriptors attached, keeping at
+    /// most `cap` bytes of each output stream per request.
+    pub fn spawn(mut command: Command, cap: usize) -> io::Result<Session> {
+        let (req_read, req_write) = io::pipe()?;
+        let (resp_read, resp_write) = io::pipe()?;
+        let (ctl_read, ctl_write) = io::pipe()?;
+        // The child's end of the progress channel does not block: a Node
+        // worker blocked in read(2) would stop the process from exiting.
+        sys::set_nonblocking(ctl_read.as_fd())?;
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = sys::spawn_with_fds(
+            &mut command,
+            [
+                OwnedFd::from(req_read),
+                OwnedFd::from(resp_write),
+                OwnedFd::from(ctl_read),
+            ],
+        )?;
+        let requests = File::from(OwnedFd::from(req_write));
+        let responses = File::from(OwnedFd::from(resp_read));
+        let control = File::from(OwnedFd::from(ctl_write));
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        for fd in [
+            requests.as_fd(),
+            responses.as_fd(),
+            control.as_fd(),
+            stdout.as_fd(),
+            stderr.as_fd(),
+        ] {
+            sys::set_nonblocking(fd)?;
+        }
+        Ok(Session {
+            child,
+            requests,
+            responses,
+            control,
+            stdout: Stream {
+                pipe: Some(stdout),
+                kept: Vec::new(),
+            },
+            stderr: Stream {
+                pipe: Some(stderr),
+                kept: Vec::new(),
+            },
+            dropped: 0,
+            cap,
+            inbox: Vec::new(),
+            responses_open: true,
+            last_progress: None,
+            next_id: 1,
+        })
+    }
+
+    /// Waits for the first message the child sends unasked (the hello).
+    pub fn first_message(&mut self, deadline: Instant) -> Result<Value, Failure> {
+        self.last_progress = None;
+        self.wait_reply(&mut Vec::new(), deadline, None)
+    }
+
+    /// Sends `body` (an object without `id`) as a request and waits for the
+    /// reply with the same id until `deadline`.
+    pub fn request(&mut self, mut body: serde_json::Map<String, Value>, deadline: Instant) -> Result<Value, Failure> {
+        let id = self.next_id;
+        self.next_id += 1;
+        body.insert("id".into(), Value::from(id));
+        let mut pending = serde_json::to_vec(&body).map_err(|e| Failure::Io(e.into()))?;
+        pending.push(b'\n');
+        self.last_progress = None;
+        self.wait_reply(&mut pending, deadline, Some(id))
+    }
+
+    /// The output printed since the last call.
+    pub fn take_captured(&mut self) -> Captured {
+        let captured = Captured {
+            stdout: String::from_utf8_lossy(&self.stdout.kept).into_owned(),
+            stderr: String::from_utf8_lossy(&self.stderr.kept).into_owned(),
+            dropped_bytes: self.dropped,
+        };
+        self.stdout.kept.clear();
+        self.stderr.kept.clear();
+        self.dropped = 0;
+        captured
+    }
+
+    /// Kills the child's whole process group and reaps the child.
+    pub fn kill(&mut self) {
+        sys::kill_group(self.child.id());
+        let _ = self.child.wait();
+    }
+
+    fn wait_reply(&mut self, pending: &mut Vec<u8>, deadline: Instant, id: Option<u64>) -> Result<Value, Failure> {
+        loop {
+            match self.next_message(pending, deadline)? {
+                Some(message) => {
+                    if let Some(p) = message.get("progress") {
+                        self.last_progress = p.get("op_index").and_then(Value::as_i64);
+                        continue;
+                    }
+                    if let Some(id) = id
+                        && message.get("id").and_then(Value::as_u64) != Some(id)
+                    {
+                        return Err(self.protocol_failure(format!(
+                            "a reply to request {id} was expected, got {}",
+                            preview(&message.to_string())
+                        )));
+                    }
+                    self.drain_output();
+                    return Ok(message);
+                }
+                None => {
+                    // Out of time: ask what was running, give the child a
+                    // moment to say, then end it.
+                    let _ = self.control.write(b"?\n");
+                    let grace = Instant::now() + PROGRESS_GRACE;
+                    while let Ok(Some(message)) = self.next_message(&mut Vec::new(), grace) {
+                        if let Some(p) = message.get("progress") {
+                            self.last_progress = p.get("op_index").and_then(Value::as_i64);
+                            break;
+                        }
+                    }
+                    self.kill();
+                    self.drain_output();
+                    return Err(Failure::TimedOut {
+                        op_index: self.last_progress,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The next complete message, or `None` once `deadline` passes.
+    fn next_message(&mut self, pending: &mut Vec<u8>, deadline: Instant) -> Result<Option<Value>, Failure> {
+        loop {
+            if let Some(end) = self.inbox.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.inbox.drain(..=end).collect();
+                let text = String::from_utf8_lossy(&line[..end]);
+                if text.trim().is_empty() {
+                    continue;
+                }
+                return match serde_json::from_str::<Value>(&text) {
+                    Ok(message) if message.is_object() => Ok(Some(message)),
+                    _ => Err(self.protocol_failure(format!(
+                        "this line on the response channel is not a JSON object: {}",
+                        preview(&text)
+                    ))),
+                };
+            }
+            if !self.responses_open {
+                return Err(self.died());
+            }
+            if self.inbox.len() > MAX_RESPONSE_BYTES {
+                return Err(self.protocol_failure(format!(
+                    "a response line grew past {} MiB without ending",
+                    MAX_RESPONSE_BYTES >> 20
+                )));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
+            // Wake at least every 100 ms to notice a child that died while
+            // something else still holds its response channel open.
+            let timeout = (deadline - now).min(Duration::from_millis(100));
+            let mut interests = vec![Interest {
+                fd: self.responses.as_raw_fd(),
+                read: true,
+                write: false,
+            }];
+            if !pending.is_empty() {
+                interests.push(Interest {
+                    fd: self.requests.as_raw_fd(),
+                    read: false,
+                    write: true,
+                });
+            }
+            for fd in [
+                self.stdout.pipe.as_ref().map(|p| p.as_raw_fd()),
+                self.stderr.pipe.as_ref().map(|p| p.as_raw_fd()),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                interests.push(Interest {
+                    fd,
+                    read: true,
+                    write: false,
+                });
+            }
+            let ready = sys::poll(&interests, timeout).map_err(Failure::Io)?;
+            if ready.iter().all(|r| !r.readable && !r.writable && !r.closed) {
+                if let Ok(Some(_)) = self.child.try_wait() {
+                    self.read_responses().map_err(Failure::Io)?;
+                    if !self.inbox.contains(&b'\n') {
+                        return Err(self.died());
+                    }
+                }
+                continue;
+            }
+            self.drain_output();
+            if !pending.is_empty() {
+                match self.requests.write(pending) {
+                    Ok(n) => {
+                        pending.drain(..n);
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                    // The child closed its request channel: it is dying;
+                    // the response side will say how.
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => pending.clear(),
+                    Err(e) => return Err(Failure::Io(e)),
+                }
+            }
+            self.read_responses().map_err(Failure::Io)?;
+        }
+    }
+
+    fn read_responses(&mut self) -> io::Result<()> {
+        let mut buf = [0u8; 64 * 1024];
+        while self.responses_open {
+            match self.responses.read(&mut buf) {
+                Ok(0) => self.responses_open = false,
+                Ok(n) => self.inbox.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads whatever the child has printed, keeping up to the cap.
+    fn drain_output(&mut self) {
+        let cap = self.cap;
+        self.dropped += drain(&mut self.stdout, cap) + drain(&mut self.stderr, cap);
+    }
+
+    /// The child closed its response channel: let it exit, then describe how.
+    fn died(&mut self) -> Failure {
+        let until = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                _ => break None,
+            }
+        };
+        sys::kill_group(self.child.id());
+        let status = match status {
+            Some(status) => describe_exit(status),
+            None => {
+                let _ = self.child.wait();
+                "closed its response channel and was stopped".into()
+            }
+        };
+        self.drain_output();
+        Failure::Died { status }
+    }
+
+    fn protocol_failure(&mut self, what: String) -> Failure {
+        self.kill();
+        self.drain_output();
+        Failure::Protocol(what)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill();
+        }
+    }
+}
+
+/// Reads `stream` until it would block, keeping up to `cap` bytes; returns
+/// the bytes read past the cap.
+fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
+    let mut dropped = 0;
+    let mut buf = [0u8; 64 * 1024];
+    while let Some(pipe) = stream.pipe.as_mut() {
+        match pipe.read(&mut buf) {
+            Ok(0) => stream.pipe = None,
+            Ok(n) => {
+                let room = cap.saturating_sub(stream.kept.len()).min(n);
+                stream.kept.extend_from_slice(&buf[..room]);
+                dropped += (n - room) as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(_) => stream.pipe = None,
+        }
+    }
+    dropped
+}
+
+/// "exited with code 1", "was killed by signal 11 (SIGSEGV)".
+pub fn describe_exit(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => format!("was killed by signal {signal} ({})", signal_name(signal)),
+        _ => format!("ended ({status})"),
+    }
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        _ => "signal",
+    }
+}
+
+/// A line shortened for a message.
+pub fn preview(text: &str) -> String {
+    const MAX: usize = 120;
+    if text.chars().count() <= MAX {
+        text.to_owned()
+    } else {
+        format!("{}... ({} bytes)", text.chars().take(MAX).collect::<String>(), text.len())
+    }
+}

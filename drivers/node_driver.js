@@ -46,6 +46,15 @@ const worker = new Worker(`
 `, { eval: true, workerData: progress });
 worker.unref();
 
+// A learner's process.exit() ends the process mid-case: say which
+// operation was running before it goes.
+let inCase = false;
+process.on('exit', () => {
+  if (!inCase) return;
+  const op = Atomics.load(progress, 0);
+  try { send({ progress: { op_index: op === NO_OP ? null : op } }); } catch (_) { /* gone */ }
+});
+
 function send(message) {
   const data = Buffer.from(JSON.stringify(message) + '\n');
   let offset = 0;
@@ -109,7 +118,16 @@ function pick(module, name) {
 }
 
 function runCase(id, [args, ops], api) {
-    Atomics.store(progress, 0, -1);
+  Atomics.store(progress, 0, -1);
+  inCase = true;
+  try {
+    return runCaseInner(id, args, ops, api);
+  } finally {
+    inCase = false;
+  }
+}
+
+function runCaseInner(id, args, ops, api) {
   const output = [];
   let opIndex = -1;
   try {
@@ -162,7 +180,7 @@ function sanitize(values) {
 }
 
 function runHash(id, texts, h32) {
-    Atomics.store(progress, 0, NO_OP);
+  Atomics.store(progress, 0, NO_OP);
   try {
     return { id, h32: texts.map((t) => { const v = h32(t); return Number.isInteger(v) ? v : String(v); }) };
   } catch (error) {

@@ -9,8 +9,10 @@ use std::path::PathBuf;
 /// explains every difference in pinned hash values.
 #[derive(Debug, Parser)]
 #[command(name = "grader", version, about, long_about = None)]
-#[command(after_help = "Exit codes: 0 all passed, 1 some test failed, 2 bad usage or invalid \
-challenge/test files, 3 the grader itself failed.")]
+#[command(
+    after_help = "Exit codes: 0 all passed, 1 some test failed, 2 bad usage or invalid \
+challenge/test files, 3 the grader itself failed."
+)]
 pub struct Cli {
     /// Where challenges live [default: $GRADER_CHALLENGES, else ./challenges]
     #[arg(long, global = true, value_name = "DIR")]

@@ -42,7 +42,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         Command::Grade(args) => grade(cli, args, out),
         Command::Hash { texts } => {
             for text in texts {
-                writeln!(out, "{}\t{text}", reference::h32(text)).map_err(Error::io("cannot write output"))?;
+                writeln!(out, "{}\t{text}", reference::h32(text))
+                    .map_err(Error::io("cannot write output"))?;
             }
             Ok(Status::Passed)
         }
@@ -67,13 +68,32 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     match &args.output {
         Some(path) => {
             let mut bytes = Vec::new();
-            report::render(&report, args.format, &mut bytes).map_err(Error::io("cannot render the report"))?;
-            let bytes = if args.format == Format::Human { strip_ansi(&bytes) } else { bytes };
-            std::fs::write(path, bytes).map_err(Error::io(format!("cannot write {}", path.display())))?;
+            report::render(&report, args.format, &mut bytes)
+                .map_err(Error::io("cannot render the report"))?;
+            let bytes = if args.format == Format::Human {
+                strip_ansi(&bytes)
+            } else {
+                bytes
+            };
+            std::fs::write(path, bytes)
+                .map_err(Error::io(format!("cannot write {}", path.display())))?;
         }
-        None => report::render(&report, args.format, out).map_err(Error::io("cannot write the report"))?,
+        None => quiet_broken_pipe(report::render(&report, args.format, out))
+            .map_err(Error::io("cannot write the report"))?,
     }
-    Ok(if report.all_passed() { Status::Passed } else { Status::Failed })
+    Ok(if report.all_passed() {
+        Status::Passed
+    } else {
+        Status::Failed
+    })
+}
+
+/// A reader that stopped reading (`grader ... | head`) is not a failure.
+fn quiet_broken_pipe(result: std::io::Result<()>) -> std::io::Result<()> {
+    match result {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
@@ -86,8 +106,14 @@ fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         let suite = c.load_suite(&c.tests_dir(), true)?;
         let total: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
         let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();
-        writeln!(out, "{}  {} ({total} cases; operations: {})", c.id, c.config.title, ops.join(", "))
-            .map_err(Error::io("cannot write output"))?;
+        writeln!(
+            out,
+            "{}  {} ({total} cases; operations: {})",
+            c.id,
+            c.config.title,
+            ops.join(", ")
+        )
+        .map_err(Error::io("cannot write output"))?;
         for g in &suite.groups {
             writeln!(
                 out,

@@ -31,7 +31,7 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
     /// Challenge or test files are invalid; nothing was run.
-    #[error("{} invalid in the challenge or test files:\n{}", plural(.0.len(), "problem"), list(.0))]
+    #[error("{} in the challenge or test files; nothing was graded:\n{}", plural(.0.len(), "problem"), list(.0))]
     Invalid(Vec<Problem>),
     /// A runtime the grader needs (python3, node) cannot be started.
     #[error("cannot start {program}; {hint}")]

@@ -72,7 +72,11 @@ pub struct HashMismatch {
 
 /// Explains the divergent operation of `case`, if it is a decision the
 /// reference can explain.
-pub fn explain(challenge: &Challenge, case: &Case, divergence: &Divergence) -> Option<ExplanationReport> {
+pub fn explain(
+    challenge: &Challenge,
+    case: &Case,
+    divergence: &Divergence,
+) -> Option<ExplanationReport> {
     let explanation = challenge
         .model
         .explain_at(&case.args, &case.ops, divergence.op_index)?;
@@ -116,7 +120,9 @@ pub fn explain(challenge: &Challenge, case: &Case, divergence: &Divergence) -> O
 
 /// The strings an h32 check should ask the submission about: the check
 /// values, then every string hashed in `explanations`, without repeats.
-pub fn hash_texts<'a>(explanations: impl IntoIterator<Item = &'a ExplanationReport>) -> Vec<String> {
+pub fn hash_texts<'a>(
+    explanations: impl IntoIterator<Item = &'a ExplanationReport>,
+) -> Vec<String> {
     let mut texts: Vec<String> = CHECK_VALUES.iter().map(|s| s.to_string()).collect();
     for e in explanations {
         let ExplanationReport::Scores(s) = e;

@@ -68,7 +68,11 @@ fn grade_one(
         }
     }
     let h32 = check_hash(&mut runner, &mut tests)?;
-    let verdict = tests.iter().map(|t| t.verdict).max().unwrap_or(Verdict::Accepted);
+    let verdict = tests
+        .iter()
+        .map(|t| t.verdict)
+        .max()
+        .unwrap_or(Verdict::Accepted);
     let hello = runner.hello();
     Ok(SubmissionReport {
         path: submission.path.display().to_string(),
@@ -78,7 +82,10 @@ fn grade_one(
         verdict,
         score: tests.iter().map(|t| t.score).sum(),
         max_score: tests.iter().map(|t| t.max_score).sum(),
-        passed: tests.iter().filter(|t| t.verdict == Verdict::Accepted).count(),
+        passed: tests
+            .iter()
+            .filter(|t| t.verdict == Verdict::Accepted)
+            .count(),
         total: tests.len(),
         h32,
         tests,
@@ -88,7 +95,10 @@ fn grade_one(
 /// Asks a submission that exposes h32 for its values on the check strings
 /// and on every string in the explanations, and puts them beside the pinned
 /// values.
-fn check_hash(runner: &mut Runner<'_>, tests: &mut [TestReport]) -> Result<Option<explain::HashCheck>, Error> {
+fn check_hash(
+    runner: &mut Runner<'_>,
+    tests: &mut [TestReport],
+) -> Result<Option<explain::HashCheck>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
     }
@@ -113,6 +123,8 @@ fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
         first_op: first,
         ops: (first..end).map(|i| case.op_json(i)).collect(),
         expected: case.expected[first..end].to_vec(),
-        actual: (first..end).map(|i| judgement.actual.get(i).cloned()).collect(),
+        actual: (first..end)
+            .map(|i| judgement.actual.get(i).cloned())
+            .collect(),
     })
 }

@@ -82,7 +82,9 @@ pub fn same(a: &Value, b: &Value) -> bool {
             (Some(i), Some(j)) => i == j,
             _ => x.as_f64() == y.as_f64(),
         },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
         _ => a == b,
     }
 }
@@ -118,7 +120,10 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             let divergence = first_divergence(case, actual);
             let extra = actual.len().saturating_sub(case.expected.len());
             let (verdict, message) = match &divergence {
-                Some(d) => (Verdict::WrongAnswer, wrong_answer_message(d, actual.len(), case.expected.len())),
+                Some(d) => (
+                    Verdict::WrongAnswer,
+                    wrong_answer_message(d, actual.len(), case.expected.len()),
+                ),
                 None if extra > 0 => (
                     Verdict::WrongAnswer,
                     format!(
@@ -141,7 +146,8 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             let raised_at = error.op_index.and_then(|i| usize::try_from(i).ok());
             // A wrong answer before the exception is the first thing that
             // went wrong.
-            let early = first_divergence(case, output).filter(|d| raised_at.is_none_or(|k| d.op_index < k) && !d.missing);
+            let early = first_divergence(case, output)
+                .filter(|d| raised_at.is_none_or(|k| d.op_index < k) && !d.missing);
             let what = format!("{}: {}", error.kind, error.message);
             match early {
                 Some(d) => Judgement {
@@ -170,14 +176,25 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 "ran past the {} ms time limit {}",
                 limit.as_millis(),
                 match op_index {
-                    Some(_) => format!("while running {}", operation(*op_index).trim_start_matches("in ")),
+                    Some(_) => format!(
+                        "while running {}",
+                        operation(*op_index).trim_start_matches("in ")
+                    ),
                     None => "(it did not say which operation was running)".into(),
                 }
             ),
         ),
-        Outcome::Crashed { status } => fail(
+        Outcome::Crashed {
+            status,
+            op_index,
+            starting,
+        } => fail(
             Verdict::RuntimeError,
-            format!("the process {status} before answering"),
+            match op_index {
+                _ if *starting => format!("the process {status} while starting, before its hello"),
+                Some(_) => format!("the process {status} {}", operation(*op_index)),
+                None => format!("the process {status} before answering"),
+            },
         ),
         Outcome::Protocol(what) => fail(Verdict::ProtocolError, what.clone()),
         Outcome::LoadFailed(error) => Judgement {
@@ -185,17 +202,27 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 "the module failed to load: {}: {}{}",
                 error.kind,
                 error.message,
-                error.line.map(|l| format!(" (line {l})")).unwrap_or_default()
+                error
+                    .line
+                    .map(|l| format!(" (line {l})"))
+                    .unwrap_or_default()
             ),
             error: Some(error.clone()),
             ..fail(Verdict::RuntimeError, String::new())
         },
-        Outcome::LoadTimedOut => fail(
+        Outcome::LoadTimedOut { executable } => fail(
             Verdict::TimeLimit,
-            format!(
-                "the module did not finish loading within {} s; move slow work out of the top level",
-                crate::run::STARTUP_LIMIT.as_secs()
-            ),
+            if *executable {
+                format!(
+                    "the program sent no hello within {} s; it must first write {{\"hello\": ...}} on descriptor 4 (see the protocol)",
+                    crate::run::STARTUP_LIMIT.as_secs()
+                )
+            } else {
+                format!(
+                    "the module did not finish loading within {} s; move slow work out of the top level",
+                    crate::run::STARTUP_LIMIT.as_secs()
+                )
+            },
         ),
     }
 }
@@ -223,5 +250,169 @@ fn describe_op(case: &Case, index: Option<i64>) -> String {
             None => format!("in operation {i}"),
         },
         None => "in solve".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::challenge::{ExpectedFrom, Operations, parse_input};
+    use serde_json::json;
+    use std::time::Duration;
+
+    /// A rendezvous-router case with `expected` as its expected output.
+    fn case(input: Value, expected: Value) -> Case {
+        let model = &reference::rendezvous::SPEC;
+        let allowed: Vec<_> = model.operations.iter().collect();
+        let (args, ops) = parse_input(
+            &Operations {
+                model,
+                allowed: &allowed,
+            },
+            &input,
+        )
+        .unwrap();
+        Case {
+            name: "t".into(),
+            group: "g".into(),
+            path: "t.json".into(),
+            input,
+            args,
+            ops,
+            expected: expected.as_array().unwrap().clone(),
+            expected_from: ExpectedFrom::File,
+        }
+    }
+
+    fn three_ops() -> Case {
+        case(
+            json!([
+                [["a", "b"]],
+                [["route", "k"], ["remove", "a"], ["route", "k"]]
+            ]),
+            json!(["a", null, "b"]),
+        )
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(same(&json!(1), &json!(1.0)));
+        assert!(same(&json!([["a", 2]]), &json!([["a", 2.0]])));
+        assert!(!same(&json!(1), &json!(2)));
+        assert!(!same(&json!("1"), &json!(1)));
+        assert!(!same(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn the_first_differing_operation_is_reported_with_the_count() {
+        let c = three_ops();
+        let j = judge(
+            &c,
+            &Outcome::Output(vec![json!("a"), Value::Null, json!("a")]),
+        );
+        assert_eq!(j.verdict, Verdict::WrongAnswer);
+        let d = j.divergence.unwrap();
+        assert_eq!((d.op_index, d.missing, d.differing_ops), (2, false, 1));
+        assert_eq!(d.op, json!(["route", "k"]));
+        assert_eq!((d.expected, d.actual), (json!("b"), json!("a")));
+        assert_eq!(
+            j.message,
+            r#"operation 2 ["route","k"]: expected "b", got "a""#
+        );
+    }
+
+    #[test]
+    fn a_short_output_diverges_at_its_first_missing_answer() {
+        let c = three_ops();
+        let j = judge(&c, &Outcome::Output(vec![json!("a")]));
+        let d = j.divergence.unwrap();
+        assert_eq!((d.op_index, d.missing, d.differing_ops), (1, true, 2));
+        // A long one is wrong too, though every expected entry matches.
+        let j = judge(
+            &c,
+            &Outcome::Output(vec![json!("a"), Value::Null, json!("b"), json!("x")]),
+        );
+        assert_eq!(j.verdict, Verdict::WrongAnswer);
+        assert!(j.divergence.is_none());
+        assert!(
+            j.message.contains("returned 4 results for 3 operations"),
+            "{}",
+            j.message
+        );
+    }
+
+    #[test]
+    fn an_exception_is_a_runtime_error_unless_a_wrong_answer_came_first() {
+        let c = three_ops();
+        let error = |op_index| LearnerError {
+            kind: "KeyError".into(),
+            message: "'a'".into(),
+            traceback: String::new(),
+            line: Some(3),
+            op_index: Some(op_index),
+        };
+        let raised = judge(
+            &c,
+            &Outcome::Raised {
+                output: vec![json!("a")],
+                error: error(1),
+            },
+        );
+        assert_eq!(raised.verdict, Verdict::RuntimeError);
+        assert_eq!(
+            raised.message,
+            r#"KeyError: 'a' raised in operation 1 ["remove","a"]"#
+        );
+        let wrong_first = judge(
+            &c,
+            &Outcome::Raised {
+                output: vec![json!("b"), Value::Null],
+                error: error(2),
+            },
+        );
+        assert_eq!(wrong_first.verdict, Verdict::WrongAnswer);
+        assert_eq!(wrong_first.divergence.unwrap().op_index, 0);
+        assert!(
+            wrong_first.message.contains("later, KeyError"),
+            "{}",
+            wrong_first.message
+        );
+    }
+
+    #[test]
+    fn a_timeout_names_the_running_operation() {
+        let c = three_ops();
+        let j = judge(
+            &c,
+            &Outcome::TimedOut {
+                limit: Duration::from_millis(1500),
+                op_index: Some(2),
+            },
+        );
+        assert_eq!(j.verdict, Verdict::TimeLimit);
+        assert_eq!(
+            j.message,
+            r#"ran past the 1500 ms time limit while running operation 2 ["route","k"]"#
+        );
+        let j = judge(
+            &c,
+            &Outcome::TimedOut {
+                limit: Duration::from_millis(1500),
+                op_index: Some(-1),
+            },
+        );
+        assert!(
+            j.message.ends_with("while running the constructor"),
+            "{}",
+            j.message
+        );
+    }
+
+    #[test]
+    fn the_worst_verdict_orders_after_accepted() {
+        let worst = [Verdict::Accepted, Verdict::TimeLimit, Verdict::WrongAnswer]
+            .into_iter()
+            .max();
+        assert_eq!(worst, Some(Verdict::TimeLimit));
     }
 }

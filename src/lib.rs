@@ -10,10 +10,10 @@ pub mod challenge;
 pub mod error;
 
 pub use error::{Error, Problem};
-pub mod run;
-pub mod judge;
-pub mod explain;
-pub mod report;
-pub mod grade;
 pub mod cli;
 pub mod commands;
+pub mod explain;
+pub mod grade;
+pub mod judge;
+pub mod report;
+pub mod run;

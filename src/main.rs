@@ -10,7 +10,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { exit::INVALID } else { exit::PASSED });
+            return ExitCode::from(if e.use_stderr() {
+                exit::INVALID
+            } else {
+                exit::PASSED
+            });
         }
     };
     let mut out = anstream::stdout().lock();
@@ -25,8 +29,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn writeln_chain(out: &mut dyn std::io::Write, error: &dyn std::error::Error) -> std::io::Result<()> {
-    let red = anstyle::AnsiColor::Red.on_default().effects(anstyle::Effects::BOLD);
+fn writeln_chain(
+    out: &mut dyn std::io::Write,
+    error: &dyn std::error::Error,
+) -> std::io::Result<()> {
+    let red = anstyle::AnsiColor::Red
+        .on_default()
+        .effects(anstyle::Effects::BOLD);
     writeln!(out, "{red}error{red:#}: {error}")?;
     let mut source = error.source();
     while let Some(cause) = source {

@@ -113,7 +113,7 @@ impl Router {
             })
             .collect();
         // Stable sort on a name-sorted list keeps ties in name order.
-        rows.sort_by(|a, b| b.h32.cmp(&a.h32));
+        rows.sort_by_key(|r| std::cmp::Reverse(r.h32));
         let rule = match rows.as_slice() {
             [] => WinRule::NoNodes,
             [first, second, ..] if first.h32 == second.h32 => WinRule::TieSmallerName,
@@ -136,7 +136,7 @@ impl Model for Router {
     fn apply(&mut self, op: &Op) -> Value {
         let name = op.name_at(0);
         match op.name() {
-            "route" => self.route(name).map_or(Value::Null, |n| Value::from(n)),
+            "route" => self.route(name).map_or(Value::Null, Value::from),
             "add" => {
                 self.add(name);
                 Value::Null

@@ -104,7 +104,10 @@ pub fn load_case(
 
 /// `name` without `suffix`, for a file named `NAME{suffix}`.
 pub fn file_stem(path: &Path, suffix: &str) -> String {
-    let file = path.file_name().map(|f| f.to_string_lossy()).unwrap_or_default();
+    let file = path
+        .file_name()
+        .map(|f| f.to_string_lossy())
+        .unwrap_or_default();
     file.strip_suffix(suffix).unwrap_or(&file).to_owned()
 }
 
@@ -135,7 +138,9 @@ fn read_json(path: &Path, problems: &mut Vec<Problem>) -> Option<(String, Value)
 
 /// serde_json appends " at line L column C", which the problem already shows.
 fn strip_position(message: &str) -> &str {
-    message.rfind(" at line ").map_or(message, |i| &message[..i])
+    message
+        .rfind(" at line ")
+        .map_or(message, |i| &message[..i])
 }
 
 type Located<T> = Result<T, (Vec<usize>, String)>;
@@ -147,14 +152,18 @@ fn nest(prefix: &[usize], (path, message): (Vec<usize>, String)) -> (Vec<usize>,
 /// Parses `[args, ops]` against the challenge's constructor and operations.
 pub fn parse_input(ops: &Operations<'_>, input: &Value) -> Located<(Vec<Arg>, Vec<Op>)> {
     let model = ops.model;
-    let form = "a case is [args, ops]: a list holding the constructor's arguments and the operations";
+    let form =
+        "a case is [args, ops]: a list holding the constructor's arguments and the operations";
     let [args, op_list] = input.as_array().map(Vec::as_slice).unwrap_or_default() else {
         return Err((vec![], format!("{form}, found {}", describe_value(input))));
     };
     let args_list = args.as_array().ok_or_else(|| {
         (
             vec![0],
-            format!("the constructor's arguments must be a list, found {}", describe_value(args)),
+            format!(
+                "the constructor's arguments must be a list, found {}",
+                describe_value(args)
+            ),
         )
     })?;
     if args_list.len() != model.constructor.len() {
@@ -179,7 +188,10 @@ pub fn parse_input(ops: &Operations<'_>, input: &Value) -> Located<(Vec<Arg>, Ve
     let op_items = op_list.as_array().ok_or_else(|| {
         (
             vec![1],
-            format!("the operations must be a list, found {}", describe_value(op_list)),
+            format!(
+                "the operations must be a list, found {}",
+                describe_value(op_list)
+            ),
         )
     })?;
     let parsed = op_items
@@ -211,7 +223,10 @@ fn parse_op(ops: &Operations<'_>, op: &Value) -> Located<Op> {
     let Some(name) = head.as_str() else {
         return Err((
             vec![0],
-            format!("an operation's name must be a string, found {}", describe_value(head)),
+            format!(
+                "an operation's name must be a string, found {}",
+                describe_value(head)
+            ),
         ));
     };
     let Some(signature) = ops.allowed.iter().copied().find(|s| s.name == name) else {
@@ -246,8 +261,9 @@ fn parse_op(ops: &Operations<'_>, op: &Value) -> Located<Op> {
         .zip(operands)
         .enumerate()
         .map(|(k, (kind, v))| {
-            kind.parse(v)
-                .map_err(|(p, m)| nest(&[k + 1], (p, format!("operand {} of `{name}`: {m}", k + 1))))
+            kind.parse(v).map_err(|(p, m)| {
+                nest(&[k + 1], (p, format!("operand {} of `{name}`: {m}", k + 1)))
+            })
         })
         .collect::<Located<Vec<Arg>>>()?;
     Ok(Op {

@@ -108,13 +108,13 @@ mod tests {
     #[test]
     fn skips_strings_with_escapes_and_objects() {
         let text = r#"[{"k": [1, "]"]}, "q\"]", 3.5e2, null]"#;
-        assert_eq!(position_of(text, &[3]), Some((1, 33)));
-        assert_eq!(position_of(text, &[2]), Some((1, 26)));
+        assert_eq!(position_of(text, &[3]), Some((1, 34)));
+        assert_eq!(position_of(text, &[2]), Some((1, 27)));
     }
 
     #[test]
     fn columns_count_characters_not_bytes() {
-        let text = "[\"日本\", 1]";
-        assert_eq!(position_of(text, &[1]), Some((1, 7)));
+        let text = "[\"日本\", 1]"; // [ " 日 本 " , space: the 1 is the 8th character
+        assert_eq!(position_of(text, &[1]), Some((1, 8)));
     }
 }

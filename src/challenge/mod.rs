@@ -85,7 +85,8 @@ pub fn root(explicit: Option<&Path>) -> Result<PathBuf, Error> {
     ];
     candidates.into_iter().find(|d| d.is_dir()).ok_or_else(|| {
         Error::Usage(
-            "no challenges folder here; run from the project's root or pass --challenges DIR".into(),
+            "no challenges folder here; run from the project's root or pass --challenges DIR"
+                .into(),
         )
     })
 }
@@ -93,7 +94,11 @@ pub fn root(explicit: Option<&Path>) -> Result<PathBuf, Error> {
 /// Every challenge under `root`, sorted by id.
 pub fn list(root: &Path) -> Result<Vec<Challenge>, Error> {
     let mut ids: Vec<String> = Vec::new();
-    for entry in WalkDir::new(root).min_depth(1).max_depth(1).sort_by_file_name() {
+    for entry in WalkDir::new(root)
+        .min_depth(1)
+        .max_depth(1)
+        .sort_by_file_name()
+    {
         let entry = entry.map_err(|e| Error::Io {
             context: format!("cannot list {}", root.display()),
             source: e.into(),
@@ -115,7 +120,11 @@ impl Challenge {
             return Err(Error::Usage(format!(
                 "no challenge `{id}` in {} (known: {})",
                 root.display(),
-                if known.is_empty() { "none".into() } else { known.join(", ") }
+                if known.is_empty() {
+                    "none".into()
+                } else {
+                    known.join(", ")
+                }
             )));
         }
         let config = Config::load(&toml_path).map_err(|p| Error::Invalid(vec![p]))?;
@@ -166,7 +175,10 @@ impl Challenge {
     /// own folder (`own`), every group must be declared in challenge.toml.
     pub fn load_suite(&self, dir: &Path, own: bool) -> Result<Suite, Error> {
         if !dir.is_dir() {
-            return Err(Error::Usage(format!("tests folder {} does not exist", dir.display())));
+            return Err(Error::Usage(format!(
+                "tests folder {} does not exist",
+                dir.display()
+            )));
         }
         let mut problems = Vec::new();
         let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
@@ -174,7 +186,11 @@ impl Challenge {
             .file_name()
             .map_or_else(|| "tests".into(), |n| n.to_string_lossy().into_owned());
         let mut group_order: Vec<String> = Vec::new();
-        for entry in WalkDir::new(dir).min_depth(1).max_depth(2).sort_by_file_name() {
+        for entry in WalkDir::new(dir)
+            .min_depth(1)
+            .max_depth(2)
+            .sort_by_file_name()
+        {
             let entry = match entry {
                 Ok(entry) => entry,
                 Err(e) => {
@@ -207,7 +223,11 @@ impl Challenge {
         // Declared groups first, in challenge.toml's order; the rest by name.
         group_order.sort_by_key(|g| {
             (
-                self.config.groups.iter().position(|c| c.name == *g).unwrap_or(usize::MAX),
+                self.config
+                    .groups
+                    .iter()
+                    .position(|c| c.name == *g)
+                    .unwrap_or(usize::MAX),
                 g.clone(),
             )
         });
@@ -233,7 +253,10 @@ impl Challenge {
             for path in paths {
                 let file = path.file_name().unwrap_or_default().to_string_lossy();
                 if let Some(stem) = file.strip_suffix(".expected.json") {
-                    if !paths.iter().any(|p| p.file_name().is_some_and(|f| *f == *format!("{stem}.json"))) {
+                    if !paths
+                        .iter()
+                        .any(|p| p.file_name().is_some_and(|f| *f == *format!("{stem}.json")))
+                    {
                         problems.push(Problem {
                             path: path.clone(),
                             position: None,
@@ -247,7 +270,9 @@ impl Challenge {
                 let stem = file_stem(path, ".json");
                 let expected = path.with_file_name(format!("{stem}.expected.json"));
                 let expected = expected.is_file().then_some(expected);
-                if let Some(case) = case::load_case(&ops, &name, path, expected.as_deref(), &mut problems) {
+                if let Some(case) =
+                    case::load_case(&ops, &name, path, expected.as_deref(), &mut problems)
+                {
                     cases.push(case);
                 }
             }

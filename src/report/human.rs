@@ -18,8 +18,12 @@ const HEAD: Style = Style::new().effects(Effects::BOLD);
 const DIM: Style = Style::new().effects(Effects::DIMMED);
 const OLD: Style = AnsiColor::Red.on_default();
 const NEW: Style = AnsiColor::Green.on_default();
-const OLD_EMPH: Style = AnsiColor::Red.on_default().effects(Effects::UNDERLINE.insert(Effects::BOLD));
-const NEW_EMPH: Style = AnsiColor::Green.on_default().effects(Effects::UNDERLINE.insert(Effects::BOLD));
+const OLD_EMPH: Style = AnsiColor::Red
+    .on_default()
+    .effects(Effects::UNDERLINE.insert(Effects::BOLD));
+const NEW_EMPH: Style = AnsiColor::Green
+    .on_default()
+    .effects(Effects::UNDERLINE.insert(Effects::BOLD));
 
 /// Writes the human report.
 pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -33,43 +37,98 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         render_submission(submission, out)?;
     }
     if report.submissions.len() > 1 {
-        let passed = report.submissions.iter().filter(|s| s.verdict == Verdict::Accepted).count();
-        writeln!(out, "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}", report.submissions.len())?;
+        let passed = report
+            .submissions
+            .iter()
+            .filter(|s| s.verdict == Verdict::Accepted)
+            .count();
+        writeln!(
+            out,
+            "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}",
+            report.submissions.len()
+        )?;
     }
     Ok(())
 }
 
 fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
-    let about = [s.runtime.clone(), s.api.as_ref().map(|a| format!("{a} API"))]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(", ");
+    let about = [
+        s.runtime.clone(),
+        s.api.as_ref().map(|a| format!("{a} API")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
     writeln!(
         out,
         "{HEAD}{}{HEAD:#}{}",
         s.path,
-        if about.is_empty() { String::new() } else { format!(" {DIM}({about}){DIM:#}") }
+        if about.is_empty() {
+            String::new()
+        } else {
+            format!(" {DIM}({about}){DIM:#}")
+        }
     )?;
-    let width = s.tests.iter().map(|t| t.group.len() + t.name.len() + 1).max().unwrap_or(0);
+    let width = s
+        .tests
+        .iter()
+        .map(|t| t.group.len() + t.name.len() + 1)
+        .max()
+        .unwrap_or(0);
     for t in &s.tests {
         let id = format!("{}/{}", t.group, t.name);
         if t.verdict == Verdict::Accepted {
-            writeln!(out, "  {GOOD}ok{GOOD:#}   {id:<width$}  {DIM}{}{DIM:#}", millis(t.time_ms))?;
+            writeln!(
+                out,
+                "  {GOOD}ok{GOOD:#}   {id:<width$}  {DIM}{}{DIM:#}",
+                millis(t.time_ms)
+            )?;
         } else {
-            writeln!(out, "  {BAD}FAIL{BAD:#} {id:<width$}  {BAD}{}{BAD:#}  {}", t.verdict, first_line(&t.message))?;
+            writeln!(
+                out,
+                "  {BAD}FAIL{BAD:#} {id:<width$}  {BAD}{}{BAD:#}  {}",
+                t.verdict,
+                first_line(&t.message)
+            )?;
         }
     }
-    let failures: Vec<&TestReport> = s.tests.iter().filter(|t| t.verdict != Verdict::Accepted).collect();
-    for t in &failures {
+    // A failure that is the same in many tests (a module that does not
+    // load) is explained once, with the other tests named.
+    let mut shown: Vec<(&TestReport, Vec<String>)> = Vec::new();
+    for t in s.tests.iter().filter(|t| t.verdict != Verdict::Accepted) {
+        let same = shown.iter_mut().find(|(u, _)| {
+            t.divergence.is_none()
+                && u.divergence.is_none()
+                && u.verdict == t.verdict
+                && u.message == t.message
+        });
+        match same {
+            Some((_, others)) => others.push(format!("{}/{}", t.group, t.name)),
+            None => shown.push((t, Vec::new())),
+        }
+    }
+    for (t, others) in &shown {
         writeln!(out)?;
         render_failure(t, out)?;
+        if !others.is_empty() {
+            writeln!(
+                out,
+                "{DIM}the same failure in {} more tests: {}{DIM:#}",
+                others.len(),
+                abbreviate(others, 5)
+            )?;
+        }
     }
     if let Some(check) = &s.h32 {
         writeln!(out)?;
         render_hash_check(check, out)?;
     }
-    let style = if s.verdict == Verdict::Accepted { GOOD } else { BAD };
+    let style = if s.verdict == Verdict::Accepted {
+        GOOD
+    } else {
+        BAD
+    };
     writeln!(
         out,
         "\n{style}{}{style:#}: {} of {} tests passed, score {} of {}",
@@ -82,13 +141,24 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
 }
 
 fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "{BAD}--- {}/{} ({}) ---{BAD:#}", t.group, t.name, t.verdict)?;
+    writeln!(
+        out,
+        "{BAD}--- {}/{} ({}) ---{BAD:#}",
+        t.group, t.name, t.verdict
+    )?;
     if t.expected_from == crate::challenge::ExpectedFrom::Reference {
-        writeln!(out, "{DIM}(this case has no expected file: the reference's output is expected){DIM:#}")?;
+        writeln!(
+            out,
+            "{DIM}(this case has no expected file: the reference's output is expected){DIM:#}"
+        )?;
     }
     match &t.divergence {
         Some(d) => {
-            writeln!(out, "first wrong answer at operation {}: {}", d.op_index, d.op)?;
+            writeln!(
+                out,
+                "first wrong answer at operation {}: {}",
+                d.op_index, d.op
+            )?;
             writeln!(out, "  expected: {}", visible_json(&d.expected))?;
             if d.missing {
                 writeln!(out, "  actual:   (no answer)")?;
@@ -128,7 +198,11 @@ fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
             }
         }
         if c.dropped_bytes > 0 {
-            writeln!(out, "{DIM}({} more bytes of output not kept){DIM:#}", c.dropped_bytes)?;
+            writeln!(
+                out,
+                "{DIM}({} more bytes of output not kept){DIM:#}",
+                c.dropped_bytes
+            )?;
         }
     }
     Ok(())
@@ -141,13 +215,20 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
         let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
         format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
     };
-    let expected: String = (0..w.ops.len()).map(|i| line(i, w.expected.get(i))).collect();
-    let actual: String = (0..w.ops.len()).map(|i| line(i, w.actual[i].as_ref())).collect();
+    let expected: String = (0..w.ops.len())
+        .map(|i| line(i, w.expected.get(i)))
+        .collect();
+    let actual: String = (0..w.ops.len())
+        .map(|i| line(i, w.actual[i].as_ref()))
+        .collect();
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
         .timeout(Duration::from_millis(500))
         .diff_lines(&expected, &actual);
-    writeln!(out, "{DIM}diff around it ({OLD}-expected{OLD:#}{DIM}, {NEW}+actual{NEW:#}{DIM}):{DIM:#}")?;
+    writeln!(
+        out,
+        "{DIM}diff around it ({OLD}-expected{OLD:#}{DIM}, {NEW}+actual{NEW:#}{DIM}):{DIM:#}"
+    )?;
     for group in diff.grouped_ops(3) {
         for op in &group {
             for change in diff.iter_inline_changes(op) {
@@ -175,8 +256,18 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
         visible_str(&s.key)
     )?;
     let with_yours = s.rows.iter().any(|r| r.yours.is_some());
-    let node_w = s.rows.iter().map(|r| visible_str(&r.node).chars().count()).max().unwrap_or(4).max(4);
-    write!(out, "  {DIM}{:>5}  {:<node_w$}  {:>10}", "rank", "node", "h32")?;
+    let node_w = s
+        .rows
+        .iter()
+        .map(|r| visible_str(&r.node).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    write!(
+        out,
+        "  {DIM}{:>5}  {:<node_w$}  {:>10}",
+        "rank", "node", "h32"
+    )?;
     if with_yours {
         write!(out, "  {:>12}", "your h32")?;
     }
@@ -187,7 +278,13 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
             writeln!(out, "  {DIM}{:>5}{DIM:#}", "...")?;
         }
         last_rank = r.rank;
-        write!(out, "  {:>5}  {:<node_w$}  {:>10}", r.rank, visible_str(&r.node), r.h32)?;
+        write!(
+            out,
+            "  {:>5}  {:<node_w$}  {:>10}",
+            r.rank,
+            visible_str(&r.node),
+            r.h32
+        )?;
         if with_yours {
             let yours = match &r.yours {
                 Some(v) if v.as_u64() == Some(u64::from(r.h32)) => format!("{v}"),
@@ -210,12 +307,22 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
         writeln!(out)?;
     }
     if s.total_nodes > s.rows.len() {
-        writeln!(out, "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}", s.total_nodes, crate::explain::MAX_ROWS)?;
+        writeln!(
+            out,
+            "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}",
+            s.total_nodes,
+            crate::explain::MAX_ROWS
+        )?;
     }
     match (s.rule, s.rows.as_slice()) {
         (WinRule::NoNodes, _) => writeln!(out, "  there are no nodes, so the answer is null")?,
         (WinRule::TieSmallerName, [first, ..]) => {
-            let tied: Vec<String> = s.rows.iter().filter(|r| r.h32 == first.h32).map(|r| visible_str(&r.node)).collect();
+            let tied: Vec<String> = s
+                .rows
+                .iter()
+                .filter(|r| r.h32 == first.h32)
+                .map(|r| visible_str(&r.node))
+                .collect();
             writeln!(
                 out,
                 "  {} tie at {}; the smaller name, {}, wins",
@@ -232,7 +339,11 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
 
 fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
     match &check.first_mismatch {
-        None => writeln!(out, "your h32 agrees with the pinned hash on all {} strings checked", check.checked),
+        None => writeln!(
+            out,
+            "your h32 agrees with the pinned hash on all {} strings checked",
+            check.checked
+        ),
         Some(m) => writeln!(
             out,
             "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
@@ -275,6 +386,16 @@ pub fn visible_str(s: &str) -> String {
     out
 }
 
+/// The first `n` items, then how many more.
+fn abbreviate(items: &[String], n: usize) -> String {
+    let head = items.iter().take(n).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > n {
+        format!("{head} and {} more", items.len() - n)
+    } else {
+        head
+    }
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
@@ -284,5 +405,9 @@ fn millis(ms: u64) -> String {
 }
 
 fn number(x: f64) -> String {
-    if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x:.2}") }
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.2}")
+    }
 }

@@ -28,7 +28,9 @@ pub struct Report {
 impl Report {
     /// Whether every test of every submission was accepted.
     pub fn all_passed(&self) -> bool {
-        self.submissions.iter().all(|s| s.verdict == Verdict::Accepted)
+        self.submissions
+            .iter()
+            .all(|s| s.verdict == Verdict::Accepted)
     }
 }
 

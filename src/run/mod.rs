@@ -30,6 +30,7 @@ const NODE_DRIVER: &str = include_str!("../../drivers/node_driver.js");
 #[serde(rename_all = "kebab-case")]
 pub enum Language {
     Python,
+    #[serde(rename = "javascript")]
     JavaScript,
     /// Any program speaking the protocol itself.
     Executable,
@@ -49,9 +50,8 @@ impl Submission {
     /// Recognises the submission at `path` by its extension: `.py`,
     /// `.js`/`.cjs`/`.mjs`, or an executable file without one.
     pub fn detect(path: &Path) -> Result<Submission, Error> {
-        let meta = std::fs::metadata(path).map_err(|e| {
-            Error::Usage(format!("cannot read submission {}: {e}", path.display()))
-        })?;
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Error::Usage(format!("cannot read submission {}: {e}", path.display())))?;
         if !meta.is_file() {
             return Err(Error::Usage(format!(
                 "submission {} is not a file; give the path of the module to grade",
@@ -108,8 +108,13 @@ impl Environment {
         let drivers = tempfile::Builder::new()
             .prefix("grader-drivers-")
             .tempdir()
-            .map_err(Error::io("cannot create a temporary folder for the drivers"))?;
-        for (name, text) in [("python_driver.py", PYTHON_DRIVER), ("node_driver.js", NODE_DRIVER)] {
+            .map_err(Error::io(
+                "cannot create a temporary folder for the drivers",
+            ))?;
+        for (name, text) in [
+            ("python_driver.py", PYTHON_DRIVER),
+            ("node_driver.js", NODE_DRIVER),
+        ] {
             std::fs::write(drivers.path().join(name), text)
                 .map_err(Error::io(format!("cannot write the {name} driver")))?;
         }
@@ -129,14 +134,16 @@ impl Environment {
     pub fn command(&self, submission: &Submission) -> Result<Command, Error> {
         let mut command = match submission.language {
             Language::Python => {
-                let python = self.interpreter(&self.python, "GRADER_PYTHON", "python3", Language::Python)?;
+                let python =
+                    self.interpreter(&self.python, "GRADER_PYTHON", "python3", Language::Python)?;
                 let mut c = Command::new(python);
                 c.args(["-B", "-s", "-X", "utf8"])
                     .arg(self.drivers.path().join("python_driver.py"));
                 c
             }
             Language::JavaScript => {
-                let node = self.interpreter(&self.node, "GRADER_NODE", "node", Language::JavaScript)?;
+                let node =
+                    self.interpreter(&self.node, "GRADER_NODE", "node", Language::JavaScript)?;
                 let mut c = Command::new(node);
                 c.arg("--no-warnings")
                     .arg(self.drivers.path().join("node_driver.js"));
@@ -151,7 +158,10 @@ impl Environment {
         // would change how the learner's code runs.
         command
             .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()))
+            .env(
+                "PATH",
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            )
             .env("LANG", "C.UTF-8")
             .env("HOME", self.scratch.path())
             .env("TMPDIR", self.scratch.path())
@@ -175,11 +185,19 @@ impl Environment {
                 Language::Python => "import sys; print(sys.executable)",
                 _ => "console.log(process.execPath)",
             };
-            let flag = if language == Language::Python { "-c" } else { "-e" };
+            let flag = if language == Language::Python {
+                "-c"
+            } else {
+                "-e"
+            };
             match Command::new(&program).args([flag, probe]).output() {
                 Ok(out) if out.status.success() => {
                     let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-                    Ok(if path.is_empty() { PathBuf::from(&program) } else { PathBuf::from(path) })
+                    Ok(if path.is_empty() {
+                        PathBuf::from(&program)
+                    } else {
+                        PathBuf::from(path)
+                    })
                 }
                 Ok(out) => Err(format!(
                     "`{} {flag} ...` {}: {}",
@@ -194,7 +212,11 @@ impl Environment {
             program: default.into(),
             hint: format!(
                 "install {default} (e.g. apt-get install {}) or set {variable} to its path",
-                if language == Language::Python { "python3" } else { "nodejs" }
+                if language == Language::Python {
+                    "python3"
+                } else {
+                    "nodejs"
+                }
             ),
             source: std::io::Error::other(detail),
         })
@@ -237,17 +259,30 @@ pub enum Outcome {
     /// The case ran to the end.
     Output(Vec<Value>),
     /// The learner's code raised; `output` holds the results before it.
-    Raised { output: Vec<Value>, error: LearnerError },
+    Raised {
+        output: Vec<Value>,
+        error: LearnerError,
+    },
     /// The wall-clock limit passed.
-    TimedOut { limit: Duration, op_index: Option<i64> },
-    /// The process ended without answering.
-    Crashed { status: String },
+    TimedOut {
+        limit: Duration,
+        op_index: Option<i64>,
+    },
+    /// The process ended without answering; `op_index` is the operation it
+    /// last said it was running, if it said.
+    /// `starting` when it ended before its hello.
+    Crashed {
+        status: String,
+        op_index: Option<i64>,
+        starting: bool,
+    },
     /// The process broke the protocol.
     Protocol(String),
     /// The module could not be loaded (syntax error, import error, no API).
     LoadFailed(LearnerError),
-    /// The module did not finish loading within [`STARTUP_LIMIT`].
-    LoadTimedOut,
+    /// No hello within [`STARTUP_LIMIT`]: a module still loading, or a
+    /// program (`executable`) that never greets.
+    LoadTimedOut { executable: bool },
 }
 
 /// One case's run: its outcome, what it printed, how long it took.
@@ -353,11 +388,23 @@ impl<'a> Runner<'a> {
                 self.session = Some(session);
                 Ok(Ok((message, captured)))
             }
-            Err(Failure::TimedOut { op_index }) => Ok(Err((Outcome::TimedOut { limit, op_index }, captured))),
-            Err(Failure::Died { status }) => Ok(Err((Outcome::Crashed { status }, captured))),
+            Err(Failure::TimedOut { op_index }) => {
+                Ok(Err((Outcome::TimedOut { limit, op_index }, captured)))
+            }
+            Err(Failure::Died { status, op_index }) => Ok(Err((
+                Outcome::Crashed {
+                    status,
+                    op_index,
+                    starting: false,
+                },
+                captured,
+            ))),
             Err(Failure::Protocol(what)) => Ok(Err((Outcome::Protocol(what), captured))),
             Err(Failure::Io(e)) => Err(Error::Io {
-                context: format!("lost contact with the process grading {}", self.submission.path.display()),
+                context: format!(
+                    "lost contact with the process grading {}",
+                    self.submission.path.display()
+                ),
                 source: e,
             }),
         }
@@ -392,8 +439,9 @@ impl<'a> Runner<'a> {
             program,
             source,
         })?;
+        // What the module prints while loading stays in the session's
+        // buffer and shows with the first case, unless loading fails.
         let first = session.first_message(Instant::now() + STARTUP_LIMIT);
-        let captured = session.take_captured();
         let outcome = match first {
             Ok(message) => {
                 if let Some(hello) = message.get("hello") {
@@ -420,18 +468,27 @@ impl<'a> Runner<'a> {
                     ))
                 }
             }
-            Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut,
-            Err(Failure::Died { status }) => Outcome::Crashed { status },
+            Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut {
+                executable: self.submission.language == Language::Executable,
+            },
+            Err(Failure::Died { status, op_index }) => Outcome::Crashed {
+                status,
+                op_index,
+                starting: true,
+            },
             Err(Failure::Protocol(what)) => Outcome::Protocol(what),
             Err(Failure::Io(e)) => {
                 return Err(Error::Io {
-                    context: format!("lost contact with the process grading {}", self.submission.path.display()),
+                    context: format!(
+                        "lost contact with the process grading {}",
+                        self.submission.path.display()
+                    ),
                     source: e,
                 });
             }
         };
         session.kill();
-        Ok(Err((outcome, captured)))
+        Ok(Err((outcome, session.take_captured())))
     }
 
     fn stop(&mut self) {
@@ -448,7 +505,12 @@ fn parse_case_reply(message: &Value) -> Result<Outcome, String> {
         .get("output")
         .and_then(Value::as_array)
         .cloned()
-        .ok_or_else(|| format!("a case reply needs an \"output\" list, got {}", preview(&message.to_string())))?;
+        .ok_or_else(|| {
+            format!(
+                "a case reply needs an \"output\" list, got {}",
+                preview(&message.to_string())
+            )
+        })?;
     match message.get("error") {
         None | Some(Value::Null) => Ok(Outcome::Output(output)),
         Some(error) => serde_json::from_value::<LearnerError>(error.clone())

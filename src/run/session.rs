@@ -51,8 +51,12 @@ pub enum Failure {
     /// The deadline passed; `op_index` is what the child said it was running
     /// (`None` if it did not say).
     TimedOut { op_index: Option<i64> },
-    /// The child exited or closed its response channel.
-    Died { status: String },
+    /// The child exited or closed its response channel; `op_index` is the
+    /// operation it last said it was running, if it said.
+    Died {
+        status: String,
+        op_index: Option<i64>,
+    },
     /// The child wrote something that is not the protocol.
     Protocol(String),
     /// The grader could not talk to the child: a fault of the grader.
@@ -142,7 +146,11 @@ impl Session {
 
     /// Sends `body` (an object without `id`) as a request and waits for the
     /// reply with the same id until `deadline`.
-    pub fn request(&mut self, mut body: serde_json::Map<String, Value>, deadline: Instant) -> Result<Value, Failure> {
+    pub fn request(
+        &mut self,
+        mut body: serde_json::Map<String, Value>,
+        deadline: Instant,
+    ) -> Result<Value, Failure> {
         let id = self.next_id;
         self.next_id += 1;
         body.insert("id".into(), Value::from(id));
@@ -171,7 +179,12 @@ impl Session {
         let _ = self.child.wait();
     }
 
-    fn wait_reply(&mut self, pending: &mut Vec<u8>, deadline: Instant, id: Option<u64>) -> Result<Value, Failure> {
+    fn wait_reply(
+        &mut self,
+        pending: &mut Vec<u8>,
+        deadline: Instant,
+        id: Option<u64>,
+    ) -> Result<Value, Failure> {
         loop {
             match self.next_message(pending, deadline)? {
                 Some(message) => {
@@ -212,7 +225,11 @@ impl Session {
     }
 
     /// The next complete message, or `None` once `deadline` passes.
-    fn next_message(&mut self, pending: &mut Vec<u8>, deadline: Instant) -> Result<Option<Value>, Failure> {
+    fn next_message(
+        &mut self,
+        pending: &mut Vec<u8>,
+        deadline: Instant,
+    ) -> Result<Option<Value>, Failure> {
         loop {
             if let Some(end) = self.inbox.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = self.inbox.drain(..=end).collect();
@@ -270,7 +287,10 @@ impl Session {
                 });
             }
             let ready = sys::poll(&interests, timeout).map_err(Failure::Io)?;
-            if ready.iter().all(|r| !r.readable && !r.writable && !r.closed) {
+            if ready
+                .iter()
+                .all(|r| !r.readable && !r.writable && !r.closed)
+            {
                 if let Ok(Some(_)) = self.child.try_wait() {
                     self.read_responses().map_err(Failure::Io)?;
                     if !self.inbox.contains(&b'\n') {
@@ -335,7 +355,10 @@ impl Session {
             }
         };
         self.drain_output();
-        Failure::Died { status }
+        Failure::Died {
+            status,
+            op_index: self.last_progress,
+        }
     }
 
     fn protocol_failure(&mut self, what: String) -> Failure {
@@ -405,6 +428,10 @@ pub fn preview(text: &str) -> String {
     if text.chars().count() <= MAX {
         text.to_owned()
     } else {
-        format!("{}... ({} bytes)", text.chars().take(MAX).collect::<String>(), text.len())
+        format!(
+            "{}... ({} bytes)",
+            text.chars().take(MAX).collect::<String>(),
+            text.len()
+        )
     }
 }

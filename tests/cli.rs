@@ -1,0 +1,262 @@
+//! The command line through the real binary: bad input gives exit 2 and a
+//! message naming file and position; a missing runtime is the grader's
+//! fault (exit 3); `hash` and `list` print facts checked independently.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn grader(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("the grader runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Each folder in tests/fixtures/broken is a --tests folder with one kind of
+/// damage and an `expect.txt` whose lines must all appear in the error.
+#[test]
+fn broken_test_files_are_rejected_before_anything_runs() {
+    let fixtures = root().join("tests/fixtures/broken");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = entry.unwrap().path();
+        let rel = dir
+            .strip_prefix(root())
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let out = grader(&[
+            "grade",
+            "--tests",
+            &rel,
+            "submissions/python/correct_class.py",
+        ]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{rel}: {stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "{rel}: a report was written: {}",
+            text(&out.stdout)
+        );
+        for line in std::fs::read_to_string(dir.join("expect.txt"))
+            .unwrap()
+            .lines()
+        {
+            assert!(
+                stderr.contains(line),
+                "{rel}: stderr lacks {line:?}:\n{stderr}"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 9, "only {seen} fixtures found");
+}
+
+#[test]
+fn an_unknown_key_in_challenge_toml_is_pointed_at() {
+    let out = grader(&[
+        "--challenges",
+        "tests/fixtures/bad-challenges",
+        "grade",
+        "--challenge",
+        "unknown-key",
+        "submissions/python/correct_class.py",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "unknown-key/challenge.toml:7:1: unknown field `timeout`, expected `time_ms`"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_usage_exits_2_with_a_hint() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "grade",
+                "--challenge",
+                "nope",
+                "submissions/python/correct_class.py",
+            ],
+            "no challenge `nope`",
+        ),
+        (
+            &["grade", "submissions/expected.toml"],
+            "cannot tell the language of submissions/expected.toml",
+        ),
+        (
+            &["grade", "submissions/missing.py"],
+            "cannot read submission submissions/missing.py",
+        ),
+        (
+            &[
+                "grade",
+                "--tests",
+                "no/such/dir",
+                "submissions/python/correct_class.py",
+            ],
+            "tests folder no/such/dir does not exist",
+        ),
+        (
+            &["grade", "--frobnicate", "x.py"],
+            "unexpected argument '--frobnicate'",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = grader(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_missing_interpreter_is_the_graders_fault_not_the_learners() {
+    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .env("GRADER_PYTHON", "/nonexistent/python3")
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "submissions/python/correct_class.py",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        out.stdout.is_empty(),
+        "no verdict may be reported: {}",
+        text(&out.stdout)
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot start python3; install python3"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("GRADER_PYTHON"), "{stderr}");
+}
+
+#[test]
+fn hash_prints_the_spec_check_values() {
+    let vectors: Value =
+        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let checks = vectors["h32"].as_object().unwrap();
+    let texts: Vec<&str> = checks.keys().map(String::as_str).collect();
+    let mut args = vec!["hash"];
+    args.extend(&texts);
+    let out = grader(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), texts.len());
+    for (line, text) in lines.iter().zip(&texts) {
+        assert_eq!(*line, format!("{}\t{text}", checks[*text]));
+    }
+}
+
+#[test]
+fn list_counts_the_cases_on_disk() {
+    let out = grader(&["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let tests = root().join("challenges/rendezvous-router/tests");
+    for group in ["sample", "edge", "ties", "churn", "large"] {
+        let cases = std::fs::read_dir(tests.join(group))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name().into_string().unwrap();
+                name.ends_with(".json") && !name.ends_with(".expected.json")
+            })
+            .count();
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{group} ")))
+            .unwrap_or_else(|| panic!("no line for {group}:\n{stdout}"));
+        assert!(line.contains(&format!("{cases} cases")), "{line}");
+    }
+}
+
+#[test]
+fn a_case_without_expected_file_is_graded_against_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    // Sample 1 of the challenge page without its output: the reference must
+    // supply exactly the page's output, so the correct router passes and the
+    // lowest-score one fails on its first route.
+    let vectors: Value =
+        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let sample = &vectors["rendezvous-router"]["sample-1-keys-spread-over-three-nodes"];
+    std::fs::write(dir.path().join("page.json"), sample["input"].to_string()).unwrap();
+    let tests = dir.path().to_str().unwrap();
+    let out = grader(&[
+        "grade",
+        "--format",
+        "json",
+        "--tests",
+        tests,
+        "submissions/python/correct_solve.py",
+        "submissions/python/lowest_score.py",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let [good, bad] = report["submissions"].as_array().unwrap().as_slice() else {
+        panic!("two submissions")
+    };
+    assert_eq!(good["verdict"], "accepted");
+    assert_eq!(good["tests"][0]["expected_from"], "reference");
+    assert_eq!(bad["verdict"], "wrong-answer");
+    assert_eq!(
+        bad["tests"][0]["divergence"]["expected"],
+        sample["output"][0]
+    );
+    // Files directly in the folder form one group named after it.
+    let group = dir.path().file_name().unwrap().to_str().unwrap();
+    assert_eq!(good["tests"][0]["group"], group);
+}
+
+#[test]
+fn human_output_has_no_colour_when_piped() {
+    let out = grader(&[
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/lowest_score.py",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "escape sequences in piped output"
+    );
+    assert!(
+        stdout.contains("FAIL sample/sample-1-keys-spread-over-three-nodes"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("first wrong answer at operation 0: [\"route\",\"user:1\"]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("<- your answer"), "{stdout}");
+    assert!(
+        stdout.contains("wrong-answer: 0 of 3 tests passed"),
+        "{stdout}"
+    );
+}

@@ -57,6 +57,28 @@ pub struct GradeArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Wall-clock time per case in milliseconds, for every group
+    /// [default: from challenge.toml]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_limit: Option<u64>,
+
+    /// Memory per session in MiB [default: from challenge.toml, else 512]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit: Option<u64>,
+
+    /// Output a test may print in MiB [default: from challenge.toml, else 8]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub output_limit: Option<u64>,
+
+    /// Run submissions without namespaces, Landlock or a dropped uid
+    /// (rlimits still apply); for debugging the grader only
+    #[arg(long, conflicts_with = "require_sandbox")]
+    pub no_sandbox: bool,
+
+    /// Refuse to grade (exit 2) if any sandbox layer is missing here
+    #[arg(long)]
+    pub require_sandbox: bool,
+
     /// Submission files to grade
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,

@@ -4,7 +4,7 @@ use crate::challenge::{self, Challenge};
 use crate::cli::{Cli, Command, GradeArgs};
 use crate::error::Error;
 use crate::report::{self, Format};
-use crate::run::{Environment, Submission};
+use crate::run::{Environment, RunOptions, SessionLimits, Submission};
 use std::io::Write;
 
 /// Exit codes, as documented in the README.
@@ -54,7 +54,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::root(cli.challenges.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
-    let suite = match &args.tests {
+    let mut suite = match &args.tests {
         Some(dir) => challenge.load_suite(dir, false)?,
         None => challenge.load_suite(&challenge.tests_dir(), true)?,
     };
@@ -63,7 +63,28 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         .iter()
         .map(|p| Submission::detect(p))
         .collect::<Result<Vec<_>, _>>()?;
-    let env = Environment::new()?;
+    let l = &challenge.config.limits;
+    let mib = |n: u64| n.saturating_mul(1 << 20);
+    let mut protected = vec![root.clone(), suite.dir.clone()];
+    protected.extend(args.tests.clone());
+    let env = Environment::new(RunOptions {
+        sandbox: !args.no_sandbox,
+        require_sandbox: args.require_sandbox,
+        limits: SessionLimits {
+            memory_bytes: mib(args.memory_limit.unwrap_or(l.memory_mb)),
+            output_bytes: mib(args.output_limit.unwrap_or(l.output_mb)),
+            processes: l.processes,
+            open_files: l.open_files,
+            file_size_bytes: mib(l.file_size_mb),
+            scratch_bytes: mib(l.scratch_mb),
+        },
+        protected,
+    })?;
+    if let Some(ms) = args.time_limit {
+        for group in &mut suite.groups {
+            group.time_limit = std::time::Duration::from_millis(ms);
+        }
+    }
     let report = crate::grade::grade(&challenge, &suite, &submissions, &env)?;
     match &args.output {
         Some(path) => {

@@ -29,6 +29,7 @@ pub fn grade(
     Ok(Report {
         grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
         challenge: challenge.id.clone(),
+        sandbox: env.layers().clone(),
         tests_dir: suite.dir.display().to_string(),
         submissions,
     })
@@ -40,7 +41,16 @@ fn grade_one(
     submission: &Submission,
     env: &Environment,
 ) -> Result<SubmissionReport, Error> {
-    let mut runner = Runner::new(env, submission);
+    // CPU for a whole session: every case's wall-clock limit, plus start-up.
+    // It catches a thread that burns CPU between cases, which no wall-clock
+    // limit sees.
+    let case_ms: u128 = suite
+        .groups
+        .iter()
+        .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
+        .sum();
+    let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
+    let mut runner = Runner::new(env, submission, cpu_seconds);
     let mut tests = Vec::new();
     for group in &suite.groups {
         for case in &group.cases {

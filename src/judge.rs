@@ -108,6 +108,13 @@ pub fn first_divergence(case: &Case, actual: &[Value]) -> Option<Divergence> {
 /// Judges one case's outcome.
 pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
     let operation = |index: Option<i64>| describe_op(case, index);
+    let running = |index: Option<i64>| match index {
+        Some(_) => format!(
+            "while running {}",
+            operation(index).trim_start_matches("in ")
+        ),
+        None => "(it did not say which operation was running)".into(),
+    };
     let fail = |verdict, message: String| Judgement {
         verdict,
         divergence: None,
@@ -161,6 +168,17 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                     error: Some(error.clone()),
                     actual: output.clone(),
                 },
+                // Under the memory limit, allocation fails as an exception.
+                None if error.kind == "MemoryError" => Judgement {
+                    verdict: Verdict::MemoryLimit,
+                    message: format!(
+                        "ran out of memory (MemoryError) {}",
+                        operation(error.op_index)
+                    ),
+                    divergence: None,
+                    error: Some(error.clone()),
+                    actual: output.clone(),
+                },
                 None => Judgement {
                     verdict: Verdict::RuntimeError,
                     message: format!("{what} raised {}", operation(error.op_index)),
@@ -196,6 +214,44 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 None => format!("the process {status} before answering"),
             },
         ),
+        Outcome::MemoryLimit {
+            limit_bytes,
+            peak_bytes,
+            op_index,
+        } => fail(
+            Verdict::MemoryLimit,
+            format!(
+                "ran out of memory {}: the limit is {} and it reached {}",
+                running(*op_index),
+                mib(*limit_bytes),
+                mib(*peak_bytes)
+            ),
+        ),
+        Outcome::CpuLimit { seconds, op_index } => fail(
+            Verdict::TimeLimit,
+            format!(
+                "used up the session's {seconds} s of CPU time {} (a busy thread that never ends?)",
+                running(*op_index)
+            ),
+        ),
+        Outcome::FileSizeLimit {
+            limit_bytes,
+            op_index,
+        } => fail(
+            Verdict::OutputLimit,
+            format!(
+                "wrote a file past the {} file size limit {}",
+                mib(*limit_bytes),
+                running(*op_index)
+            ),
+        ),
+        Outcome::OutputLimit { limit_bytes } => fail(
+            Verdict::OutputLimit,
+            format!(
+                "printed more than {} during this test (the output limit); print less, or only when debugging",
+                mib(*limit_bytes)
+            ),
+        ),
         Outcome::Protocol(what) => fail(Verdict::ProtocolError, what.clone()),
         Outcome::LoadFailed(error) => Judgement {
             message: format!(
@@ -225,6 +281,10 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             },
         ),
     }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
 }
 
 fn wrong_answer_message(d: &Divergence, produced: usize, wanted: usize) -> String {

@@ -15,5 +15,7 @@ pub mod commands;
 pub mod explain;
 pub mod grade;
 pub mod judge;
+pub mod os;
 pub mod report;
 pub mod run;
+pub mod sandbox;

@@ -77,7 +77,7 @@ fn an_unknown_key_in_challenge_toml_is_pointed_at() {
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains(
-            "unknown-key/challenge.toml:7:1: unknown field `timeout`, expected `time_ms`"
+            "unknown-key/challenge.toml:7:1: unknown field `timeout`, expected one of `time_ms`"
         ),
         "{stderr}"
     );

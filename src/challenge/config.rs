@@ -24,25 +24,37 @@ pub struct Config {
     pub groups: Vec<GroupConfig>,
 }
 
-/// Limits that apply to every case unless a group overrides them.
+/// Limits of every session; a group may override the time.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Limits {
     /// Wall-clock time per case, in milliseconds.
-    #[serde(default = "default_time_ms")]
     pub time_ms: u64,
+    /// Memory (RLIMIT_DATA) per session, in MiB.
+    pub memory_mb: u64,
+    /// Output a case may print (stdout and stderr together), in MiB.
+    pub output_mb: u64,
+    /// Processes and threads per session.
+    pub processes: u64,
+    pub open_files: u64,
+    /// The largest file a session may write, in MiB.
+    pub file_size_mb: u64,
+    /// The session's scratch folder, in MiB.
+    pub scratch_mb: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            time_ms: default_time_ms(),
+            time_ms: 2000,
+            memory_mb: 512,
+            output_mb: 8,
+            processes: 128,
+            open_files: 256,
+            file_size_mb: 16,
+            scratch_mb: 64,
         }
     }
-}
-
-fn default_time_ms() -> u64 {
-    2000
 }
 
 /// One test group's settings.
@@ -95,6 +107,19 @@ impl Config {
         }
         if config.limits.time_ms == 0 || config.groups.iter().any(|g| g.time_ms == Some(0)) {
             return Err(problem("a time limit of 0 ms can never be met".into()));
+        }
+        let l = &config.limits;
+        if [
+            l.memory_mb,
+            l.output_mb,
+            l.processes,
+            l.open_files,
+            l.file_size_mb,
+            l.scratch_mb,
+        ]
+        .contains(&0)
+        {
+            return Err(problem("[limits]: every limit must be at least 1".into()));
         }
         Ok(config)
     }

@@ -32,6 +32,16 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
         report.challenge, report.tests_dir
     )?;
+    let style = if report.sandbox.enabled && report.sandbox.missing.is_empty() {
+        DIM
+    } else {
+        BAD
+    };
+    writeln!(
+        out,
+        "{style}sandbox: {}{style:#}",
+        report.sandbox.describe()
+    )?;
     for submission in &report.submissions {
         writeln!(out)?;
         render_submission(submission, out)?;

@@ -20,6 +20,8 @@ pub struct Report {
     /// The grader's name and version.
     pub grader: String,
     pub challenge: String,
+    /// The containment in force for every submission.
+    pub sandbox: crate::sandbox::Layers,
     /// The folder the tests came from.
     pub tests_dir: String,
     pub submissions: Vec<SubmissionReport>,

@@ -2,17 +2,19 @@
 //! [`Runner`] that feeds it cases, restarting it after a crash or timeout.
 
 mod session;
-mod sys;
 
 pub use session::{Captured, Failure, Session, describe_exit, preview};
 
 use crate::challenge::Case;
 use crate::error::Error;
+use crate::os;
+use crate::sandbox::{self, FIRST_UID, Layers, Policy};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// The protocol version the drivers and executables speak.
@@ -92,19 +94,54 @@ impl Submission {
     }
 }
 
+/// How sessions are contained.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Namespaces, Landlock and a dropped uid; `false` keeps only rlimits.
+    pub sandbox: bool,
+    /// Refuse to grade if any sandbox layer is missing.
+    pub require_sandbox: bool,
+    pub limits: SessionLimits,
+    /// Folders a submission must never read (the tests, the challenges):
+    /// a submission folder that contains one is reduced to its file.
+    pub protected: Vec<PathBuf>,
+}
+
+/// Per-session resource limits (the wall-clock limit is per case and
+/// lives with the test groups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SessionLimits {
+    pub memory_bytes: u64,
+    /// Bytes a case may print on stdout and stderr together.
+    pub output_bytes: u64,
+    pub processes: u64,
+    pub open_files: u64,
+    pub file_size_bytes: u64,
+    pub scratch_bytes: u64,
+}
+
 /// What every run shares: the drivers written out once, a scratch folder,
-/// and the interpreters found once.
+/// the interpreters found once, and the sandbox layers probed once.
 #[derive(Debug)]
 pub struct Environment {
     drivers: tempfile::TempDir,
     scratch: tempfile::TempDir,
     python: OnceLock<Result<PathBuf, String>>,
     node: OnceLock<Result<PathBuf, String>>,
+    options: RunOptions,
+    layers: Layers,
+    sessions: AtomicU32,
 }
 
+/// Folders every runtime may read.
+const SYSTEM_READ: [&str; 9] = [
+    "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/opt",
+];
+
 impl Environment {
-    /// Writes the embedded drivers to a fresh temporary folder.
-    pub fn new() -> Result<Environment, Error> {
+    /// Writes the embedded drivers to a fresh temporary folder and probes
+    /// the sandbox.
+    pub fn new(options: RunOptions) -> Result<Environment, Error> {
         let drivers = tempfile::Builder::new()
             .prefix("grader-drivers-")
             .tempdir()
@@ -122,52 +159,173 @@ impl Environment {
             .prefix("grader-scratch-")
             .tempdir()
             .map_err(Error::io("cannot create a scratch folder"))?;
-        Ok(Environment {
+        // The sandbox's uid reads the drivers and reaches its scratch folder.
+        use std::os::unix::fs::PermissionsExt;
+        for (dir, mode) in [(drivers.path(), 0o755), (scratch.path(), 0o711)] {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+                .map_err(Error::io(format!("cannot open up {}", dir.display())))?;
+        }
+        let mut env = Environment {
             drivers,
             scratch,
             python: OnceLock::new(),
             node: OnceLock::new(),
+            layers: Layers {
+                enabled: false,
+                pid_namespace: false,
+                network_namespace: false,
+                mount_namespace: false,
+                user_namespace: false,
+                landlock: None,
+                runs_as: None,
+                missing: Vec::new(),
+            },
+            options,
+            sessions: AtomicU32::new(0),
+        };
+        env.layers = env.probe()?;
+        if env.options.require_sandbox && (!env.layers.enabled || !env.layers.missing.is_empty()) {
+            return Err(Error::Usage(format!(
+                "--require-sandbox: the sandbox is not complete on this machine ({})",
+                env.layers.describe()
+            )));
+        }
+        Ok(env)
+    }
+
+    /// The sandbox layers in force.
+    pub fn layers(&self) -> &Layers {
+        &self.layers
+    }
+
+    fn probe(&self) -> Result<Layers, Error> {
+        let dir = self.scratch.path().join("probe");
+        std::fs::create_dir_all(&dir)
+            .map_err(Error::io("cannot create the sandbox probe's folder"))?;
+        let policy = self.policy(Vec::new(), dir, FIRST_UID, 1);
+        sandbox::probe(&policy).map_err(|source| Error::Io {
+            context: "cannot start the sandbox shim (the grader binary itself)".into(),
+            source,
         })
     }
 
-    /// The command that serves `submission` over the protocol.
-    pub fn command(&self, submission: &Submission) -> Result<Command, Error> {
-        let mut command = match submission.language {
+    fn policy(
+        &self,
+        extra_read: Vec<PathBuf>,
+        scratch: PathBuf,
+        uid: u32,
+        cpu_seconds: u64,
+    ) -> Policy {
+        let mut read: Vec<PathBuf> = SYSTEM_READ
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect();
+        read.extend(extra_read);
+        let l = self.options.limits;
+        Policy {
+            read,
+            scratch,
+            limits: sandbox::Limits {
+                cpu_seconds,
+                memory_bytes: l.memory_bytes,
+                processes: l.processes,
+                open_files: l.open_files,
+                file_size_bytes: l.file_size_bytes,
+                scratch_bytes: l.scratch_bytes,
+            },
+            uid: (os::effective_ids().0 == 0 && self.options.sandbox).then_some(uid),
+            isolate: self.options.sandbox,
+        }
+    }
+
+    /// The command that serves `submission` over the protocol, inside the
+    /// sandbox, with `cpu_seconds` of CPU for the whole session.
+    pub fn command(
+        &self,
+        submission: &Submission,
+        cpu_seconds: u64,
+    ) -> Result<(Command, PathBuf), Error> {
+        let session = self.sessions.fetch_add(1, Ordering::Relaxed);
+        let scratch = self.scratch.path().join(format!("session-{session}"));
+        std::fs::create_dir_all(&scratch)
+            .map_err(Error::io("cannot create a session's scratch folder"))?;
+        let mut read = vec![
+            self.drivers.path().to_owned(),
+            self.readable_part(&submission.absolute),
+        ];
+        let mut path_dirs = Vec::new();
+        let (program, mut args): (PathBuf, Vec<std::ffi::OsString>) = match submission.language {
             Language::Python => {
                 let python =
                     self.interpreter(&self.python, "GRADER_PYTHON", "python3", Language::Python)?;
-                let mut c = Command::new(python);
-                c.args(["-B", "-s", "-X", "utf8"])
-                    .arg(self.drivers.path().join("python_driver.py"));
-                c
+                let args = ["-B", "-s", "-X", "utf8"]
+                    .iter()
+                    .map(Into::into)
+                    .collect::<Vec<_>>();
+                let mut args = args;
+                args.push(self.drivers.path().join("python_driver.py").into());
+                (python, args)
             }
             Language::JavaScript => {
                 let node =
                     self.interpreter(&self.node, "GRADER_NODE", "node", Language::JavaScript)?;
-                let mut c = Command::new(node);
-                c.arg("--no-warnings")
-                    .arg(self.drivers.path().join("node_driver.js"));
-                c
+                (
+                    node,
+                    vec![
+                        "--no-warnings".into(),
+                        self.drivers.path().join("node_driver.js").into(),
+                    ],
+                )
             }
-            Language::Executable => Command::new(&submission.absolute),
+            Language::Executable => (submission.absolute.clone(), Vec::new()),
         };
         if submission.language != Language::Executable {
-            command.arg(&submission.absolute);
+            args.push(submission.absolute.clone().into());
         }
+        // The interpreters found, first on the program's PATH: an
+        // executable's `#!/usr/bin/env python3` gets the real one.
+        for cell in [&self.python, &self.node] {
+            if let Some(Ok(exe)) = cell.get()
+                && let Some(bin) = exe.parent()
+            {
+                read.extend(bin.parent().map(Path::to_owned));
+                path_dirs.push(bin.to_owned());
+            }
+        }
+        path_dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+        let uid = FIRST_UID + session % 4000;
+        let policy = self.policy(read, scratch.clone(), uid, cpu_seconds);
+        let mut command = sandbox::wrap(&policy, &program, &args).map_err(Error::io(
+            "cannot find the grader binary to start the sandbox",
+        ))?;
         // A clean environment: no CI secrets, no interpreter options that
         // would change how the learner's code runs.
         command
             .env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            )
+            .env("PATH", std::env::join_paths(path_dirs).unwrap_or_default())
             .env("LANG", "C.UTF-8")
-            .env("HOME", self.scratch.path())
-            .env("TMPDIR", self.scratch.path())
+            .env("HOME", &scratch)
+            .env("TMPDIR", &scratch)
             .env("GRADER_PROTOCOL", PROTOCOL.to_string())
-            .current_dir(self.scratch.path());
-        Ok(command)
+            .current_dir(&scratch);
+        Ok((command, program))
+    }
+
+    /// What of a submission its session may read: its folder, or only the
+    /// file when the folder holds something protected (tests, challenges).
+    fn readable_part(&self, file: &Path) -> PathBuf {
+        let Some(dir) = file.parent() else {
+            return file.to_owned();
+        };
+        let holds_protected = self.options.protected.iter().any(|p| {
+            std::path::absolute(p).is_ok_and(|p| p.starts_with(dir)) || dir.starts_with(p)
+        });
+        if holds_protected {
+            file.to_owned()
+        } else {
+            dir.to_owned()
+        }
     }
 
     /// Finds the real interpreter binary once: a version manager's shim in
@@ -269,13 +427,29 @@ pub enum Outcome {
         op_index: Option<i64>,
     },
     /// The process ended without answering; `op_index` is the operation it
-    /// last said it was running, if it said.
-    /// `starting` when it ended before its hello.
+    /// last said it was running, if it said; `starting` when it ended
+    /// before its hello.
     Crashed {
         status: String,
         op_index: Option<i64>,
         starting: bool,
     },
+    /// The process ran out of memory: killed or aborted with a peak near
+    /// the limit.
+    MemoryLimit {
+        limit_bytes: u64,
+        peak_bytes: u64,
+        op_index: Option<i64>,
+    },
+    /// The session used up its CPU time (SIGXCPU at the soft limit).
+    CpuLimit { seconds: u64, op_index: Option<i64> },
+    /// The process wrote a file past the file size limit (SIGXFSZ).
+    FileSizeLimit {
+        limit_bytes: u64,
+        op_index: Option<i64>,
+    },
+    /// The process printed more than the output limit during one case.
+    OutputLimit { limit_bytes: u64 },
     /// The process broke the protocol.
     Protocol(String),
     /// The module could not be loaded (syntax error, import error, no API).
@@ -298,17 +472,20 @@ pub struct CaseRun {
 pub struct Runner<'a> {
     env: &'a Environment,
     submission: &'a Submission,
+    cpu_seconds: u64,
     session: Option<Session>,
     load_failure: Option<(Outcome, Captured)>,
     hello: Option<Hello>,
 }
 
 impl<'a> Runner<'a> {
-    /// A runner that starts its session on first use.
-    pub fn new(env: &'a Environment, submission: &'a Submission) -> Runner<'a> {
+    /// A runner that starts its session on first use; each session gets
+    /// `cpu_seconds` of CPU time.
+    pub fn new(env: &'a Environment, submission: &'a Submission, cpu_seconds: u64) -> Runner<'a> {
         Runner {
             env,
             submission,
+            cpu_seconds,
             session: None,
             load_failure: None,
             hello: None,
@@ -391,14 +568,15 @@ impl<'a> Runner<'a> {
             Err(Failure::TimedOut { op_index }) => {
                 Ok(Err((Outcome::TimedOut { limit, op_index }, captured)))
             }
-            Err(Failure::Died { status, op_index }) => Ok(Err((
-                Outcome::Crashed {
-                    status,
-                    op_index,
-                    starting: false,
-                },
-                captured,
-            ))),
+            Err(Failure::Died {
+                status,
+                op_index,
+                exit,
+                sandbox_error: _,
+            }) => Ok(Err((self.death(status, op_index, exit, false), captured))),
+            Err(Failure::OutputLimit { limit }) => {
+                Ok(Err((Outcome::OutputLimit { limit_bytes: limit }, captured)))
+            }
             Err(Failure::Protocol(what)) => Ok(Err((Outcome::Protocol(what), captured))),
             Err(Failure::Io(e)) => Err(Error::Io {
                 context: format!(
@@ -429,14 +607,11 @@ impl<'a> Runner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
-        let command = self.env.command(self.submission)?;
-        let program = command.get_program().to_string_lossy().into_owned();
-        let mut session = Session::spawn(command, CAPTURE_CAP).map_err(|source| Error::Runtime {
-            hint: match self.submission.language {
-                Language::Executable => "check that the file is a program this machine can run (its #! line, its architecture)".into(),
-                _ => "check that the interpreter is installed and runnable".into(),
-            },
-            program,
+        let (command, program) = self.env.command(self.submission, self.cpu_seconds)?;
+        let limits = self.env.options.limits;
+        let mut session = Session::spawn(command, CAPTURE_CAP, limits.output_bytes).map_err(|source| Error::Runtime {
+            program: program.display().to_string(),
+            hint: "check that the grader binary can be run again (the sandbox shim is the grader itself)".into(),
             source,
         })?;
         // What the module prints while loading stays in the session's
@@ -471,11 +646,37 @@ impl<'a> Runner<'a> {
             Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut {
                 executable: self.submission.language == Language::Executable,
             },
-            Err(Failure::Died { status, op_index }) => Outcome::Crashed {
+            Err(Failure::Died {
                 status,
                 op_index,
-                starting: true,
+                exit,
+                sandbox_error,
+            }) => match sandbox_error {
+                // An executable that cannot be run is its author's problem;
+                // an interpreter the sandbox cannot run is the grader's.
+                Some(message) if self.submission.language == Language::Executable => {
+                    Outcome::LoadFailed(LearnerError {
+                        kind: "ExecError".into(),
+                        message: format!(
+                            "{message} (check its #! line and that it is a program for this machine)"
+                        ),
+                        traceback: String::new(),
+                        line: None,
+                        op_index: None,
+                    })
+                }
+                Some(message) => {
+                    return Err(Error::Io {
+                        context: format!(
+                            "the sandbox could not start {program}",
+                            program = self.submission.path.display()
+                        ),
+                        source: std::io::Error::other(message),
+                    });
+                }
+                None => self.death(status, op_index, exit, true),
             },
+            Err(Failure::OutputLimit { limit }) => Outcome::OutputLimit { limit_bytes: limit },
             Err(Failure::Protocol(what)) => Outcome::Protocol(what),
             Err(Failure::Io(e)) => {
                 return Err(Error::Io {
@@ -489,6 +690,55 @@ impl<'a> Runner<'a> {
         };
         session.kill();
         Ok(Err((outcome, session.take_captured())))
+    }
+
+    /// Names a death by its cause: a signal the limits send, or a peak of
+    /// memory near the limit when the program was killed or aborted.
+    fn death(
+        &self,
+        status: String,
+        op_index: Option<i64>,
+        exit: Option<sandbox::SandboxExit>,
+        starting: bool,
+    ) -> Outcome {
+        let limits = self.env.options.limits;
+        if let Some(exit) = exit {
+            match exit.signal {
+                Some(libc::SIGXCPU) => {
+                    return Outcome::CpuLimit {
+                        seconds: self.cpu_seconds,
+                        op_index,
+                    };
+                }
+                Some(libc::SIGXFSZ) => {
+                    return Outcome::FileSizeLimit {
+                        limit_bytes: limits.file_size_bytes,
+                        op_index,
+                    };
+                }
+                _ => {}
+            }
+            let abnormal = exit.signal.is_some() || exit.code.is_some_and(|c| c != 0);
+            let peak = exit.max_rss_kib * 1024;
+            if abnormal && peak >= limits.memory_bytes / 2 {
+                return Outcome::MemoryLimit {
+                    limit_bytes: limits.memory_bytes,
+                    peak_bytes: peak,
+                    op_index,
+                };
+            }
+        }
+        Outcome::Crashed {
+            status: exit
+                .map(|e| match (e.code, e.signal) {
+                    (Some(code), _) => format!("exited with code {code}"),
+                    (None, Some(signal)) => session::describe_signal(signal),
+                    _ => status.clone(),
+                })
+                .unwrap_or(status),
+            op_index,
+            starting,
+        }
     }
 
     fn stop(&mut self) {

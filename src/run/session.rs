@@ -6,7 +6,8 @@
 //! but always drained so the child never blocks on a full pipe). A deadline
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
-use super::sys::{self, Interest};
+use crate::os::{self as sys, Interest};
+use crate::sandbox::SandboxExit;
 use serde::Serialize;
 use serde_json::Value;
 use std::fs::File;
@@ -52,11 +53,18 @@ pub enum Failure {
     /// (`None` if it did not say).
     TimedOut { op_index: Option<i64> },
     /// The child exited or closed its response channel; `op_index` is the
-    /// operation it last said it was running, if it said.
+    /// operation it last said it was running, if it said; `exit` is how the
+    /// sandbox saw the program end; `sandbox_error` says the sandbox failed
+    /// before the program ran (a fault of the grader, or of an executable
+    /// that cannot be run).
     Died {
         status: String,
         op_index: Option<i64>,
+        exit: Option<SandboxExit>,
+        sandbox_error: Option<String>,
     },
+    /// The program printed more than the output limit during one request.
+    OutputLimit { limit: u64 },
     /// The child wrote something that is not the protocol.
     Protocol(String),
     /// The grader could not talk to the child: a fault of the grader.
@@ -74,6 +82,14 @@ pub struct Session {
     stderr: Stream<ChildStderr>,
     dropped: u64,
     cap: usize,
+    /// Bytes printed during the current request, and the most allowed.
+    printed: u64,
+    output_limit: u64,
+    /// The sandbox's status channel and what it said.
+    status: Option<File>,
+    status_inbox: Vec<u8>,
+    exit: Option<SandboxExit>,
+    sandbox_error: Option<String>,
     inbox: Vec<u8>,
     responses_open: bool,
     last_progress: Option<i64>,
@@ -83,13 +99,16 @@ pub struct Session {
 impl Session {
     /// Spawns `command` with the protocol descriptors attached, keeping at
     /// most `cap` bytes of each output stream per request.
-    pub fn spawn(mut command: Command, cap: usize) -> io::Result<Session> {
+    /// The child is killed once it prints more than `output_limit` bytes
+    /// during one request.
+    pub fn spawn(mut command: Command, cap: usize, output_limit: u64) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
         let (resp_read, resp_write) = io::pipe()?;
         let (ctl_read, ctl_write) = io::pipe()?;
         // The child's end of the progress channel does not block: a Node
         // worker blocked in read(2) would stop the process from exiting.
         sys::set_nonblocking(ctl_read.as_fd())?;
+        let (status_read, status_write) = io::pipe()?;
         command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -100,17 +119,20 @@ impl Session {
                 OwnedFd::from(req_read),
                 OwnedFd::from(resp_write),
                 OwnedFd::from(ctl_read),
+                OwnedFd::from(status_write),
             ],
         )?;
         let requests = File::from(OwnedFd::from(req_write));
         let responses = File::from(OwnedFd::from(resp_read));
         let control = File::from(OwnedFd::from(ctl_write));
+        let status = File::from(OwnedFd::from(status_read));
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         for fd in [
             requests.as_fd(),
             responses.as_fd(),
             control.as_fd(),
+            status.as_fd(),
             stdout.as_fd(),
             stderr.as_fd(),
         ] {
@@ -131,6 +153,12 @@ impl Session {
             },
             dropped: 0,
             cap,
+            printed: 0,
+            output_limit,
+            status: Some(status),
+            status_inbox: Vec::new(),
+            exit: None,
+            sandbox_error: None,
             inbox: Vec::new(),
             responses_open: true,
             last_progress: None,
@@ -141,6 +169,7 @@ impl Session {
     /// Waits for the first message the child sends unasked (the hello).
     pub fn first_message(&mut self, deadline: Instant) -> Result<Value, Failure> {
         self.last_progress = None;
+        self.printed = 0;
         self.wait_reply(&mut Vec::new(), deadline, None)
     }
 
@@ -157,6 +186,7 @@ impl Session {
         let mut pending = serde_json::to_vec(&body).map_err(|e| Failure::Io(e.into()))?;
         pending.push(b'\n');
         self.last_progress = None;
+        self.printed = 0;
         self.wait_reply(&mut pending, deadline, Some(id))
     }
 
@@ -276,6 +306,7 @@ impl Session {
             for fd in [
                 self.stdout.pipe.as_ref().map(|p| p.as_raw_fd()),
                 self.stderr.pipe.as_ref().map(|p| p.as_raw_fd()),
+                self.status.as_ref().map(|p| p.as_raw_fd()),
             ]
             .into_iter()
             .flatten()
@@ -300,6 +331,14 @@ impl Session {
                 continue;
             }
             self.drain_output();
+            self.read_status();
+            if self.printed > self.output_limit {
+                self.kill();
+                self.drain_output();
+                return Err(Failure::OutputLimit {
+                    limit: self.output_limit,
+                });
+            }
             if !pending.is_empty() {
                 match self.requests.write(pending) {
                     Ok(n) => {
@@ -333,7 +372,47 @@ impl Session {
     /// Reads whatever the child has printed, keeping up to the cap.
     fn drain_output(&mut self) {
         let cap = self.cap;
-        self.dropped += drain(&mut self.stdout, cap) + drain(&mut self.stderr, cap);
+        let before = self.stdout.kept.len() + self.stderr.kept.len();
+        let dropped = drain(&mut self.stdout, cap) + drain(&mut self.stderr, cap);
+        let kept = (self.stdout.kept.len() + self.stderr.kept.len()).saturating_sub(before);
+        self.dropped += dropped;
+        self.printed += kept as u64 + dropped;
+    }
+
+    /// Reads the sandbox's status lines: how the program ended, or why it
+    /// could not start.
+    fn read_status(&mut self) {
+        let Some(status) = self.status.as_mut() else {
+            return;
+        };
+        let mut buf = [0u8; 4096];
+        loop {
+            match status.read(&mut buf) {
+                Ok(0) => {
+                    self.status = None;
+                    break;
+                }
+                Ok(n) => self.status_inbox.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+            if self.status_inbox.len() > 1 << 20 {
+                self.status = None;
+                break;
+            }
+        }
+        while let Some(end) = self.status_inbox.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.status_inbox.drain(..=end).collect();
+            let Ok(message) = serde_json::from_slice::<Value>(&line) else {
+                continue;
+            };
+            if let Some(exit) = message.get("sandbox_exit") {
+                self.exit = serde_json::from_value(exit.clone()).ok();
+            }
+            if let Some(error) = message.get("sandbox_error").and_then(Value::as_str) {
+                self.sandbox_error = Some(error.to_owned());
+            }
+        }
     }
 
     /// The child closed its response channel: let it exit, then describe how.
@@ -355,9 +434,19 @@ impl Session {
             }
         };
         self.drain_output();
+        // The status channel closes when the sandbox's init has exited,
+        // right after its report.
+        let until = Instant::now() + EXIT_GRACE;
+        while self.status.is_some() && Instant::now() < until {
+            self.read_status();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        self.read_status();
         Failure::Died {
             status,
             op_index: self.last_progress,
+            exit: self.exit,
+            sandbox_error: self.sandbox_error.clone(),
         }
     }
 
@@ -402,9 +491,14 @@ pub fn describe_exit(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(signal)) => format!("was killed by signal {signal} ({})", signal_name(signal)),
+        (None, Some(signal)) => describe_signal(signal),
         _ => format!("ended ({status})"),
     }
+}
+
+/// "was killed by signal 11 (SIGSEGV)".
+pub fn describe_signal(signal: i32) -> String {
+    format!("was killed by signal {signal} ({})", signal_name(signal))
 }
 
 fn signal_name(signal: i32) -> &'static str {
@@ -418,6 +512,9 @@ fn signal_name(signal: i32) -> &'static str {
         libc::SIGTERM => "SIGTERM",
         libc::SIGPIPE => "SIGPIPE",
         libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSTOP => "SIGSTOP",
+        libc::SIGTRAP => "SIGTRAP",
         _ => "signal",
     }
 }

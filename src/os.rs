@@ -1,0 +1,397 @@
+//! The one module that calls into the OS directly: descriptor plumbing for
+//! the protocol, poll, signals to a whole process group, and the
+//! namespaces, mounts, limits and identity changes of the sandbox.
+#![allow(unsafe_code)]
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::Duration;
+
+/// The descriptor numbers a child sees: requests in, responses out,
+/// progress queries in (documented in the README's protocol section), and
+/// the sandbox's own status out, which the program itself never holds.
+pub const CHILD_FDS: [RawFd; 4] = [3, 4, 5, 6];
+
+/// Spawns `command` in a new process group with `fds` installed at
+/// [`CHILD_FDS`] and core dumps off. The parent's copies of `fds` are closed
+/// when this returns.
+pub fn spawn_with_fds(command: &mut Command, fds: [OwnedFd; 4]) -> io::Result<Child> {
+    // Lift every descriptor above the targets first, so that installing one
+    // can never overwrite another that is still to be installed.
+    let high: Vec<OwnedFd> = fds
+        .iter()
+        .map(|fd| {
+            // SAFETY: fcntl on a descriptor we own; the result is a new
+            // descriptor we take ownership of.
+            let raw = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, 10) };
+            if raw < 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                // SAFETY: `raw` is a fresh descriptor nobody else owns.
+                Ok(unsafe { OwnedFd::from_raw_fd(raw) })
+            }
+        })
+        .collect::<io::Result<_>>()?;
+    let sources: Vec<RawFd> = high.iter().map(AsRawFd::as_raw_fd).collect();
+    command.process_group(0);
+    // SAFETY: the closure runs between fork and exec and calls only
+    // async-signal-safe functions (dup2, setrlimit) on plain integers.
+    unsafe {
+        command.pre_exec(move || {
+            for (source, target) in sources.iter().zip(CHILD_FDS) {
+                if libc::dup2(*source, target) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            let no_core = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+            Ok(())
+        });
+    }
+    let child = command.spawn();
+    drop(high);
+    drop(fds);
+    child
+}
+
+/// Makes reads and writes on `fd` return `WouldBlock` instead of waiting.
+pub fn set_nonblocking(fd: BorrowedFd<'_>) -> io::Result<()> {
+    // SAFETY: fcntl flag manipulation on a valid, borrowed descriptor.
+    unsafe {
+        let flags = libc::fcntl(fd.as_raw_fd(), libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// What to wait for on one descriptor.
+#[derive(Debug, Clone, Copy)]
+pub struct Interest {
+    pub fd: RawFd,
+    pub read: bool,
+    pub write: bool,
+}
+
+/// Readiness of one descriptor after [`poll`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ready {
+    pub readable: bool,
+    pub writable: bool,
+    /// Hung up or failed: reading will give end of file or an error.
+    pub closed: bool,
+}
+
+/// Waits until one of `interests` is ready or `timeout` passes.
+pub fn poll(interests: &[Interest], timeout: Duration) -> io::Result<Vec<Ready>> {
+    let mut fds: Vec<libc::pollfd> = interests
+        .iter()
+        .map(|i| libc::pollfd {
+            fd: i.fd,
+            events: (if i.read { libc::POLLIN } else { 0 })
+                | (if i.write { libc::POLLOUT } else { 0 }),
+            revents: 0,
+        })
+        .collect();
+    let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
+    // SAFETY: `fds` is a valid array of pollfd for its whole length.
+    let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+    if n < 0 {
+        let e = io::Error::last_os_error();
+        if e.kind() == io::ErrorKind::Interrupted {
+            return Ok(vec![Ready::default(); fds.len()]);
+        }
+        return Err(e);
+    }
+    Ok(fds
+        .iter()
+        .map(|p| Ready {
+            readable: p.revents & libc::POLLIN != 0,
+            writable: p.revents & libc::POLLOUT != 0,
+            closed: p.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0,
+        })
+        .collect())
+}
+
+/// Sends SIGKILL to every process in group `pgid`. A group that is already
+/// gone is not an error.
+pub fn kill_group(pgid: u32) {
+    // SAFETY: killpg takes plain integers; a stale group yields ESRCH.
+    unsafe {
+        libc::killpg(pgid as libc::pid_t, libc::SIGKILL);
+    }
+}
+
+fn check(result: libc::c_int) -> io::Result<()> {
+    if result < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+fn c_path(path: &Path) -> io::Result<CString> {
+    CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::other("a path holds a NUL byte"))
+}
+
+/// The effective user and group ids.
+pub fn effective_ids() -> (u32, u32) {
+    // SAFETY: these calls cannot fail and touch no memory.
+    unsafe { (libc::geteuid(), libc::getegid()) }
+}
+
+/// Namespaces to leave, for [`unshare`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Namespaces {
+    pub user: bool,
+    pub pid: bool,
+    pub network: bool,
+    pub mount: bool,
+}
+
+/// Moves this process into new namespaces (the PID namespace applies to
+/// children forked afterwards).
+pub fn unshare(ns: Namespaces) -> io::Result<()> {
+    let mut flags = 0;
+    for (on, flag) in [
+        (ns.user, libc::CLONE_NEWUSER),
+        (ns.pid, libc::CLONE_NEWPID),
+        (ns.network, libc::CLONE_NEWNET),
+        (ns.mount, libc::CLONE_NEWNS),
+    ] {
+        if on {
+            flags |= flag;
+        }
+    }
+    // SAFETY: unshare takes plain flags; this process is single-threaded
+    // (the sandbox shim), as CLONE_NEWUSER requires.
+    check(unsafe { libc::unshare(flags) })
+}
+
+/// Who a [`fork`] returned to.
+pub enum Forked {
+    Parent(libc::pid_t),
+    Child,
+}
+
+/// Forks this (single-threaded) process.
+pub fn fork() -> io::Result<Forked> {
+    // SAFETY: only called from the sandbox shim, which is single-threaded,
+    // so the child may allocate and do anything the parent could.
+    match unsafe { libc::fork() } {
+        -1 => Err(io::Error::last_os_error()),
+        0 => Ok(Forked::Child),
+        pid => Ok(Forked::Parent(pid)),
+    }
+}
+
+/// How a reaped child ended, with its resource use.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    pub pid: libc::pid_t,
+    /// The exit code, if it exited.
+    pub code: Option<i32>,
+    /// The signal that killed it, if one did.
+    pub signal: Option<i32>,
+    /// Peak resident memory, in KiB.
+    pub max_rss_kib: u64,
+    /// User plus system CPU time, in milliseconds.
+    pub cpu_ms: u64,
+}
+
+/// Waits for child `pid` (-1: any child) and reaps it.
+pub fn wait(pid: libc::pid_t) -> io::Result<Ended> {
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value to be overwritten.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: valid pointers to locals for the call's duration.
+        let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if got < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        let ms = |t: libc::timeval| t.tv_sec as u64 * 1000 + t.tv_usec as u64 / 1000;
+        return Ok(Ended {
+            pid: got,
+            code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+            max_rss_kib: usage.ru_maxrss.max(0) as u64,
+            cpu_ms: ms(usage.ru_utime) + ms(usage.ru_stime),
+        });
+    }
+}
+
+/// Asks for `signal` when the parent dies.
+pub fn die_with_parent(signal: i32) -> io::Result<()> {
+    // SAFETY: prctl with integer arguments.
+    check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, signal as libc::c_ulong, 0, 0, 0) })
+}
+
+/// Makes this process adopt its orphaned descendants.
+pub fn become_subreaper() -> io::Result<()> {
+    // SAFETY: prctl with integer arguments.
+    check(unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+/// Sends `signal` to process `pid`.
+pub fn kill(pid: libc::pid_t, signal: i32) {
+    // SAFETY: kill takes plain integers.
+    unsafe {
+        libc::kill(pid, signal);
+    }
+}
+
+/// Ends this process by `signal`, as the sandboxed program ended, so that
+/// the grader sees the same status.
+pub fn die_by(signal: i32) -> ! {
+    // SAFETY: resetting a disposition and signalling oneself.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::kill(libc::getpid(), signal);
+    }
+    std::process::exit(128 + signal)
+}
+
+/// Makes every mount private, so nothing done here leaks to the host.
+pub fn make_mounts_private() -> io::Result<()> {
+    // SAFETY: mount with static C strings and null data.
+    check(unsafe {
+        libc::mount(
+            c"none".as_ptr(),
+            c"/".as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        )
+    })
+}
+
+/// Mounts a filesystem of `kind` at `target` with `options`.
+pub fn mount_fs(kind: &str, target: &Path, flags: libc::c_ulong, options: &str) -> io::Result<()> {
+    let kind = CString::new(kind).map_err(io::Error::other)?;
+    let target = c_path(target)?;
+    let options = CString::new(options).map_err(io::Error::other)?;
+    // SAFETY: valid C strings for the call's duration.
+    check(unsafe {
+        libc::mount(
+            kind.as_ptr(),
+            target.as_ptr(),
+            kind.as_ptr(),
+            flags,
+            options.as_ptr().cast(),
+        )
+    })
+}
+
+/// Bind-mounts `source` onto `target`, read-only when `read_only`.
+pub fn bind_mount(source: &Path, target: &Path, read_only: bool) -> io::Result<()> {
+    let source = c_path(source)?;
+    let target = c_path(target)?;
+    let none = std::ptr::null();
+    // SAFETY: valid C strings for the call's duration.
+    check(unsafe {
+        libc::mount(
+            source.as_ptr(),
+            target.as_ptr(),
+            none,
+            libc::MS_BIND | libc::MS_REC,
+            none.cast(),
+        )
+    })?;
+    if read_only {
+        // SAFETY: as above; a remount changes only flags.
+        check(unsafe {
+            libc::mount(
+                none,
+                target.as_ptr(),
+                none,
+                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_REC,
+                none.cast(),
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Resources an rlimit can cap.
+#[derive(Debug, Clone, Copy)]
+pub enum Resource {
+    Cpu,
+    Data,
+    Processes,
+    OpenFiles,
+    FileSize,
+    Core,
+}
+
+/// Sets a resource limit.
+pub fn set_limit(resource: Resource, soft: u64, hard: u64) -> io::Result<()> {
+    let which = match resource {
+        Resource::Cpu => libc::RLIMIT_CPU,
+        Resource::Data => libc::RLIMIT_DATA,
+        Resource::Processes => libc::RLIMIT_NPROC,
+        Resource::OpenFiles => libc::RLIMIT_NOFILE,
+        Resource::FileSize => libc::RLIMIT_FSIZE,
+        Resource::Core => libc::RLIMIT_CORE,
+    };
+    let limit = libc::rlimit {
+        rlim_cur: soft,
+        rlim_max: hard,
+    };
+    // SAFETY: a valid rlimit for the call's duration.
+    check(unsafe { libc::setrlimit(which, &limit) })
+}
+
+/// Drops every group and becomes `uid`/`gid` for good.
+pub fn become_user(uid: u32, gid: u32) -> io::Result<()> {
+    // SAFETY: identity calls with plain integers and a null group list.
+    unsafe {
+        check(libc::setgroups(0, std::ptr::null()))?;
+        check(libc::setresgid(gid, gid, gid))?;
+        check(libc::setresuid(uid, uid, uid))
+    }
+}
+
+/// Changes the owner of `path`.
+pub fn chown(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
+    std::os::unix::fs::chown(path, Some(uid), Some(gid))
+}
+
+/// Marks descriptor `fd` to close on a successful exec.
+pub fn set_cloexec(fd: RawFd) {
+    // SAFETY: fcntl flag change on a descriptor number.
+    unsafe {
+        libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
+}
+
+/// Closes descriptor `fd`, if open.
+pub fn close(fd: RawFd) {
+    // SAFETY: closing a descriptor number; nothing in this process uses it
+    // afterwards (callers own the numbering).
+    unsafe {
+        libc::close(fd);
+    }
+}
+
+/// Closes every descriptor from `first` on.
+pub fn close_from(first: u32) {
+    // SAFETY: close_range on a range of descriptors this process owns.
+    unsafe {
+        libc::syscall(libc::SYS_close_range, first, u32::MAX, 0);
+    }
+}

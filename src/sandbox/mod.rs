@@ -1,0 +1,554 @@
+//! Containment: every session runs under a small shim, the grader binary
+//! itself started as `grader __sandbox POLICY -- PROGRAM ARGS...`, which
+//!
+//! 1. leaves the host's PID, network and mount namespaces (and, when not
+//!    root, its user namespace), so the program sees no other process, has
+//!    no network at all (not even loopback), and mounts nothing on the host;
+//! 2. forks an init (PID 1 of the new PID namespace) that forks the program
+//!    and reaps everything; when the program ends, init reports how
+//!    (`{"sandbox_exit": ...}` on the status descriptor, 6, which the
+//!    program never holds, so it cannot forge it) and exits, and the kernel
+//!    kills whatever is left, `setsid` daemons included;
+//! 3. in the program's process: mounts a fresh `/proc` and a size-capped
+//!    tmpfs as its scratch folder, sets the rlimits, drops root for a
+//!    dedicated uid, and applies Landlock: read-only access to the runtime,
+//!    the driver and the submission, full access to the scratch folder, no
+//!    TCP, no signals or abstract sockets outside the sandbox.
+//!
+//! Which layers hold on this machine is probed once at start by running the
+//! shim in `--probe` mode, and recorded in every report.
+
+use crate::os::{self, Forked, Namespaces, Resource};
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
+    RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
+};
+use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The hidden first argument that turns the grader binary into the shim.
+pub const SHIM_ARG: &str = "__sandbox";
+/// The descriptor on which init reports (see [`crate::os::CHILD_FDS`]).
+pub const STATUS_FD: i32 = 6;
+/// The uid a sandboxed program runs as when the grader is root (plus a
+/// per-session offset, so that sessions do not share process limits).
+pub const FIRST_UID: u32 = 61_000;
+
+/// Resource limits of one session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limits {
+    /// CPU seconds for the whole session (soft; SIGKILL one second later).
+    pub cpu_seconds: u64,
+    /// Private writable memory (RLIMIT_DATA), in bytes.
+    pub memory_bytes: u64,
+    /// Processes and threads of the sandbox's uid.
+    pub processes: u64,
+    pub open_files: u64,
+    /// The largest file the program may write, in bytes.
+    pub file_size_bytes: u64,
+    /// The size of the scratch folder's tmpfs, in bytes.
+    pub scratch_bytes: u64,
+}
+
+/// What the shim is asked to do.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Policy {
+    /// Paths the program may read and execute (directories or files).
+    pub read: Vec<PathBuf>,
+    /// The program's only writable folder (and its working directory).
+    pub scratch: PathBuf,
+    pub limits: Limits,
+    /// Become this uid and gid (when the shim runs as root).
+    pub uid: Option<u32>,
+    /// Namespaces and Landlock; `false` keeps only the rlimits.
+    pub isolate: bool,
+}
+
+/// The layers in force, as probed at start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layers {
+    /// `false` with `--no-sandbox`: only the rlimits apply.
+    pub enabled: bool,
+    pub pid_namespace: bool,
+    pub network_namespace: bool,
+    pub mount_namespace: bool,
+    pub user_namespace: bool,
+    /// The Landlock ABI enforced, e.g. "v7", or none.
+    pub landlock: Option<String>,
+    /// The uid programs run as, when the grader is root and drops it.
+    pub runs_as: Option<u32>,
+    /// Layers wanted but not in force, in words.
+    pub missing: Vec<String>,
+}
+
+impl Layers {
+    /// The layers' summary in one line.
+    pub fn describe(&self) -> String {
+        if !self.enabled {
+            return "off (--no-sandbox): rlimits only".into();
+        }
+        let mut on: Vec<String> = Vec::new();
+        let ns: Vec<&str> = [
+            (self.pid_namespace, "pid"),
+            (self.network_namespace, "network"),
+            (self.mount_namespace, "mount"),
+            (self.user_namespace, "user"),
+        ]
+        .iter()
+        .filter(|(b, _)| *b)
+        .map(|(_, n)| *n)
+        .collect();
+        if !ns.is_empty() {
+            on.push(format!("{} namespaces", ns.join(", ")));
+        }
+        if let Some(v) = &self.landlock {
+            on.push(format!("landlock {v}"));
+        }
+        on.push("rlimits".into());
+        if let Some(uid) = self.runs_as {
+            on.push(format!("uid {uid}"));
+        }
+        let mut line = on.join(", ");
+        if !self.missing.is_empty() {
+            line.push_str(&format!("; MISSING: {}", self.missing.join(", ")));
+        }
+        line
+    }
+}
+
+/// Wraps `program args` in the shim with `policy`.
+pub fn wrap(policy: &Policy, program: &Path, args: &[OsString]) -> std::io::Result<Command> {
+    let mut command = Command::new(std::env::current_exe()?);
+    command
+        .arg(SHIM_ARG)
+        .arg(serde_json::to_string(policy).map_err(std::io::Error::other)?)
+        .arg("--")
+        .arg(program)
+        .args(args);
+    Ok(command)
+}
+
+/// Runs the shim in probe mode with `policy` and returns the layers that
+/// held. A shim that cannot even start is a fault of the grader.
+pub fn probe(policy: &Policy) -> std::io::Result<Layers> {
+    let out = Command::new(std::env::current_exe()?)
+        .arg(SHIM_ARG)
+        .arg(serde_json::to_string(policy).map_err(std::io::Error::other)?)
+        .arg("--probe")
+        .stdin(std::process::Stdio::null())
+        .output()?;
+    serde_json::from_slice(&out.stdout).map_err(|e| {
+        std::io::Error::other(format!(
+            "the sandbox probe answered no report ({e}); it said: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    })
+}
+
+/// The shim's entry point: `args` are what follows `__sandbox`. Returns the
+/// exit code when it does not exec.
+pub fn shim_main(args: &[OsString]) -> i32 {
+    let (policy, rest) = match args.split_first() {
+        Some((json, rest)) => match serde_json::from_str::<Policy>(&json.to_string_lossy()) {
+            Ok(policy) => (policy, rest),
+            Err(e) => return fail(format!("bad policy: {e}")),
+        },
+        None => {
+            return fail("usage: grader __sandbox POLICY (--probe | -- PROGRAM ARGS...)".into());
+        }
+    };
+    let probe = rest.first().is_some_and(|a| a == "--probe");
+    let program = match rest {
+        [dashes, program, args @ ..] if dashes == "--" => Some((program.clone(), args.to_vec())),
+        _ if probe => None,
+        _ => return fail("missing -- PROGRAM".into()),
+    };
+    run_shim(&policy, program)
+}
+
+fn fail(message: String) -> i32 {
+    eprintln!("rendezvous-grader sandbox: {message}");
+    // 125, as env(1) and friends: the wrapper failed, not the program.
+    125
+}
+
+fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 {
+    let (uid, gid) = os::effective_ids();
+    let root = uid == 0;
+    let mut layers = Layers {
+        enabled: policy.isolate,
+        pid_namespace: false,
+        network_namespace: false,
+        mount_namespace: false,
+        user_namespace: false,
+        landlock: None,
+        runs_as: None,
+        missing: Vec::new(),
+    };
+    if policy.isolate {
+        let wanted = Namespaces {
+            user: !root,
+            pid: true,
+            network: true,
+            mount: true,
+        };
+        match os::unshare(wanted) {
+            Ok(()) => {
+                layers.user_namespace = wanted.user;
+                layers.pid_namespace = true;
+                layers.network_namespace = true;
+                layers.mount_namespace = true;
+            }
+            Err(e) => layers.missing.push(format!("namespaces ({e})")),
+        }
+        if layers.user_namespace
+            && let Err(e) = map_ids(uid, gid)
+        {
+            return fail(format!("cannot map ids in the user namespace: {e}"));
+        }
+    }
+    match os::fork() {
+        Err(e) => fail(format!("fork: {e}")),
+        Ok(Forked::Parent(init)) => match os::wait(init) {
+            Ok(ended) => match (ended.code, ended.signal) {
+                (Some(code), _) => code,
+                (None, Some(signal)) => os::die_by(signal),
+                _ => 125,
+            },
+            Err(e) => fail(format!("wait: {e}")),
+        },
+        Ok(Forked::Child) => std::process::exit(init(policy, program, layers, root)),
+    }
+}
+
+fn map_ids(uid: u32, gid: u32) -> std::io::Result<()> {
+    std::fs::write("/proc/self/setgroups", "deny")?;
+    std::fs::write("/proc/self/uid_map", format!("0 {uid} 1"))?;
+    std::fs::write("/proc/self/gid_map", format!("0 {gid} 1"))
+}
+
+/// The sandbox's init: prepares the mounts, forks the program, reaps
+/// everything, reports how the program ended, and exits (which, as PID 1,
+/// takes every remaining process in the namespace with it).
+fn init(
+    policy: &Policy,
+    program: Option<(OsString, Vec<OsString>)>,
+    mut layers: Layers,
+    root: bool,
+) -> i32 {
+    let probe = program.is_none();
+    let _ = os::die_with_parent(libc::SIGKILL);
+    if !layers.pid_namespace {
+        // Without a PID namespace, orphans come here to be killed.
+        let _ = os::become_subreaper();
+    }
+    let drop_to = if root { policy.uid } else { None };
+    if layers.mount_namespace
+        && let Err(e) = prepare_mounts(policy, &layers, drop_to)
+    {
+        return fail(format!("cannot prepare the sandbox's mounts: {e}"));
+    }
+    if !layers.mount_namespace
+        && let Some(uid) = drop_to
+    {
+        let _ = os::chown(&policy.scratch, uid, uid);
+    }
+    let child = match os::fork() {
+        Err(e) => return fail(format!("fork: {e}")),
+        Ok(Forked::Child) => {
+            let result = confine(policy, &mut layers, drop_to).and_then(|()| match program {
+                None => {
+                    // Probe: say what held, instead of running anything.
+                    let _ = serde_json::to_writer(std::io::stdout(), &layers);
+                    Ok(())
+                }
+                Some((program, args)) => {
+                    use std::os::unix::process::CommandExt;
+                    // The status descriptor is init's, not the program's: it
+                    // closes on a successful exec and stays for the error.
+                    os::set_cloexec(STATUS_FD);
+                    let e = Command::new(&program).args(&args).exec();
+                    Err(format!("cannot run {}: {e}", program.to_string_lossy()))
+                }
+            });
+            let code = match result {
+                Ok(()) => 0,
+                Err(message) => {
+                    if !probe {
+                        report_status(&serde_json::json!({ "sandbox_error": message }));
+                    }
+                    fail(message)
+                }
+            };
+            std::process::exit(code);
+        }
+        Ok(Forked::Parent(pid)) => pid,
+    };
+    // Nothing of the program's protocol runs through init but the report.
+    close_protocol_inputs();
+    let ended = loop {
+        match os::wait(-1) {
+            Ok(e) if e.pid == child => break Some(e),
+            Ok(_) => {}
+            Err(_) => break None,
+        }
+    };
+    if !layers.pid_namespace {
+        kill_descendants();
+    }
+    let Some(ended) = ended else { return 125 };
+    if !probe {
+        report_exit(&ended);
+    }
+    match (ended.code, ended.signal) {
+        (Some(code), _) => code,
+        (None, Some(signal)) => 128 + signal,
+        _ => 125,
+    }
+}
+
+/// Init keeps only the status descriptor: holding the protocol's pipes
+/// would hide the program's death from the grader.
+fn close_protocol_inputs() {
+    for fd in [3, 4, 5] {
+        os::close(fd);
+    }
+}
+
+/// `{"sandbox_exit": {...}}` on the status descriptor.
+fn report_exit(ended: &os::Ended) {
+    report_status(
+        &serde_json::to_value(SandboxExit {
+            code: ended.code,
+            signal: ended.signal,
+            max_rss_kib: ended.max_rss_kib,
+            cpu_ms: ended.cpu_ms,
+        })
+        .map(|v| serde_json::json!({ "sandbox_exit": v }))
+        .unwrap_or_default(),
+    );
+}
+
+fn report_status(message: &serde_json::Value) {
+    if let Ok(mut out) = std::fs::OpenOptions::new()
+        .write(true)
+        .open(format!("/proc/self/fd/{STATUS_FD}"))
+    {
+        let _ = writeln!(out, "{message}");
+    }
+}
+
+/// How the sandboxed program ended, as init saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxExit {
+    pub code: Option<i32>,
+    pub signal: Option<i32>,
+    /// Peak resident memory, in KiB.
+    pub max_rss_kib: u64,
+    /// CPU time of the program (and its reaped children), in milliseconds.
+    pub cpu_ms: u64,
+}
+
+fn kill_descendants() {
+    // Children of this subreaper, recursively, from /proc.
+    fn children(pid: u32) -> Vec<u32> {
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+            .unwrap_or_default()
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect()
+    }
+    loop {
+        let mut all = Vec::new();
+        let mut stack = children(std::process::id());
+        while let Some(pid) = stack.pop() {
+            all.push(pid);
+            stack.extend(children(pid));
+        }
+        if all.is_empty() {
+            return;
+        }
+        for pid in &all {
+            os::kill(*pid as i32, libc::SIGKILL);
+        }
+        while os::wait(-1).is_ok() {}
+    }
+}
+
+/// In the new mount namespace: private mounts, a fresh /proc, the scratch
+/// tmpfs, and the read paths made reachable for an unprivileged uid.
+fn prepare_mounts(policy: &Policy, layers: &Layers, drop_to: Option<u32>) -> std::io::Result<()> {
+    os::make_mounts_private()?;
+    if layers.pid_namespace {
+        os::mount_fs(
+            "proc",
+            Path::new("/proc"),
+            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+            "",
+        )?;
+    }
+    let owner = drop_to.unwrap_or(0);
+    os::mount_fs(
+        "tmpfs",
+        &policy.scratch,
+        libc::MS_NOSUID | libc::MS_NODEV,
+        &format!(
+            "size={},mode=0700,uid={owner},gid={owner}",
+            policy.limits.scratch_bytes
+        ),
+    )?;
+    if drop_to.is_some() {
+        reveal_read_paths(&policy.read)?;
+    }
+    Ok(())
+}
+
+/// A read path below a folder that others may not traverse (a pyenv Python
+/// under /root) is unreachable once root is dropped. Cover each such folder
+/// with an empty tmpfs (which also hides the rest of it, the grader's home
+/// say) and bind the read paths back into it.
+fn reveal_read_paths(read: &[PathBuf]) -> std::io::Result<()> {
+    let mut covered: Vec<(PathBuf, Vec<(PathBuf, std::fs::File)>)> = Vec::new();
+    for path in read {
+        let Some(blocker) = path
+            .ancestors()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find(|a| std::fs::metadata(a).is_ok_and(|m| m.is_dir() && m.mode() & 0o001 == 0))
+        else {
+            continue;
+        };
+        let handle = std::fs::File::open(path)?;
+        match covered.iter_mut().find(|(b, _)| b == blocker) {
+            Some((_, paths)) => paths.push((path.clone(), handle)),
+            None => covered.push((blocker.to_owned(), vec![(path.clone(), handle)])),
+        }
+    }
+    for (blocker, paths) in covered {
+        os::mount_fs(
+            "tmpfs",
+            &blocker,
+            libc::MS_NOSUID | libc::MS_NODEV,
+            "mode=0755,size=1m",
+        )?;
+        for (path, handle) in paths {
+            use std::os::fd::AsRawFd;
+            if handle.metadata()?.is_dir() {
+                std::fs::create_dir_all(&path)?;
+            } else {
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(&path, b"")?;
+            }
+            let source = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+            os::bind_mount(&source, &path, true)?;
+        }
+    }
+    Ok(())
+}
+
+/// In the program's own process: limits, Landlock, and the uid drop.
+fn confine(policy: &Policy, layers: &mut Layers, drop_to: Option<u32>) -> Result<(), String> {
+    std::env::set_current_dir(&policy.scratch)
+        .map_err(|e| format!("cannot enter the scratch folder: {e}"))?;
+    let l = policy.limits;
+    let limits = [
+        (Resource::Cpu, l.cpu_seconds, l.cpu_seconds + 1),
+        (Resource::Data, l.memory_bytes, l.memory_bytes),
+        (Resource::Processes, l.processes, l.processes),
+        (Resource::OpenFiles, l.open_files, l.open_files),
+        (Resource::FileSize, l.file_size_bytes, l.file_size_bytes),
+        (Resource::Core, 0, 0),
+    ];
+    for (resource, soft, hard) in limits {
+        os::set_limit(resource, soft, hard)
+            .map_err(|e| format!("cannot set the {resource:?} limit: {e}"))?;
+    }
+    let ruleset = if policy.isolate {
+        match landlock_ruleset(policy) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                layers.missing.push(format!("landlock ({e})"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    if let Some(uid) = drop_to {
+        os::become_user(uid, uid).map_err(|e| format!("cannot become uid {uid}: {e}"))?;
+        layers.runs_as = Some(uid);
+    }
+    if let Some((ruleset, abi)) = ruleset {
+        match ruleset.restrict_self() {
+            Ok(status) if status.ruleset == RulesetStatus::FullyEnforced => {
+                layers.landlock = Some(abi)
+            }
+            Ok(status) if status.ruleset == RulesetStatus::PartiallyEnforced => {
+                layers.landlock = Some(format!("{abi} (partial)"));
+                layers
+                    .missing
+                    .push("some landlock rights (an older kernel)".into());
+            }
+            Ok(_) => layers
+                .missing
+                .push("landlock (not supported by this kernel)".into()),
+            Err(e) => layers.missing.push(format!("landlock ({e})")),
+        }
+    }
+    if policy.isolate {
+        for (held, name) in [
+            (layers.pid_namespace, "pid namespace"),
+            (layers.network_namespace, "network namespace"),
+            (layers.mount_namespace, "mount namespace"),
+        ] {
+            if !held && !layers.missing.iter().any(|m| m.starts_with("namespaces")) {
+                layers.missing.push(name.into());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn landlock_ruleset(
+    policy: &Policy,
+) -> Result<(landlock::RulesetCreated, String), landlock::RulesetError> {
+    let abi = ABI::V6;
+    let read = AccessFs::from_read(abi);
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(AccessFs::from_all(abi))?
+        .handle_access(AccessNet::from_all(abi))?
+        .scope(Scope::from_all(abi))?
+        .create()?;
+    for path in &policy.read {
+        if let Ok(fd) = PathFd::new(path) {
+            let access = if path.is_dir() {
+                read
+            } else {
+                read & AccessFs::from_file(abi)
+            };
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?;
+        }
+    }
+    for dev in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {
+        if let Ok(fd) = PathFd::new(dev) {
+            ruleset = ruleset.add_rule(PathBeneath::new(
+                fd,
+                AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
+            ))?;
+        }
+    }
+    if let Ok(fd) = PathFd::new(&policy.scratch) {
+        ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(abi)))?;
+    }
+    // No TCP rule at all: every bind and connect is denied.
+    Ok((ruleset, "filesystem, tcp, signal scope".into()))
+}

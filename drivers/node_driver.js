@@ -93,6 +93,8 @@ function describe(error) {
     message: isError ? error.message : String(error),
     traceback: trimmed.join('\n'),
     line,
+    // An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
+    errno: isError && Number.isInteger(error.errno) ? Math.abs(error.errno) : null,
   };
 }
 

@@ -86,6 +86,8 @@ def describe(exc, learner_dir):
         "message": message,
         "traceback": "\n".join(lines),
         "line": line,
+        # An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
+        "errno": exc.errno if isinstance(exc, OSError) else None,
     }
 
 

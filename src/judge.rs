@@ -168,6 +168,20 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                     error: Some(error.clone()),
                     actual: output.clone(),
                 },
+                // Past the file size limit or with the scratch folder full,
+                // writes fail with EFBIG or ENOSPC.
+                None if matches!(error.errno, Some(e) if e == i64::from(libc::EFBIG) || e == i64::from(libc::ENOSPC)) => {
+                    Judgement {
+                        verdict: Verdict::OutputLimit,
+                        message: format!(
+                            "wrote too much to a file ({what}) {}: files are limited in size, and the scratch folder too",
+                            operation(error.op_index)
+                        ),
+                        divergence: None,
+                        error: Some(error.clone()),
+                        actual: output.clone(),
+                    }
+                }
                 // Under the memory limit, allocation fails as an exception.
                 None if error.kind == "MemoryError" => Judgement {
                     verdict: Verdict::MemoryLimit,
@@ -410,6 +424,7 @@ mod tests {
             traceback: String::new(),
             line: Some(3),
             op_index: Some(op_index),
+            errno: None,
         };
         let raised = judge(
             &c,

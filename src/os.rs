@@ -14,13 +14,14 @@ use std::time::Duration;
 
 /// The descriptor numbers a child sees: requests in, responses out,
 /// progress queries in (documented in the README's protocol section), and
-/// the sandbox's own status out, which the program itself never holds.
-pub const CHILD_FDS: [RawFd; 4] = [3, 4, 5, 6];
+/// the sandbox's own status out and shutdown in, which the program itself
+/// never holds.
+pub const CHILD_FDS: [RawFd; 5] = [3, 4, 5, 6, 7];
 
 /// Spawns `command` in a new process group with `fds` installed at
 /// [`CHILD_FDS`] and core dumps off. The parent's copies of `fds` are closed
 /// when this returns.
-pub fn spawn_with_fds(command: &mut Command, fds: [OwnedFd; 4]) -> io::Result<Child> {
+pub fn spawn_with_fds(command: &mut Command, fds: [OwnedFd; 5]) -> io::Result<Child> {
     // Lift every descriptor above the targets first, so that installing one
     // can never overwrite another that is still to be installed.
     let high: Vec<OwnedFd> = fds
@@ -369,6 +370,13 @@ pub fn become_user(uid: u32, gid: u32) -> io::Result<()> {
 /// Changes the owner of `path`.
 pub fn chown(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
     std::os::unix::fs::chown(path, Some(uid), Some(gid))
+}
+
+/// Takes ownership of inherited descriptor `fd` as a file.
+pub fn take_fd(fd: RawFd) -> std::fs::File {
+    // SAFETY: callers pass a descriptor inherited for them alone (the
+    // numbering of CHILD_FDS), which nothing else in the process owns.
+    unsafe { std::fs::File::from_raw_fd(fd) }
 }
 
 /// Marks descriptor `fd` to close on a successful exec.

@@ -409,6 +409,9 @@ pub struct LearnerError {
     /// The operation running (`-1` the constructor, `None` unknown).
     #[serde(default)]
     pub op_index: Option<i64>,
+    /// The OS error number, for errors from the OS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errno: Option<i64>,
 }
 
 /// How one case ran, before judging.
@@ -663,6 +666,7 @@ impl<'a> Runner<'a> {
                         traceback: String::new(),
                         line: None,
                         op_index: None,
+                        errno: None,
                     })
                 }
                 Some(message) => {

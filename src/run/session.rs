@@ -85,6 +85,8 @@ pub struct Session {
     /// Bytes printed during the current request, and the most allowed.
     printed: u64,
     output_limit: u64,
+    /// Closing it tells the sandbox's init to end everything it runs.
+    shutdown: Option<File>,
     /// The sandbox's status channel and what it said.
     status: Option<File>,
     status_inbox: Vec<u8>,
@@ -109,6 +111,7 @@ impl Session {
         // worker blocked in read(2) would stop the process from exiting.
         sys::set_nonblocking(ctl_read.as_fd())?;
         let (status_read, status_write) = io::pipe()?;
+        let (shutdown_read, shutdown_write) = io::pipe()?;
         command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -120,6 +123,7 @@ impl Session {
                 OwnedFd::from(resp_write),
                 OwnedFd::from(ctl_read),
                 OwnedFd::from(status_write),
+                OwnedFd::from(shutdown_read),
             ],
         )?;
         let requests = File::from(OwnedFd::from(req_write));
@@ -155,6 +159,7 @@ impl Session {
             cap,
             printed: 0,
             output_limit,
+            shutdown: Some(File::from(OwnedFd::from(shutdown_write))),
             status: Some(status),
             status_inbox: Vec::new(),
             exit: None,
@@ -204,7 +209,15 @@ impl Session {
     }
 
     /// Kills the child's whole process group and reaps the child.
+    /// Ends the session: first asks the sandbox's init to kill everything
+    /// it runs (it alone can find processes that left the process group,
+    /// when there is no PID namespace), then kills the group to be sure.
     pub fn kill(&mut self) {
+        drop(self.shutdown.take());
+        let until = Instant::now() + EXIT_GRACE;
+        while matches!(self.child.try_wait(), Ok(None)) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         sys::kill_group(self.child.id());
         let _ = self.child.wait();
     }

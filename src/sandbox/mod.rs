@@ -34,6 +34,8 @@ use std::process::Command;
 pub const SHIM_ARG: &str = "__sandbox";
 /// The descriptor on which init reports (see [`crate::os::CHILD_FDS`]).
 pub const STATUS_FD: i32 = 6;
+/// The descriptor whose end of file tells init to end everything.
+pub const SHUTDOWN_FD: i32 = 7;
 /// The uid a sandboxed program runs as when the grader is root (plus a
 /// per-session offset, so that sessions do not share process limits).
 pub const FIRST_UID: u32 = 61_000;
@@ -271,6 +273,7 @@ fn init(
                     // The status descriptor is init's, not the program's: it
                     // closes on a successful exec and stays for the error.
                     os::set_cloexec(STATUS_FD);
+                    os::close(SHUTDOWN_FD);
                     let e = Command::new(&program).args(&args).exec();
                     Err(format!("cannot run {}: {e}", program.to_string_lossy()))
                 }
@@ -290,6 +293,9 @@ fn init(
     };
     // Nothing of the program's protocol runs through init but the report.
     close_protocol_inputs();
+    if !probe {
+        watch_for_shutdown(child, layers.pid_namespace);
+    }
     let ended = loop {
         match os::wait(-1) {
             Ok(e) if e.pid == child => break Some(e),
@@ -317,6 +323,41 @@ fn close_protocol_inputs() {
     for fd in [3, 4, 5] {
         os::close(fd);
     }
+}
+
+/// When the grader closes the shutdown descriptor, kill the program and,
+/// without a PID namespace, every descendant this subreaper can find; the
+/// main thread reaps them and reports.
+fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
+    std::thread::spawn(move || {
+        use std::io::Read;
+        let mut shutdown = os::take_fd(SHUTDOWN_FD);
+        let mut byte = [0u8; 1];
+        loop {
+            match shutdown.read(&mut byte) {
+                // End of file, or a byte: the grader says stop.
+                Ok(_) => break,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                // No shutdown channel (a probe): nothing to watch.
+                Err(_) => return,
+            }
+        }
+        os::kill(program, libc::SIGKILL);
+        if pid_namespace {
+            // As PID 1, exiting takes everything else along.
+            std::process::exit(137);
+        }
+        loop {
+            let left = descendants();
+            if left.is_empty() {
+                break;
+            }
+            for pid in left {
+                os::kill(pid as i32, libc::SIGKILL);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    });
 }
 
 /// `{"sandbox_exit": {...}}` on the status descriptor.
@@ -353,22 +394,36 @@ pub struct SandboxExit {
     pub cpu_ms: u64,
 }
 
-fn kill_descendants() {
-    // Children of this subreaper, recursively, from /proc.
+/// This process's descendants, from /proc.
+fn descendants() -> Vec<u32> {
+    // Children are listed per thread; orphans may be adopted by any.
     fn children(pid: u32) -> Vec<u32> {
-        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-            .unwrap_or_default()
-            .split_whitespace()
-            .filter_map(|p| p.parse().ok())
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return Vec::new();
+        };
+        tasks
+            .flatten()
+            .flat_map(|task| {
+                std::fs::read_to_string(task.path().join("children"))
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .filter_map(|p| p.parse().ok())
+                    .collect::<Vec<u32>>()
+            })
             .collect()
     }
+    let mut all = Vec::new();
+    let mut stack = children(std::process::id());
+    while let Some(pid) = stack.pop() {
+        all.push(pid);
+        stack.extend(children(pid));
+    }
+    all
+}
+
+fn kill_descendants() {
     loop {
-        let mut all = Vec::new();
-        let mut stack = children(std::process::id());
-        while let Some(pid) = stack.pop() {
-            all.push(pid);
-            stack.extend(children(pid));
-        }
+        let all = descendants();
         if all.is_empty() {
             return;
         }

@@ -1,0 +1,36 @@
+"""A correct router the hostile programs build on (not graded by itself)."""
+
+
+def h32(text):
+    h = 2166136261
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+class Router:
+    def __init__(self, nodes):
+        self.nodes = set(nodes)
+
+    def add(self, node):
+        self.nodes.add(node)
+
+    def remove(self, node):
+        self.nodes.discard(node)
+
+    def route(self, key):
+        return min(self.nodes, key=lambda n: (-h32(n + ":" + key), n), default=None)
+
+
+def hints():
+    """What the test tells the hostile programs: where the tests are, which
+    port it listens on."""
+    import json
+    import os
+
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "hints.json")) as f:
+        return json.load(f)

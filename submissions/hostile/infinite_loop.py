@@ -1,0 +1,7 @@
+from _router import Router as _R
+
+
+class Router(_R):
+    def route(self, key):
+        while True:
+            pass

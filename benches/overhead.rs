@@ -4,16 +4,18 @@
 //! 1. The reference route (FNV state of "node:" cached per node, names kept
 //!    sorted) against a naive allocating route, per node scored, for
 //!    N = 3, 100 and 1,000 nodes.
-//! 2. The grader's overhead when grading a Python submission on a
-//!    100,000-operation case, against the same replay in one plain Python
-//!    process with no grader.
+//! 2. The grader's cost per operation when grading a Python submission
+//!    (the slope between a 10,000- and a 100,000-operation case, so fixed
+//!    costs cancel), with and without the sandbox, against the same replay
+//!    in one plain Python process with no grader.
 //!
 //! Run with `cargo bench --bench overhead`.
 
 use reference::h32;
 use reference::rendezvous::Router;
 use std::hint::black_box;
-use std::path::Path;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -90,50 +92,49 @@ with open(sys.argv[3]) as f:
     assert output == json.load(f), "the plain replay disagrees with the reference"
 "#;
 
+/// Writes a case of `n` operations on 10 nodes (mostly routes, some
+/// churn) with its expected output into `dir`, a `--tests` folder.
+fn write_case(dir: &Path, n: u32) -> (PathBuf, PathBuf) {
+    std::fs::create_dir_all(dir).unwrap();
+    let nodes: Vec<String> = (0..10).map(|i| format!("cache-{i}")).collect();
+    let mut model = Router::new(nodes.iter().map(String::as_str));
+    let mut ops = Vec::with_capacity(n as usize);
+    let mut expected = Vec::with_capacity(n as usize);
+    for i in 0..n {
+        let (name, operand) = match i % 10 {
+            0 => ("add", format!("cache-{}", i % 13)),
+            5 => ("remove", format!("cache-{}", (i / 10) % 13)),
+            _ => ("route", format!("user:{i}")),
+        };
+        expected.push(match name {
+            "add" => {
+                model.add(&operand);
+                Value::Null
+            }
+            "remove" => {
+                model.remove(&operand);
+                Value::Null
+            }
+            _ => model.route(&operand).map_or(Value::Null, Into::into),
+        });
+        ops.push(serde_json::json!([name, operand]));
+    }
+    let case = dir.join("case.json");
+    let expected_path = dir.join("case.expected.json");
+    std::fs::write(&case, serde_json::json!([[nodes], ops]).to_string()).unwrap();
+    std::fs::write(&expected_path, Value::from(expected).to_string()).unwrap();
+    (case, expected_path)
+}
+
+/// The grader's cost per operation, as the slope between a small and a
+/// large case (which cancels every fixed cost: start-up, interpreter
+/// resolution, the sandbox probe), next to a plain Python replay's slope.
 fn bench_grader_overhead() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let tests = dir.path().join("tests");
-    std::fs::create_dir(&tests).unwrap();
-    // 10 nodes, 100,000 operations: mostly routes, some churn.
-    let nodes: Vec<String> = (0..10).map(|i| format!("cache-{i}")).collect();
-    let mut ops = Vec::with_capacity(100_000);
-    let mut model = Router::new(nodes.iter().map(String::as_str));
-    let mut expected = Vec::with_capacity(100_000);
-    for i in 0..100_000u32 {
-        let op = match i % 10 {
-            0 => serde_json::json!(["add", format!("cache-{}", i % 13)]),
-            5 => serde_json::json!(["remove", format!("cache-{}", (i / 10) % 13)]),
-            _ => serde_json::json!(["route", format!("user:{i}")]),
-        };
-        let (name, operand) = (op[0].as_str().unwrap(), op[1].as_str().unwrap());
-        expected.push(match name {
-            "add" => {
-                model.add(operand);
-                serde_json::Value::Null
-            }
-            "remove" => {
-                model.remove(operand);
-                serde_json::Value::Null
-            }
-            _ => model
-                .route(operand)
-                .map_or(serde_json::Value::Null, Into::into),
-        });
-        ops.push(op);
-    }
-    let case = tests.join("big.json");
-    let expected_path = tests.join("big.expected.json");
-    std::fs::write(&case, serde_json::json!([[nodes], ops]).to_string()).unwrap();
-    std::fs::write(
-        &expected_path,
-        serde_json::Value::from(expected).to_string(),
-    )
-    .unwrap();
+    let submission = root.join("submissions/python/correct_class.py");
     let replay = dir.path().join("replay.py");
     std::fs::write(&replay, PLAIN_REPLAY).unwrap();
-    let submission = root.join("submissions/python/correct_class.py");
-
     let python = String::from_utf8(
         Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
@@ -146,47 +147,71 @@ fn bench_grader_overhead() {
     .to_owned();
     let run = |command: &mut Command| {
         let out = command.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     };
-    let runs = 3;
-    let plain = fastest(runs, || {
-        run(Command::new(&python)
-            .arg("-B")
-            .arg(&replay)
-            .arg(&submission)
-            .arg(&case)
-            .arg(&expected_path))
-    });
-    let graded = fastest(runs, || {
-        run(Command::new(env!("CARGO_BIN_EXE_grader"))
-            .current_dir(root)
-            .args(["grade", "--format", "json", "--tests"])
-            .arg(&tests)
-            .arg(&submission)
-            .stdout(std::process::Stdio::null()))
-    });
-    let per_op = |d: Duration| d.as_nanos() as f64 / 100_000.0;
+    const SMALL: u32 = 10_000;
+    const LARGE: u32 = 100_000;
+    let sizes = [SMALL, LARGE];
+    let cases: Vec<(PathBuf, PathBuf, PathBuf)> = sizes
+        .iter()
+        .map(|&n| {
+            let tests = dir.path().join(format!("tests-{n}"));
+            let (case, expected) = write_case(&tests, n);
+            (tests, case, expected)
+        })
+        .collect();
+    // Rounds interleave every variant and size, so a change in the
+    // machine's load touches all of them; each keeps its fastest time.
+    let runs = 7;
+    let mut times = vec![[Duration::MAX; 3]; cases.len()];
+    for _ in 0..runs {
+        for (i, (tests, case, expected)) in cases.iter().enumerate() {
+            // The plain replay gets the driver's interpreter flags, so the
+            // comparison measures the grader, not the flags.
+            let plain = fastest(1, || {
+                run(Command::new(&python)
+                    .args(["-B", "-s", "-X", "utf8"])
+                    .arg(&replay)
+                    .arg(&submission)
+                    .arg(case)
+                    .arg(expected))
+            });
+            let grade = |sandbox: bool| {
+                fastest(1, || {
+                    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+                    command
+                        .current_dir(root)
+                        .args(["grade", "--format", "json", "--tests"])
+                        .arg(tests)
+                        .arg(&submission)
+                        .stdout(std::process::Stdio::null());
+                    if !sandbox {
+                        command.arg("--no-sandbox");
+                    }
+                    run(&mut command)
+                })
+            };
+            for (k, t) in [plain, grade(false), grade(true)].into_iter().enumerate() {
+                times[i][k] = times[i][k].min(t);
+            }
+        }
+    }
+    let slope = |k: usize| (times[1][k].as_nanos() as f64 - times[0][k].as_nanos() as f64) / f64::from(LARGE - SMALL);
+    let fixed = |k: usize| times[0][k].as_secs_f64() * 1e3 - slope(k) * f64::from(SMALL) / 1e6;
+    println!("\ngrading a Python submission, cost per operation (slope between {SMALL} and {LARGE} operations, fastest of {runs}):");
+    for (k, name) in ["plain Python replay", "grader, --no-sandbox", "grader, sandboxed"].iter().enumerate() {
+        println!(
+            "  {name:<22} {:>7.0} ns/op   fixed {:>6.1} ms   ({:.0} ms for {LARGE} ops)",
+            slope(k),
+            fixed(k),
+            times[1][k].as_secs_f64() * 1e3
+        );
+    }
     println!(
-        "\ngrading a Python submission on a 100,000-operation case (fastest of {runs}, start-up included):"
-    );
-    println!(
-        "  plain Python replay: {:>8.1} ms ({:.0} ns/op)",
-        plain.as_secs_f64() * 1e3,
-        per_op(plain)
-    );
-    println!(
-        "  through the grader:  {:>8.1} ms ({:.0} ns/op)",
-        graded.as_secs_f64() * 1e3,
-        per_op(graded)
-    );
-    println!(
-        "  ratio {:.2}; grader overhead {:.0} ns/op",
-        graded.as_secs_f64() / plain.as_secs_f64(),
-        per_op(graded) - per_op(plain)
+        "  per operation: grader / plain = {:.3} without the sandbox, {:.3} with it; the sandbox adds {:+.1}%",
+        slope(1) / slope(0),
+        slope(2) / slope(0),
+        (slope(2) / slope(1) - 1.0) * 100.0
     );
 }
 

@@ -25,8 +25,16 @@ current = [-1]
 write_lock = threading.Lock()
 
 
-def send(message):
-    data = (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+def encode(message):
+    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def send(message, ops=None):
+    try:
+        data = encode(message)
+    except (TypeError, ValueError):
+        # Rare: find the culprit only now, so the common case pays one dump.
+        data = encode(not_json_error(message, ops or []))
     with write_lock:
         view = memoryview(data)
         while view:
@@ -99,6 +107,30 @@ def not_json(value):
         return True
 
 
+def not_json_error(message, ops):
+    """The reply for an output holding a value JSON cannot carry: the first
+    such value is the first thing that went wrong."""
+    output = message.get("output", [])
+    bad = next((i for i, value in enumerate(output) if not_json(value)), None)
+    if bad is None:
+        value, what = message, "the reply"
+        bad = len(output)
+    else:
+        value, what = output[bad], (ops[bad][0] if bad < len(ops) else "solve") + " returned"
+    return {
+        "id": message.get("id"),
+        "output": output[:bad],
+        "error": {
+            "type": "TypeError",
+            "message": f"{what} {value!r:.200} ({type(value).__name__}), which is not a JSON value",
+            "traceback": "",
+            "line": None,
+            "op_index": bad,
+            "errno": None,
+        },
+    }
+
+
 def load(path):
     learner_dir = os.path.dirname(path)
     sys.path.insert(0, learner_dir)
@@ -133,20 +165,6 @@ def run_case(case_id, case, api, learner_dir):
         error["op_index"] = current[0]
         return {"id": case_id, "error": error, "output": output}
     flush_learner_output()
-    for i, value in enumerate(output):
-        if not_json(value):
-            return {
-                "id": case_id,
-                "output": output[:i],
-                "error": {
-                    "type": "TypeError",
-                    "message": f"{ops[i][0] if i < len(ops) else 'solve'} returned {value!r} "
-                    f"({type(value).__name__}), which is not a JSON value",
-                    "traceback": "",
-                    "line": None,
-                    "op_index": i,
-                },
-            }
     return {"id": case_id, "output": output}
 
 
@@ -198,7 +216,7 @@ def main():
         for line in requests:
             request = json.loads(line)
             if "case" in request:
-                send(run_case(request["id"], request["case"], api, learner_dir))
+                send(run_case(request["id"], request["case"], api, learner_dir), request["case"][1])
             elif "h32" in request and callable(h32):
                 send(run_hash(request["id"], request["h32"], h32, learner_dir))
             else:

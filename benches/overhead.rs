@@ -13,8 +13,8 @@
 
 use reference::h32;
 use reference::rendezvous::Router;
-use std::hint::black_box;
 use serde_json::Value;
+use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -147,7 +147,11 @@ fn bench_grader_overhead() {
     .to_owned();
     let run = |command: &mut Command| {
         let out = command.output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     };
     const SMALL: u32 = 10_000;
     const LARGE: u32 = 100_000;
@@ -196,10 +200,21 @@ fn bench_grader_overhead() {
             }
         }
     }
-    let slope = |k: usize| (times[1][k].as_nanos() as f64 - times[0][k].as_nanos() as f64) / f64::from(LARGE - SMALL);
+    let slope = |k: usize| {
+        (times[1][k].as_nanos() as f64 - times[0][k].as_nanos() as f64) / f64::from(LARGE - SMALL)
+    };
     let fixed = |k: usize| times[0][k].as_secs_f64() * 1e3 - slope(k) * f64::from(SMALL) / 1e6;
-    println!("\ngrading a Python submission, cost per operation (slope between {SMALL} and {LARGE} operations, fastest of {runs}):");
-    for (k, name) in ["plain Python replay", "grader, --no-sandbox", "grader, sandboxed"].iter().enumerate() {
+    println!(
+        "\ngrading a Python submission, cost per operation (slope between {SMALL} and {LARGE} operations, fastest of {runs}):"
+    );
+    for (k, name) in [
+        "plain Python replay",
+        "grader, --no-sandbox",
+        "grader, sandboxed",
+    ]
+    .iter()
+    .enumerate()
+    {
         println!(
             "  {name:<22} {:>7.0} ns/op   fixed {:>6.1} ms   ({:.0} ms for {LARGE} ops)",
             slope(k),

@@ -67,6 +67,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let mib = |n: u64| n.saturating_mul(1 << 20);
     let mut protected = vec![root.clone(), suite.dir.clone()];
     protected.extend(args.tests.clone());
+    protected.extend(submissions.iter().map(|s| s.absolute.clone()));
     let env = Environment::new(RunOptions {
         sandbox: !args.no_sandbox,
         require_sandbox: args.require_sandbox,
@@ -80,6 +81,13 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         },
         protected,
     })?;
+    let layers = env.layers();
+    if layers.enabled && !layers.missing.is_empty() {
+        eprintln!(
+            "warning: the sandbox is incomplete on this machine ({}); grading goes on with the rest (--require-sandbox refuses instead)",
+            layers.missing.join(", ")
+        );
+    }
     if let Some(ms) = args.time_limit {
         for group in &mut suite.groups {
             group.time_limit = std::time::Duration::from_millis(ms);

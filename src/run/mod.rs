@@ -102,8 +102,9 @@ pub struct RunOptions {
     /// Refuse to grade if any sandbox layer is missing.
     pub require_sandbox: bool,
     pub limits: SessionLimits,
-    /// Folders a submission must never read (the tests, the challenges):
-    /// a submission folder that contains one is reduced to its file.
+    /// What a submission must never read: the tests, the challenges, and
+    /// the other submissions of the run. A submission's folder that holds
+    /// any of them is reduced to the submission's file.
     pub protected: Vec<PathBuf>,
 }
 
@@ -225,6 +226,7 @@ impl Environment {
         let l = self.options.limits;
         Policy {
             read,
+            list: Vec::new(),
             scratch,
             limits: sandbox::Limits {
                 cpu_seconds,
@@ -250,10 +252,9 @@ impl Environment {
         let scratch = self.scratch.path().join(format!("session-{session}"));
         std::fs::create_dir_all(&scratch)
             .map_err(Error::io("cannot create a session's scratch folder"))?;
-        let mut read = vec![
-            self.drivers.path().to_owned(),
-            self.readable_part(&submission.absolute),
-        ];
+        let (own, list) = self.readable_parts(&submission.absolute);
+        let mut read = vec![self.drivers.path().to_owned()];
+        read.extend(own);
         let mut path_dirs = Vec::new();
         let (program, mut args): (PathBuf, Vec<std::ffi::OsString>) = match submission.language {
             Language::Python => {
@@ -295,7 +296,8 @@ impl Environment {
         }
         path_dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
         let uid = FIRST_UID + session % 4000;
-        let policy = self.policy(read, scratch.clone(), uid, cpu_seconds);
+        let mut policy = self.policy(read, scratch.clone(), uid, cpu_seconds);
+        policy.list = list;
         let mut command = sandbox::wrap(&policy, &program, &args).map_err(Error::io(
             "cannot find the grader binary to start the sandbox",
         ))?;
@@ -312,20 +314,37 @@ impl Environment {
         Ok((command, program))
     }
 
-    /// What of a submission its session may read: its folder, or only the
-    /// file when the folder holds something protected (tests, challenges).
-    fn readable_part(&self, file: &Path) -> PathBuf {
+    /// What of a submission its session may read: its folder (for modules
+    /// it imports), less whatever is protected there (tests, challenges,
+    /// the other submissions of this run).
+    /// Returns the paths to read, and the folders only to list (so that
+    /// imports can look for a module beside it).
+    fn readable_parts(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let Some(dir) = file.parent() else {
-            return file.to_owned();
+            return (vec![file.to_owned()], Vec::new());
         };
-        let holds_protected = self.options.protected.iter().any(|p| {
-            std::path::absolute(p).is_ok_and(|p| p.starts_with(dir)) || dir.starts_with(p)
-        });
-        if holds_protected {
-            file.to_owned()
-        } else {
-            dir.to_owned()
+        let protected: Vec<PathBuf> = self
+            .options
+            .protected
+            .iter()
+            .filter_map(|p| std::path::absolute(p).ok())
+            .filter(|p| p != file)
+            .collect();
+        if protected.iter().any(|p| dir.starts_with(p)) {
+            return (vec![file.to_owned()], Vec::new());
         }
+        if !protected.iter().any(|p| p.starts_with(dir)) {
+            return (vec![dir.to_owned()], Vec::new());
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return (vec![file.to_owned()], Vec::new());
+        };
+        let read = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|entry| !protected.iter().any(|p| p.starts_with(entry)))
+            .collect();
+        (read, vec![dir.to_owned()])
     }
 
     /// Finds the real interpreter binary once: a version manager's shim in

@@ -61,6 +61,9 @@ pub struct Limits {
 pub struct Policy {
     /// Paths the program may read and execute (directories or files).
     pub read: Vec<PathBuf>,
+    /// Folders the program may list but not read beneath.
+    #[serde(default)]
+    pub list: Vec<PathBuf>,
     /// The program's only writable folder (and its working directory).
     pub scratch: PathBuf,
     pub limits: Limits,
@@ -457,7 +460,8 @@ fn prepare_mounts(policy: &Policy, layers: &Layers, drop_to: Option<u32>) -> std
         ),
     )?;
     if drop_to.is_some() {
-        reveal_read_paths(&policy.read)?;
+        let all: Vec<PathBuf> = policy.read.iter().chain(&policy.list).cloned().collect();
+        reveal_read_paths(&all)?;
     }
     Ok(())
 }
@@ -591,6 +595,11 @@ fn landlock_ruleset(
                 read & AccessFs::from_file(abi)
             };
             ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?;
+        }
+    }
+    for path in &policy.list {
+        if let Ok(fd) = PathFd::new(path) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadDir))?;
         }
     }
     for dev in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {

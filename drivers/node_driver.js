@@ -74,7 +74,10 @@ for (const [stream, fd] of [[process.stdout, 1], [process.stderr, 2]]) {
   };
 }
 
-const learnerFile = path.resolve(process.argv[2]);
+// argv[2] is the module to import; argv[3], when given, is the learner's
+// own file it came from (a TypeScript source), for tracebacks.
+const moduleFile = path.resolve(process.argv[2]);
+const learnerFile = path.resolve(process.argv[3] || process.argv[2]);
 const learnerDir = path.dirname(learnerFile);
 
 function describe(error) {
@@ -219,7 +222,7 @@ function* requestLines() {
 async function main() {
   let module;
   try {
-    module = await import(pathToFileURL(learnerFile).href);
+    module = await import(pathToFileURL(moduleFile).href);
   } catch (error) {
     send({ load_error: describe(error) });
     return;

@@ -79,6 +79,11 @@ pub struct GradeArgs {
     #[arg(long)]
     pub require_sandbox: bool,
 
+    /// Where compiled and transpiled submissions are cached
+    /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
     /// Submission files to grade
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,

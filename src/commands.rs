@@ -80,6 +80,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             scratch_bytes: mib(l.scratch_mb),
         },
         protected,
+        cache_dir: args.cache_dir.clone().unwrap_or_else(default_cache_dir),
     })?;
     let layers = env.layers();
     if layers.enabled && !layers.missing.is_empty() {
@@ -115,6 +116,17 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     } else {
         Status::Failed
     })
+}
+
+/// `$XDG_CACHE_HOME/rendezvous-grader`, else `~/.cache/rendezvous-grader`,
+/// else a folder in the system's temporary folder.
+fn default_cache_dir() -> std::path::PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("rendezvous-grader")
 }
 
 /// A reader that stopped reading (`grader ... | head`) is not a failure.

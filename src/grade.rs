@@ -50,7 +50,7 @@ fn grade_one(
         .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
         .sum();
     let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
-    let mut runner = Runner::new(env, submission, cpu_seconds);
+    let mut runner = Runner::new(env, challenge, submission, cpu_seconds);
     let mut tests = Vec::new();
     for group in &suite.groups {
         for case in &group.cases {
@@ -89,6 +89,7 @@ fn grade_one(
         language: submission.language,
         runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
         api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
+        build: runner.build(),
         verdict,
         score: tests.iter().map(|t| t.score).sum(),
         max_score: tests.iter().map(|t| t.max_score).sum(),

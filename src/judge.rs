@@ -280,6 +280,11 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             error: Some(error.clone()),
             ..fail(Verdict::RuntimeError, String::new())
         },
+        Outcome::CompileFailed(error) => Judgement {
+            message: format!("does not compile: {}", error.message),
+            error: Some(error.clone()),
+            ..fail(Verdict::CompileError, String::new())
+        },
         Outcome::LoadTimedOut { executable } => fail(
             Verdict::TimeLimit,
             if *executable {

@@ -16,6 +16,7 @@ pub mod explain;
 pub mod grade;
 pub mod judge;
 pub mod os;
+pub mod prepare;
 pub mod report;
 pub mod run;
 pub mod sandbox;

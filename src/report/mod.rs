@@ -45,6 +45,9 @@ pub struct SubmissionReport {
     pub runtime: Option<String>,
     /// `class` or `solve`, as the driver found it.
     pub api: Option<String>,
+    /// For TypeScript and Rust: whether the build came from the cache, and
+    /// its time.
+    pub build: Option<crate::prepare::Build>,
     /// The worst verdict of its tests.
     pub verdict: Verdict,
     pub score: f64,

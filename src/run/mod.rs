@@ -5,12 +5,13 @@ mod session;
 
 pub use session::{Captured, Failure, Session, describe_exit, preview};
 
-use crate::challenge::Case;
+use crate::challenge::{Case, Challenge};
 use crate::error::Error;
 use crate::os;
 use crate::sandbox::{self, FIRST_UID, Layers, Policy};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -34,6 +35,9 @@ pub enum Language {
     Python,
     #[serde(rename = "javascript")]
     JavaScript,
+    #[serde(rename = "typescript")]
+    TypeScript,
+    Rust,
     /// Any program speaking the protocol itself.
     Executable,
 }
@@ -64,20 +68,15 @@ impl Submission {
         let language = match extension {
             "py" => Language::Python,
             "js" | "cjs" | "mjs" => Language::JavaScript,
-            "ts" | "mts" | "rs" => {
-                return Err(Error::Usage(format!(
-                    "{}: .{extension} submissions are not supported by this version of the grader; \
-                     submit Python (.py), JavaScript (.js, .cjs, .mjs) or an executable speaking the protocol",
-                    path.display()
-                )));
-            }
+            "ts" | "mts" => Language::TypeScript,
+            "rs" => Language::Rust,
             _ => {
                 use std::os::unix::fs::PermissionsExt;
                 if meta.permissions().mode() & 0o111 != 0 {
                     Language::Executable
                 } else {
                     return Err(Error::Usage(format!(
-                        "cannot tell the language of {}: expected .py, .js, .cjs, .mjs, \
+                        "cannot tell the language of {}: expected .py, .js, .cjs, .mjs, .ts, .mts, .rs, \
                          or an executable file that speaks the protocol (chmod +x it)",
                         path.display()
                     )));
@@ -106,6 +105,8 @@ pub struct RunOptions {
     /// the other submissions of the run. A submission's folder that holds
     /// any of them is reduced to the submission's file.
     pub protected: Vec<PathBuf>,
+    /// Where compiled and transpiled submissions are cached.
+    pub cache_dir: PathBuf,
 }
 
 /// Per-session resource limits (the wall-clock limit is per case and
@@ -203,11 +204,24 @@ impl Environment {
         let dir = self.scratch.path().join("probe");
         std::fs::create_dir_all(&dir)
             .map_err(Error::io("cannot create the sandbox probe's folder"))?;
-        let policy = self.policy(Vec::new(), dir, FIRST_UID, 1);
+        let policy = self.policy(Vec::new(), dir, FIRST_UID, self.session_limits(1));
         sandbox::probe(&policy).map_err(|source| Error::Io {
             context: "cannot start the sandbox shim (the grader binary itself)".into(),
             source,
         })
+    }
+
+    /// The sandbox limits of a session with `cpu_seconds` of CPU.
+    fn session_limits(&self, cpu_seconds: u64) -> sandbox::Limits {
+        let l = self.options.limits;
+        sandbox::Limits {
+            cpu_seconds,
+            memory_bytes: l.memory_bytes,
+            processes: l.processes,
+            open_files: l.open_files,
+            file_size_bytes: l.file_size_bytes,
+            scratch_bytes: l.scratch_bytes,
+        }
     }
 
     fn policy(
@@ -215,7 +229,7 @@ impl Environment {
         extra_read: Vec<PathBuf>,
         scratch: PathBuf,
         uid: u32,
-        cpu_seconds: u64,
+        limits: sandbox::Limits,
     ) -> Policy {
         let mut read: Vec<PathBuf> = SYSTEM_READ
             .iter()
@@ -223,49 +237,40 @@ impl Environment {
             .filter(|p| p.exists())
             .collect();
         read.extend(extra_read);
-        let l = self.options.limits;
         Policy {
             read,
             list: Vec::new(),
+            write: Vec::new(),
             scratch,
-            limits: sandbox::Limits {
-                cpu_seconds,
-                memory_bytes: l.memory_bytes,
-                processes: l.processes,
-                open_files: l.open_files,
-                file_size_bytes: l.file_size_bytes,
-                scratch_bytes: l.scratch_bytes,
-            },
+            limits,
             uid: (os::effective_ids().0 == 0 && self.options.sandbox).then_some(uid),
             isolate: self.options.sandbox,
+            protocol: false,
         }
     }
 
     /// The command that serves `submission` over the protocol, inside the
-    /// sandbox, with `cpu_seconds` of CPU for the whole session.
+    /// sandbox, with `cpu_seconds` of CPU for the whole session. `artifact`
+    /// is what preparing it produced (a transpiled module, a binary).
     pub fn command(
         &self,
         submission: &Submission,
+        artifact: Option<&Path>,
         cpu_seconds: u64,
     ) -> Result<(Command, PathBuf), Error> {
-        let session = self.sessions.fetch_add(1, Ordering::Relaxed);
-        let scratch = self.scratch.path().join(format!("session-{session}"));
-        std::fs::create_dir_all(&scratch)
-            .map_err(Error::io("cannot create a session's scratch folder"))?;
         let (own, list) = self.readable_parts(&submission.absolute);
         let mut read = vec![self.drivers.path().to_owned()];
         read.extend(own);
-        let mut path_dirs = Vec::new();
-        let (program, mut args): (PathBuf, Vec<std::ffi::OsString>) = match submission.language {
+        read.extend(artifact.and_then(Path::parent).map(Path::to_owned));
+        let node_driver = || self.drivers.path().join("node_driver.js").into_os_string();
+        let (program, args): (PathBuf, Vec<OsString>) = match submission.language {
             Language::Python => {
                 let python =
                     self.interpreter(&self.python, "GRADER_PYTHON", "python3", Language::Python)?;
-                let args = ["-B", "-s", "-X", "utf8"]
-                    .iter()
-                    .map(Into::into)
-                    .collect::<Vec<_>>();
-                let mut args = args;
+                let mut args: Vec<OsString> =
+                    ["-B", "-s", "-X", "utf8"].iter().map(Into::into).collect();
                 args.push(self.drivers.path().join("python_driver.py").into());
+                args.push(submission.absolute.clone().into());
                 (python, args)
             }
             Language::JavaScript => {
@@ -275,17 +280,67 @@ impl Environment {
                     node,
                     vec![
                         "--no-warnings".into(),
-                        self.drivers.path().join("node_driver.js").into(),
+                        node_driver(),
+                        submission.absolute.clone().into(),
                     ],
                 )
             }
+            Language::TypeScript => {
+                let node =
+                    self.interpreter(&self.node, "GRADER_NODE", "node", Language::JavaScript)?;
+                let module = artifact.unwrap_or(&submission.absolute);
+                (
+                    node,
+                    vec![
+                        "--no-warnings".into(),
+                        "--enable-source-maps".into(),
+                        node_driver(),
+                        module.into(),
+                        submission.absolute.clone().into(),
+                    ],
+                )
+            }
+            Language::Rust => (
+                artifact.unwrap_or(&submission.absolute).to_owned(),
+                Vec::new(),
+            ),
             Language::Executable => (submission.absolute.clone(), Vec::new()),
         };
-        if submission.language != Language::Executable {
-            args.push(submission.absolute.clone().into());
-        }
+        let limits = self.session_limits(cpu_seconds);
+        let access = Access {
+            read,
+            list,
+            write: Vec::new(),
+        };
+        let (mut command, _) = self.contained(&program, &args, access, limits, true)?;
+        command.env("GRADER_PROTOCOL", PROTOCOL.to_string());
+        Ok((command, program))
+    }
+
+    /// `program args` in a fresh sandbox with its own scratch folder and
+    /// uid and the file access `access` (plus the scratch folder);
+    /// `protocol` when it speaks the protocol over descriptors 3 to 7.
+    /// Returns the command and the scratch folder.
+    pub fn contained(
+        &self,
+        program: &Path,
+        args: &[OsString],
+        access: Access,
+        limits: sandbox::Limits,
+        protocol: bool,
+    ) -> Result<(Command, PathBuf), Error> {
+        let Access {
+            mut read,
+            list,
+            write,
+        } = access;
+        let session = self.sessions.fetch_add(1, Ordering::Relaxed);
+        let scratch = self.scratch.path().join(format!("session-{session}"));
+        std::fs::create_dir_all(&scratch)
+            .map_err(Error::io("cannot create a session's scratch folder"))?;
         // The interpreters found, first on the program's PATH: an
         // executable's `#!/usr/bin/env python3` gets the real one.
+        let mut path_dirs = Vec::new();
         for cell in [&self.python, &self.node] {
             if let Some(Ok(exe)) = cell.get()
                 && let Some(bin) = exe.parent()
@@ -296,9 +351,11 @@ impl Environment {
         }
         path_dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
         let uid = FIRST_UID + session % 4000;
-        let mut policy = self.policy(read, scratch.clone(), uid, cpu_seconds);
+        let mut policy = self.policy(read, scratch.clone(), uid, limits);
         policy.list = list;
-        let mut command = sandbox::wrap(&policy, &program, &args).map_err(Error::io(
+        policy.write = write;
+        policy.protocol = protocol;
+        let mut command = sandbox::wrap(&policy, program, args).map_err(Error::io(
             "cannot find the grader binary to start the sandbox",
         ))?;
         // A clean environment: no CI secrets, no interpreter options that
@@ -309,9 +366,24 @@ impl Environment {
             .env("LANG", "C.UTF-8")
             .env("HOME", &scratch)
             .env("TMPDIR", &scratch)
-            .env("GRADER_PROTOCOL", PROTOCOL.to_string())
             .current_dir(&scratch);
-        Ok((command, program))
+        Ok((command, scratch))
+    }
+
+    /// Where compiled and transpiled submissions are kept.
+    pub fn cache_dir(&self) -> &Path {
+        &self.options.cache_dir
+    }
+
+    /// Whether sessions are sandboxed.
+    pub fn sandboxed(&self) -> bool {
+        self.options.sandbox
+    }
+
+    /// What of a submission its session may read, as [`Self::command`]
+    /// grants it (for compilers, which read the same).
+    pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        self.readable_parts(file)
     }
 
     /// What of a submission its session may read: its folder (for modules
@@ -400,6 +472,91 @@ impl Environment {
     }
 }
 
+/// What a sandboxed program may do with files, besides its scratch folder.
+#[derive(Debug, Clone, Default)]
+pub struct Access {
+    /// Read and execute beneath these.
+    pub read: Vec<PathBuf>,
+    /// List these folders, but read nothing beneath.
+    pub list: Vec<PathBuf>,
+    /// Write beneath these.
+    pub write: Vec<PathBuf>,
+}
+
+/// How a command run to its end went.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// `None` when it was killed at the deadline.
+    pub status: Option<std::process::ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
+    pub timed_out: bool,
+}
+
+/// Runs `command` (no protocol) until it ends or `limit` passes, keeping
+/// `cap` bytes of each output stream and draining the rest. The command's
+/// process group is killed at the deadline.
+pub fn run_to_end(mut command: Command, limit: Duration, cap: usize) -> std::io::Result<Finished> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0);
+    let mut child = command.spawn()?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let room = cap.saturating_sub(kept.len()).min(n);
+                    kept.extend_from_slice(&buf[..room]);
+                }
+            }
+            String::from_utf8_lossy(&kept).into_owned()
+        })
+    };
+    let out = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + limit;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            timed_out = true;
+            os::kill_group(child.id());
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // The group is gone by now, so the pipes reach end of file.
+    os::kill_group(child.id());
+    Ok(Finished {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+        timed_out,
+    })
+}
+
 /// What the submission said about itself when it started.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
@@ -476,6 +633,8 @@ pub enum Outcome {
     Protocol(String),
     /// The module could not be loaded (syntax error, import error, no API).
     LoadFailed(LearnerError),
+    /// The submission does not compile (TypeScript syntax, rustc errors).
+    CompileFailed(LearnerError),
     /// No hello within [`STARTUP_LIMIT`]: a module still loading, or a
     /// program (`executable`) that never greets.
     LoadTimedOut { executable: bool },
@@ -493,8 +652,10 @@ pub struct CaseRun {
 /// kills it. A failure to start is remembered: it would only repeat.
 pub struct Runner<'a> {
     env: &'a Environment,
+    challenge: &'a Challenge,
     submission: &'a Submission,
     cpu_seconds: u64,
+    prepared: Option<crate::prepare::Prepared>,
     session: Option<Session>,
     load_failure: Option<(Outcome, Captured)>,
     hello: Option<Hello>,
@@ -503,15 +664,27 @@ pub struct Runner<'a> {
 impl<'a> Runner<'a> {
     /// A runner that starts its session on first use; each session gets
     /// `cpu_seconds` of CPU time.
-    pub fn new(env: &'a Environment, submission: &'a Submission, cpu_seconds: u64) -> Runner<'a> {
+    pub fn new(
+        env: &'a Environment,
+        challenge: &'a Challenge,
+        submission: &'a Submission,
+        cpu_seconds: u64,
+    ) -> Runner<'a> {
         Runner {
             env,
+            challenge,
             submission,
             cpu_seconds,
+            prepared: None,
             session: None,
             load_failure: None,
             hello: None,
         }
+    }
+
+    /// What preparing the submission cost, for compiled languages.
+    pub fn build(&self) -> Option<crate::prepare::Build> {
+        self.prepared.as_ref().and_then(|p| p.build)
     }
 
     /// The submission's hello, once a session has started.
@@ -616,6 +789,16 @@ impl<'a> Runner<'a> {
         if let Some(failure) = &self.load_failure {
             return Ok(Err(failure.clone()));
         }
+        if self.prepared.is_none() {
+            match crate::prepare::prepare(self.env, self.challenge, self.submission)? {
+                Ok(prepared) => self.prepared = Some(prepared),
+                Err(error) => {
+                    let failure = (Outcome::CompileFailed(error), Captured::default());
+                    self.load_failure = Some(failure.clone());
+                    return Ok(Err(failure));
+                }
+            }
+        }
         if self.session.is_none() {
             match self.start()? {
                 Ok(session) => self.session = Some(session),
@@ -629,7 +812,10 @@ impl<'a> Runner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
-        let (command, program) = self.env.command(self.submission, self.cpu_seconds)?;
+        let artifact = self.prepared.as_ref().and_then(|p| p.artifact.as_deref());
+        let (command, program) = self
+            .env
+            .command(self.submission, artifact, self.cpu_seconds)?;
         let limits = self.env.options.limits;
         let mut session = Session::spawn(command, CAPTURE_CAP, limits.output_bytes).map_err(|source| Error::Runtime {
             program: program.display().to_string(),

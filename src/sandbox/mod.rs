@@ -64,6 +64,10 @@ pub struct Policy {
     /// Folders the program may list but not read beneath.
     #[serde(default)]
     pub list: Vec<PathBuf>,
+    /// Folders the program may write besides its scratch folder (a
+    /// compiler's output folder).
+    #[serde(default)]
+    pub write: Vec<PathBuf>,
     /// The program's only writable folder (and its working directory).
     pub scratch: PathBuf,
     pub limits: Limits,
@@ -71,6 +75,11 @@ pub struct Policy {
     pub uid: Option<u32>,
     /// Namespaces and Landlock; `false` keeps only the rlimits.
     pub isolate: bool,
+    /// Whether the program speaks the protocol: then descriptors 3 to 5
+    /// are its, 6 takes init's report and 7 init's shutdown order. A
+    /// compiler run has none of them.
+    #[serde(default)]
+    pub protocol: bool,
 }
 
 /// The layers in force, as probed at start.
@@ -262,6 +271,11 @@ fn init(
     {
         let _ = os::chown(&policy.scratch, uid, uid);
     }
+    if let Some(uid) = drop_to {
+        for dir in &policy.write {
+            let _ = os::chown(dir, uid, uid);
+        }
+    }
     let child = match os::fork() {
         Err(e) => return fail(format!("fork: {e}")),
         Ok(Forked::Child) => {
@@ -273,10 +287,13 @@ fn init(
                 }
                 Some((program, args)) => {
                     use std::os::unix::process::CommandExt;
-                    // The status descriptor is init's, not the program's: it
-                    // closes on a successful exec and stays for the error.
-                    os::set_cloexec(STATUS_FD);
-                    os::close(SHUTDOWN_FD);
+                    if policy.protocol {
+                        // The status descriptor is init's, not the program's:
+                        // it closes on a successful exec and stays for the
+                        // error.
+                        os::set_cloexec(STATUS_FD);
+                        os::close(SHUTDOWN_FD);
+                    }
                     let e = Command::new(&program).args(&args).exec();
                     Err(format!("cannot run {}: {e}", program.to_string_lossy()))
                 }
@@ -284,7 +301,7 @@ fn init(
             let code = match result {
                 Ok(()) => 0,
                 Err(message) => {
-                    if !probe {
+                    if policy.protocol && !probe {
                         report_status(&serde_json::json!({ "sandbox_error": message }));
                     }
                     fail(message)
@@ -294,9 +311,10 @@ fn init(
         }
         Ok(Forked::Parent(pid)) => pid,
     };
-    // Nothing of the program's protocol runs through init but the report.
-    close_protocol_inputs();
-    if !probe {
+    let protocol = policy.protocol && !probe;
+    if protocol {
+        // Nothing of the program's protocol runs through init but the report.
+        close_protocol_inputs();
         watch_for_shutdown(child, layers.pid_namespace);
     }
     let ended = loop {
@@ -310,7 +328,7 @@ fn init(
         kill_descendants();
     }
     let Some(ended) = ended else { return 125 };
-    if !probe {
+    if protocol {
         report_exit(&ended);
     }
     match (ended.code, ended.signal) {
@@ -460,19 +478,34 @@ fn prepare_mounts(policy: &Policy, layers: &Layers, drop_to: Option<u32>) -> std
         ),
     )?;
     if drop_to.is_some() {
-        let all: Vec<PathBuf> = policy.read.iter().chain(&policy.list).cloned().collect();
-        reveal_read_paths(&all)?;
+        let mut all: Vec<(PathBuf, bool)> = policy
+            .read
+            .iter()
+            .chain(&policy.list)
+            .map(|p| (p.clone(), false))
+            .collect();
+        all.extend(policy.write.iter().map(|p| (p.clone(), true)));
+        reveal_paths(&all)?;
     }
     Ok(())
 }
 
-/// A read path below a folder that others may not traverse (a pyenv Python
+/// A path below a folder that others may not traverse (a pyenv Python
 /// under /root) is unreachable once root is dropped. Cover each such folder
 /// with an empty tmpfs (which also hides the rest of it, the grader's home
-/// say) and bind the read paths back into it.
-fn reveal_read_paths(read: &[PathBuf]) -> std::io::Result<()> {
-    let mut covered: Vec<(PathBuf, Vec<(PathBuf, std::fs::File)>)> = Vec::new();
-    for path in read {
+/// say) and bind the paths back into it, read-only unless `writable`.
+fn reveal_paths(paths: &[(PathBuf, bool)]) -> std::io::Result<()> {
+    /// A covered folder and the paths to bind back into it.
+    type Cover = (PathBuf, Vec<(PathBuf, bool, std::fs::File)>);
+    let mut covered: Vec<Cover> = Vec::new();
+    for (path, writable) in paths {
+        // A path inside another one is reachable through that one's bind.
+        if paths
+            .iter()
+            .any(|(other, _)| other != path && path.starts_with(other))
+        {
+            continue;
+        }
         let Some(blocker) = path
             .ancestors()
             .skip(1)
@@ -484,9 +517,10 @@ fn reveal_read_paths(read: &[PathBuf]) -> std::io::Result<()> {
             continue;
         };
         let handle = std::fs::File::open(path)?;
+        let entry = (path.clone(), *writable, handle);
         match covered.iter_mut().find(|(b, _)| b == blocker) {
-            Some((_, paths)) => paths.push((path.clone(), handle)),
-            None => covered.push((blocker.to_owned(), vec![(path.clone(), handle)])),
+            Some((_, paths)) => paths.push(entry),
+            None => covered.push((blocker.to_owned(), vec![entry])),
         }
     }
     for (blocker, paths) in covered {
@@ -496,7 +530,7 @@ fn reveal_read_paths(read: &[PathBuf]) -> std::io::Result<()> {
             libc::MS_NOSUID | libc::MS_NODEV,
             "mode=0755,size=1m",
         )?;
-        for (path, handle) in paths {
+        for (path, writable, handle) in paths {
             use std::os::fd::AsRawFd;
             if handle.metadata()?.is_dir() {
                 std::fs::create_dir_all(&path)?;
@@ -507,7 +541,7 @@ fn reveal_read_paths(read: &[PathBuf]) -> std::io::Result<()> {
                 std::fs::write(&path, b"")?;
             }
             let source = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
-            os::bind_mount(&source, &path, true)?;
+            os::bind_mount(&source, &path, !writable)?;
         }
     }
     Ok(())
@@ -610,8 +644,10 @@ fn landlock_ruleset(
             ))?;
         }
     }
-    if let Ok(fd) = PathFd::new(&policy.scratch) {
-        ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(abi)))?;
+    for path in std::iter::once(&policy.scratch).chain(&policy.write) {
+        if let Ok(fd) = PathFd::new(path) {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(abi)))?;
+        }
     }
     // No TCP rule at all: every bind and connect is denied.
     Ok((ruleset, "filesystem, tcp, signal scope".into()))

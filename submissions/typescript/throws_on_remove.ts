@@ -1,0 +1,40 @@
+// Wrong: throws when removing a node that is absent. The traceback must
+// point at this file's own line (26), not at generated JavaScript.
+
+function h32(text: string): number {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 16777619);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+export class Router {
+  private nodes: Set<string>;
+
+  constructor(nodes: string[]) {
+    this.nodes = new Set(nodes);
+  }
+
+  add(node: string): void { this.nodes.add(node); }
+
+  remove(node: string): void {
+    if (!this.nodes.has(node)) {
+      throw new Error(`no node named ${node}`);
+    }
+    this.nodes.delete(node);
+  }
+
+  route(key: string): string | null {
+    let best: string | null = null;
+    let bestScore = -1;
+    for (const n of [...this.nodes].sort()) {
+      const score = h32(`${n}:${key}`);
+      if (score > bestScore) { best = n; bestScore = score; }
+    }
+    return best;
+  }
+}

@@ -24,16 +24,26 @@ struct Example {
     failing: Option<Vec<String>>,
     #[serde(default)]
     message: Option<String>,
+    /// Must appear in the first failing test's traceback.
+    #[serde(default)]
+    traceback: Option<String>,
 }
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// One cache for the whole test run, apart from the user's.
+fn cache_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
 fn grade_json(path: &Path) -> (Option<i32>, Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_grader"))
         .current_dir(root())
-        .args(["grade", "--format", "json"])
+        .args(["grade", "--format", "json", "--cache-dir"])
+        .arg(cache_dir())
         .arg(path)
         .output()
         .expect("the grader runs");
@@ -170,6 +180,14 @@ fn check_example(example: &Example) -> Result<(), String> {
             return Err(format!("message {first:?} lacks {message:?}"));
         }
     }
+    if let Some(traceback) = &example.traceback {
+        let got = failing.first().ok_or("no failing test")?["error"]["traceback"]
+            .as_str()
+            .unwrap_or_default();
+        if !got.contains(traceback.as_str()) {
+            return Err(format!("traceback {got:?} lacks {traceback:?}"));
+        }
+    }
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());
     }
@@ -271,4 +289,55 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
             .unwrap()
             .contains("debug: routing k")
     );
+}
+
+#[test]
+fn a_rust_file_is_compiled_once() {
+    let cache = tempfile::tempdir().unwrap();
+    let grade = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+            .current_dir(root())
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--tests",
+                "challenges/rendezvous-router/tests/sample",
+                "--cache-dir",
+            ])
+            .arg(cache.path())
+            .arg("submissions/rust/correct.rs")
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["submissions"][0]["build"].clone()
+    };
+    let binaries = || -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+        walkdir::WalkDir::new(cache.path())
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_name() == "router")
+            .map(|e| {
+                (
+                    e.path().to_owned(),
+                    e.metadata().unwrap().modified().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let first = grade();
+    assert_eq!(first["cached"], false, "{first}");
+    let built = binaries();
+    assert_eq!(built.len(), 1, "one binary in the cache: {built:?}");
+    let second = grade();
+    assert_eq!(second["cached"], true, "{second}");
+    // The same binary, untouched, and no second one. (The build times are
+    // in the report for people; the test checks facts, not timings.)
+    assert_eq!(binaries(), built);
 }

@@ -35,6 +35,45 @@ pub enum Command {
     },
     /// List the challenges with their groups and case counts
     List,
+    /// Start a solution from the challenge's starter (the pinned hash done)
+    Init(InitArgs),
+}
+
+/// Arguments of `grader init`.
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// The language to start in
+    #[arg(long, short, value_enum)]
+    pub lang: StarterLanguage,
+
+    /// The challenge to start
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// The folder to write the starter into [default: .]
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Languages with a starter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StarterLanguage {
+    Python,
+    Javascript,
+    Typescript,
+    Rust,
+}
+
+impl StarterLanguage {
+    /// The starter's file name.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            StarterLanguage::Python => "router.py",
+            StarterLanguage::Javascript => "router.js",
+            StarterLanguage::Typescript => "router.ts",
+            StarterLanguage::Rust => "router.rs",
+        }
+    }
 }
 
 /// Arguments of `grader grade`.

@@ -1,7 +1,7 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
 use crate::challenge::{self, Challenge};
-use crate::cli::{Cli, Command, GradeArgs};
+use crate::cli::{Cli, Command, GradeArgs, InitArgs};
 use crate::error::Error;
 use crate::report::{self, Format};
 use crate::run::{Environment, RunOptions, SessionLimits, Submission};
@@ -48,6 +48,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             Ok(Status::Passed)
         }
         Command::List => list(cli, out),
+        Command::Init(args) => init(cli, args, out),
     }
 }
 
@@ -116,6 +117,53 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     } else {
         Status::Failed
     })
+}
+
+/// Copies a challenge's starter into a folder, never over an existing file.
+fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let root = challenge::root(cli.challenges.as_deref())?;
+    let challenge = Challenge::load(&root, &args.challenge)?;
+    let name = args.lang.file_name();
+    let starter = challenge.dir.join("starters").join(name);
+    let text = std::fs::read(&starter).map_err(|e| {
+        Error::Usage(format!(
+            "challenge `{}` has no {name} starter ({}: {e})",
+            challenge.id,
+            starter.display()
+        ))
+    })?;
+    let dir = args.dir.clone().unwrap_or_else(|| ".".into());
+    std::fs::create_dir_all(&dir).map_err(Error::io(format!("cannot create {}", dir.display())))?;
+    let target = dir.join(name);
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&target)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(Error::Usage(format!(
+                "{} already exists; nothing was written (move it away or choose another folder)",
+                target.display()
+            )));
+        }
+        Err(e) => return Err(Error::io(format!("cannot create {}", target.display()))(e)),
+    };
+    file.write_all(&text)
+        .map_err(Error::io(format!("cannot write {}", target.display())))?;
+    let mut command = "grader grade".to_owned();
+    if challenge.id != challenge::DEFAULT_CHALLENGE {
+        command.push_str(&format!(" --challenge {}", challenge.id));
+    }
+    writeln!(
+        out,
+        "wrote {} (the {} starter: h32 is done, the rest is yours)\nwhen ready, check it with: {command} {}",
+        target.display(),
+        challenge.config.title,
+        target.display()
+    )
+    .map_err(Error::io("cannot write output"))?;
+    Ok(Status::Passed)
 }
 
 /// `$XDG_CACHE_HOME/rendezvous-grader`, else `~/.cache/rendezvous-grader`,

@@ -111,6 +111,6 @@ mod tests {
         assert!(source.contains("\"route\" => router.route(arg_str(op, 1)).to_json(),"));
         assert!(source.contains("\"add\" => { let _ = router.add(arg_str(op, 1)); Json::Null },"));
         assert!(source.contains("Some(|t| submission::h32(t) as u64)"));
-        assert!(!source.contains("@@"));
+        assert!(!source.contains("@@MODULE@@") && !source.contains("@@GLUE@@"));
     }
 }

@@ -1,0 +1,104 @@
+//! The starters a learner begins from: `grader init` copies them, never over
+//! a file; each loads (compiles), has the pinned h32, and fails the samples
+//! as delivered (a starter that passes teaches nothing).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn grader(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_starter_loads_hashes_right_and_fails_the_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    for (lang, file) in [
+        ("python", "router.py"),
+        ("javascript", "router.js"),
+        ("typescript", "router.ts"),
+        ("rust", "router.rs"),
+    ] {
+        let work = dir.path().join(lang);
+        let work_s = work.to_str().unwrap();
+        let out = grader(&["init", "--lang", lang, work_s]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{lang}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read(work.join(file)).unwrap();
+        let starter = std::fs::read(
+            root()
+                .join("challenges/rendezvous-router/starters")
+                .join(file),
+        )
+        .unwrap();
+        assert_eq!(written, starter, "{lang}: init wrote something else");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("grader grade"),
+            "{lang}: no next step said"
+        );
+
+        // A second init refuses and leaves the learner's file alone.
+        std::fs::write(work.join(file), "my work").unwrap();
+        let again = grader(&["init", "--lang", lang, work_s]);
+        assert_eq!(again.status.code(), Some(2), "{lang}");
+        assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+        assert_eq!(std::fs::read_to_string(work.join(file)).unwrap(), "my work");
+        std::fs::write(work.join(file), &starter).unwrap();
+
+        let out = grader(&[
+            "grade",
+            "--format",
+            "json",
+            "--tests",
+            "challenges/rendezvous-router/tests/sample",
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            work.join(file).to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{lang}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let submission = &report["submissions"][0];
+        // Loaded and ran: a wrong answer, not a compile or load failure.
+        assert_eq!(
+            submission["verdict"], "wrong-answer",
+            "{lang}: {submission}"
+        );
+        assert_eq!(submission["passed"], 0, "{lang}");
+        let h32 = &submission["h32"];
+        assert!(h32["checked"].as_u64().unwrap() >= 4, "{lang}: {h32}");
+        assert!(h32["first_mismatch"].is_null(), "{lang}: {h32}");
+    }
+}
+
+#[test]
+fn init_names_a_missing_starter() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = grader(&[
+        "init",
+        "--lang",
+        "python",
+        "--challenge",
+        "nope",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no challenge `nope`"));
+}

@@ -118,6 +118,10 @@ pub struct GradeArgs {
     #[arg(long)]
     pub require_sandbox: bool,
 
+    /// Who reads the report: `learner` hides every detail of hidden groups
+    #[arg(long, value_enum, default_value_t = crate::grade::Audience::Instructor)]
+    pub audience: crate::grade::Audience,
+
     /// Where compiled and transpiled submissions are cached
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
     #[arg(long, value_name = "DIR")]

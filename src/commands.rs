@@ -59,6 +59,12 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         Some(dir) => challenge.load_suite(dir, false)?,
         None => challenge.load_suite(&challenge.tests_dir(), true)?,
     };
+    if args.format == Format::Gradescope && args.paths.len() != 1 {
+        return Err(Error::Usage(format!(
+            "--format gradescope describes one submission (Gradescope's results.json), and {} were given; grade them one at a time",
+            args.paths.len()
+        )));
+    }
     let submissions = args
         .paths
         .iter()
@@ -95,7 +101,14 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             group.time_limit = std::time::Duration::from_millis(ms);
         }
     }
-    let report = crate::grade::grade(&challenge, &suite, &submissions, &env)?;
+    let grading = crate::grade::Grading {
+        challenge: &challenge,
+        suite: &suite,
+        env: &env,
+        audience: args.audience,
+        started_at_ms: crate::grade::now_ms(),
+    };
+    let report = grading.grade(&submissions)?;
     match &args.output {
         Some(path) => {
             let mut bytes = Vec::new();
@@ -111,6 +124,10 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         }
         None => quiet_broken_pipe(report::render(&report, args.format, out))
             .map_err(Error::io("cannot write the report"))?,
+    }
+    if args.format == Format::Github {
+        report::append_summary(&report)
+            .map_err(Error::io("cannot append to $GITHUB_STEP_SUMMARY"))?;
     }
     Ok(if report.all_passed() {
         Status::Passed
@@ -206,10 +223,18 @@ fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         for g in &suite.groups {
             writeln!(
                 out,
-                "  {:<10} {:>4} cases  weight {}  {} ms",
+                "  {:<10} {:>4} cases  weight {} ({})  {}  {} ms",
                 g.name,
                 g.cases.len(),
                 g.weight,
+                match g.scoring {
+                    challenge::Scoring::PerTest => "per test",
+                    challenge::Scoring::AllOrNothing => "all or nothing",
+                },
+                match g.visibility {
+                    challenge::Visibility::Visible => "visible",
+                    challenge::Visibility::Hidden => "hidden",
+                },
                 g.time_limit.as_millis()
             )
             .map_err(Error::io("cannot write output"))?;

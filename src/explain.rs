@@ -7,7 +7,7 @@
 use crate::challenge::{Case, Challenge};
 use crate::judge::Divergence;
 use reference::model::{Explanation, WinRule};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Rows shown in a score table; the submission's answer is always shown too.
@@ -18,14 +18,14 @@ pub const MAX_ROWS: usize = 10;
 pub const CHECK_VALUES: [&str; 4] = ["", "a", "hello", "A#0"];
 
 /// Why the expected answer of a divergent operation is what it is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ExplanationReport {
     Scores(ScoreReport),
 }
 
 /// A route's score table, capped for display.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreReport {
     pub key: String,
     /// The reference's answer.
@@ -41,7 +41,7 @@ pub struct ScoreReport {
 }
 
 /// One node's score with its rank (1 = highest).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RankedRow {
     pub rank: usize,
     pub node: String,
@@ -53,7 +53,7 @@ pub struct RankedRow {
 }
 
 /// The submission's h32 against the pinned one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HashCheck {
     /// How many strings were compared.
     pub checked: usize,
@@ -63,7 +63,7 @@ pub struct HashCheck {
 }
 
 /// A string the submission hashes differently.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HashMismatch {
     pub text: String,
     pub pinned: u32,

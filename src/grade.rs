@@ -1,11 +1,11 @@
 //! Drives the pipeline for a set of submissions: run every case, judge it,
 //! explain the failures, and build the [`Report`].
 
-use crate::challenge::{Case, Challenge, Suite};
+use crate::challenge::{Case, Challenge, Scoring, Suite, Visibility};
 use crate::error::Error;
 use crate::explain;
 use crate::judge::{self, Judgement, Verdict};
-use crate::report::{Report, SubmissionReport, TestReport, Window};
+use crate::report::{GroupReport, Report, SubmissionReport, TestReport, Window};
 use crate::run::{Environment, Runner, Submission};
 use std::time::Duration;
 
@@ -15,92 +15,183 @@ const WINDOW_AFTER: usize = 5;
 /// How long a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
-/// Grades `submissions` on `suite` and builds the report.
-pub fn grade(
-    challenge: &Challenge,
-    suite: &Suite,
-    submissions: &[Submission],
-    env: &Environment,
-) -> Result<Report, Error> {
-    let submissions = submissions
-        .iter()
-        .map(|s| grade_one(challenge, suite, s, env))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Report {
-        grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
-        challenge: challenge.id.clone(),
-        sandbox: env.layers().clone(),
-        tests_dir: suite.dir.display().to_string(),
-        submissions,
-    })
+/// Who reads a report.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everything, hidden groups included.
+    #[default]
+    Instructor,
+    /// Hidden groups show a test's name, verdict and score only.
+    Learner,
 }
 
-fn grade_one(
-    challenge: &Challenge,
-    suite: &Suite,
-    submission: &Submission,
-    env: &Environment,
-) -> Result<SubmissionReport, Error> {
-    // CPU for a whole session: every case's wall-clock limit, plus start-up.
-    // It catches a thread that burns CPU between cases, which no wall-clock
-    // limit sees.
-    let case_ms: u128 = suite
-        .groups
-        .iter()
-        .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
-        .sum();
-    let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
-    let mut runner = Runner::new(env, challenge, submission, cpu_seconds);
-    let mut tests = Vec::new();
-    for group in &suite.groups {
-        for case in &group.cases {
-            let run = runner.run_case(case, group.time_limit)?;
-            let judgement = judge::judge(case, &run.outcome);
-            let accepted = judgement.verdict == Verdict::Accepted;
-            tests.push(TestReport {
-                name: case.name.clone(),
-                group: case.group.clone(),
-                verdict: judgement.verdict,
-                score: if accepted { group.weight } else { 0.0 },
-                max_score: group.weight,
-                time_ms: run.elapsed.as_millis() as u64,
-                expected_from: case.expected_from,
-                explanation: judgement
-                    .divergence
-                    .as_ref()
-                    .and_then(|d| explain::explain(challenge, case, d)),
-                window: window(case, &judgement),
-                captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
-                message: judgement.message,
-                divergence: judgement.divergence,
-                error: judgement.error,
-            });
+/// One grading run's fixed inputs: grade submissions one by one (from as
+/// many threads as wanted), then assemble the report.
+pub struct Grading<'a> {
+    pub challenge: &'a Challenge,
+    pub suite: &'a Suite,
+    pub env: &'a Environment,
+    pub audience: Audience,
+    /// When grading started, in milliseconds since the epoch.
+    pub started_at_ms: u64,
+}
+
+/// Now, in milliseconds since the epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Grading<'_> {
+    /// The report of `submissions`, graded in order.
+    pub fn grade(&self, submissions: &[Submission]) -> Result<Report, Error> {
+        let graded = submissions
+            .iter()
+            .map(|s| self.grade_one(s))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.report(graded))
+    }
+
+    /// The report holding `submissions`.
+    pub fn report(&self, submissions: Vec<SubmissionReport>) -> Report {
+        Report {
+            grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
+            challenge: self.challenge.id.clone(),
+            sandbox: self.env.layers().clone(),
+            audience: self.audience,
+            tests_dir: self.suite.dir.display().to_string(),
+            started_at_ms: self.started_at_ms,
+            finished_at_ms: now_ms(),
+            submissions,
         }
     }
-    let h32 = check_hash(&mut runner, &mut tests)?;
-    let verdict = tests
-        .iter()
-        .map(|t| t.verdict)
-        .max()
-        .unwrap_or(Verdict::Accepted);
-    let hello = runner.hello();
-    Ok(SubmissionReport {
-        path: submission.path.display().to_string(),
-        language: submission.language,
-        runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
-        api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
-        build: runner.build(),
-        verdict,
-        score: tests.iter().map(|t| t.score).sum(),
-        max_score: tests.iter().map(|t| t.max_score).sum(),
-        passed: tests
+
+    /// Grades one submission.
+    pub fn grade_one(&self, submission: &Submission) -> Result<SubmissionReport, Error> {
+        let (challenge, suite) = (self.challenge, self.suite);
+        // CPU for a whole session: every case's wall-clock limit, plus
+        // start-up. It catches a thread that burns CPU between cases, which
+        // no wall-clock limit sees.
+        let case_ms: u128 = suite
+            .groups
             .iter()
-            .filter(|t| t.verdict == Verdict::Accepted)
-            .count(),
-        total: tests.len(),
-        h32,
-        tests,
-    })
+            .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
+            .sum();
+        let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
+        let mut runner = Runner::new(self.env, challenge, submission, cpu_seconds);
+        let mut tests = Vec::new();
+        let mut groups = Vec::new();
+        for group in &suite.groups {
+            let share = if group.cases.is_empty() {
+                0.0
+            } else {
+                group.weight / group.cases.len() as f64
+            };
+            let first = tests.len();
+            for case in &group.cases {
+                let run = runner.run_case(case, group.time_limit)?;
+                let judgement = judge::judge(case, &run.outcome);
+                let accepted = judgement.verdict == Verdict::Accepted;
+                tests.push(TestReport {
+                    name: case.name.clone(),
+                    group: case.group.clone(),
+                    visibility: group.visibility,
+                    verdict: judgement.verdict,
+                    score: if accepted { share } else { 0.0 },
+                    max_score: share,
+                    time_ms: run.elapsed.as_millis() as u64,
+                    expected_from: case.expected_from,
+                    explanation: judgement
+                        .divergence
+                        .as_ref()
+                        .and_then(|d| explain::explain(challenge, case, d)),
+                    window: window(case, &judgement),
+                    captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
+                    message: judgement.message,
+                    divergence: judgement.divergence,
+                    error: judgement.error,
+                });
+            }
+            let group_tests = &mut tests[first..];
+            let passed = group_tests
+                .iter()
+                .filter(|t| t.verdict == Verdict::Accepted)
+                .count();
+            if group.scoring == Scoring::AllOrNothing && passed < group_tests.len() {
+                for t in group_tests.iter_mut() {
+                    t.score = 0.0;
+                }
+            }
+            groups.push(GroupReport {
+                name: group.name.clone(),
+                scoring: group.scoring,
+                visibility: group.visibility,
+                score: group_tests.iter().map(|t| t.score).sum(),
+                max_score: group.weight,
+                passed,
+                total: group_tests.len(),
+            });
+        }
+        if self.audience == Audience::Learner {
+            for t in tests
+                .iter_mut()
+                .filter(|t| t.visibility == Visibility::Hidden)
+            {
+                redact(t);
+            }
+        }
+        // After redaction: a hidden case's strings never reach the check.
+        let h32 = check_hash(&mut runner, &mut tests)?;
+        let verdict = tests
+            .iter()
+            .map(|t| t.verdict)
+            .max()
+            .unwrap_or(Verdict::Accepted);
+        let hello = runner.hello();
+        Ok(SubmissionReport {
+            path: submission.path.display().to_string(),
+            language: submission.language,
+            runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
+            api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
+            build: runner.build(),
+            verdict,
+            score: groups.iter().map(|g| g.score).sum(),
+            max_score: groups.iter().map(|g| g.max_score).sum(),
+            passed: tests
+                .iter()
+                .filter(|t| t.verdict == Verdict::Accepted)
+                .count(),
+            total: tests.len(),
+            h32,
+            groups,
+            tests,
+        })
+    }
+}
+
+/// Leaves a hidden test its name, group, verdict, score and time: nothing
+/// of its case (operands, expected or actual answers, explanations) and
+/// nothing the learner's code printed or raised while running it, which
+/// could echo the case.
+fn redact(t: &mut TestReport) {
+    t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
+    t.divergence = None;
+    t.error = None;
+    t.explanation = None;
+    t.window = None;
+    t.captured = None;
 }
 
 /// Asks a submission that exposes h32 for its values on the check strings

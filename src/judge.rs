@@ -4,13 +4,13 @@
 
 use crate::challenge::Case;
 use crate::run::{LearnerError, Outcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
 /// A test's verdict. Ordered from best to worst: a submission's verdict is
 /// its worst test's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Accepted,
@@ -46,7 +46,7 @@ impl fmt::Display for Verdict {
 }
 
 /// The first operation whose answer differs from the expected one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Divergence {
     pub op_index: usize,
     /// The operation as the case wrote it, e.g. `["route","user:1"]`.

@@ -5,7 +5,7 @@
 //! the grader's loader, runners and judge only ever see these types, so a new
 //! challenge adds a spec and a model, not code paths in the grader.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
@@ -243,7 +243,7 @@ impl Op {
 }
 
 /// Why a reference answered a routing question as it did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Explanation {
     /// Every node's score for a key, highest first.
@@ -251,7 +251,7 @@ pub enum Explanation {
 }
 
 /// The pinned scores that decided a rendezvous route.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreTable {
     /// The key routed.
     pub key: String,
@@ -264,7 +264,7 @@ pub struct ScoreTable {
 }
 
 /// One node's score for a key.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreRow {
     pub node: String,
     /// The exact text hashed, e.g. `"cache-1:user:1"`.
@@ -273,7 +273,7 @@ pub struct ScoreRow {
 }
 
 /// How the winner of a route was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WinRule {
     /// No nodes: the answer is null.

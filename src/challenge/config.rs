@@ -57,14 +57,40 @@ impl Default for Limits {
     }
 }
 
+/// How a group's points are earned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// Each accepted test earns its share of the group's weight.
+    #[default]
+    PerTest,
+    /// The group's weight, only when every test in it is accepted.
+    AllOrNothing,
+}
+
+/// Who sees a group's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Learners see the case, the divergence and the diff.
+    #[default]
+    Visible,
+    /// Learners see the test's name and verdict only.
+    Hidden,
+}
+
 /// One test group's settings.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GroupConfig {
     pub name: String,
-    /// Points per test in this group.
+    /// The group's points, shared by its tests.
     #[serde(default = "default_weight")]
     pub weight: f64,
+    #[serde(default)]
+    pub scoring: Scoring,
+    #[serde(default)]
+    pub visibility: Visibility,
     /// Overrides `limits.time_ms` for this group's cases.
     #[serde(default)]
     pub time_ms: Option<u64>,

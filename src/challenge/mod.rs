@@ -9,7 +9,7 @@ mod config;
 pub mod locate;
 
 pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
-pub use config::{Config, GroupConfig, Limits};
+pub use config::{Config, GroupConfig, Limits, Scoring, Visibility};
 
 use crate::error::{Error, Problem};
 use reference::{ModelSpec, Signature};
@@ -43,7 +43,10 @@ pub struct Suite {
 #[derive(Debug)]
 pub struct Group {
     pub name: String,
+    /// The group's points, shared by its tests.
     pub weight: f64,
+    pub scoring: Scoring,
+    pub visibility: Visibility,
     pub time_limit: Duration,
     pub cases: Vec<Case>,
 }
@@ -281,6 +284,8 @@ impl Challenge {
                 .unwrap_or(self.config.limits.time_ms);
             groups.push(Group {
                 weight: settings.map_or(1.0, |s| s.weight),
+                scoring: settings.map_or(Scoring::PerTest, |s| s.scoring),
+                visibility: settings.map_or(Visibility::Visible, |s| s.visibility),
                 time_limit: Duration::from_millis(time_ms),
                 name,
                 cases,

@@ -10,7 +10,7 @@ use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::run::{Environment, Language, LearnerError, Submission, describe_exit};
 use crate::sandbox;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub const COMPILE_LIMIT: Duration = Duration::from_secs(120);
 const COMPILE_OUTPUT_CAP: usize = 64 * 1024;
 
 /// What preparing a submission cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Build {
     /// Whether the artifact came from the cache (nothing was compiled).
     pub cached: bool,

@@ -134,6 +134,26 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         writeln!(out)?;
         render_hash_check(check, out)?;
     }
+    if s.groups.len() > 1 {
+        let groups: Vec<String> = s
+            .groups
+            .iter()
+            .map(|g| {
+                let rule = if g.scoring == crate::challenge::Scoring::AllOrNothing {
+                    ", all or nothing"
+                } else {
+                    ""
+                };
+                format!(
+                    "{} {}/{}{rule}",
+                    g.name,
+                    number(g.score),
+                    number(g.max_score)
+                )
+            })
+            .collect();
+        writeln!(out, "\n{DIM}by group: {}{DIM:#}", groups.join(" · "))?;
+    }
     let style = if s.verdict == Verdict::Accepted {
         GOOD
     } else {
@@ -148,6 +168,13 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         number(s.score),
         number(s.max_score)
     )
+}
+
+/// A failing test's explanation as plain text, for the other formats.
+pub(crate) fn failure_text(t: &TestReport) -> String {
+    let mut bytes = Vec::new();
+    let _ = render_failure(t, &mut bytes);
+    anstream::adapter::strip_str(&String::from_utf8_lossy(&bytes)).to_string()
 }
 
 fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {

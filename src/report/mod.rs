@@ -2,28 +2,41 @@
 //! and never compute verdicts. The JSON form is a public contract (see the
 //! README's "JSON report" section).
 
+mod ctrf;
+mod github;
+mod gradescope;
 mod human;
+mod junit;
 
+pub use ctrf::render_ctrf;
+pub use github::{append_summary, render_github, summary as github_summary};
+pub use gradescope::render_gradescope;
 pub use human::render_human;
+pub use junit::render_junit;
 
 use crate::challenge::ExpectedFrom;
 use crate::explain::{ExplanationReport, HashCheck};
 use crate::judge::{Divergence, Verdict};
 use crate::run::{Captured, Language, LearnerError};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::io::{self, Write};
 
 /// The result of grading submissions against one challenge's suite.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     /// The grader's name and version.
     pub grader: String,
     pub challenge: String,
     /// The containment in force for every submission.
     pub sandbox: crate::sandbox::Layers,
+    /// Who the report is for: a learner's report holds no hidden case data.
+    pub audience: crate::grade::Audience,
     /// The folder the tests came from.
     pub tests_dir: String,
+    /// When grading started and finished, in milliseconds since the epoch.
+    pub started_at_ms: u64,
+    pub finished_at_ms: u64,
     pub submissions: Vec<SubmissionReport>,
 }
 
@@ -37,7 +50,7 @@ impl Report {
 }
 
 /// One graded submission.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SubmissionReport {
     pub path: String,
     pub language: Language,
@@ -56,14 +69,30 @@ pub struct SubmissionReport {
     pub total: usize,
     /// The submission's own h32 against the pinned one, where it has one.
     pub h32: Option<HashCheck>,
+    /// Scores per group.
+    pub groups: Vec<GroupReport>,
     pub tests: Vec<TestReport>,
 }
 
+/// One group's result for a submission.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GroupReport {
+    pub name: String,
+    pub scoring: crate::challenge::Scoring,
+    pub visibility: crate::challenge::Visibility,
+    pub score: f64,
+    pub max_score: f64,
+    pub passed: usize,
+    pub total: usize,
+}
+
 /// One graded test case.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TestReport {
     pub name: String,
     pub group: String,
+    /// `hidden` tests show learners their name and verdict only.
+    pub visibility: crate::challenge::Visibility,
     pub verdict: Verdict,
     pub score: f64,
     pub max_score: f64,
@@ -84,7 +113,7 @@ pub struct TestReport {
 }
 
 /// A slice of a case around its first divergence.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Window {
     /// The index of the first operation in the window.
     pub first_op: usize,
@@ -101,6 +130,14 @@ pub enum Format {
     Human,
     /// The report as JSON, for machines.
     Json,
+    /// JUnit XML (Jenkins schema), a suite per submission.
+    Junit,
+    /// Gradescope's results.json, for one submission.
+    Gradescope,
+    /// Common Test Report Format JSON.
+    Ctrf,
+    /// GitHub Actions annotations, the human report, and a step summary.
+    Github,
 }
 
 /// Writes `report` in `format`. `color` applies to human output only.
@@ -111,5 +148,9 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
             serde_json::to_writer_pretty(&mut *out, report)?;
             writeln!(out)
         }
+        Format::Junit => render_junit(report, out),
+        Format::Gradescope => render_gradescope(report, out),
+        Format::Ctrf => render_ctrf(report, out),
+        Format::Github => render_github(report, out),
     }
 }

@@ -29,7 +29,7 @@ const PYTHON_DRIVER: &str = include_str!("../../drivers/python_driver.py");
 const NODE_DRIVER: &str = include_str!("../../drivers/node_driver.js");
 
 /// The language a submission is written in, from its file name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Language {
     Python,
@@ -111,7 +111,7 @@ pub struct RunOptions {
 
 /// Per-session resource limits (the wall-clock limit is per case and
 /// lives with the test groups).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionLimits {
     pub memory_bytes: u64,
     /// Bytes a case may print on stdout and stderr together.

@@ -8,7 +8,7 @@
 
 use crate::os::{self as sys, Interest};
 use crate::sandbox::SandboxExit;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -25,7 +25,7 @@ const PROGRESS_GRACE: Duration = Duration::from_millis(250);
 const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 /// Output the learner's code printed while serving one request.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Captured {
     pub stdout: String,
     pub stderr: String,

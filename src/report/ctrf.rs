@@ -1,0 +1,81 @@
+//! Common Test Report Format (CTRF) JSON: a test per case of every
+//! submission, scores under `extra`.
+
+use super::Report;
+use crate::judge::Verdict;
+use serde_json::{Value, json};
+use std::io::{self, Write};
+
+/// The CTRF version written.
+pub const SPEC_VERSION: &str = "1.0.0";
+
+/// Writes `report` as CTRF JSON.
+pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let mut tests = Vec::new();
+    for s in &report.submissions {
+        for t in &s.tests {
+            let mut test = json!({
+                "name": format!("{} :: {}/{}", s.path, t.group, t.name),
+                "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
+                "duration": t.time_ms,
+                "suite": [s.path.clone(), t.group.clone()],
+                "rawStatus": t.verdict,
+                "filePath": s.path,
+                "extra": {
+                    "verdict": t.verdict,
+                    "score": t.score,
+                    "max_score": t.max_score,
+                    "visibility": t.visibility,
+                },
+            });
+            if t.verdict != Verdict::Accepted {
+                test["message"] = Value::from(super::junit::one_line(&t.message, 1000));
+                test["trace"] = Value::from(super::human::failure_text(t));
+                if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
+                    test["line"] = Value::from(line);
+                }
+                if let Some(c) = &t.captured {
+                    test["stdout"] = c.stdout.lines().collect::<Vec<_>>().into();
+                    test["stderr"] = c.stderr.lines().collect::<Vec<_>>().into();
+                }
+            }
+            tests.push(test);
+        }
+    }
+    let passed = tests.iter().filter(|t| t["status"] == "passed").count();
+    let document = json!({
+        "reportFormat": "CTRF",
+        "specVersion": SPEC_VERSION,
+        "generatedBy": report.grader,
+        "results": {
+            "tool": { "name": "rendezvous-grader", "version": env!("CARGO_PKG_VERSION") },
+            "summary": {
+                "tests": tests.len(),
+                "passed": passed,
+                "failed": tests.len() - passed,
+                "skipped": 0,
+                "pending": 0,
+                "other": 0,
+                "start": report.started_at_ms,
+                "stop": report.finished_at_ms,
+                "duration": report.finished_at_ms.saturating_sub(report.started_at_ms),
+            },
+            "tests": tests,
+            "extra": {
+                "challenge": report.challenge,
+                "audience": report.audience,
+                "sandbox": report.sandbox,
+                "submissions": report.submissions.iter().map(|s| json!({
+                    "path": s.path,
+                    "verdict": s.verdict,
+                    "score": s.score,
+                    "max_score": s.max_score,
+                    "passed": s.passed,
+                    "total": s.total,
+                })).collect::<Vec<_>>(),
+            },
+        },
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)
+}

@@ -1,0 +1,121 @@
+//! GitHub Actions: error annotations for failing tests (escaped by the
+//! workflow-command rules, within GitHub's limit of ten per step), the
+//! human report for the log, and a Markdown table of submissions appended
+//! to `$GITHUB_STEP_SUMMARY` when it is set.
+
+use super::Report;
+use crate::judge::Verdict;
+use std::io::{self, Write};
+
+/// Error annotations GitHub shows per step; more are dropped silently.
+pub const MAX_ANNOTATIONS: usize = 10;
+/// The step summary's size limit (1 MiB), with room to spare.
+const SUMMARY_LIMIT: usize = 1000 * 1024;
+
+/// Writes annotations and the human report to `out`.
+pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let failing: Vec<_> = report
+        .submissions
+        .iter()
+        .flat_map(|s| s.tests.iter().map(move |t| (s, t)))
+        .filter(|(_, t)| t.verdict != Verdict::Accepted)
+        .collect();
+    for (s, t) in failing.iter().take(MAX_ANNOTATIONS) {
+        let mut properties = format!("file={}", property(&s.path));
+        if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
+            properties.push_str(&format!(",line={line}"));
+        }
+        properties.push_str(&format!(
+            ",title={}",
+            property(&format!("{}/{}: {}", t.group, t.name, t.verdict))
+        ));
+        writeln!(
+            out,
+            "::error {properties}::{}",
+            data(&super::human::failure_text(t))
+        )?;
+    }
+    if failing.len() > MAX_ANNOTATIONS {
+        writeln!(
+            out,
+            "::notice title=More failing tests::{}",
+            data(&format!(
+                "{} more failing tests are not annotated (GitHub shows {MAX_ANNOTATIONS} per step); see the log",
+                failing.len() - MAX_ANNOTATIONS
+            ))
+        )?;
+    }
+    super::render_human(report, out)
+}
+
+/// The Markdown step summary: a table of submissions and scores.
+pub fn summary(report: &Report) -> String {
+    let mut md = format!(
+        "### {} — {} of {} submissions accepted\n\n| submission | verdict | score | tests passed |\n| --- | --- | ---: | ---: |\n",
+        report.challenge,
+        report
+            .submissions
+            .iter()
+            .filter(|s| s.verdict == Verdict::Accepted)
+            .count(),
+        report.submissions.len()
+    );
+    for s in &report.submissions {
+        let row = format!(
+            "| {} | {} | {} / {} | {} / {} |\n",
+            cell(&s.path),
+            s.verdict,
+            s.score,
+            s.max_score,
+            s.passed,
+            s.total
+        );
+        if md.len() + row.len() > SUMMARY_LIMIT {
+            md.push_str("| … | (table cut at GitHub's summary size limit) | | |\n");
+            break;
+        }
+        md.push_str(&row);
+    }
+    md
+}
+
+/// Appends the summary to `$GITHUB_STEP_SUMMARY`, when running in Actions.
+pub fn append_summary(report: &Report) -> io::Result<()> {
+    let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") else {
+        return Ok(());
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(summary(report).as_bytes())
+}
+
+/// A command's message, escaped: `%`, CR and LF.
+fn data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A command's property value, escaped: as data, plus `:` and `,`.
+fn property(s: &str) -> String {
+    data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// A Markdown table cell: no pipes, no line breaks.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflow_command_escaping_follows_githubs_rules() {
+        assert_eq!(data("50% done\r\nnext"), "50%25 done%0D%0Anext");
+        assert_eq!(property("a:b,c%"), "a%3Ab%2Cc%25");
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+    }
+}

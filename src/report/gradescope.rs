@@ -1,0 +1,63 @@
+//! Gradescope's `results.json` for one submission: its score, and a test
+//! per case with its score, status, output and visibility.
+
+use super::{Report, SubmissionReport};
+use crate::challenge::Visibility;
+use crate::judge::Verdict;
+use serde_json::{Value, json};
+use std::io::{self, Write};
+
+/// Writes the report of its single submission as Gradescope's results.
+pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let [submission] = report.submissions.as_slice() else {
+        return Err(io::Error::other(format!(
+            "the gradescope format describes one submission, and this report has {}; grade them one at a time",
+            report.submissions.len()
+        )));
+    };
+    serde_json::to_writer_pretty(&mut *out, &results(report, submission))?;
+    writeln!(out)
+}
+
+fn results(report: &Report, s: &SubmissionReport) -> Value {
+    let tests: Vec<Value> = s
+        .tests
+        .iter()
+        .map(|t| {
+            let output = if t.verdict == Verdict::Accepted {
+                String::new()
+            } else {
+                super::human::failure_text(t)
+            };
+            json!({
+                "name": format!("{}/{}", t.group, t.name),
+                "score": t.score,
+                "max_score": t.max_score,
+                "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
+                "output": output,
+                // A hidden group's results wait for the instructor to
+                // publish them; what they hold depends on --audience.
+                "visibility": match t.visibility {
+                    Visibility::Visible => "visible",
+                    Visibility::Hidden => "after_published",
+                },
+                "tags": [t.group.clone(), t.verdict.to_string()],
+                "extra_data": { "verdict": t.verdict, "time_ms": t.time_ms },
+            })
+        })
+        .collect();
+    let seconds: u64 = s.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
+    json!({
+        "score": s.score,
+        "max_score": s.max_score,
+        "execution_time": seconds,
+        "output": format!(
+            "{}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            s.verdict, s.passed, s.total, s.score, s.max_score, report.sandbox.describe()
+        ),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": { "verdict": s.verdict, "path": s.path, "language": s.language },
+    })
+}

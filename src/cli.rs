@@ -37,6 +37,8 @@ pub enum Command {
     List,
     /// Start a solution from the challenge's starter (the pinned hash done)
     Init(InitArgs),
+    /// Combine the JSON reports of several shards into one report
+    Merge(MergeArgs),
 }
 
 /// Arguments of `grader init`.
@@ -127,7 +129,57 @@ pub struct GradeArgs {
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 
-    /// Submission files to grade
+    /// Submissions graded at once [default: the number of cores]
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Save each submission's result in DIR as it finishes
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+
+    /// With --results: keep the results already saved there and grade only
+    /// the rest (after an interrupted batch)
+    #[arg(long, requires = "results")]
+    pub resume: bool,
+
+    /// Grade only the submissions of shard K of N (1-based), assigned by
+    /// rendezvous hashing of their names
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::batch::Shard>,
+
+    /// Write a gradebook, a row per student: CSV, or JSON for a .json file
+    #[arg(long, value_name = "FILE")]
+    pub gradebook: Option<PathBuf>,
+
+    /// Exit 0 even when tests fail (for jobs that must always publish)
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Submission files, or folders holding one folder (or file) per student
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `grader merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// How to write the merged report
+    #[arg(long, short, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// Write the merged report to FILE instead of standard output
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Write a gradebook of all shards: CSV, or JSON for a .json file
+    #[arg(long, value_name = "FILE")]
+    pub gradebook: Option<PathBuf>,
+
+    /// Exit 0 even when tests fail
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Reports written by `grader grade --format json`, one per shard
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
 }

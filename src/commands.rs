@@ -1,7 +1,8 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
+use crate::batch;
 use crate::challenge::{self, Challenge};
-use crate::cli::{Cli, Command, GradeArgs, InitArgs};
+use crate::cli::{Cli, Command, GradeArgs, InitArgs, MergeArgs};
 use crate::error::Error;
 use crate::report::{self, Format};
 use crate::run::{Environment, RunOptions, SessionLimits, Submission};
@@ -49,6 +50,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         }
         Command::List => list(cli, out),
         Command::Init(args) => init(cli, args, out),
+        Command::Merge(args) => merge(args, out),
     }
 }
 
@@ -59,22 +61,34 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         Some(dir) => challenge.load_suite(dir, false)?,
         None => challenge.load_suite(&challenge.tests_dir(), true)?,
     };
-    if args.format == Format::Gradescope && args.paths.len() != 1 {
+    // Named files must be gradable (a typo is bad usage); entries found in
+    // a batch folder that are not become that student's failure instead.
+    for path in args.paths.iter().filter(|p| !p.is_dir()) {
+        Submission::detect(path)?;
+    }
+    let mut entries = batch::entries(&args.paths)?;
+    if let Some(shard) = args.shard {
+        entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
+    }
+    if args.format == Format::Gradescope && entries.len() != 1 {
         return Err(Error::Usage(format!(
             "--format gradescope describes one submission (Gradescope's results.json), and {} were given; grade them one at a time",
-            args.paths.len()
+            entries.len()
         )));
     }
-    let submissions = args
-        .paths
+    let submissions: Vec<&std::path::Path> = entries
         .iter()
-        .map(|p| Submission::detect(p))
-        .collect::<Result<Vec<_>, _>>()?;
+        .filter_map(|e| e.file.as_deref().ok())
+        .collect();
     let l = &challenge.config.limits;
     let mib = |n: u64| n.saturating_mul(1 << 20);
     let mut protected = vec![root.clone(), suite.dir.clone()];
     protected.extend(args.tests.clone());
-    protected.extend(submissions.iter().map(|s| s.absolute.clone()));
+    protected.extend(
+        submissions
+            .iter()
+            .filter_map(|p| std::path::absolute(p).ok()),
+    );
     let env = Environment::new(RunOptions {
         sandbox: !args.no_sandbox,
         require_sandbox: args.require_sandbox,
@@ -108,32 +122,92 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         audience: args.audience,
         started_at_ms: crate::grade::now_ms(),
     };
-    let report = grading.grade(&submissions)?;
-    match &args.output {
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        |j| j as usize,
+    );
+    let graded = batch::run(
+        &grading,
+        &entries,
+        jobs,
+        args.results.as_deref(),
+        args.resume,
+    )?;
+    let report = grading.report(graded);
+    publish(
+        &report,
+        args.format,
+        args.output.as_deref(),
+        args.gradebook.as_deref(),
+        args.exit_zero,
+        out,
+    )
+}
+
+/// Writes a finished report where it was asked for, with its gradebook,
+/// and says how the run ended.
+fn publish(
+    report: &report::Report,
+    format: Format,
+    output: Option<&std::path::Path>,
+    gradebook: Option<&std::path::Path>,
+    exit_zero: bool,
+    out: &mut dyn Write,
+) -> Result<Status, Error> {
+    match output {
         Some(path) => {
             let mut bytes = Vec::new();
-            report::render(&report, args.format, &mut bytes)
+            report::render(report, format, &mut bytes)
                 .map_err(Error::io("cannot render the report"))?;
-            let bytes = if args.format == Format::Human {
+            let bytes = if matches!(format, Format::Human | Format::Github) {
                 strip_ansi(&bytes)
             } else {
                 bytes
             };
-            std::fs::write(path, bytes)
-                .map_err(Error::io(format!("cannot write {}", path.display())))?;
+            batch::write_atomically(path, &bytes)?;
         }
-        None => quiet_broken_pipe(report::render(&report, args.format, out))
+        None => quiet_broken_pipe(report::render(report, format, out))
             .map_err(Error::io("cannot write the report"))?,
     }
-    if args.format == Format::Github {
-        report::append_summary(&report)
+    if format == Format::Github {
+        report::append_summary(report)
             .map_err(Error::io("cannot append to $GITHUB_STEP_SUMMARY"))?;
     }
-    Ok(if report.all_passed() {
+    if let Some(path) = gradebook {
+        batch::write_gradebook(report, path)?;
+    }
+    Ok(if report.all_passed() || exit_zero {
         Status::Passed
     } else {
         Status::Failed
     })
+}
+
+/// `grader merge`: shard reports into one.
+fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let mut reports = Vec::new();
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Usage(format!("cannot read report {}: {e}", path.display())))?;
+        let report: report::Report = serde_json::from_str(&text).map_err(|e| {
+            Error::Usage(format!(
+                "{}:{}:{}: not a report written by `grader grade --format json` ({e})",
+                path.display(),
+                e.line(),
+                e.column()
+            ))
+        })?;
+        reports.push((path.clone(), report));
+    }
+    let merged = batch::merge(reports)?;
+    publish(
+        &merged,
+        args.format,
+        args.output.as_deref(),
+        args.gradebook.as_deref(),
+        args.exit_zero,
+        out,
+    )
 }
 
 /// Copies a challenge's starter into a folder, never over an existing file.

@@ -78,8 +78,74 @@ impl Grading<'_> {
         }
     }
 
-    /// Grades one submission.
+    /// Grades one submission, named `name` in the report.
     pub fn grade_one(&self, submission: &Submission) -> Result<SubmissionReport, Error> {
+        self.grade_named(&submission.path.display().to_string(), submission)
+    }
+
+    /// The report of a submission that could not even be found or
+    /// prepared (`why`): every test fails with a compile error saying so.
+    pub fn unpreparable(&self, name: &str, path: &str, why: &str) -> SubmissionReport {
+        let mut groups = Vec::new();
+        let mut tests = Vec::new();
+        for group in &self.suite.groups {
+            let share = if group.cases.is_empty() {
+                0.0
+            } else {
+                group.weight / group.cases.len() as f64
+            };
+            for case in &group.cases {
+                tests.push(TestReport {
+                    name: case.name.clone(),
+                    group: case.group.clone(),
+                    visibility: group.visibility,
+                    verdict: Verdict::CompileError,
+                    score: 0.0,
+                    max_score: share,
+                    time_ms: 0,
+                    expected_from: case.expected_from,
+                    message: why.to_owned(),
+                    divergence: None,
+                    error: None,
+                    explanation: None,
+                    window: None,
+                    captured: None,
+                });
+            }
+            groups.push(GroupReport {
+                name: group.name.clone(),
+                scoring: group.scoring,
+                visibility: group.visibility,
+                score: 0.0,
+                max_score: group.weight,
+                passed: 0,
+                total: group.cases.len(),
+            });
+        }
+        SubmissionReport {
+            name: name.to_owned(),
+            path: path.to_owned(),
+            language: crate::run::Language::Unknown,
+            runtime: None,
+            api: None,
+            build: None,
+            verdict: Verdict::CompileError,
+            score: 0.0,
+            max_score: groups.iter().map(|g| g.max_score).sum(),
+            passed: 0,
+            total: tests.len(),
+            h32: None,
+            groups,
+            tests,
+        }
+    }
+
+    /// Grades one submission, named `name` in the report.
+    pub fn grade_named(
+        &self,
+        name: &str,
+        submission: &Submission,
+    ) -> Result<SubmissionReport, Error> {
         let (challenge, suite) = (self.challenge, self.suite);
         // CPU for a whole session: every case's wall-clock limit, plus
         // start-up. It catches a thread that burns CPU between cases, which
@@ -161,6 +227,7 @@ impl Grading<'_> {
             .unwrap_or(Verdict::Accepted);
         let hello = runner.hello();
         Ok(SubmissionReport {
+            name: name.to_owned(),
             path: submission.path.display().to_string(),
             language: submission.language,
             runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),

@@ -55,7 +55,7 @@ pub struct Divergence {
     /// The submission's answer (`null` when `missing`).
     pub actual: Value,
     /// The submission gave no answer for this operation at all.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing: bool,
     /// How many operations differ in all (missing answers included).
     pub differing_ops: usize,

@@ -6,6 +6,7 @@
 //! [`grade`] drives them; `main.rs` only parses arguments and maps the
 //! outcome to an exit code.
 
+pub mod batch;
 pub mod challenge;
 pub mod error;
 

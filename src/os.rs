@@ -54,6 +54,15 @@ pub fn spawn_with_fds(command: &mut Command, fds: [OwnedFd; 5]) -> io::Result<Ch
                 rlim_max: 0,
             };
             libc::setrlimit(libc::RLIMIT_CORE, &no_core);
+            // If the grader dies (killed, interrupted batch), its sessions
+            // die with it instead of running on unwatched.
+            libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            );
             Ok(())
         });
     }

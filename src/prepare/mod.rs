@@ -46,7 +46,7 @@ pub fn prepare(
 ) -> Result<Result<Prepared, LearnerError>, Error> {
     let started = Instant::now();
     let (artifact, cached) = match submission.language {
-        Language::Python | Language::JavaScript | Language::Executable => {
+        Language::Python | Language::JavaScript | Language::Executable | Language::Unknown => {
             return Ok(Ok(Prepared {
                 artifact: None,
                 build: None,

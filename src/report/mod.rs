@@ -52,6 +52,9 @@ impl Report {
 /// One graded submission.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SubmissionReport {
+    /// The student's name in a batch (the folder or file name), else the
+    /// path as given.
+    pub name: String,
     pub path: String,
     pub language: Language,
     /// The interpreter that ran it, as the driver reported (e.g. "python 3.11.7").

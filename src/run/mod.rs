@@ -40,6 +40,8 @@ pub enum Language {
     Rust,
     /// Any program speaking the protocol itself.
     Executable,
+    /// No submission file was found (a batch folder without an entry).
+    Unknown,
 }
 
 /// A submission to grade.
@@ -304,7 +306,7 @@ impl Environment {
                 artifact.unwrap_or(&submission.absolute).to_owned(),
                 Vec::new(),
             ),
-            Language::Executable => (submission.absolute.clone(), Vec::new()),
+            Language::Executable | Language::Unknown => (submission.absolute.clone(), Vec::new()),
         };
         let limits = self.session_limits(cpu_seconds);
         let access = Access {

@@ -1,0 +1,541 @@
+//! Grading a class: a folder with one entry (folder or file) per student,
+//! graded in parallel, each result saved as it finishes so that an
+//! interrupted batch resumes where it stopped; sharding over a CI matrix by
+//! rendezvous hashing; merging shard reports; the gradebook.
+
+use crate::error::Error;
+use crate::grade::Grading;
+use crate::report::{Report, SubmissionReport};
+use crate::run::Submission;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The extensions an entry file may have, in the order they are tried.
+pub const ENTRY_EXTENSIONS: [&str; 7] = ["py", "js", "cjs", "mjs", "ts", "mts", "rs"];
+
+/// One student's submission in a batch.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The student's name: the folder's name, or the file's.
+    pub name: String,
+    /// The file to grade, or why there is none.
+    pub file: Result<PathBuf, String>,
+}
+
+/// Expands the command line's paths: a file is one submission; a folder
+/// holds one entry per student (a subfolder, or a file).
+pub fn entries(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
+    let mut entries = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut children: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| {
+                    Error::Usage(format!(
+                        "cannot read the batch folder {}: {e}",
+                        path.display()
+                    ))
+                })?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| {
+                    !p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                })
+                .collect();
+            children.sort();
+            for child in children {
+                let name = child
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned();
+                let file = if child.is_dir() {
+                    entry_file(&child)
+                } else {
+                    Ok(child.clone())
+                };
+                entries.push(Entry { name, file });
+            }
+        } else {
+            entries.push(Entry {
+                name: path.display().to_string(),
+                file: Ok(path.clone()),
+            });
+        }
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for e in &entries {
+        if !seen.insert(e.name.clone()) {
+            return Err(Error::Usage(format!(
+                "two submissions are named `{}`; give each student one folder or file",
+                e.name
+            )));
+        }
+    }
+    Ok(entries)
+}
+
+/// A student folder's entry file: the one `router.<ext>` with a known
+/// extension, or an executable `router`.
+pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
+    let mut found: Vec<PathBuf> = ENTRY_EXTENSIONS
+        .iter()
+        .map(|ext| dir.join(format!("router.{ext}")))
+        .filter(|p| p.is_file())
+        .collect();
+    let bare = dir.join("router");
+    if bare.is_file() {
+        found.push(bare);
+    }
+    match found.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(format!(
+            "no entry file in {}: expected one of router.py, router.js, router.cjs, router.mjs, router.ts, router.mts, router.rs, or an executable `router`",
+            dir.display()
+        )),
+        many => Err(format!(
+            "several entry files in {} ({}); keep exactly one router.*",
+            dir.display(),
+            many.iter()
+                .map(|p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The shard (1-based, of `shards`) that grades submission `name`: the
+/// highest h32("shard-K:" + name), by rendezvous hashing, so that changing
+/// the number of shards moves as few submissions as possible.
+pub fn shard_of(name: &str, shards: u32) -> u32 {
+    (1..=shards)
+        .max_by_key(|k| {
+            (
+                reference::h32(&format!("shard-{k}:{name}")),
+                std::cmp::Reverse(*k),
+            )
+        })
+        .unwrap_or(1)
+}
+
+/// `K/N`, as `--shard` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// What a results folder was made for; resuming into another run is
+/// refused rather than mixed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct RunKey {
+    challenge: String,
+    tests_dir: String,
+    audience: crate::grade::Audience,
+}
+
+/// Grades `entries` with `jobs` threads. With `results`, each graded
+/// submission is saved there as it finishes (atomically), and with
+/// `resume` the ones already saved are loaded instead of graded again.
+pub fn run(
+    grading: &Grading<'_>,
+    entries: &[Entry],
+    jobs: usize,
+    results: Option<&Path>,
+    resume: bool,
+) -> Result<Vec<SubmissionReport>, Error> {
+    let key = RunKey {
+        challenge: grading.challenge.id.clone(),
+        tests_dir: grading.suite.dir.display().to_string(),
+        audience: grading.audience,
+    };
+    let mut done: Vec<SubmissionReport> = Vec::new();
+    let mut todo: VecDeque<&Entry> = entries.iter().collect();
+    if let Some(dir) = results {
+        prepare_results(dir, &key, resume)?;
+        if resume {
+            todo.retain(|e| match load_result(dir, &e.name) {
+                Some(report) => {
+                    done.push(report);
+                    false
+                }
+                None => true,
+            });
+        }
+    }
+    let progress = Progress::new(entries.len() as u64, done.len() as u64);
+    let queue = Mutex::new(todo);
+    let finished = Mutex::new(done);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if failure.lock().unwrap().is_some() {
+                        return;
+                    }
+                    let Some(entry) = queue.lock().unwrap().pop_front() else {
+                        return;
+                    };
+                    let graded = grade_entry(grading, entry).and_then(|report| {
+                        if let Some(dir) = results {
+                            save_result(dir, &report)?;
+                        }
+                        Ok(report)
+                    });
+                    match graded {
+                        Ok(report) => {
+                            progress.done(&report);
+                            finished.lock().unwrap().push(report);
+                        }
+                        Err(e) => {
+                            failure.lock().unwrap().get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(e) = failure.into_inner().unwrap() {
+        return Err(e);
+    }
+    let mut reports = finished.into_inner().unwrap();
+    let order: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    reports.sort_by_key(|r| {
+        order
+            .iter()
+            .position(|n| *n == r.name)
+            .unwrap_or(usize::MAX)
+    });
+    Ok(reports)
+}
+
+fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport, Error> {
+    let file = match &entry.file {
+        Ok(file) => file,
+        Err(why) => return Ok(grading.unpreparable(&entry.name, &entry.name, why)),
+    };
+    match Submission::detect(file) {
+        Ok(submission) => grading.grade_named(&entry.name, &submission),
+        // One student's unreadable or unknown file is that student's
+        // problem, not the batch's.
+        Err(Error::Usage(why)) => {
+            Ok(grading.unpreparable(&entry.name, &file.display().to_string(), &why))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn result_path(dir: &Path, name: &str) -> PathBuf {
+    // Names are folder or file names, so they hold no '/'; keep them apart
+    // from the run key anyway.
+    dir.join(format!("{}.result.json", name.replace('/', "%2F")))
+}
+
+fn prepare_results(dir: &Path, key: &RunKey, resume: bool) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(Error::io(format!("cannot create {}", dir.display())))?;
+    let key_path = dir.join("run.json");
+    if let Ok(bytes) = std::fs::read(&key_path) {
+        let existing: Option<RunKey> = serde_json::from_slice(&bytes).ok();
+        if existing.as_ref() != Some(key) {
+            return Err(Error::Usage(format!(
+                "{} holds results of another grading run ({}); use another --results folder or empty this one",
+                dir.display(),
+                existing.map_or_else(
+                    || "unreadable".into(),
+                    |k| format!("challenge {}, tests {}", k.challenge, k.tests_dir)
+                )
+            )));
+        }
+        if !resume {
+            // A fresh run replaces what an earlier one left.
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                if entry
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".result.json")
+                {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+    }
+    write_atomically(
+        &key_path,
+        &serde_json::to_vec_pretty(key).unwrap_or_default(),
+    )
+}
+
+fn load_result(dir: &Path, name: &str) -> Option<SubmissionReport> {
+    let bytes = std::fs::read(result_path(dir, name)).ok()?;
+    serde_json::from_slice::<SubmissionReport>(&bytes)
+        .ok()
+        .filter(|r| r.name == name)
+}
+
+fn save_result(dir: &Path, report: &SubmissionReport) -> Result<(), Error> {
+    let bytes =
+        serde_json::to_vec(report).map_err(|e| Error::io("cannot encode a result")(e.into()))?;
+    write_atomically(&result_path(dir, &report.name), &bytes)
+}
+
+/// Writes `bytes` to `path` so that a reader sees the old file or the new
+/// one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let tmp = path.with_extension(format!(
+        "tmp-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(Error::io(format!("cannot write {}", path.display())))
+}
+
+/// Progress on standard error: a bar on a terminal, plain lines elsewhere.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: u64,
+    count: Mutex<u64>,
+}
+
+impl Progress {
+    fn new(total: u64, already: u64) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} graded, {elapsed} ({eta} left) {msg}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            bar.set_position(already);
+            bar
+        });
+        if already > 0 && bar.is_none() {
+            eprintln!("resuming: {already} of {total} already graded");
+        }
+        Progress {
+            bar,
+            total,
+            count: Mutex::new(already),
+        }
+    }
+
+    fn done(&self, report: &SubmissionReport) {
+        let mut count = self.count.lock().unwrap();
+        *count += 1;
+        match &self.bar {
+            Some(bar) => {
+                bar.set_position(*count);
+                bar.set_message(format!("{}: {}", report.name, report.verdict));
+            }
+            None => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "[{}/{}] {}: {} ({} of {})",
+                    *count,
+                    self.total,
+                    report.name,
+                    report.verdict,
+                    report.score,
+                    report.max_score
+                );
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Combines shard reports into one: the same challenge, tests and
+/// audience, every submission once, in name order.
+pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
+    let mut iter = reports.into_iter();
+    let Some((first_path, mut merged)) = iter.next() else {
+        return Err(Error::Usage(
+            "grader merge needs at least one report".into(),
+        ));
+    };
+    for (path, report) in iter {
+        for (what, a, b) in [
+            ("challenge", &merged.challenge, &report.challenge),
+            ("tests", &merged.tests_dir, &report.tests_dir),
+        ] {
+            if a != b {
+                return Err(Error::Usage(format!(
+                    "{} and {} grade different {what} ({a} and {b}); merge reports of one run",
+                    first_path.display(),
+                    path.display()
+                )));
+            }
+        }
+        if merged.audience != report.audience {
+            return Err(Error::Usage(format!(
+                "{} and {} are for different audiences",
+                first_path.display(),
+                path.display()
+            )));
+        }
+        for layer in report.sandbox.missing {
+            if !merged.sandbox.missing.contains(&layer) {
+                merged.sandbox.missing.push(layer);
+            }
+        }
+        merged.started_at_ms = merged.started_at_ms.min(report.started_at_ms);
+        merged.finished_at_ms = merged.finished_at_ms.max(report.finished_at_ms);
+        merged.submissions.extend(report.submissions);
+    }
+    merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
+    if let Some(w) = merged
+        .submissions
+        .windows(2)
+        .find(|w| w[0].name == w[1].name)
+    {
+        return Err(Error::Usage(format!(
+            "submission `{}` is in two of the reports; were the shards graded with the same --shard N?",
+            w[0].name
+        )));
+    }
+    Ok(merged)
+}
+
+/// The gradebook: a row per student. CSV, or JSON for a `.json` path.
+pub fn write_gradebook(report: &Report, path: &Path) -> Result<(), Error> {
+    let bytes = if path.extension().is_some_and(|e| e == "json") {
+        let rows: Vec<serde_json::Value> = report
+            .submissions
+            .iter()
+            .map(|s| {
+                serde_json::json!({
+                    "student": s.name,
+                    "path": s.path,
+                    "score": s.score,
+                    "max_score": s.max_score,
+                    "verdict": s.verdict,
+                    "passed": s.passed,
+                    "total": s.total,
+                })
+            })
+            .collect();
+        let mut bytes = serde_json::to_vec_pretty(&rows).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    } else {
+        let mut csv = String::from("student,path,score,max_score,verdict,passed,total\n");
+        for s in &report.submissions {
+            csv.push_str(&format!(
+                "{},{},{},{},{},{},{}\n",
+                csv_field(&s.name),
+                csv_field(&s.path),
+                s.score,
+                s.max_score,
+                s.verdict,
+                s.passed,
+                s.total
+            ));
+        }
+        csv.into_bytes()
+    };
+    write_atomically(path, &bytes)
+}
+
+/// A CSV field, quoted when it must be (RFC 4180), and defused against
+/// spreadsheet formulas.
+fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_refuse_nonsense() {
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "2", "a/b", "1/0"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_and_defused() {
+        assert_eq!(csv_field("alice"), "alice");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("=cmd()"), "'=cmd()");
+    }
+
+    #[test]
+    fn shard_assignment_is_disjoint_complete_stable_and_balanced() {
+        let names: Vec<String> = (0..4000).map(|i| format!("student-{i:04}")).collect();
+        for n in [1u32, 2, 3, 4, 7] {
+            let mut counts = vec![0usize; n as usize];
+            for name in &names {
+                let k = shard_of(name, n);
+                assert!((1..=n).contains(&k));
+                // Stable: the same answer every time.
+                assert_eq!(shard_of(name, n), k);
+                counts[(k - 1) as usize] += 1;
+            }
+            // Complete and disjoint: each name in exactly one shard.
+            assert_eq!(counts.iter().sum::<usize>(), names.len());
+            let fair = names.len() as f64 / f64::from(n);
+            for c in &counts {
+                assert!((*c as f64 - fair).abs() / fair < 0.06, "n={n}: {counts:?}");
+            }
+        }
+        // Going from 4 to 5 shards moves only what shard 5 takes.
+        let moved = names
+            .iter()
+            .filter(|n| shard_of(n, 4) != shard_of(n, 5))
+            .count();
+        assert!(
+            names
+                .iter()
+                .all(|n| shard_of(n, 4) == shard_of(n, 5) || shard_of(n, 5) == 5)
+        );
+        assert!(
+            (moved as f64 / names.len() as f64 - 0.2).abs() < 0.03,
+            "{moved}"
+        );
+    }
+}

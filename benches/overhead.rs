@@ -9,6 +9,9 @@
 //!    costs cancel), with and without the sandbox, against the same replay
 //!    in one plain Python process with no grader.
 //!
+//! 3. Submissions graded per second for a class of 200, with one and two
+//!    jobs.
+//!
 //! Run with `cargo bench --bench overhead`.
 
 use reference::h32;
@@ -230,6 +233,67 @@ fn bench_grader_overhead() {
     );
 }
 
+/// Submissions graded per second for a class of 200 small Python
+/// submissions on the sample and edge groups, with one and two jobs.
+fn bench_batch() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let source = std::fs::read(root.join("submissions/python/correct_class.py")).unwrap();
+    const STUDENTS: usize = 200;
+    for i in 0..STUDENTS {
+        let folder = class.join(format!("student-{i:03}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), &source).unwrap();
+    }
+    let tests = dir.path().join("tests");
+    for group in ["sample", "edge"] {
+        let to = tests.join(group);
+        std::fs::create_dir_all(&to).unwrap();
+        for f in std::fs::read_dir(root.join("challenges/rendezvous-router/tests").join(group))
+            .unwrap()
+            .flatten()
+        {
+            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+        }
+    }
+    println!("\ngrading a class of {STUDENTS} Python submissions on the sample and edge groups:");
+    let mut rates = Vec::new();
+    for jobs in [1, 2] {
+        let time = fastest(1, || {
+            let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+                .current_dir(root)
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--jobs",
+                    &jobs.to_string(),
+                    "--tests",
+                ])
+                .arg(&tests)
+                .arg(&class)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        });
+        let rate = STUDENTS as f64 / time.as_secs_f64();
+        println!(
+            "  --jobs {jobs}: {:>6.1} s, {rate:>6.1} submissions/s",
+            time.as_secs_f64()
+        );
+        rates.push(rate);
+    }
+    println!(
+        "  two jobs grade {:.2} times as fast as one",
+        rates[1] / rates[0]
+    );
+}
+
 fn main() {
     // `cargo test --benches` runs this with --bench absent: keep it quick.
     if !std::env::args().any(|a| a == "--bench") {
@@ -238,4 +302,5 @@ fn main() {
     }
     bench_route();
     bench_grader_overhead();
+    bench_batch();
 }

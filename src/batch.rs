@@ -506,7 +506,7 @@ mod tests {
 
     #[test]
     fn shard_assignment_is_disjoint_complete_stable_and_balanced() {
-        let names: Vec<String> = (0..4000).map(|i| format!("student-{i:04}")).collect();
+        let names: Vec<String> = (0..20_000).map(|i| format!("student-{i:05}")).collect();
         for n in [1u32, 2, 3, 4, 7] {
             let mut counts = vec![0usize; n as usize];
             for name in &names {

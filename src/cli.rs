@@ -39,6 +39,9 @@ pub enum Command {
     Init(InitArgs),
     /// Combine the JSON reports of several shards into one report
     Merge(MergeArgs),
+    /// Run every known mistake against the tests: which tests catch each,
+    /// and which mistakes no test catches (exit 1)
+    Audit(AuditArgs),
 }
 
 /// Arguments of `grader init`.
@@ -158,6 +161,22 @@ pub struct GradeArgs {
     /// Submission files, or folders holding one folder (or file) per student
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `grader audit`.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// The challenge to audit
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// Audit the cases in DIR instead of the challenge's own
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+
+    /// human, or json (a row per mistake with the tests that catch it)
+    #[arg(long, short, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// Arguments of `grader merge`.

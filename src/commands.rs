@@ -2,7 +2,7 @@
 
 use crate::batch;
 use crate::challenge::{self, Challenge};
-use crate::cli::{Cli, Command, GradeArgs, InitArgs, MergeArgs};
+use crate::cli::{AuditArgs, Cli, Command, GradeArgs, InitArgs, MergeArgs};
 use crate::error::Error;
 use crate::report::{self, Format};
 use crate::run::{Environment, RunOptions, SessionLimits, Submission};
@@ -51,6 +51,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         Command::List => list(cli, out),
         Command::Init(args) => init(cli, args, out),
         Command::Merge(args) => merge(args, out),
+        Command::Audit(args) => audit(cli, args, out),
     }
 }
 
@@ -208,6 +209,70 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         args.exit_zero,
         out,
     )
+}
+
+/// `grader audit`: every known mistake against the suite.
+fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let root = challenge::root(cli.challenges.as_deref())?;
+    let challenge = Challenge::load(&root, &args.challenge)?;
+    let suite = match &args.tests {
+        Some(dir) => challenge.load_suite(dir, false)?,
+        None => challenge.load_suite(&challenge.tests_dir(), true)?,
+    };
+    let cases: Vec<&challenge::Case> = suite.cases().collect();
+    let rows = crate::diagnose::audit(&challenge, &cases);
+    let gaps = rows.iter().filter(|r| r.caught_by.is_empty()).count();
+    let write_err = || Error::io("cannot write output");
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &rows).map_err(|e| write_err()(e.into()))?;
+            writeln!(out).map_err(write_err())?;
+        }
+        _ => {
+            writeln!(
+                out,
+                "{}: {} known mistakes against {} tests",
+                challenge.id,
+                rows.len(),
+                suite.cases().count()
+            )
+            .map_err(write_err())?;
+            for r in &rows {
+                let name = match &r.form {
+                    Some(form) => format!("{} {form}", r.id),
+                    None => r.id.clone(),
+                };
+                let line = if r.caught_by.is_empty() {
+                    format!("  GAP  {name:<28} no test catches it: {}", r.title)
+                } else {
+                    let shown: Vec<&str> = r.caught_by.iter().take(4).map(String::as_str).collect();
+                    let more = r.caught_by.len().saturating_sub(shown.len());
+                    format!(
+                        "  ok   {name:<28} caught by {}{}",
+                        shown.join(", "),
+                        if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    )
+                };
+                writeln!(out, "{line}").map_err(write_err())?;
+            }
+            if gaps > 0 {
+                writeln!(
+                    out,
+                    "{gaps} mistakes slip through: add cases that catch them"
+                )
+                .map_err(write_err())?;
+            }
+        }
+    }
+    Ok(if gaps == 0 {
+        Status::Passed
+    } else {
+        Status::Failed
+    })
 }
 
 /// Copies a challenge's starter into a folder, never over an existing file.

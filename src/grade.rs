@@ -2,6 +2,7 @@
 //! explain the failures, and build the [`Report`].
 
 use crate::challenge::{Case, Challenge, Scoring, Suite, Visibility};
+use crate::diagnose;
 use crate::error::Error;
 use crate::explain;
 use crate::judge::{self, Judgement, Verdict};
@@ -110,6 +111,7 @@ impl Grading<'_> {
                     explanation: None,
                     window: None,
                     captured: None,
+                    mistake: None,
                 });
             }
             groups.push(GroupReport {
@@ -135,6 +137,7 @@ impl Grading<'_> {
             passed: 0,
             total: tests.len(),
             h32: None,
+            mistake: None,
             groups,
             tests,
         }
@@ -159,6 +162,7 @@ impl Grading<'_> {
         let mut runner = Runner::new(self.env, challenge, submission, cpu_seconds);
         let mut tests = Vec::new();
         let mut groups = Vec::new();
+        let mut observed = Vec::new();
         for group in &suite.groups {
             let share = if group.cases.is_empty() {
                 0.0
@@ -170,6 +174,11 @@ impl Grading<'_> {
                 let run = runner.run_case(case, group.time_limit)?;
                 let judgement = judge::judge(case, &run.outcome);
                 let accepted = judgement.verdict == Verdict::Accepted;
+                observed.push(diagnose::Observed {
+                    case,
+                    behaviour: diagnose::Behaviour::of(&run.outcome),
+                    passed: accepted,
+                });
                 tests.push(TestReport {
                     name: case.name.clone(),
                     group: case.group.clone(),
@@ -188,6 +197,7 @@ impl Grading<'_> {
                     message: judgement.message,
                     divergence: judgement.divergence,
                     error: judgement.error,
+                    mistake: None,
                 });
             }
             let group_tests = &mut tests[first..];
@@ -209,6 +219,12 @@ impl Grading<'_> {
                 passed,
                 total: group_tests.len(),
             });
+        }
+        let mistake = diagnose::diagnose(challenge, &observed);
+        if let Some(m) = mistake.as_ref().filter(|m| m.exact) {
+            for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
+                t.mistake = Some(m.clone());
+            }
         }
         if self.audience == Audience::Learner {
             for t in tests
@@ -242,6 +258,7 @@ impl Grading<'_> {
                 .count(),
             total: tests.len(),
             h32,
+            mistake,
             groups,
             tests,
         })

@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod challenge;
+pub mod diagnose;
 pub mod error;
 
 pub use error::{Error, Problem};

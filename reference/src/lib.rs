@@ -5,6 +5,7 @@
 //! challenge only through it.
 
 pub mod hash;
+pub mod mistakes;
 pub mod model;
 pub mod rendezvous;
 

@@ -307,6 +307,8 @@ pub struct ModelSpec {
     pub operations: &'static [Signature],
     /// Builds an instance from parsed constructor arguments.
     pub build: fn(&[Arg]) -> Box<dyn Model>,
+    /// The known mistakes, for diagnosis and audit.
+    pub mistakes: &'static [crate::mistakes::Mistake],
 }
 
 impl fmt::Debug for ModelSpec {

@@ -34,6 +34,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         [Arg::Names(nodes)] => Box::new(Router::new(nodes.iter().map(String::as_str))),
         other => panic!("rendezvous-router takes [nodes], not {other:?}"),
     },
+    mistakes: &crate::mistakes::RENDEZVOUS,
 };
 
 /// A node with the FNV-1a state of `name + ":"`, so scoring a key only

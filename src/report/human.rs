@@ -103,6 +103,33 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             )?;
         }
     }
+    if let Some(m) = &s.mistake {
+        writeln!(out)?;
+        if m.exact {
+            writeln!(
+                out,
+                "{BAD}likely mistake{BAD:#}: {}{}",
+                m.title,
+                m.form
+                    .as_ref()
+                    .map(|f| format!(" ({f})"))
+                    .unwrap_or_default()
+            )?;
+            writeln!(out, "  {}", m.explanation)?;
+            writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
+            writeln!(
+                out,
+                "  {DIM}(this mistake reproduces all {} failing tests compared){DIM:#}",
+                m.compared
+            )?;
+        } else {
+            writeln!(
+                out,
+                "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of {} failing tests",
+                m.title, m.reproduced, m.compared
+            )?;
+        }
+    }
     // A failure that is the same in many tests (a module that does not
     // load) is explained once, with the other tests named.
     let mut shown: Vec<(&TestReport, Vec<String>)> = Vec::new();

@@ -72,6 +72,9 @@ pub struct SubmissionReport {
     pub total: usize,
     /// The submission's own h32 against the pinned one, where it has one.
     pub h32: Option<HashCheck>,
+    /// The known mistake that explains the failures (`exact`), or the
+    /// closest one with how many failing tests it reproduces.
+    pub mistake: Option<crate::diagnose::MistakeReport>,
     /// Scores per group.
     pub groups: Vec<GroupReport>,
     pub tests: Vec<TestReport>,
@@ -113,6 +116,9 @@ pub struct TestReport {
     pub window: Option<Window>,
     /// What the learner's code printed during this test, capped.
     pub captured: Option<Captured>,
+    /// The known mistake that reproduces this failure, when one explains
+    /// all of the submission's failures.
+    pub mistake: Option<crate::diagnose::MistakeReport>,
 }
 
 /// A slice of a case around its first divergence.

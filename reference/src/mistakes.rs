@@ -1,0 +1,436 @@
+//! Known mistakes: the reference with one thing wrong, the way learners get
+//! it wrong. The grader replays a failing submission's cases on each to
+//! name the mistake, and authors audit a suite against them.
+
+use crate::hash::{fmix32, h32};
+use crate::model::{Arg, Op};
+use serde_json::Value;
+
+/// A mistake a learner makes, as a runnable variant of the reference.
+pub struct Mistake {
+    /// A stable id, e.g. `lowest-score`.
+    pub id: &'static str,
+    /// One line, e.g. "keeps the lowest score".
+    pub title: &'static str,
+    /// What goes wrong, in words a learner understands.
+    pub explanation: &'static str,
+    /// How to fix it.
+    pub hint: &'static str,
+    /// Variations of the same mistake (the separator used, say); one empty
+    /// label when there are none.
+    pub forms: &'static [&'static str],
+    /// Builds the variant in form `forms[form]` from the constructor's args.
+    pub build: fn(&[Arg], usize) -> Box<dyn Variant>,
+}
+
+impl std::fmt::Debug for Mistake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mistake")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A running variant. `Err` is an exception the mistaken code would raise.
+pub trait Variant {
+    fn apply(&mut self, op: &Op) -> Result<Value, String>;
+}
+
+/// How a variant ran a case: its answers, and where it raised, if it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantRun {
+    pub output: Vec<Value>,
+    pub raised_at: Option<usize>,
+}
+
+/// Replays `ops` on mistake `m` in form `form`.
+pub fn run(m: &Mistake, form: usize, args: &[Arg], ops: &[Op]) -> VariantRun {
+    let mut variant = (m.build)(args, form);
+    let mut output = Vec::with_capacity(ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        match variant.apply(op) {
+            Ok(v) => output.push(v),
+            Err(_) => {
+                return VariantRun {
+                    output,
+                    raised_at: Some(i),
+                };
+            }
+        }
+    }
+    VariantRun {
+        output,
+        raised_at: None,
+    }
+}
+
+/// Which hash a mistaken router uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hash {
+    Pinned,
+    /// JavaScript's `(h * 16777619) >>> 0`: a double product that loses
+    /// bits past 2^53 before the reduction.
+    FloatMultiply,
+    /// The sum of the UTF-8 bytes.
+    ByteSum,
+    /// FNV-1a over UTF-16 code units (JavaScript's `charCodeAt`).
+    Utf16,
+    /// FNV-1a over Unicode code points (Python's `ord(c)`).
+    CodePoints,
+}
+
+/// How the winner is picked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    Highest,
+    Lowest,
+    /// The first maximum in insertion order: ties go to the older node.
+    FirstMaximum,
+    /// Scores compared as signed 32-bit integers.
+    SignedHighest,
+}
+
+/// A rendezvous router with one mistake switched on.
+#[derive(Debug, Clone)]
+struct WrongRouter {
+    /// In insertion order (duplicates only with `list`).
+    nodes: Vec<String>,
+    hash: Hash,
+    pick: Pick,
+    /// Joins node and key (or key and node with `swapped`).
+    separator: &'static str,
+    swapped: bool,
+    /// A list, not a set: duplicates kept, one copy removed at a time.
+    list: bool,
+    raise_on_absent: bool,
+}
+
+impl WrongRouter {
+    fn new(args: &[Arg]) -> WrongRouter {
+        WrongRouter {
+            nodes: match args {
+                [Arg::Names(names)] => names.clone(),
+                _ => Vec::new(),
+            },
+            hash: Hash::Pinned,
+            pick: Pick::Highest,
+            separator: ":",
+            swapped: false,
+            list: false,
+            raise_on_absent: false,
+        }
+    }
+
+    fn finish(mut self) -> Box<dyn Variant> {
+        if !self.list {
+            let mut seen = Vec::new();
+            self.nodes.retain(|n| {
+                let first = !seen.contains(n);
+                seen.push(n.clone());
+                first
+            });
+        }
+        Box::new(self)
+    }
+
+    fn score(&self, node: &str, key: &str) -> u32 {
+        let text = if self.swapped {
+            format!("{key}{}{node}", self.separator)
+        } else {
+            format!("{node}{}{key}", self.separator)
+        };
+        match self.hash {
+            Hash::Pinned => h32(&text),
+            Hash::FloatMultiply => float_multiply_h32(text.as_bytes()),
+            Hash::ByteSum => text.bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
+            Hash::Utf16 => fmix32(fnv_units(text.encode_utf16().map(u32::from))),
+            Hash::CodePoints => fmix32(fnv_units(text.chars().map(u32::from))),
+        }
+    }
+
+    fn route(&self, key: &str) -> Option<String> {
+        let mut best: Option<(&String, i64)> = None;
+        for node in &self.nodes {
+            let raw = self.score(node, key);
+            let score = match self.pick {
+                Pick::SignedHighest => i64::from(raw as i32),
+                _ => i64::from(raw),
+            };
+            let better = match best {
+                None => true,
+                Some((b, s)) => match self.pick {
+                    Pick::Highest | Pick::SignedHighest => score > s || (score == s && node < b),
+                    Pick::Lowest => score < s || (score == s && node < b),
+                    Pick::FirstMaximum => score > s,
+                },
+            };
+            if better {
+                best = Some((node, score));
+            }
+        }
+        best.map(|(n, _)| n.clone())
+    }
+}
+
+impl Variant for WrongRouter {
+    fn apply(&mut self, op: &Op) -> Result<Value, String> {
+        let name = op.name_at(0);
+        match op.name() {
+            "route" => Ok(self.route(name).map_or(Value::Null, Value::from)),
+            "add" => {
+                if self.list || !self.nodes.iter().any(|n| n == name) {
+                    self.nodes.push(name.to_owned());
+                }
+                Ok(Value::Null)
+            }
+            "remove" => match self.nodes.iter().position(|n| n == name) {
+                Some(i) => {
+                    self.nodes.remove(i);
+                    Ok(Value::Null)
+                }
+                None if self.raise_on_absent => Err(format!("{name} is not a node")),
+                None => Ok(Value::Null),
+            },
+            other => Err(format!("no operation {other}")),
+        }
+    }
+}
+
+/// FNV-1a over arbitrary code units (each XORed whole), then the finalizer.
+fn fnv_units(units: impl Iterator<Item = u32>) -> u32 {
+    units.fold(crate::hash::FNV_OFFSET, |h, u| {
+        (h ^ u).wrapping_mul(crate::hash::FNV_PRIME)
+    })
+}
+
+/// JavaScript's `x >>> 0` of an integer-valued double.
+fn to_uint32(x: f64) -> u32 {
+    x.trunc().rem_euclid(4_294_967_296.0) as u32
+}
+
+/// JavaScript's `x ^ y` on two numbers: both to int32, the result int32.
+fn js_xor(x: f64, y: f64) -> f64 {
+    f64::from((to_uint32(x) as i32) ^ (to_uint32(y) as i32))
+}
+
+/// The pinned hash as JavaScript computes it with `*` instead of
+/// `Math.imul`, in the usual shape:
+///
+/// ```js
+/// let h = 2166136261;
+/// for (const b of bytes) { h ^= b; h = (h * 16777619) >>> 0; }
+/// h ^= h >>> 16; h = (h * 0x85ebca6b) >>> 0;
+/// h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
+/// h ^= h >>> 16; return h >>> 0;
+/// ```
+///
+/// Each product is rounded to a double's 53 bits before `>>> 0` reduces it,
+/// exactly as JavaScript does.
+pub fn float_multiply_h32(bytes: &[u8]) -> u32 {
+    let mut h: f64 = 2_166_136_261.0;
+    for &b in bytes {
+        h = js_xor(h, f64::from(b));
+        h = f64::from(to_uint32(h * 16_777_619.0));
+    }
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    h = f64::from(to_uint32(h * f64::from(0x85eb_ca6bu32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 13));
+    h = f64::from(to_uint32(h * f64::from(0xc2b2_ae35u32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    to_uint32(h)
+}
+
+/// Separators learners put between node and key instead of ":".
+const WRONG_SEPARATORS: [&str; 9] = ["|", "-", "/", " ", ",", ";", "_", ".", "#"];
+
+/// The rendezvous-router mistakes.
+pub static RENDEZVOUS: [Mistake; 12] = [
+    Mistake {
+        id: "lowest-score",
+        title: "the lowest score wins instead of the highest",
+        explanation: "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
+        hint: "Keep the maximum: replace min with max, or flip the comparison.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                pick: Pick::Lowest,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "first-maximum",
+        title: "ties go to the node seen first, not to the smaller name",
+        explanation: "Your router keeps the first maximum it meets, so when two nodes tie the one added earlier wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+        hint: "On equal scores, compare the names: `score > best or (score == best and node < best_node)`.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                pick: Pick::FirstMaximum,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "key-node-swapped",
+        title: "hashes key + \":\" + node instead of node + \":\" + key",
+        explanation: "Your router scores the text key + \":\" + node; the pinned score hashes the node's name first.",
+        hint: "Hash f\"{node}:{key}\" (node first).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                swapped: true,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "no-separator",
+        title: "hashes node + key with no \":\" between them",
+        explanation: "Your router scores node + key; the pinned score puts a colon between them, so \"a\" + \"bc\" and \"ab\" + \"c\" stay apart.",
+        hint: "Hash node + \":\" + key.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                separator: "",
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "wrong-separator",
+        title: "joins node and key with another separator than \":\"",
+        explanation: "Your router puts another character between node and key; the pinned score uses a colon.",
+        hint: "Hash node + \":\" + key.",
+        forms: &WRONG_SEPARATORS,
+        build: |args, form| {
+            WrongRouter {
+                separator: WRONG_SEPARATORS[form],
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "signed-comparison",
+        title: "compares scores as signed 32-bit numbers",
+        explanation: "Your router treats scores as signed 32-bit integers, so a score of 2^31 or more looks negative and loses to smaller ones. Scores are unsigned.",
+        hint: "Compare unsigned values: in JavaScript end with `>>> 0` (not `| 0`); in Rust keep u32 (no `as i32`); in Java use Integer.compareUnsigned.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                pick: Pick::SignedHighest,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "float-multiply",
+        title: "multiplies with `*` instead of Math.imul",
+        explanation: "In JavaScript, h * 16777619 is a floating-point product: past 2^53 it loses its low bits before `>>> 0` reduces it, so your hash drifts from the pinned one.",
+        hint: "Use Math.imul(h ^ b, 16777619) and Math.imul for the finalizer's products.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                hash: Hash::FloatMultiply,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "byte-sum",
+        title: "uses a toy hash (the sum of the bytes) instead of h32",
+        explanation: "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
+        hint: "Implement h32: FNV-1a over the bytes, then the finalizer (see the starter).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                hash: Hash::ByteSum,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "utf16-units",
+        title: "hashes UTF-16 code units instead of UTF-8 bytes",
+        explanation: "Your hash feeds charCodeAt values to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+        hint: "Hash new TextEncoder().encode(text) (or Buffer.from(text, 'utf8')).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                hash: Hash::Utf16,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "code-points",
+        title: "hashes code points instead of UTF-8 bytes",
+        explanation: "Your hash feeds ord(c) of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+        hint: "Hash text.encode(\"utf-8\") byte by byte.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                hash: Hash::CodePoints,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "duplicate-membership",
+        title: "keeps nodes in a list, so a node can be there twice",
+        explanation: "A node listed twice (or added twice) is kept twice, and removing it takes one copy away, so it still gets keys. Membership is a set.",
+        hint: "Keep the nodes in a set (or skip names already present).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                list: true,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "remove-absent-raises",
+        title: "fails when removing a node that is not there",
+        explanation: "Removing an absent node must change nothing; your router raises an error instead.",
+        hint: "Check membership first, or use a removal that ignores absent names (set.discard in Python).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                raise_on_absent: true,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_units_match_utf8_on_ascii_only() {
+        let ascii = "cache-1:user:1";
+        assert_eq!(
+            fmix32(fnv_units(ascii.encode_utf16().map(u32::from))),
+            h32(ascii)
+        );
+        assert_eq!(fmix32(fnv_units(ascii.chars().map(u32::from))), h32(ascii));
+        assert_ne!(
+            fmix32(fnv_units("é".encode_utf16().map(u32::from))),
+            h32("é")
+        );
+        assert_eq!(fmix32(crate::hash::fnv1a("é".as_bytes())), h32("é"));
+    }
+}

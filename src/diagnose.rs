@@ -1,0 +1,186 @@
+//! Diagnose: name the learner's mistake. A failing submission's cases are
+//! replayed on every known mistake of the challenge; a mistake that
+//! reproduces the submission on every failing case it can be compared on
+//! is named, preferring one that also passes where the submission passed.
+//! When none does, the closest is shown only with its agreement rate.
+
+use crate::challenge::{Case, Challenge};
+use crate::judge::same;
+use crate::run::Outcome;
+use reference::mistakes::{self, Mistake, VariantRun};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// What the submission did on one case, as far as a mistake can reproduce
+/// it.
+#[derive(Debug, Clone)]
+pub enum Behaviour {
+    /// Answered every operation.
+    Output(Vec<Value>),
+    /// Raised at `at`, having answered `output` before.
+    Raised { output: Vec<Value>, at: usize },
+}
+
+impl Behaviour {
+    /// The behaviour in `outcome`, if a mistake could reproduce it (time and
+    /// memory limits, crashes and load failures cannot be compared).
+    pub fn of(outcome: &Outcome) -> Option<Behaviour> {
+        match outcome {
+            Outcome::Output(output) => Some(Behaviour::Output(output.clone())),
+            Outcome::Raised { output, error } => {
+                let at = usize::try_from(error.op_index?).ok()?;
+                Some(Behaviour::Raised {
+                    output: output.clone(),
+                    at,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn reproduced_by(&self, run: &VariantRun) -> bool {
+        let all_same = |a: &[Value], b: &[Value]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        };
+        match self {
+            Behaviour::Output(output) => run.raised_at.is_none() && all_same(output, &run.output),
+            Behaviour::Raised { output, at } => {
+                run.raised_at == Some(*at) && all_same(output, &run.output)
+            }
+        }
+    }
+}
+
+/// A named mistake in a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MistakeReport {
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// `true` when it reproduces every failing case; `false` for the
+    /// closest mistake when none does.
+    pub exact: bool,
+    /// Failing cases it reproduces, of those compared.
+    pub reproduced: usize,
+    pub compared: usize,
+}
+
+/// One case with what the submission did and whether it passed.
+pub struct Observed<'a> {
+    pub case: &'a Case,
+    pub behaviour: Option<Behaviour>,
+    pub passed: bool,
+}
+
+/// The mistake that explains `observed`, or the closest one, or none.
+pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<MistakeReport> {
+    let failing: Vec<(&Case, &Behaviour)> = observed
+        .iter()
+        .filter(|o| !o.passed)
+        .filter_map(|o| Some((o.case, o.behaviour.as_ref()?)))
+        .collect();
+    if failing.is_empty() {
+        return None;
+    }
+    let passing: Vec<&Case> = observed
+        .iter()
+        .filter(|o| o.passed)
+        .map(|o| o.case)
+        .collect();
+    // (mistake, form, failing reproduced, passing also passed)
+    let mut scored: Vec<(&Mistake, usize, usize, usize)> = Vec::new();
+    for mistake in challenge.model.mistakes {
+        for form in 0..mistake.forms.len() {
+            let reproduced = failing
+                .iter()
+                .filter(|(case, behaviour)| {
+                    behaviour.reproduced_by(&mistakes::run(mistake, form, &case.args, &case.ops))
+                })
+                .count();
+            let passes = if reproduced == failing.len() {
+                passing
+                    .iter()
+                    .filter(|case| {
+                        let run = mistakes::run(mistake, form, &case.args, &case.ops);
+                        Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+                    })
+                    .count()
+            } else {
+                0
+            };
+            scored.push((mistake, form, reproduced, passes));
+        }
+    }
+    let exact = scored
+        .iter()
+        .filter(|(_, _, reproduced, _)| *reproduced == failing.len())
+        // Most passing cases kept; the catalogue's order breaks ties.
+        .max_by_key(|(m, f, _, passes)| (*passes, std::cmp::Reverse(position(challenge, m, *f))));
+    let (mistake, form, reproduced, _) = match exact {
+        Some(hit) => *hit,
+        None => *scored
+            .iter()
+            .filter(|(_, _, reproduced, _)| *reproduced > 0)
+            .max_by_key(|(m, f, reproduced, _)| {
+                (*reproduced, std::cmp::Reverse(position(challenge, m, *f)))
+            })?,
+    };
+    Some(MistakeReport {
+        id: mistake.id.to_owned(),
+        title: mistake.title.to_owned(),
+        explanation: mistake.explanation.to_owned(),
+        hint: mistake.hint.to_owned(),
+        form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
+        exact: reproduced == failing.len(),
+        reproduced,
+        compared: failing.len(),
+    })
+}
+
+fn position(challenge: &Challenge, m: &Mistake, form: usize) -> usize {
+    let index = challenge
+        .model
+        .mistakes
+        .iter()
+        .position(|x| std::ptr::eq(x, m))
+        .unwrap_or(0);
+    index * 100 + form
+}
+
+/// One mistake's audit: the tests that catch it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditRow {
+    pub id: String,
+    pub form: Option<String>,
+    pub title: String,
+    /// `group/name` of every test the mistake fails.
+    pub caught_by: Vec<String>,
+}
+
+/// Runs every mistake (in every form) on every case of `cases`.
+pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
+    let mut rows = Vec::new();
+    for mistake in challenge.model.mistakes {
+        for form in 0..mistake.forms.len() {
+            let caught_by = cases
+                .iter()
+                .filter(|case| {
+                    let run = mistakes::run(mistake, form, &case.args, &case.ops);
+                    !Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+                })
+                .map(|case| format!("{}/{}", case.group, case.name))
+                .collect();
+            rows.push(AuditRow {
+                id: mistake.id.to_owned(),
+                form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
+                title: mistake.title.to_owned(),
+                caught_by,
+            });
+        }
+    }
+    rows
+}

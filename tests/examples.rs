@@ -27,6 +27,9 @@ struct Example {
     /// Must appear in the first failing test's traceback.
     #[serde(default)]
     traceback: Option<String>,
+    /// The known mistake the grader must name.
+    #[serde(default)]
+    mistake: Option<String>,
 }
 
 fn root() -> &'static Path {
@@ -187,6 +190,22 @@ fn check_example(example: &Example) -> Result<(), String> {
         if !got.contains(traceback.as_str()) {
             return Err(format!("traceback {got:?} lacks {traceback:?}"));
         }
+    }
+    let named = &submission["mistake"];
+    match &example.mistake {
+        Some(id) => {
+            if named["id"] != id.as_str() || named["exact"] != true {
+                return Err(format!("mistake {named}, expected exactly {id}"));
+            }
+            // Every failing test carries it too.
+            if failing.iter().any(|t| t["mistake"]["id"] != id.as_str()) {
+                return Err("a failing test lacks the mistake".into());
+            }
+        }
+        None if example.verdict == "accepted" && !named.is_null() => {
+            return Err(format!("a correct submission was diagnosed: {named}"));
+        }
+        None => {}
     }
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());

@@ -2,7 +2,9 @@
 //! it wrong. The grader replays a failing submission's cases on each to
 //! name the mistake, and authors audit a suite against them.
 
-use crate::hash::{fmix32, h32};
+use crate::hash::fmix32;
+#[cfg(test)]
+use crate::hash::h32;
 use crate::model::{Arg, Op};
 use serde_json::Value;
 
@@ -134,17 +136,29 @@ impl WrongRouter {
     }
 
     fn score(&self, node: &str, key: &str) -> u32 {
-        let text = if self.swapped {
-            format!("{key}{}{node}", self.separator)
+        // The parts in order, hashed without building the joined string.
+        let (a, b) = if self.swapped {
+            (key, node)
         } else {
-            format!("{node}{}{key}", self.separator)
+            (node, key)
         };
+        let parts = [a, self.separator, b];
+        let bytes = || parts.iter().flat_map(|p| p.bytes());
+        let chars = || parts.iter().flat_map(|p| p.chars());
         match self.hash {
-            Hash::Pinned => h32(&text),
-            Hash::FloatMultiply => float_multiply_h32(text.as_bytes()),
-            Hash::ByteSum => text.bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
-            Hash::Utf16 => fmix32(fnv_units(text.encode_utf16().map(u32::from))),
-            Hash::CodePoints => fmix32(fnv_units(text.chars().map(u32::from))),
+            Hash::Pinned => crate::hash::h32_concat(&parts),
+            Hash::FloatMultiply => float_multiply_h32_bytes(bytes()),
+            Hash::ByteSum => bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
+            Hash::Utf16 => fmix32(fnv_units(
+                chars()
+                    .flat_map(|c| {
+                        let mut units = [0u16; 2];
+                        let n = c.encode_utf16(&mut units).len();
+                        units.into_iter().take(n)
+                    })
+                    .map(u32::from),
+            )),
+            Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
         }
     }
 
@@ -227,8 +241,12 @@ fn js_xor(x: f64, y: f64) -> f64 {
 /// Each product is rounded to a double's 53 bits before `>>> 0` reduces it,
 /// exactly as JavaScript does.
 pub fn float_multiply_h32(bytes: &[u8]) -> u32 {
+    float_multiply_h32_bytes(bytes.iter().copied())
+}
+
+fn float_multiply_h32_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
     let mut h: f64 = 2_166_136_261.0;
-    for &b in bytes {
+    for b in bytes {
         h = js_xor(h, f64::from(b));
         h = f64::from(to_uint32(h * 16_777_619.0));
     }

@@ -42,6 +42,15 @@ pub enum Command {
     /// Run every known mistake against the tests: which tests catch each,
     /// and which mistakes no test catches (exit 1)
     Audit(AuditArgs),
+    /// Add a case pasted from a challenge page (stdin or FILE), with its
+    /// expected output from the reference
+    Add(AddArgs),
+    /// Rewrite expected files from the reference, showing each change
+    Bless(BlessArgs),
+    /// Check everything a grading run depends on
+    Validate(SuiteArgs),
+    /// Generate a reproducible case and its expected output
+    Gen(GenArgs),
 }
 
 /// Arguments of `grader init`.
@@ -177,6 +186,76 @@ pub struct AuditArgs {
     /// human, or json (a row per mistake with the tests that catch it)
     #[arg(long, short, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// Which suite an authoring command works on.
+#[derive(Debug, clap::Args)]
+pub struct SuiteArgs {
+    /// The challenge
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// The cases in DIR instead of the challenge's own tests
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+}
+
+/// Arguments of `grader add`.
+#[derive(Debug, clap::Args)]
+pub struct AddArgs {
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
+    /// The group (folder) to add the case to
+    #[arg(long, short)]
+    pub group: String,
+
+    /// The case's name (its files are NAME.json and NAME.expected.json)
+    pub name: String,
+
+    /// Read the case from FILE instead of standard input
+    pub file: Option<PathBuf>,
+}
+
+/// Arguments of `grader bless`.
+#[derive(Debug, clap::Args)]
+pub struct BlessArgs {
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
+    /// Change nothing; exit 1 if any expected file would change
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Arguments of `grader gen`.
+#[derive(Debug, clap::Args)]
+pub struct GenArgs {
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
+    /// What kind of case
+    #[arg(long, short, value_enum)]
+    pub profile: crate::generate::Profile,
+
+    /// The seed: the same seed writes the same bytes
+    #[arg(long, short)]
+    pub seed: u64,
+
+    /// Initial nodes [default: by profile]
+    #[arg(long)]
+    pub nodes: Option<usize>,
+
+    /// Operations [default: by profile]
+    #[arg(long)]
+    pub ops: Option<usize>,
+
+    /// The group (folder) to write into
+    #[arg(long, short)]
+    pub group: String,
+
+    /// The case's name
+    pub name: String,
 }
 
 /// Arguments of `grader merge`.

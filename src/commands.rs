@@ -2,7 +2,9 @@
 
 use crate::batch;
 use crate::challenge::{self, Challenge};
-use crate::cli::{AuditArgs, Cli, Command, GradeArgs, InitArgs, MergeArgs};
+use crate::cli::{
+    AddArgs, AuditArgs, BlessArgs, Cli, Command, GenArgs, GradeArgs, InitArgs, MergeArgs, SuiteArgs,
+};
 use crate::error::Error;
 use crate::report::{self, Format};
 use crate::run::{Environment, RunOptions, SessionLimits, Submission};
@@ -52,6 +54,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         Command::Init(args) => init(cli, args, out),
         Command::Merge(args) => merge(args, out),
         Command::Audit(args) => audit(cli, args, out),
+        Command::Add(args) => add(cli, args, out),
+        Command::Bless(args) => bless(cli, args, out),
+        Command::Validate(args) => validate(cli, args, out),
+        Command::Gen(args) => generate(cli, args, out),
     }
 }
 
@@ -273,6 +279,135 @@ fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Err
     } else {
         Status::Failed
     })
+}
+
+/// The challenge and the folder an authoring command works in.
+fn authoring(cli: &Cli, args: &SuiteArgs) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
+    let root = challenge::root(cli.challenges.as_deref())?;
+    let challenge = Challenge::load(&root, &args.challenge)?;
+    let (dir, own) = match &args.tests {
+        Some(dir) => (dir.clone(), false),
+        None => (challenge.tests_dir(), true),
+    };
+    Ok((challenge, dir, own))
+}
+
+fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    if own && challenge.config.group(&args.group).is_none() {
+        return Err(Error::Usage(format!(
+            "group `{}` is not declared in {}; add [[groups]] with name = \"{}\" first",
+            args.group,
+            challenge.dir.join("challenge.toml").display(),
+            args.group
+        )));
+    }
+    let text = match &args.file {
+        Some(file) => std::fs::read_to_string(file)
+            .map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?,
+        None => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(Error::io("cannot read standard input"))?;
+            text
+        }
+    };
+    let pasted = crate::author::parse_pasted(&text).map_err(Error::Usage)?;
+    let (case, expected) =
+        crate::author::add(&challenge, &dir.join(&args.group), &args.name, &pasted)?;
+    writeln!(out, "wrote {} and {}", case.display(), expected.display())
+        .map_err(Error::io("cannot write output"))?;
+    Ok(Status::Passed)
+}
+
+fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let suite = challenge.load_suite_with(&dir, own, false)?;
+    let changes = crate::author::blessings(&challenge, &suite);
+    let write_err = || Error::io("cannot write output");
+    for c in &changes {
+        writeln!(
+            out,
+            "{} {}",
+            if args.check {
+                "would change"
+            } else {
+                "changed"
+            },
+            c.path.display()
+        )
+        .map_err(write_err())?;
+        match &c.old {
+            Some(old) => {
+                write!(out, "{}", crate::author::diff_outputs(old, &c.new)).map_err(write_err())?
+            }
+            None => writeln!(out, "  (missing or unreadable: written from the reference)")
+                .map_err(write_err())?,
+        }
+    }
+    if changes.is_empty() {
+        writeln!(out, "every expected file agrees with the reference").map_err(write_err())?;
+        return Ok(Status::Passed);
+    }
+    if args.check {
+        writeln!(
+            out,
+            "{} expected files would change; run `grader bless` to write them",
+            changes.len()
+        )
+        .map_err(write_err())?;
+        return Ok(Status::Failed);
+    }
+    crate::author::bless(&changes)?;
+    Ok(Status::Passed)
+}
+
+fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let (challenge, dir, own) = authoring(cli, args)?;
+    // Loading checks challenge.toml, every case and every expected file.
+    let suite = challenge.load_suite(&dir, own)?;
+    let findings = crate::author::validate(&challenge, &suite);
+    let errors =
+        crate::author::print_findings(&findings, out).map_err(Error::io("cannot write output"))?;
+    if errors > 0 {
+        return Err(Error::Invalid(
+            findings
+                .into_iter()
+                .filter(|f| f.error)
+                .map(|f| f.problem)
+                .collect(),
+        ));
+    }
+    writeln!(
+        out,
+        "{}: {} cases in {} groups are valid{}",
+        challenge.id,
+        suite.cases().count(),
+        suite.groups.len(),
+        if findings.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} warnings)", findings.len())
+        }
+    )
+    .map_err(Error::io("cannot write output"))?;
+    Ok(Status::Passed)
+}
+
+fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let (challenge, dir, _) = authoring(cli, &args.suite)?;
+    let request = crate::generate::Request {
+        profile: args.profile,
+        seed: args.seed,
+        nodes: args.nodes,
+        ops: args.ops,
+        dir: &dir.join(&args.group),
+        name: &args.name,
+    };
+    let (case, expected) = crate::generate::generate(&challenge, &request)?;
+    writeln!(out, "wrote {} and {}", case.display(), expected.display())
+        .map_err(Error::io("cannot write output"))?;
+    Ok(Status::Passed)
 }
 
 /// Copies a challenge's starter into a folder, never over an existing file.

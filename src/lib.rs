@@ -6,6 +6,7 @@
 //! [`grade`] drives them; `main.rs` only parses arguments and maps the
 //! outcome to an exit code.
 
+pub mod author;
 pub mod batch;
 pub mod challenge;
 pub mod diagnose;
@@ -15,6 +16,7 @@ pub use error::{Error, Problem};
 pub mod cli;
 pub mod commands;
 pub mod explain;
+pub mod generate;
 pub mod grade;
 pub mod judge;
 pub mod os;

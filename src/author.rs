@@ -1,0 +1,294 @@
+//! Authoring: add a case from a challenge page, bless expected files from
+//! the reference, validate a suite, and generate reproducible cases.
+
+use crate::batch::write_atomically;
+use crate::challenge::{Case, Challenge, ExpectedFrom, Operations, Suite, locate, parse_input};
+use crate::error::{Error, Problem};
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The canonical text of a case or expected file: compact JSON and a
+/// newline, as a challenge page shows it.
+pub fn canonical(value: &Value) -> String {
+    format!("{value}\n")
+}
+
+/// A diff of two output lists, one entry per line, for people.
+pub fn diff_outputs(old: &[Value], new: &[Value]) -> String {
+    let lines = |v: &[Value]| {
+        v.iter()
+            .enumerate()
+            .map(|(i, x)| format!("{i:>5}: {x}\n"))
+            .collect::<String>()
+    };
+    let (old, new) = (lines(old), lines(new));
+    let diff = TextDiff::configure()
+        .algorithm(similar::Algorithm::Patience)
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(&old, &new);
+    let mut out = String::new();
+    for group in diff.grouped_ops(2) {
+        for op in &group {
+            for change in diff.iter_changes(op) {
+                let sign = match change.tag() {
+                    ChangeTag::Delete => '-',
+                    ChangeTag::Insert => '+',
+                    ChangeTag::Equal => ' ',
+                };
+                out.push(sign);
+                out.push_str(change.value());
+            }
+        }
+        out.push_str("  ...\n");
+    }
+    out
+}
+
+/// A finding of `validate`.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub error: bool,
+    pub problem: Problem,
+}
+
+/// Everything a grading run depends on, checked: the challenge and its
+/// cases load (the loader's own checks), every expected file agrees with
+/// the reference, case names are unique across groups, initial node lists
+/// have no duplicates (a warning), and the reference runs each case well
+/// within its time limit.
+pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut names: Vec<(&str, &Case)> = Vec::new();
+    for group in &suite.groups {
+        for case in &group.cases {
+            if let Some((_, other)) = names.iter().find(|(n, _)| *n == case.name) {
+                findings.push(Finding {
+                    error: true,
+                    problem: Problem {
+                        path: case.path.clone(),
+                        position: None,
+                        message: format!(
+                            "the case name `{}` is also used in group `{}`; reports would not tell them apart: rename one",
+                            case.name, other.group
+                        ),
+                    },
+                });
+            }
+            names.push((&case.name, case));
+            let started = Instant::now();
+            let output = challenge.model.run(&case.args, &case.ops);
+            let took = started.elapsed();
+            if took > group.time_limit {
+                findings.push(Finding {
+                    error: true,
+                    problem: Problem {
+                        path: case.path.clone(),
+                        position: None,
+                        message: format!(
+                            "the reference alone takes {} ms, past the group's {} ms limit: make the case smaller or raise time_ms",
+                            took.as_millis(),
+                            group.time_limit.as_millis()
+                        ),
+                    },
+                });
+            } else if took * 10 > group.time_limit {
+                findings.push(Finding {
+                    error: false,
+                    problem: Problem {
+                        path: case.path.clone(),
+                        position: None,
+                        message: format!(
+                            "the reference takes {} ms of the {} ms limit; a learner's solution in Python may be 10-100 times slower",
+                            took.as_millis(),
+                            group.time_limit.as_millis()
+                        ),
+                    },
+                });
+            }
+            if case.expected_from == ExpectedFrom::File
+                && let Some(i) =
+                    (0..output.len()).find(|&i| !crate::judge::same(&output[i], &case.expected[i]))
+            {
+                let path = case
+                    .path
+                    .with_file_name(format!("{}.expected.json", case.name));
+                let text = std::fs::read_to_string(&path).unwrap_or_default();
+                findings.push(Finding {
+                    error: true,
+                    problem: Problem {
+                        position: locate::position_of(&text, &[i]),
+                        path,
+                        message: format!(
+                            "result {i} is {}, the reference answers {} to {}; fix the case, or run `grader bless` if the reference is right",
+                            case.expected[i],
+                            output[i],
+                            case.op_json(i)
+                        ),
+                    },
+                });
+            }
+            if let Some(Value::Array(nodes)) = case.input.get(0).and_then(|a| a.get(0)) {
+                for (i, n) in nodes.iter().enumerate() {
+                    if nodes[..i].contains(n) {
+                        let text = std::fs::read_to_string(&case.path).unwrap_or_default();
+                        findings.push(Finding {
+                            error: false,
+                            problem: Problem {
+                                path: case.path.clone(),
+                                position: locate::position_of(&text, &[0, 0, i]),
+                                message: format!(
+                                    "node {n} is listed twice (fine if the case tests duplicates)"
+                                ),
+                            },
+                        });
+                    }
+                }
+            }
+        }
+    }
+    findings
+}
+
+/// One expected file `bless` would change.
+#[derive(Debug, Clone)]
+pub struct Blessing {
+    pub path: PathBuf,
+    /// The file's entries before (`None`: missing or unreadable).
+    pub old: Option<Vec<Value>>,
+    pub new: Vec<Value>,
+}
+
+/// The expected files that differ from the reference's output, in a suite
+/// loaded without its expected files.
+pub fn blessings(challenge: &Challenge, suite: &Suite) -> Vec<Blessing> {
+    let mut changes = Vec::new();
+    for case in suite.cases() {
+        let new = challenge.model.run(&case.args, &case.ops);
+        let path = case
+            .path
+            .with_file_name(format!("{}.expected.json", case.name));
+        let text = std::fs::read_to_string(&path).ok();
+        if text.as_deref() == Some(canonical(&Value::from(new.clone())).as_str()) {
+            continue;
+        }
+        let old = text
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v.as_array().cloned());
+        changes.push(Blessing { path, old, new });
+    }
+    changes
+}
+
+/// Writes the blessed expected files.
+pub fn bless(changes: &[Blessing]) -> Result<(), Error> {
+    for c in changes {
+        write_atomically(&c.path, canonical(&Value::from(c.new.clone())).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A case pasted from a challenge page: `[args, ops]`, or the page's
+/// `Input: ...` / `Output: ...` pair.
+#[derive(Debug, Clone)]
+pub struct Pasted {
+    pub input: Value,
+    pub output: Option<Value>,
+}
+
+/// Reads what an author pasted.
+pub fn parse_pasted(text: &str) -> Result<Pasted, String> {
+    let trimmed = text.trim();
+    if let Some(rest) = trimmed.strip_prefix("Input:") {
+        let (input, output) = match rest.find("Output:") {
+            Some(at) => (&rest[..at], Some(&rest[at + "Output:".len()..])),
+            None => (rest, None),
+        };
+        let input = serde_json::from_str(input.trim())
+            .map_err(|e| format!("the Input is not JSON: {e}"))?;
+        let output = output
+            .map(|o| {
+                serde_json::from_str(o.trim()).map_err(|e| format!("the Output is not JSON: {e}"))
+            })
+            .transpose()?;
+        Ok(Pasted { input, output })
+    } else {
+        let input = serde_json::from_str(trimmed).map_err(|e| {
+            format!("not a case: expected [args, ops] or a challenge page's `Input: ...` and `Output: ...` ({e})")
+        })?;
+        Ok(Pasted {
+            input,
+            output: None,
+        })
+    }
+}
+
+/// Writes `NAME.json` and `NAME.expected.json` for a pasted case into
+/// `dir`, refusing to overwrite, and refusing when a pasted output
+/// disagrees with the reference (the diff is in the error).
+pub fn add(
+    challenge: &Challenge,
+    dir: &Path,
+    name: &str,
+    pasted: &Pasted,
+) -> Result<(PathBuf, PathBuf), Error> {
+    if name.is_empty()
+        || name.contains(['/', '\\'])
+        || name.starts_with('.')
+        || name.ends_with(".json")
+    {
+        return Err(Error::Usage(format!(
+            "`{name}` is not a case name: use letters, digits and dashes, no extension"
+        )));
+    }
+    let ops = Operations {
+        model: challenge.model,
+        allowed: &challenge.operations,
+    };
+    let (args, parsed) = parse_input(&ops, &pasted.input)
+        .map_err(|(at, message)| Error::Usage(format!("the pasted case, at {at:?}: {message}")))?;
+    let output = challenge.model.run(&args, &parsed);
+    if let Some(given) = &pasted.output {
+        let given_list = given.as_array().cloned().unwrap_or_default();
+        let agrees = given_list.len() == output.len()
+            && given_list
+                .iter()
+                .zip(&output)
+                .all(|(a, b)| crate::judge::same(a, b));
+        if !agrees {
+            return Err(Error::Usage(format!(
+                "the pasted Output disagrees with the reference (- pasted, + reference); nothing was written:\n{}",
+                diff_outputs(&given_list, &output)
+            )));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(Error::io(format!("cannot create {}", dir.display())))?;
+    let case_path = dir.join(format!("{name}.json"));
+    let expected_path = dir.join(format!("{name}.expected.json"));
+    for p in [&case_path, &expected_path] {
+        if p.exists() {
+            return Err(Error::Usage(format!(
+                "{} already exists; nothing was written",
+                p.display()
+            )));
+        }
+    }
+    write_atomically(&case_path, canonical(&pasted.input).as_bytes())?;
+    write_atomically(&expected_path, canonical(&Value::from(output)).as_bytes())?;
+    Ok((case_path, expected_path))
+}
+
+/// Prints validation findings; returns how many are errors.
+pub fn print_findings(findings: &[Finding], out: &mut dyn Write) -> std::io::Result<usize> {
+    for f in findings {
+        writeln!(
+            out,
+            "{}: {}",
+            if f.error { "error" } else { "warning" },
+            f.problem
+        )?;
+    }
+    Ok(findings.iter().filter(|f| f.error).count())
+}

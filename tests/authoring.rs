@@ -1,0 +1,309 @@
+//! Authoring through the real binary: add reproduces the shipped sample
+//! byte for byte, bless and its check, validate on good and broken suites,
+//! gen's reproducibility and its ties profile.
+
+use reference::model::{Explanation, WinRule};
+use rendezvous_grader::challenge::Challenge;
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn grader(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A copy of the shipped suite to damage.
+fn copy_suite(dir: &Path) -> PathBuf {
+    let to = dir.join("tests");
+    for entry in
+        walkdir::WalkDir::new(root().join("challenges/rendezvous-router/tests")).min_depth(1)
+    {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(root().join("challenges/rendezvous-router/tests"))
+            .unwrap();
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(to.join(rel)).unwrap();
+        } else {
+            std::fs::copy(entry.path(), to.join(rel)).unwrap();
+        }
+    }
+    to
+}
+
+#[test]
+fn pasting_the_pages_sample_reproduces_the_shipped_files() {
+    let vectors: Value =
+        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let name = "sample-1-keys-spread-over-three-nodes";
+    let sample = &vectors["rendezvous-router"][name];
+    // As the page shows it.
+    let pasted = format!(
+        "Input:  {}\nOutput: {}\n",
+        sample["input"], sample["output"]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = grader(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "sample",
+            name,
+        ],
+        Some(&pasted),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for suffix in [".json", ".expected.json"] {
+        let ours =
+            std::fs::read(dir.path().join("sample").join(format!("{name}{suffix}"))).unwrap();
+        let shipped = std::fs::read(
+            root()
+                .join("challenges/rendezvous-router/tests/sample")
+                .join(format!("{name}{suffix}")),
+        )
+        .unwrap();
+        assert_eq!(ours, shipped, "{suffix}");
+    }
+    // A pasted output that disagrees is refused, with the diff, and nothing written.
+    let wrong = format!(
+        "Input: {}\nOutput: {}\n",
+        sample["input"],
+        Value::from(vec!["cache-1"; 10])
+    );
+    let out = grader(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "other",
+            "wrong",
+        ],
+        Some(&wrong),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("disagrees with the reference"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("+    0: \"cache-3\""),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.path().join("other/wrong.json").exists());
+    // And an existing case is never overwritten.
+    let again = grader(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "sample",
+            name,
+        ],
+        Some(&pasted),
+    );
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn bless_rewrites_what_disagrees_and_check_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let tests = copy_suite(dir.path());
+    let t = tests.to_str().unwrap();
+    let clean = grader(&["bless", "--check", "--tests", t], None);
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stdout));
+    let damaged = tests.join("edge/single-node.expected.json");
+    let original = std::fs::read(&damaged).unwrap();
+    std::fs::write(&damaged, "[\"nobody\", null").unwrap(); // wrong and truncated
+    let check = grader(&["bless", "--check", "--tests", t], None);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        text(&check.stdout).contains("would change"),
+        "{}",
+        text(&check.stdout)
+    );
+    assert_ne!(
+        std::fs::read(&damaged).unwrap(),
+        original,
+        "--check changes nothing"
+    );
+    let bless = grader(&["bless", "--tests", t], None);
+    assert_eq!(bless.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(&damaged).unwrap(),
+        original,
+        "blessed back to the reference's output"
+    );
+}
+
+#[test]
+fn validate_passes_the_shipped_suite_and_points_at_damage() {
+    let ok = grader(&["validate"], None);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}{}",
+        text(&ok.stdout),
+        text(&ok.stderr)
+    );
+    assert!(text(&ok.stdout).contains("are valid"));
+
+    let cases: [(&str, &str, &str, &str); 3] = [
+        // A corrupted expected file: the right type, the wrong answer.
+        (
+            "edge/single-node.expected.json",
+            "[\"only\",\"only\",\"nobody\",\"only\"]\n",
+            "single-node.expected.json:1:16",
+            "the reference answers \"only\"",
+        ),
+        (
+            "edge/single-node.json",
+            "[[[\"only\"]],[[\"rout\",\"x\"]]]\n",
+            "single-node.json:1:15",
+            "unknown operation `rout`",
+        ),
+        (
+            "edge/single-node.json",
+            "[[[\"only\"]],[[\"route\",",
+            "single-node.json:1:",
+            "invalid JSON",
+        ),
+    ];
+    for (file, content, position, message) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let tests = copy_suite(dir.path());
+        std::fs::write(tests.join(file), content).unwrap();
+        let out = grader(&["validate", "--tests", tests.to_str().unwrap()], None);
+        let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{file}: {all}");
+        assert!(
+            all.contains(position) && all.contains(message),
+            "{file}: {all}"
+        );
+    }
+}
+
+#[test]
+fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    for dir in [a.path(), b.path()] {
+        for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
+            let out = grader(
+                &[
+                    "gen",
+                    "--tests",
+                    dir.to_str().unwrap(),
+                    "--profile",
+                    profile,
+                    "--seed",
+                    "42",
+                    "--group",
+                    "g",
+                    profile,
+                ],
+                None,
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{profile}: {}",
+                text(&out.stderr)
+            );
+        }
+        let out = grader(
+            &[
+                "gen",
+                "--tests",
+                dir.to_str().unwrap(),
+                "--profile",
+                "large",
+                "--seed",
+                "42",
+                "--nodes",
+                "1500",
+                "--ops",
+                "12000",
+                "--group",
+                "g",
+                "large",
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
+        let other = b.path().join("g").join(entry.file_name());
+        assert_eq!(
+            std::fs::read(entry.path()).unwrap(),
+            std::fs::read(other).unwrap(),
+            "{:?}",
+            entry.file_name()
+        );
+    }
+    // Another seed, another case.
+    let c = tempfile::tempdir().unwrap();
+    grader(
+        &[
+            "gen",
+            "--tests",
+            c.path().to_str().unwrap(),
+            "--profile",
+            "random",
+            "--seed",
+            "43",
+            "--group",
+            "g",
+            "random",
+        ],
+        None,
+    );
+    assert_ne!(
+        std::fs::read(a.path().join("g/random.json")).unwrap(),
+        std::fs::read(c.path().join("g/random.json")).unwrap()
+    );
+
+    // Everything generated is valid, and the ties case has a route that
+    // the reference decides by the name rule.
+    let challenge = Challenge::load(&root().join("challenges"), "rendezvous-router").unwrap();
+    let suite = challenge.load_suite(a.path(), false).unwrap();
+    let ties = suite.cases().find(|c| c.name == "ties").unwrap();
+    let by_name = (0..ties.ops.len()).any(|i| {
+        matches!(challenge.model.explain_at(&ties.args, &ties.ops, i), Some(Explanation::Scores(t)) if t.rule == WinRule::TieSmallerName)
+    });
+    assert!(by_name, "no tie in the ties case");
+    let large = suite.cases().find(|c| c.name == "large").unwrap();
+    assert_eq!(large.ops.len(), 12000);
+    assert_eq!(large.input[0][0].as_array().unwrap().len(), 1500);
+    let valid = grader(&["validate", "--tests", a.path().to_str().unwrap()], None);
+    assert_eq!(valid.status.code(), Some(0), "{}", text(&valid.stderr));
+}

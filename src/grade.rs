@@ -138,6 +138,7 @@ impl Grading<'_> {
             total: tests.len(),
             h32: None,
             mistake: None,
+            reproducer: None,
             groups,
             tests,
         }
@@ -221,6 +222,27 @@ impl Grading<'_> {
             });
         }
         let mistake = diagnose::diagnose(challenge, &observed);
+        // The smallest visible case with a wrong answer, shrunk on the
+        // submission itself (never a hidden case for a learner).
+        let reproducer = match observed
+            .iter()
+            .zip(&tests)
+            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
+            .filter(|(_, t)| {
+                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
+            })
+            .min_by_key(|(o, _)| o.case.ops.len())
+        {
+            Some((o, _)) => {
+                let limit = suite
+                    .groups
+                    .iter()
+                    .find(|g| g.name == o.case.group)
+                    .map_or(Duration::from_secs(5), |g| g.time_limit);
+                crate::shrink::shrink(challenge, &mut runner, submission, &o.case.input, limit)?
+            }
+            None => None,
+        };
         if let Some(m) = mistake.as_ref().filter(|m| m.exact) {
             for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
                 t.mistake = Some(m.clone());
@@ -259,6 +281,7 @@ impl Grading<'_> {
             total: tests.len(),
             h32,
             mistake,
+            reproducer,
             groups,
             tests,
         })

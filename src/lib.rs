@@ -24,3 +24,4 @@ pub mod prepare;
 pub mod report;
 pub mod run;
 pub mod sandbox;
+pub mod shrink;

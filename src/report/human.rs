@@ -157,6 +157,23 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             )?;
         }
     }
+    if let Some(r) = &s.reproducer {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{HEAD}a smaller case that fails the same way{HEAD:#}: {}",
+            r.case
+        )?;
+        writeln!(
+            out,
+            "  the last operation should answer {}, yours answers {}",
+            visible_json(&r.expected),
+            visible_json(&r.actual)
+        )?;
+        for line in r.snippet.lines() {
+            writeln!(out, "  {DIM}|{DIM:#} {line}")?;
+        }
+    }
     if let Some(check) = &s.h32 {
         writeln!(out)?;
         render_hash_check(check, out)?;

@@ -696,11 +696,17 @@ impl<'a> Runner<'a> {
 
     /// Runs `case` with wall-clock `limit`.
     pub fn run_case(&mut self, case: &Case, limit: Duration) -> Result<CaseRun, Error> {
+        self.run_input(&case.input, limit)
+    }
+
+    /// Runs the case `[args, ops]` in `input` (already checked) with
+    /// wall-clock `limit`.
+    pub fn run_input(&mut self, input: &Value, limit: Duration) -> Result<CaseRun, Error> {
         // Start-up is not the case's time: it is paid once, not per case.
         let _ = self.ready()?;
         let started = Instant::now();
         let mut body = Map::new();
-        body.insert("case".into(), case.input.clone());
+        body.insert("case".into(), input.clone());
         let reply = match self.exchange(body, limit)? {
             Ok(reply) => reply,
             Err((outcome, captured)) => {

@@ -1,0 +1,263 @@
+//! Shrinking: a much smaller case that still fails, by delta debugging on
+//! the submission itself (fewer operations, then fewer nodes, then shorter
+//! keys), and a snippet in the learner's language that builds the router
+//! and asserts the expected answer, to paste into their own tests.
+
+use crate::challenge::{Challenge, Operations, parse_input};
+use crate::error::Error;
+use crate::judge::same;
+use crate::run::{Language, Outcome, Runner, Submission};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::time::Duration;
+
+/// Attempts (submission runs) one shrink may make.
+const BUDGET: usize = 200;
+
+/// A small failing case and the snippet that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reproducer {
+    /// The case, `[args, ops]`, ending at the first wrong answer.
+    pub case: Value,
+    /// What the last operation should answer, and what the submission did.
+    pub expected: Value,
+    pub actual: Value,
+    /// Code in the submission's language that fails with the wrong answer.
+    pub snippet: String,
+}
+
+/// Where a candidate case first goes wrong: the index of the first op whose
+/// answer differs from the reference's, with both answers.
+fn first_wrong(
+    challenge: &Challenge,
+    runner: &mut Runner<'_>,
+    input: &Value,
+    limit: Duration,
+) -> Result<Option<(usize, Value, Value)>, Error> {
+    let ops = Operations {
+        model: challenge.model,
+        allowed: &challenge.operations,
+    };
+    let Ok((args, parsed)) = parse_input(&ops, input) else {
+        return Ok(None);
+    };
+    let expected = challenge.model.run(&args, &parsed);
+    let run = runner.run_input(input, limit)?;
+    let Outcome::Output(actual) = run.outcome else {
+        return Ok(None);
+    };
+    Ok((0..expected.len())
+        .find(|&i| actual.get(i).is_none_or(|a| !same(a, &expected[i])))
+        .map(|i| {
+            (
+                i,
+                expected[i].clone(),
+                actual.get(i).cloned().unwrap_or(Value::Null),
+            )
+        }))
+}
+
+/// `[args, ops[..=end]]`.
+fn cut(nodes: &[Value], ops: &[Value], end: usize) -> Value {
+    serde_json::json!([[nodes], ops[..=end]])
+}
+
+/// Shrinks a case whose output was wrong; `None` when the submission does
+/// not fail the same way on the case itself (it is not deterministic).
+pub fn shrink(
+    challenge: &Challenge,
+    runner: &mut Runner<'_>,
+    submission: &Submission,
+    input: &Value,
+    limit: Duration,
+) -> Result<Option<Reproducer>, Error> {
+    // The rendezvous family: args are [nodes].
+    let (Some(nodes), Some(ops)) = (input[0][0].as_array(), input[1].as_array()) else {
+        return Ok(None);
+    };
+    let (mut nodes, mut ops) = (nodes.clone(), ops.clone());
+    let mut budget = BUDGET;
+    let mut attempt = |nodes: &[Value],
+                       ops: &[Value],
+                       runner: &mut Runner<'_>|
+     -> Result<Option<(usize, Value, Value)>, Error> {
+        if budget == 0 || ops.is_empty() {
+            return Ok(None);
+        }
+        budget -= 1;
+        first_wrong(challenge, runner, &serde_json::json!([[nodes], ops]), limit)
+    };
+    let Some(mut wrong) = attempt(&nodes, &ops, runner)? else {
+        return Ok(None);
+    };
+    ops.truncate(wrong.0 + 1);
+    // Operations: drop chunks, halving their size, keeping the last one.
+    let mut chunk = ops.len().div_ceil(2);
+    while chunk >= 1 {
+        let mut start = 0;
+        while start + 1 < ops.len() {
+            let end = (start + chunk).min(ops.len() - 1);
+            let candidate: Vec<Value> = ops[..start].iter().chain(&ops[end..]).cloned().collect();
+            match attempt(&nodes, &candidate, runner)? {
+                Some(w) => {
+                    ops = candidate;
+                    ops.truncate(w.0 + 1);
+                    wrong = w;
+                }
+                None => start = end,
+            }
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+    // Nodes: drop them one at a time.
+    let mut i = 0;
+    while i < nodes.len() {
+        let mut candidate = nodes.clone();
+        candidate.remove(i);
+        match attempt(&candidate, &ops, runner)? {
+            Some(w) => {
+                nodes = candidate;
+                ops.truncate(w.0 + 1);
+                wrong = w;
+            }
+            None => i += 1,
+        }
+    }
+    let case = cut(&nodes, &ops, wrong.0);
+    let snippet = snippet(submission, &case, &wrong.1);
+    Ok(Some(Reproducer {
+        case,
+        expected: wrong.1,
+        actual: wrong.2,
+        snippet,
+    }))
+}
+
+/// Code that replays `case` in the submission's language and asserts that
+/// its last operation answers `expected`.
+pub fn snippet(submission: &Submission, case: &Value, expected: &Value) -> String {
+    let nodes = case[0][0].clone();
+    let ops = case[1].as_array().cloned().unwrap_or_default();
+    let Some((last, before)) = ops.split_last() else {
+        return String::new();
+    };
+    let file = submission
+        .path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let stem = submission
+        .path
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    // JSON literals are valid JavaScript and Rust string literals here.
+    let call = |op: &Value| -> String {
+        let name = op[0].as_str().unwrap_or_default();
+        let args: Vec<String> = op
+            .as_array()
+            .map_or(&[][..], |a| &a[1..])
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        format!("router.{name}({})", args.join(", "))
+    };
+    match submission.language {
+        Language::Python => {
+            let mut s = format!(
+                "# Run beside {file}: it fails until the bug is fixed.\nfrom {stem} import Router\n\nrouter = Router({})\n",
+                python(&nodes)
+            );
+            for op in before {
+                s.push_str(&format!("{}\n", python_call(op)));
+            }
+            s.push_str(&format!(
+                "assert {} == {}, {}\n",
+                python_call(last),
+                python(expected),
+                python_call(last)
+            ));
+            s
+        }
+        Language::JavaScript | Language::TypeScript => {
+            let header = if submission.language == Language::TypeScript {
+                format!(
+                    "// Save as check.ts beside {file} and run it with your TypeScript runner (tsx, deno): it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport {{ Router }} from './{stem}';\n"
+                )
+            } else {
+                format!(
+                    "// Save as check.mjs beside {file} and run `node check.mjs`: it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport * as m from './{file}';\nconst Router = m.Router ?? m.default?.Router;\n"
+                )
+            };
+            let mut s = format!("{header}\nconst router = new Router({nodes});\n");
+            for op in before {
+                s.push_str(&format!("{};\n", call(op)));
+            }
+            s.push_str(&format!(
+                "assert.deepStrictEqual({}, {expected});\n",
+                call(last)
+            ));
+            s
+        }
+        Language::Rust => {
+            let names: Vec<String> = nodes
+                .as_array()
+                .map(|a| a.iter().map(|n| format!("{n}.to_string()")).collect())
+                .unwrap_or_default();
+            let mut s = format!(
+                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let mut router = Router::new(vec![{}]);\n",
+                names.join(", ")
+            );
+            for op in before {
+                s.push_str(&format!("    {};\n", call(op)));
+            }
+            let want = match expected {
+                Value::Null => "None".to_owned(),
+                Value::String(_) => format!("Some({expected}.to_string())"),
+                other => other.to_string(),
+            };
+            s.push_str(&format!("    assert_eq!({}, {want});\n}}\n", call(last)));
+            s
+        }
+        Language::Executable | Language::Unknown => {
+            format!(
+                "Send this case to your program: {case}\nThe last operation should answer {expected}.\n"
+            )
+        }
+    }
+}
+
+/// A JSON value as a Python literal.
+fn python(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(b) => {
+            if *b {
+                "True".into()
+            } else {
+                "False".into()
+            }
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(python).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn python_call(op: &Value) -> String {
+    let name = op[0].as_str().unwrap_or_default();
+    let args: Vec<String> = op
+        .as_array()
+        .map_or(&[][..], |a| &a[1..])
+        .iter()
+        .map(python)
+        .collect();
+    format!("router.{name}({})", args.join(", "))
+}

@@ -184,3 +184,151 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
     }
     rows
 }
+
+/// A property of consistent hashing the submission breaks, shown by two
+/// routes of the same key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyHint {
+    /// `remove-moves-only-its-keys` or `add-only-steals-keys`.
+    pub property: String,
+    pub case: String,
+    /// The two routes of the same key, by operation index.
+    pub first_op: usize,
+    pub second_op: usize,
+    pub message: String,
+}
+
+/// Checks, on the submission's own answers (no reference needed), that
+/// between two routes of one key separated only by removals the answer
+/// moved only off a removed node, and separated only by additions, only
+/// onto an added node.
+pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
+    let ops = case.input[1].as_array()?;
+    let mut last_route: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (j, op) in ops.iter().enumerate() {
+        if op[0] != "route" || j >= actual.len() {
+            continue;
+        }
+        let Some(key) = op[1].as_str() else { continue };
+        if let Some(&i) = last_route.get(key) {
+            let between = &ops[i + 1..j];
+            let (before, after) = (&actual[i], &actual[j]);
+            let names = |kind: &str| -> Vec<&Value> {
+                between
+                    .iter()
+                    .filter(|o| o[0] == kind)
+                    .map(|o| &o[1])
+                    .collect()
+            };
+            let (added, removed) = (names("add"), names("remove"));
+            if before != after {
+                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(&before)
+                {
+                    Some((
+                        "remove-moves-only-its-keys",
+                        format!(
+                            "key {key:?} moved from {before} to {after} when only {} left; a removal may only move the keys of the removed node",
+                            list(&removed)
+                        ),
+                    ))
+                } else if removed.is_empty() && !added.is_empty() && !added.contains(&after) {
+                    Some((
+                        "add-only-steals-keys",
+                        format!(
+                            "key {key:?} moved from {before} to {after} when only {} joined; an addition may only move keys to the new node",
+                            list(&added)
+                        ),
+                    ))
+                } else {
+                    None
+                };
+                if let Some((property, message)) = hint {
+                    return Some(PropertyHint {
+                        property: property.to_owned(),
+                        case: format!("{}/{}", case.group, case.name),
+                        first_op: i,
+                        second_op: j,
+                        message,
+                    });
+                }
+            }
+        }
+        last_route.insert(key, j);
+    }
+    None
+}
+
+fn list(names: &[&Value]) -> String {
+    names
+        .iter()
+        .map(|n| n.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::challenge::{ExpectedFrom, Operations, parse_input};
+    use serde_json::json;
+
+    fn case(input: Value) -> Case {
+        let model = &reference::rendezvous::SPEC;
+        let allowed: Vec<_> = model.operations.iter().collect();
+        let (args, ops) = parse_input(
+            &Operations {
+                model,
+                allowed: &allowed,
+            },
+            &input,
+        )
+        .unwrap();
+        Case {
+            name: "c".into(),
+            group: "g".into(),
+            path: "c.json".into(),
+            input,
+            args,
+            expected: vec![Value::Null; ops.len()],
+            ops,
+            expected_from: ExpectedFrom::Reference,
+        }
+    }
+
+    #[test]
+    fn a_key_moving_off_a_node_that_stayed_breaks_removal() {
+        let c = case(json!([
+            [["a", "b", "c"]],
+            [["route", "k"], ["remove", "c"], ["route", "k"]]
+        ]));
+        let hint = property_hint(&c, &[json!("a"), Value::Null, json!("b")]).unwrap();
+        assert_eq!(hint.property, "remove-moves-only-its-keys");
+        assert_eq!((hint.first_op, hint.second_op), (0, 2));
+        // Moving off the removed node is fine.
+        assert!(property_hint(&c, &[json!("c"), Value::Null, json!("b")]).is_none());
+    }
+
+    #[test]
+    fn a_key_moving_to_an_old_node_breaks_addition() {
+        let c = case(json!([
+            [["a", "b"]],
+            [["route", "k"], ["add", "z"], ["route", "k"]]
+        ]));
+        let hint = property_hint(&c, &[json!("a"), Value::Null, json!("b")]).unwrap();
+        assert_eq!(hint.property, "add-only-steals-keys");
+        assert!(property_hint(&c, &[json!("a"), Value::Null, json!("z")]).is_none());
+        // Mixed changes between the routes prove nothing either way.
+        let mixed = case(json!([
+            [["a", "b"]],
+            [
+                ["route", "k"],
+                ["add", "z"],
+                ["remove", "a"],
+                ["route", "k"]
+            ]
+        ]));
+        assert!(
+            property_hint(&mixed, &[json!("a"), Value::Null, Value::Null, json!("b")]).is_none()
+        );
+    }
+}

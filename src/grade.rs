@@ -138,6 +138,7 @@ impl Grading<'_> {
             total: tests.len(),
             h32: None,
             mistake: None,
+            property: None,
             reproducer: None,
             groups,
             tests,
@@ -222,6 +223,21 @@ impl Grading<'_> {
             });
         }
         let mistake = diagnose::diagnose(challenge, &observed);
+        // A broken property, from the submission's own answers on a failing
+        // case it may show (never a hidden case for a learner).
+        let property = observed
+            .iter()
+            .zip(&tests)
+            .filter(|(_, t)| t.verdict != Verdict::Accepted)
+            .filter(|(_, t)| {
+                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
+            })
+            .find_map(|(o, _)| match &o.behaviour {
+                Some(diagnose::Behaviour::Output(actual)) => {
+                    diagnose::property_hint(o.case, actual)
+                }
+                _ => None,
+            });
         // The smallest visible case with a wrong answer, shrunk on the
         // submission itself (never a hidden case for a learner).
         let reproducer = match observed
@@ -281,6 +297,7 @@ impl Grading<'_> {
             total: tests.len(),
             h32,
             mistake,
+            property,
             reproducer,
             groups,
             tests,

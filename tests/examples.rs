@@ -30,6 +30,9 @@ struct Example {
     /// The known mistake the grader must name.
     #[serde(default)]
     mistake: Option<String>,
+    /// The consistent-hashing property the grader must show broken.
+    #[serde(default)]
+    property: Option<String>,
 }
 
 fn root() -> &'static Path {
@@ -206,6 +209,18 @@ fn check_example(example: &Example) -> Result<(), String> {
             return Err(format!("a correct submission was diagnosed: {named}"));
         }
         None => {}
+    }
+    if let Some(property) = &example.property {
+        let shown = &submission["property"];
+        if shown["property"] != property.as_str() {
+            return Err(format!("property {shown}, expected {property}"));
+        }
+        if !submission["mistake"].is_null() && submission["mistake"]["exact"] == true {
+            return Err(format!(
+                "an unknown mistake was named: {}",
+                submission["mistake"]
+            ));
+        }
     }
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());

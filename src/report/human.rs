@@ -157,6 +157,14 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             )?;
         }
     }
+    if let Some(p) = &s.property {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{BAD}broken property{BAD:#} in {} (operations {} and {}): {}",
+            p.case, p.first_op, p.second_op, p.message
+        )?;
+    }
     if let Some(r) = &s.reproducer {
         writeln!(out)?;
         writeln!(

@@ -75,6 +75,8 @@ pub struct SubmissionReport {
     /// The known mistake that explains the failures (`exact`), or the
     /// closest one with how many failing tests it reproduces.
     pub mistake: Option<crate::diagnose::MistakeReport>,
+    /// A property of consistent hashing the submission's own answers break.
+    pub property: Option<crate::diagnose::PropertyHint>,
     /// A small case that fails the same way, with a snippet to run it.
     pub reproducer: Option<crate::shrink::Reproducer>,
     /// Scores per group.

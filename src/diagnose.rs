@@ -258,6 +258,25 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
     None
 }
 
+/// Compares a case's answers with the answers to the same case with its
+/// initial nodes reversed: the first route that differs breaks order
+/// independence.
+pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
+    let ops = case.input[1].as_array()?;
+    let j = (0..ops.len().min(actual.len()).min(reversed.len()))
+        .find(|&j| ops[j][0] == "route" && !same(&actual[j], &reversed[j]))?;
+    Some(PropertyHint {
+        property: "order-independent".into(),
+        case: format!("{}/{}", case.group, case.name),
+        first_op: j,
+        second_op: j,
+        message: format!(
+            "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
+            ops[j], actual[j], reversed[j]
+        ),
+    })
+}
+
 fn list(names: &[&Value]) -> String {
     names
         .iter()
@@ -306,6 +325,17 @@ mod tests {
         assert_eq!((hint.first_op, hint.second_op), (0, 2));
         // Moving off the removed node is fine.
         assert!(property_hint(&c, &[json!("c"), Value::Null, json!("b")]).is_none());
+    }
+
+    #[test]
+    fn answers_that_change_with_the_node_order_break_order_independence() {
+        let c = case(json!([[["b", "a"]], [["add", "c"], ["route", "k"]]]));
+        let hint = order_hint(&c, &[Value::Null, json!("b")], &[Value::Null, json!("a")]).unwrap();
+        assert_eq!(
+            (hint.property.as_str(), hint.first_op),
+            ("order-independent", 1)
+        );
+        assert!(order_hint(&c, &[Value::Null, json!("b")], &[Value::Null, json!("b")]).is_none());
     }
 
     #[test]

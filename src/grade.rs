@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::explain;
 use crate::judge::{self, Judgement, Verdict};
 use crate::report::{GroupReport, Report, SubmissionReport, TestReport, Window};
-use crate::run::{Environment, Runner, Submission};
+use crate::run::{Environment, Outcome, Runner, Submission};
 use std::time::Duration;
 
 /// Operations shown before and after the divergence in a report's window.
@@ -238,6 +238,10 @@ impl Grading<'_> {
                 }
                 _ => None,
             });
+        let property = match property {
+            Some(p) => Some(p),
+            None => self.order_hint(&mut runner, &observed, &tests)?,
+        };
         // The smallest visible case with a wrong answer, shrunk on the
         // submission itself (never a hidden case for a learner).
         let reproducer = match observed
@@ -302,6 +306,49 @@ impl Grading<'_> {
             groups,
             tests,
         })
+    }
+}
+
+impl Grading<'_> {
+    /// Replays the smallest failing case the reader may see with its initial
+    /// nodes in reverse order: a router's answers must not depend on it.
+    fn order_hint(
+        &self,
+        runner: &mut Runner<'_>,
+        observed: &[diagnose::Observed<'_>],
+        tests: &[TestReport],
+    ) -> Result<Option<diagnose::PropertyHint>, Error> {
+        let Some((o, actual)) = observed
+            .iter()
+            .zip(tests)
+            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
+            .filter(|(_, t)| {
+                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
+            })
+            .filter_map(|(o, _)| match &o.behaviour {
+                Some(diagnose::Behaviour::Output(actual)) => Some((o, actual)),
+                _ => None,
+            })
+            .filter(|(o, _)| o.case.input[0][0].as_array().is_some_and(|n| n.len() > 1))
+            .min_by_key(|(o, _)| o.case.ops.len())
+        else {
+            return Ok(None);
+        };
+        let mut reversed = o.case.input.clone();
+        if let Some(nodes) = reversed[0][0].as_array_mut() {
+            nodes.reverse();
+        }
+        let limit = self
+            .suite
+            .groups
+            .iter()
+            .find(|g| g.name == o.case.group)
+            .map_or(Duration::from_secs(5), |g| g.time_limit);
+        let run = runner.run_input(&reversed, limit)?;
+        let Outcome::Output(again) = run.outcome else {
+            return Ok(None);
+        };
+        Ok(diagnose::order_hint(o.case, actual, &again))
     }
 }
 

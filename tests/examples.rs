@@ -215,7 +215,7 @@ fn check_example(example: &Example) -> Result<(), String> {
         if shown["property"] != property.as_str() {
             return Err(format!("property {shown}, expected {property}"));
         }
-        if !submission["mistake"].is_null() && submission["mistake"]["exact"] == true {
+        if example.mistake.is_none() && submission["mistake"]["exact"] == true {
             return Err(format!(
                 "an unknown mistake was named: {}",
                 submission["mistake"]

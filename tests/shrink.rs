@@ -51,6 +51,11 @@ fn reproducer(submission: &str) -> Value {
 /// wrong example; returns whether it passed.
 fn passes(program: &str, check: &str, snippet: &str, module: &str, as_name: &str) -> bool {
     let dir = tempfile::tempdir().unwrap();
+    // The module's siblings come along: some examples import one.
+    let folder = root().join(module).parent().unwrap().to_owned();
+    for f in std::fs::read_dir(folder).unwrap().flatten() {
+        std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
+    }
     std::fs::copy(root().join(module), dir.path().join(as_name)).unwrap();
     std::fs::write(dir.path().join(check), snippet).unwrap();
     Command::new(program)
@@ -88,6 +93,36 @@ fn reproducers_are_small_and_their_snippets_fail_the_bug_and_pass_the_fix() {
             "check.py",
             "submissions/python/code_points.py",
             "submissions/python/correct_class.py",
+        ),
+        (
+            "python3",
+            "check.py",
+            "submissions/python/key_node_swapped.py",
+            "submissions/python/correct_class.py",
+        ),
+        (
+            "python3",
+            "check.py",
+            "submissions/python/no_separator.py",
+            "submissions/python/correct_class.py",
+        ),
+        (
+            "python3",
+            "check.py",
+            "submissions/python/wrong_separator.py",
+            "submissions/python/correct_class.py",
+        ),
+        (
+            "python3",
+            "check.py",
+            "submissions/python/modulo_hashing.py",
+            "submissions/python/correct_class.py",
+        ),
+        (
+            "node",
+            "check.mjs",
+            "submissions/javascript/byte_sum.js",
+            "submissions/javascript/correct.cjs",
         ),
         (
             "node",

@@ -159,10 +159,15 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     }
     if let Some(p) = &s.property {
         writeln!(out)?;
+        let place = if p.first_op == p.second_op {
+            format!("operation {}", p.first_op)
+        } else {
+            format!("operations {} and {}", p.first_op, p.second_op)
+        };
         writeln!(
             out,
-            "{BAD}broken property{BAD:#} in {} (operations {} and {}): {}",
-            p.case, p.first_op, p.second_op, p.message
+            "{BAD}broken property{BAD:#} in {} ({place}): {}",
+            p.case, p.message
         )?;
     }
     if let Some(r) = &s.reproducer {

@@ -288,30 +288,17 @@ fn list(names: &[&Value]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::challenge::{ExpectedFrom, Operations, parse_input};
+    use crate::challenge::Operations;
     use serde_json::json;
 
     fn case(input: Value) -> Case {
         let model = &reference::rendezvous::SPEC;
         let allowed: Vec<_> = model.operations.iter().collect();
-        let (args, ops) = parse_input(
-            &Operations {
-                model,
-                allowed: &allowed,
-            },
-            &input,
-        )
-        .unwrap();
-        Case {
-            name: "c".into(),
-            group: "g".into(),
-            path: "c.json".into(),
-            input,
-            args,
-            expected: vec![Value::Null; ops.len()],
-            ops,
-            expected_from: ExpectedFrom::Reference,
-        }
+        let ops = Operations {
+            model,
+            allowed: &allowed,
+        };
+        Case::in_memory(&ops, "c", "g", input, None).unwrap()
     }
 
     #[test]

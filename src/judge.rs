@@ -335,7 +335,7 @@ fn describe_op(case: &Case, index: Option<i64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::challenge::{ExpectedFrom, Operations, parse_input};
+    use crate::challenge::Operations;
     use serde_json::json;
     use std::time::Duration;
 
@@ -343,24 +343,18 @@ mod tests {
     fn case(input: Value, expected: Value) -> Case {
         let model = &reference::rendezvous::SPEC;
         let allowed: Vec<_> = model.operations.iter().collect();
-        let (args, ops) = parse_input(
-            &Operations {
-                model,
-                allowed: &allowed,
-            },
-            &input,
-        )
-        .unwrap();
-        Case {
-            name: "t".into(),
-            group: "g".into(),
-            path: "t.json".into(),
+        let ops = Operations {
+            model,
+            allowed: &allowed,
+        };
+        Case::in_memory(
+            &ops,
+            "t",
+            "g",
             input,
-            args,
-            ops,
-            expected: expected.as_array().unwrap().clone(),
-            expected_from: ExpectedFrom::File,
-        }
+            Some(expected.as_array().unwrap().clone()),
+        )
+        .unwrap()
     }
 
     fn three_ops() -> Case {

@@ -37,6 +37,32 @@ pub enum ExpectedFrom {
 }
 
 impl Case {
+    /// A case built in memory from `[args, ops]`, expecting `expected`, or
+    /// the reference's output when `None`.
+    pub fn in_memory(
+        ops: &Operations<'_>,
+        name: &str,
+        group: &str,
+        input: Value,
+        expected: Option<Vec<Value>>,
+    ) -> Result<Case, (Vec<usize>, String)> {
+        let (args, parsed) = parse_input(ops, &input)?;
+        let (expected, expected_from) = match expected {
+            Some(values) => (values, ExpectedFrom::File),
+            None => (ops.model.run(&args, &parsed), ExpectedFrom::Reference),
+        };
+        Ok(Case {
+            name: name.to_owned(),
+            group: group.to_owned(),
+            path: PathBuf::from(format!("{name}.json")),
+            input,
+            args,
+            ops: parsed,
+            expected,
+            expected_from,
+        })
+    }
+
     /// The operation at `index` as JSON, as the case file wrote it.
     pub fn op_json(&self, index: usize) -> Value {
         self.input[1][index].clone()

@@ -174,16 +174,7 @@ impl Environment {
             scratch,
             python: OnceLock::new(),
             node: OnceLock::new(),
-            layers: Layers {
-                enabled: false,
-                pid_namespace: false,
-                network_namespace: false,
-                mount_namespace: false,
-                user_namespace: false,
-                landlock: None,
-                runs_as: None,
-                missing: Vec::new(),
-            },
+            layers: Layers::none(false),
             options,
             sessions: AtomicU32::new(0),
         };

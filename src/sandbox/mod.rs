@@ -100,6 +100,20 @@ pub struct Layers {
 }
 
 impl Layers {
+    /// No layer in force yet (`enabled`: whether isolation was asked for).
+    pub fn none(enabled: bool) -> Layers {
+        Layers {
+            enabled,
+            pid_namespace: false,
+            network_namespace: false,
+            mount_namespace: false,
+            user_namespace: false,
+            landlock: None,
+            runs_as: None,
+            missing: Vec::new(),
+        }
+    }
+
     /// The layers' summary in one line.
     pub fn describe(&self) -> String {
         if !self.enabled {
@@ -193,16 +207,7 @@ fn fail(message: String) -> i32 {
 fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 {
     let (uid, gid) = os::effective_ids();
     let root = uid == 0;
-    let mut layers = Layers {
-        enabled: policy.isolate,
-        pid_namespace: false,
-        network_namespace: false,
-        mount_namespace: false,
-        user_namespace: false,
-        landlock: None,
-        runs_as: None,
-        missing: Vec::new(),
-    };
+    let mut layers = Layers::none(policy.isolate);
     if policy.isolate {
         let wanted = Namespaces {
             user: !root,

@@ -5,6 +5,7 @@
 //! challenge only through it.
 
 pub mod hash;
+pub mod hrw_top;
 pub mod mistakes;
 pub mod model;
 pub mod rendezvous;
@@ -14,7 +15,7 @@ pub use model::{Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, Signature
 
 /// Every challenge with a reference, by id.
 pub fn challenges() -> &'static [&'static ModelSpec] {
-    static ALL: [&ModelSpec; 1] = [&rendezvous::SPEC];
+    static ALL: [&ModelSpec; 2] = [&hrw_top::SPEC, &rendezvous::SPEC];
     &ALL
 }
 

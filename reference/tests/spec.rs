@@ -169,3 +169,59 @@ fn score_table_names_the_tie_rule_when_a_collision_pair_leads() {
     assert_eq!(table.rows[0].h32, table.rows[1].h32);
     assert_eq!(table.rows[0].h32, h32(&format!("{a}:any-key")));
 }
+
+#[test]
+fn hrw_top_keeps_the_courses_table_and_its_removal() {
+    let v = vectors();
+    let table = &v["hrw-top"]["course-table"];
+    let (args, ops) = parse_case(&reference::hrw_top::SPEC, &table["input"]);
+    let got = reference::hrw_top::SPEC.run(&args, &ops);
+    assert_eq!(
+        serde_json::to_string(&got).unwrap(),
+        serde_json::to_string(&table["output"]).unwrap()
+    );
+    // The owners are the highest of the published scores.
+    let ranker = reference::hrw_top::Ranker::new(["red", "green", "blue"]);
+    for (key, row) in v["hrw-top"]["course-scores"].as_object().unwrap() {
+        let owner = row
+            .as_object()
+            .unwrap()
+            .iter()
+            .max_by_key(|(_, s)| s.as_u64())
+            .unwrap()
+            .0;
+        assert_eq!(ranker.route(key).as_deref(), Some(owner.as_str()), "{key}");
+        let mut by_score: Vec<(&String, u64)> = row
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(n, s)| (n, s.as_u64().unwrap()))
+            .collect();
+        by_score.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+        let expected: Vec<String> = by_score.iter().map(|(n, _)| (*n).clone()).collect();
+        assert_eq!(
+            ranker.top(key, 10),
+            expected,
+            "{key}: n larger than the node count"
+        );
+    }
+    assert!(ranker.top("page1", 0).is_empty());
+}
+
+#[test]
+fn hrw_top_spreads_eight_thousand_keys_within_two_percent() {
+    let ranker = reference::hrw_top::Ranker::new(["A", "B", "C", "D"]);
+    let mut counts = std::collections::BTreeMap::new();
+    for i in 0..8000 {
+        *counts
+            .entry(ranker.route(&format!("key{i}")).unwrap())
+            .or_insert(0u32) += 1;
+    }
+    assert_eq!(counts.len(), 4);
+    for (node, count) in counts {
+        assert!(
+            (f64::from(count) - 2000.0).abs() / 2000.0 <= 0.02,
+            "{node}: {count}"
+        );
+    }
+}

@@ -229,9 +229,7 @@ impl Grading<'_> {
             .iter()
             .zip(&tests)
             .filter(|(_, t)| t.verdict != Verdict::Accepted)
-            .filter(|(_, t)| {
-                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
-            })
+            .filter(|(_, t)| self.shown(t))
             .find_map(|(o, _)| match &o.behaviour {
                 Some(diagnose::Behaviour::Output(actual)) => {
                     diagnose::property_hint(o.case, actual)
@@ -248,17 +246,11 @@ impl Grading<'_> {
             .iter()
             .zip(&tests)
             .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
-            .filter(|(_, t)| {
-                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
-            })
+            .filter(|(_, t)| self.shown(t))
             .min_by_key(|(o, _)| o.case.ops.len())
         {
             Some((o, _)) => {
-                let limit = suite
-                    .groups
-                    .iter()
-                    .find(|g| g.name == o.case.group)
-                    .map_or(Duration::from_secs(5), |g| g.time_limit);
+                let limit = self.time_limit(o.case);
                 crate::shrink::shrink(challenge, &mut runner, submission, &o.case.input, limit)?
             }
             None => None,
@@ -310,6 +302,20 @@ impl Grading<'_> {
 }
 
 impl Grading<'_> {
+    /// Whether the report's reader may see `t`'s case.
+    fn shown(&self, t: &TestReport) -> bool {
+        self.audience == Audience::Instructor || t.visibility == Visibility::Visible
+    }
+
+    /// The wall-clock limit of `case`'s group.
+    fn time_limit(&self, case: &Case) -> Duration {
+        self.suite
+            .groups
+            .iter()
+            .find(|g| g.name == case.group)
+            .map_or(Duration::from_secs(5), |g| g.time_limit)
+    }
+
     /// Replays the smallest failing case the reader may see with its initial
     /// nodes in reverse order: a router's answers must not depend on it.
     fn order_hint(
@@ -322,9 +328,7 @@ impl Grading<'_> {
             .iter()
             .zip(tests)
             .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
-            .filter(|(_, t)| {
-                self.audience == Audience::Instructor || t.visibility == Visibility::Visible
-            })
+            .filter(|(_, t)| self.shown(t))
             .filter_map(|(o, _)| match &o.behaviour {
                 Some(diagnose::Behaviour::Output(actual)) => Some((o, actual)),
                 _ => None,
@@ -338,12 +342,7 @@ impl Grading<'_> {
         if let Some(nodes) = reversed[0][0].as_array_mut() {
             nodes.reverse();
         }
-        let limit = self
-            .suite
-            .groups
-            .iter()
-            .find(|g| g.name == o.case.group)
-            .map_or(Duration::from_secs(5), |g| g.time_limit);
+        let limit = self.time_limit(o.case);
         let run = runner.run_input(&reversed, limit)?;
         let Outcome::Output(again) = run.outcome else {
             return Ok(None);

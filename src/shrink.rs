@@ -3,9 +3,9 @@
 //! keys), and a snippet in the learner's language that builds the router
 //! and asserts the expected answer, to paste into their own tests.
 
-use crate::challenge::{Challenge, Operations, parse_input};
+use crate::challenge::{Case, Challenge, Operations};
 use crate::error::Error;
-use crate::judge::same;
+use crate::judge::first_divergence;
 use crate::run::{Language, Outcome, Runner, Submission};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -38,23 +38,14 @@ fn first_wrong(
         model: challenge.model,
         allowed: &challenge.operations,
     };
-    let Ok((args, parsed)) = parse_input(&ops, input) else {
+    let Ok(case) = Case::in_memory(&ops, "shrunk", "", input.clone(), None) else {
         return Ok(None);
     };
-    let expected = challenge.model.run(&args, &parsed);
     let run = runner.run_input(input, limit)?;
     let Outcome::Output(actual) = run.outcome else {
         return Ok(None);
     };
-    Ok((0..expected.len())
-        .find(|&i| actual.get(i).is_none_or(|a| !same(a, &expected[i])))
-        .map(|i| {
-            (
-                i,
-                expected[i].clone(),
-                actual.get(i).cloned().unwrap_or(Value::Null),
-            )
-        }))
+    Ok(first_divergence(&case, &actual).map(|d| (d.op_index, d.expected, d.actual)))
 }
 
 /// `[args, ops[..=end]]`.

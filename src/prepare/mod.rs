@@ -6,6 +6,7 @@
 pub mod rust;
 pub mod typescript;
 
+use crate::batch::write_atomically;
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::run::{Environment, Language, LearnerError, Submission, describe_exit};
@@ -125,13 +126,6 @@ fn transpile(env: &Environment, submission: &Submission) -> Result<Done, Error> 
     };
     write_atomically(&out, js.as_bytes())?;
     Ok(Ok((out, false)))
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(Error::io(format!("cannot write {}", path.display())))
 }
 
 /// The Rust toolchain: the real rustc inside the sysroot (not rustup's

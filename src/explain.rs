@@ -6,7 +6,7 @@
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::Divergence;
-use reference::model::{Explanation, WinRule};
+use reference::model::{Explanation, RingPoint, RingView, ScoreTable, WeightedScore, WinRule};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -21,13 +21,20 @@ pub const CHECK_VALUES: [&str; 4] = ["", "a", "hello", "A#0"];
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ExplanationReport {
+    /// A route: every node's score.
     Scores(ScoreReport),
+    /// A replica list: the expected ranking beside the submission's.
+    Top(TopReport),
+    /// A ring lookup: the key's position and the points around it.
+    Ring(RingReport),
 }
 
 /// A route's score table, capped for display.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ScoreReport {
     pub key: String,
+    /// How a node's score is computed, e.g. `h32(node + ":" + key)`.
+    pub formula: String,
     /// The reference's answer.
     pub winner: Option<String>,
     pub rule: WinRule,
@@ -47,8 +54,64 @@ pub struct RankedRow {
     pub node: String,
     pub hashed: String,
     pub h32: u32,
+    /// U, -ln(U) and the weighted score, in weighted challenges.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted: Option<WeightedScore>,
     /// The submission's own h32 of `hashed`, where it exposes one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yours: Option<Value>,
+}
+
+/// `top(key, n)`: the expected ranking beside the submission's, position
+/// by position, from a little before the first place they part.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopReport {
+    pub key: String,
+    pub formula: String,
+    pub n: u64,
+    pub total_nodes: usize,
+    /// The first position (0-based) where the two lists differ.
+    pub first_difference: usize,
+    /// One line per position shown.
+    pub lines: Vec<TopLine>,
+}
+
+/// One position of a ranking: the expected node and the submission's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopLine {
+    pub position: usize,
+    pub expected: Option<RankedRow>,
+    /// The submission's name at this position, with its row when it is a
+    /// node.
+    pub yours: Option<Value>,
+    pub yours_row: Option<RankedRow>,
+}
+
+/// A ring lookup's neighbourhood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RingReport {
+    pub key: String,
+    /// h32(key).
+    pub position: u32,
+    /// The submission's own h32 of the key, where it exposes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position_yours: Option<Value>,
+    pub points: usize,
+    pub wrapped: bool,
+    /// Entries just before the key's position, in ring order.
+    pub before: Vec<ShownPoint>,
+    /// The entry the key lands on, then the next ones.
+    pub after: Vec<ShownPoint>,
+}
+
+/// One entry of a ring, for display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownPoint {
+    pub index: usize,
+    pub node: String,
+    pub hashed: String,
+    pub position: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yours: Option<Value>,
 }
 
@@ -80,41 +143,148 @@ pub fn explain(
     let explanation = challenge
         .model
         .explain_at(&case.args, &case.ops, divergence.op_index)?;
-    match explanation {
+    Some(match explanation {
         Explanation::Scores(table) => {
-            let total_nodes = table.rows.len();
-            let ranked: Vec<RankedRow> = table
-                .rows
-                .into_iter()
-                .enumerate()
-                .map(|(i, r)| RankedRow {
-                    rank: i + 1,
-                    node: r.node,
-                    hashed: r.hashed,
-                    h32: r.h32,
-                    yours: None,
-                })
-                .collect();
-            let answer = divergence
-                .actual
-                .as_str()
-                .and_then(|a| ranked.iter().find(|r| r.node == a))
-                .cloned();
-            let mut rows: Vec<RankedRow> = ranked.into_iter().take(MAX_ROWS).collect();
-            if let Some(a) = &answer
-                && a.rank > MAX_ROWS
-            {
-                rows.push(a.clone());
-            }
-            Some(ExplanationReport::Scores(ScoreReport {
-                key: table.key,
-                winner: table.winner,
-                rule: table.rule,
-                rows,
-                total_nodes,
-                answer,
-            }))
+            ExplanationReport::Scores(score_report(table, &divergence.actual))
         }
+        Explanation::Top { table, n } => {
+            ExplanationReport::Top(top_report(table, n, &divergence.actual))
+        }
+        Explanation::Ring(view) => ExplanationReport::Ring(ring_report(view)),
+    })
+}
+
+/// The table's rows with their ranks.
+fn ranked(table: ScoreTable) -> Vec<RankedRow> {
+    table
+        .rows
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| RankedRow {
+            rank: i + 1,
+            node: r.node,
+            hashed: r.hashed,
+            h32: r.h32,
+            weighted: r.weighted,
+            yours: None,
+        })
+        .collect()
+}
+
+fn score_report(table: ScoreTable, actual: &Value) -> ScoreReport {
+    let (key, formula, winner, rule) = (
+        table.key.clone(),
+        table.formula.clone(),
+        table.winner.clone(),
+        table.rule,
+    );
+    let ranked = ranked(table);
+    let total_nodes = ranked.len();
+    let answer = actual
+        .as_str()
+        .and_then(|a| ranked.iter().find(|r| r.node == a))
+        .cloned();
+    let mut rows: Vec<RankedRow> = ranked.into_iter().take(MAX_ROWS).collect();
+    if let Some(a) = &answer
+        && a.rank > MAX_ROWS
+    {
+        rows.push(a.clone());
+    }
+    ScoreReport {
+        key,
+        formula,
+        winner,
+        rule,
+        rows,
+        total_nodes,
+        answer,
+    }
+}
+
+fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
+    let (key, formula) = (table.key.clone(), table.formula.clone());
+    let ranked = ranked(table);
+    let total_nodes = ranked.len();
+    let want = usize::try_from(n).unwrap_or(usize::MAX).min(total_nodes);
+    let yours: &[Value] = actual.as_array().map_or(&[], Vec::as_slice);
+    let length = want.max(yours.len());
+    let first_difference = (0..length)
+        .find(|&i| yours.get(i).and_then(Value::as_str) != ranked.get(i).filter(|_| i < want).map(|r| r.node.as_str()))
+        .unwrap_or(length);
+    // A little context before the first difference, then MAX_ROWS lines.
+    let first = first_difference.saturating_sub(2);
+    let lines = (first..length.min(first + MAX_ROWS))
+        .map(|i| {
+            let your_name = yours.get(i).cloned();
+            TopLine {
+                position: i,
+                expected: (i < want).then(|| ranked[i].clone()),
+                yours_row: your_name
+                    .as_ref()
+                    .and_then(Value::as_str)
+                    .and_then(|a| ranked.iter().find(|r| r.node == a))
+                    .cloned(),
+                yours: your_name,
+            }
+        })
+        .collect();
+    TopReport {
+        key,
+        formula,
+        n,
+        total_nodes,
+        first_difference,
+        lines,
+    }
+}
+
+fn ring_report(view: RingView) -> RingReport {
+    let shown = |points: Vec<RingPoint>| {
+        points
+            .into_iter()
+            .map(|p| ShownPoint {
+                index: p.index,
+                node: p.node,
+                hashed: p.hashed,
+                position: p.position,
+                yours: None,
+            })
+            .collect()
+    };
+    RingReport {
+        key: view.key,
+        position: view.position,
+        position_yours: None,
+        points: view.points,
+        wrapped: view.wrapped,
+        before: shown(view.before),
+        after: shown(view.after),
+    }
+}
+
+/// Every text hashed in `e` with the slot for the submission's value of it.
+fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
+    match e {
+        ExplanationReport::Scores(s) => s
+            .rows
+            .iter_mut()
+            .chain(s.answer.iter_mut())
+            .map(|r| (r.hashed.as_str(), &mut r.yours))
+            .collect(),
+        ExplanationReport::Top(t) => t
+            .lines
+            .iter_mut()
+            .flat_map(|l| l.expected.iter_mut().chain(l.yours_row.iter_mut()))
+            .map(|r| (r.hashed.as_str(), &mut r.yours))
+            .collect(),
+        ExplanationReport::Ring(r) => std::iter::once((r.key.as_str(), &mut r.position_yours))
+            .chain(
+                r.before
+                    .iter_mut()
+                    .chain(r.after.iter_mut())
+                    .map(|p| (p.hashed.as_str(), &mut p.yours)),
+            )
+            .collect(),
     }
 }
 
@@ -125,10 +295,9 @@ pub fn hash_texts<'a>(
 ) -> Vec<String> {
     let mut texts: Vec<String> = CHECK_VALUES.iter().map(|s| s.to_string()).collect();
     for e in explanations {
-        let ExplanationReport::Scores(s) = e;
-        for r in &s.rows {
-            if !texts.contains(&r.hashed) {
-                texts.push(r.hashed.clone());
+        for (text, _) in hashed_slots(&mut e.clone()) {
+            if !texts.iter().any(|t| t == text) {
+                texts.push(text.to_owned());
             }
         }
     }
@@ -153,14 +322,10 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
 
 /// Puts the submission's own values beside the pinned ones in `report`.
 pub fn annotate(report: &mut ExplanationReport, texts: &[String], yours: &[Value]) {
-    let ExplanationReport::Scores(s) = report;
-    let lookup = |hashed: &str| {
-        texts
+    for (hashed, slot) in hashed_slots(report) {
+        *slot = texts
             .iter()
             .position(|t| t == hashed)
-            .and_then(|i| yours.get(i).cloned())
-    };
-    for row in s.rows.iter_mut().chain(s.answer.iter_mut()) {
-        row.yours = lookup(&row.hashed);
+            .and_then(|i| yours.get(i).cloned());
     }
 }

@@ -8,14 +8,22 @@ pub mod hash;
 pub mod hrw_top;
 pub mod mistakes;
 pub mod model;
+pub mod ranking;
 pub mod rendezvous;
+pub mod vnode_ring;
+pub mod weighted_hrw;
 
 pub use hash::h32;
 pub use model::{Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, Signature};
 
 /// Every challenge with a reference, by id.
 pub fn challenges() -> &'static [&'static ModelSpec] {
-    static ALL: [&ModelSpec; 2] = [&hrw_top::SPEC, &rendezvous::SPEC];
+    static ALL: [&ModelSpec; 4] = [
+        &hrw_top::SPEC,
+        &rendezvous::SPEC,
+        &vnode_ring::SPEC,
+        &weighted_hrw::SPEC,
+    ];
     &ALL
 }
 

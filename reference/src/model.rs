@@ -246,8 +246,13 @@ impl Op {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Explanation {
-    /// Every node's score for a key, highest first.
+    /// Every node's score for a key, highest first: why `route` answered.
     Scores(ScoreTable),
+    /// The same table for `top(key, n)`: the expected ranking is its first
+    /// `n` rows.
+    Top { table: ScoreTable, n: u64 },
+    /// Where a key falls on a ring and the points around it.
+    Ring(RingView),
 }
 
 /// The pinned scores that decided a rendezvous route.
@@ -255,12 +260,35 @@ pub enum Explanation {
 pub struct ScoreTable {
     /// The key routed.
     pub key: String,
+    /// How a node's score is computed, e.g. `h32(node + ":" + key)`.
+    pub formula: String,
     /// One row per node, highest score first, ties by smaller name.
     pub rows: Vec<ScoreRow>,
     /// The reference's choice (`None` with no nodes).
     pub winner: Option<String>,
     /// The rule that picked the winner.
     pub rule: WinRule,
+}
+
+impl ScoreTable {
+    /// The table of `rows`, given in name order: ranked by descending score
+    /// (a stable sort, so ties stay in name order), with the winner and the
+    /// rule that picked it.
+    pub fn ranked(key: &str, formula: &str, mut rows: Vec<ScoreRow>) -> ScoreTable {
+        rows.sort_by(|a, b| b.score().total_cmp(&a.score()));
+        let rule = match rows.as_slice() {
+            [] => WinRule::NoNodes,
+            [first, second, ..] if first.score() == second.score() => WinRule::TieSmallerName,
+            _ => WinRule::HighestScore,
+        };
+        ScoreTable {
+            key: key.to_owned(),
+            formula: formula.to_owned(),
+            winner: rows.first().map(|r| r.node.clone()),
+            rows,
+            rule,
+        }
+    }
 }
 
 /// One node's score for a key.
@@ -270,6 +298,57 @@ pub struct ScoreRow {
     /// The exact text hashed, e.g. `"cache-1:user:1"`.
     pub hashed: String,
     pub h32: u32,
+    /// The weighted score built on `h32`, in weighted challenges.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted: Option<WeightedScore>,
+}
+
+impl ScoreRow {
+    /// The value rows are ranked by: the weighted score where there is one,
+    /// else the h32.
+    pub fn score(&self) -> f64 {
+        self.weighted.map_or(f64::from(self.h32), |w| w.score)
+    }
+}
+
+/// The steps from a node's h32 to its weighted score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WeightedScore {
+    pub weight: f64,
+    /// (h32 + 0.5) / 2^32, in (0, 1).
+    pub u: f64,
+    /// -ln(U), positive.
+    pub neg_ln_u: f64,
+    /// weight / -ln(U).
+    pub score: f64,
+}
+
+/// A key's place on a consistent-hash ring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RingView {
+    pub key: String,
+    /// h32(key).
+    pub position: u32,
+    /// Entries on the ring in all.
+    pub points: usize,
+    /// A few entries just before the key's position (ring order, wrapping).
+    pub before: Vec<RingPoint>,
+    /// The entry the key lands on, then a few after it.
+    pub after: Vec<RingPoint>,
+    /// Whether no entry is at or after the key's position, so the lookup
+    /// wrapped to the first entry.
+    pub wrapped: bool,
+}
+
+/// One entry of a ring.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RingPoint {
+    /// Its index in ring order.
+    pub index: usize,
+    pub node: String,
+    /// The text hashed for its position, e.g. `"A#2"`.
+    pub hashed: String,
+    pub position: u32,
 }
 
 /// How the winner of a route was decided.
@@ -292,6 +371,13 @@ pub trait Model {
     /// Explains the answer `op` would get in the current state, where the
     /// operation is a decision worth explaining.
     fn explain(&self, op: &Op) -> Option<Explanation> {
+        let _ = op;
+        None
+    }
+
+    /// Why the answer `op` would get in the current state hangs on a
+    /// floating-point gap too small to trust across languages, if it does.
+    fn fragile(&self, op: &Op) -> Option<String> {
         let _ = op;
         None
     }
@@ -330,6 +416,20 @@ impl ModelSpec {
     pub fn run(&self, args: &[Arg], ops: &[Op]) -> Vec<Value> {
         let mut model = (self.build)(args);
         ops.iter().map(|op| model.apply(op)).collect()
+    }
+
+    /// The operations whose answers hang on a fragile floating-point
+    /// decision, with why.
+    pub fn fragile(&self, args: &[Arg], ops: &[Op]) -> Vec<(usize, String)> {
+        let mut model = (self.build)(args);
+        let mut found = Vec::new();
+        for (i, op) in ops.iter().enumerate() {
+            if let Some(why) = model.fragile(op) {
+                found.push((i, why));
+            }
+            model.apply(op);
+        }
+        found
     }
 
     /// Replays `ops[..index]`, then explains `ops[index]`.

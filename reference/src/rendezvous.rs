@@ -3,7 +3,7 @@
 
 use crate::hash::{fmix32, fnv1a, fnv1a_extend};
 use crate::model::{
-    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature, WinRule,
+    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature,
 };
 use serde_json::Value;
 
@@ -24,6 +24,9 @@ static OPERATIONS: [Signature; 3] = [
         returns: Returns::Nothing,
     },
 ];
+
+/// How a node's score is computed.
+const FORMULA: &str = "h32(node + \":\" + key)";
 
 /// The rendezvous-router challenge.
 pub static SPEC: ModelSpec = ModelSpec {
@@ -104,28 +107,17 @@ impl Router {
 
     /// Every node's score for `key`, highest first, ties by smaller name.
     pub fn scores(&self, key: &str) -> ScoreTable {
-        let mut rows: Vec<ScoreRow> = self
+        let rows = self
             .nodes
             .iter()
             .map(|n| ScoreRow {
                 node: n.name.clone(),
                 hashed: format!("{}:{key}", n.name),
                 h32: fmix32(fnv1a_extend(n.prefix_state, key.as_bytes())),
+                weighted: None,
             })
             .collect();
-        // Stable sort on a name-sorted list keeps ties in name order.
-        rows.sort_by_key(|r| std::cmp::Reverse(r.h32));
-        let rule = match rows.as_slice() {
-            [] => WinRule::NoNodes,
-            [first, second, ..] if first.h32 == second.h32 => WinRule::TieSmallerName,
-            _ => WinRule::HighestScore,
-        };
-        ScoreTable {
-            key: key.to_owned(),
-            winner: rows.first().map(|r| r.node.clone()),
-            rows,
-            rule,
-        }
+        ScoreTable::ranked(key, FORMULA, rows)
     }
 
     fn position(&self, node: &str) -> Result<usize, usize> {

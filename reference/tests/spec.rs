@@ -181,7 +181,7 @@ fn hrw_top_keeps_the_courses_table_and_its_removal() {
         serde_json::to_string(&table["output"]).unwrap()
     );
     // The owners are the highest of the published scores.
-    let ranker = reference::hrw_top::Ranker::new(["red", "green", "blue"]);
+    let ranker = reference::hrw_top::ranker(["red", "green", "blue"]);
     for (key, row) in v["hrw-top"]["course-scores"].as_object().unwrap() {
         let owner = row
             .as_object()
@@ -190,7 +190,7 @@ fn hrw_top_keeps_the_courses_table_and_its_removal() {
             .max_by_key(|(_, s)| s.as_u64())
             .unwrap()
             .0;
-        assert_eq!(ranker.route(key).as_deref(), Some(owner.as_str()), "{key}");
+        assert_eq!(ranker.route(key), Some(owner.as_str()), "{key}");
         let mut by_score: Vec<(&String, u64)> = row
             .as_object()
             .unwrap()
@@ -210,7 +210,7 @@ fn hrw_top_keeps_the_courses_table_and_its_removal() {
 
 #[test]
 fn hrw_top_spreads_eight_thousand_keys_within_two_percent() {
-    let ranker = reference::hrw_top::Ranker::new(["A", "B", "C", "D"]);
+    let ranker = reference::hrw_top::ranker(["A", "B", "C", "D"]);
     let mut counts = std::collections::BTreeMap::new();
     for i in 0..8000 {
         *counts
@@ -224,4 +224,204 @@ fn hrw_top_spreads_eight_thousand_keys_within_two_percent() {
             "{node}: {count}"
         );
     }
+}
+
+#[test]
+fn a_key_on_a_point_belongs_to_that_point() {
+    let v = vectors();
+    let case = &v["vnode-ring"]["at-or-after"];
+    let (args, ops) = parse_case(&reference::vnode_ring::SPEC, &case["input"]);
+    let got = reference::vnode_ring::SPEC.run(&args, &ops);
+    assert_eq!(Value::from(got), case["output"]);
+    let ring = reference::vnode_ring::Ring::new(["A", "B", "C"], 4);
+    assert_eq!(ring.points(), 12, "four points per node");
+    assert_eq!(ring.lookup("A#2"), Some("A"));
+    let view = ring.view("A#2");
+    assert_eq!(view.position, h32("A#2"));
+    assert_eq!(view.after[0].hashed, "A#2");
+    assert!(!view.wrapped);
+    assert!(view.before.iter().all(|p| p.position < view.position));
+    // A strict comparison would give the next point's node: B here.
+    assert_eq!(view.after[1].node, "B");
+}
+
+/// The ring from the spec's words: every point in a list, sorted, scanned.
+fn naive_lookup(nodes: &[String], k: usize, key: &str) -> Option<String> {
+    let mut entries: Vec<(u32, String)> = nodes
+        .iter()
+        .flat_map(|n| (0..k).map(move |i| (h32(&format!("{n}#{i}")), n.clone())))
+        .collect();
+    entries.sort();
+    let h = h32(key);
+    entries
+        .iter()
+        .find(|(p, _)| *p >= h)
+        .or(entries.first())
+        .map(|(_, n)| n.clone())
+}
+
+#[test]
+fn ring_agrees_with_the_naive_one_under_churn_and_collisions() {
+    let (a, b) = reference::vnode_ring::colliding_nodes("c", 3);
+    let shared: Vec<u32> = (0..3)
+        .map(|i| h32(&format!("{a}#{i}")))
+        .filter(|p| (0..3).any(|j| h32(&format!("{b}#{j}")) == *p))
+        .collect();
+    assert!(!shared.is_empty(), "{a} and {b} share a position");
+    let mut pool: Vec<String> = (0..10).map(|i| format!("n{i}")).collect();
+    pool.extend([a.clone(), b.clone(), "é".into()]);
+    for seed in 0..30 {
+        let mut rng = Rng(seed);
+        let mut members: Vec<String> = vec![b.clone(), a.clone()];
+        let mut ring = reference::vnode_ring::Ring::new([b.as_str(), a.as_str()], 3);
+        for step in 0..200 {
+            let node = pool[rng.below(pool.len() as u64) as usize].clone();
+            match rng.below(5) {
+                0 => {
+                    ring.add(&node);
+                    if !members.contains(&node) {
+                        members.push(node);
+                    }
+                }
+                1 => {
+                    ring.remove(&node);
+                    members.retain(|n| *n != node);
+                }
+                _ => {
+                    let key = format!("k{}", rng.below(1000));
+                    assert_eq!(
+                        ring.lookup(&key).map(str::to_owned),
+                        naive_lookup(&members, 3, &key),
+                        "seed {seed} step {step} key {key}"
+                    );
+                    assert_eq!(ring.points(), members.len() * 3);
+                }
+            }
+        }
+    }
+    // On the shared position both points stay and the smaller name wins.
+    let ring = reference::vnode_ring::Ring::new([b.as_str(), a.as_str()], 3);
+    assert_eq!(ring.points(), 6);
+    let label = (0..3)
+        .map(|i| format!("{b}#{i}"))
+        .find(|l| h32(l) == shared[0])
+        .unwrap();
+    assert_eq!(ring.lookup(&label), Some(a.as_str()), "{label} is also {a}'s");
+}
+
+#[test]
+fn ring_wraps_past_the_last_point_and_counts_loads() {
+    let ring = reference::vnode_ring::Ring::new(["A", "B", "C"], 4);
+    // A key past every point goes to the first entry.
+    let (key, _) = (0..)
+        .map(|i| format!("w{i}"))
+        .map(|k| {
+            let h = h32(&k);
+            (k, h)
+        })
+        .find(|(_, h)| {
+            ["A", "B", "C"]
+                .iter()
+                .all(|n| (0..4).all(|i| h32(&format!("{n}#{i}")) < *h))
+        })
+        .unwrap();
+    let first = ["A", "B", "C"]
+        .iter()
+        .flat_map(|n| (0..4).map(move |i| (h32(&format!("{n}#{i}")), *n)))
+        .min()
+        .unwrap();
+    assert_eq!(ring.lookup(&key), Some(first.1));
+    assert!(ring.view(&key).wrapped);
+    // load over thousands of keys: every key counted once, zeros kept.
+    let mut ring = reference::vnode_ring::Ring::new(["A", "B", "C", "D"], 50);
+    let load = ring.load(5000);
+    assert_eq!(load.iter().map(|(_, c)| c).sum::<u64>(), 5000);
+    let names: Vec<&str> = load.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["A", "B", "C", "D"]);
+    for (node, count) in &load {
+        let naive = (0..5000)
+            .filter(|i| {
+                naive_lookup(
+                    &["A", "B", "C", "D"].map(String::from),
+                    50,
+                    &format!("key{i}"),
+                )
+                .as_deref()
+                    == Some(node.as_str())
+            })
+            .count() as u64;
+        assert_eq!(*count, naive, "{node}");
+    }
+    ring.add("E");
+    ring.remove("A");
+    assert_eq!(ring.points(), 200);
+    let empty = reference::vnode_ring::Ring::new(["A", "B"], 0);
+    assert_eq!(empty.load(10), [("A".into(), 0), ("B".into(), 0)]);
+    assert_eq!(empty.lookup("x"), None);
+}
+
+#[test]
+fn weighted_shares_are_proportional_over_a_hundred_thousand_keys() {
+    let ranker = reference::weighted_hrw::ranker([("A", 1.0), ("B", 2.0), ("C", 1.0), ("D", 1.0)]);
+    let mut counts = std::collections::BTreeMap::new();
+    for i in 0..100_000 {
+        *counts
+            .entry(ranker.route(&format!("key{i}")).unwrap().to_owned())
+            .or_insert(0u32) += 1;
+    }
+    let light = f64::from(counts["A"] + counts["C"] + counts["D"]) / 3.0;
+    let ratio = f64::from(counts["B"]) / light;
+    assert!((ratio - 2.0).abs() < 0.06, "B/light = {ratio}: {counts:?}");
+}
+
+#[test]
+fn weighted_scores_follow_the_formula_and_add_sets_weights() {
+    let mut ranker = reference::weighted_hrw::ranker([("A", 1.0), ("B", 3.0)]);
+    let table = ranker.scores("k");
+    for row in &table.rows {
+        let h = h32(&format!("{}:k", row.node));
+        assert_eq!(row.h32, h);
+        let w = row.weighted.unwrap();
+        let u = (f64::from(h) + 0.5) / 4_294_967_296.0;
+        assert_eq!(w.u, u);
+        assert_eq!(w.score, w.weight / -u.ln());
+    }
+    assert!(table.rows[0].score() >= table.rows[1].score());
+    // A key A wins at weight 1; a huge weight for B takes it over.
+    let key = (0..)
+        .map(|i| format!("k{i}"))
+        .find(|k| ranker.route(k) == Some("A"))
+        .unwrap();
+    ranker.add("B", 1e6);
+    assert_eq!(ranker.route(&key), Some("B"));
+    ranker.add("B", 1e-6);
+    assert_eq!(ranker.route(&key), Some("A"));
+    ranker.remove("A");
+    assert_eq!(ranker.top(&key, 5), ["B"]);
+    // Equal h32 and weight tie exactly; the smaller name wins.
+    let (a, b) = reference::hash::fnv_collision("w", 0);
+    let tied = reference::weighted_hrw::ranker([(b.as_str(), 2.0), (a.as_str(), 2.0)]);
+    assert_eq!(tied.route("x"), Some(a.as_str()));
+    assert_eq!(tied.top("x", 2), [a.clone(), b.clone()]);
+}
+
+#[test]
+fn weighted_decisions_on_a_hair_are_flagged_fragile() {
+    let spec = &reference::weighted_hrw::SPEC;
+    // Two nodes whose weights make their scores for "k" differ by about
+    // 1e-12 relative: B's weight scaled to A's score.
+    let (ha, hb) = (h32("A:k"), h32("B:k"));
+    let sa = reference::weighted_hrw::weighted_score(ha, 1.0);
+    let wb = sa.score * -((f64::from(hb) + 0.5) / 4_294_967_296.0).ln() * (1.0 + 1e-12);
+    let args = [Arg::WeightedNames(vec![("A".into(), 1.0), ("B".into(), wb)])];
+    let route = reference::Op {
+        signature: spec.signature("route").unwrap(),
+        operands: vec![Arg::Name("k".into())],
+    };
+    let fragile = spec.fragile(&args, std::slice::from_ref(&route));
+    assert_eq!(fragile.len(), 1, "{fragile:?}");
+    assert!(fragile[0].1.contains("relative gap"), "{}", fragile[0].1);
+    // A clear gap is not fragile, and exact ties are not either.
+    let clear = [Arg::WeightedNames(vec![("A".into(), 1.0), ("B".into(), 2.0)])];
+    assert!(spec.fragile(&clear, std::slice::from_ref(&route)).is_empty());
 }

@@ -3,7 +3,9 @@
 //! when the output is not a terminal or NO_COLOR is set.
 
 use super::{Report, SubmissionReport, TestReport, Window};
-use crate::explain::{ExplanationReport, HashCheck, ScoreReport};
+use crate::explain::{
+    ExplanationReport, HashCheck, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
+};
 use crate::judge::Verdict;
 use anstyle::{AnsiColor, Effects, Style};
 use reference::model::WinRule;
@@ -279,8 +281,13 @@ fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
     if let Some(w) = &t.window {
         render_diff(w, out)?;
     }
-    if let Some(ExplanationReport::Scores(s)) = &t.explanation {
-        render_scores(s, t.divergence.as_ref().map(|d| &d.actual), out)?;
+    match &t.explanation {
+        Some(ExplanationReport::Scores(s)) => {
+            render_scores(s, t.divergence.as_ref().map(|d| &d.actual), out)?
+        }
+        Some(ExplanationReport::Top(top)) => render_top(top, out)?,
+        Some(ExplanationReport::Ring(r)) => render_ring(r, out)?,
+        None => {}
     }
     if let Some(c) = &t.captured {
         for (name, text) in [("stdout", &c.stdout), ("stderr", &c.stderr)] {
@@ -343,13 +350,70 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
+/// The submission's value beside a pinned one: plain when they agree.
+fn yours_cell(yours: &Option<Value>, pinned: u32) -> String {
+    match yours {
+        Some(v) if v.as_u64() == Some(u64::from(pinned)) => format!("{v}"),
+        Some(v) => format!("{BAD}{v}{BAD:#}"),
+        None => String::new(),
+    }
+}
+
+/// The columns of a score row after the node: h32, the weighted steps
+/// where there are some, the submission's h32 where it gave one.
+struct ScoreColumns {
+    weighted: bool,
+    yours: bool,
+}
+
+impl ScoreColumns {
+    fn of<'a>(rows: impl Iterator<Item = &'a RankedRow> + Clone) -> ScoreColumns {
+        ScoreColumns {
+            weighted: rows.clone().any(|r| r.weighted.is_some()),
+            yours: rows.clone().any(|r| r.yours.is_some()),
+        }
+    }
+
+    fn header(&self) -> String {
+        let mut s = format!("{:>10}", "h32");
+        if self.weighted {
+            s.push_str(&format!(
+                "  {:>8}  {:>12}  {:>8}  {:>12}",
+                "weight", "U", "-ln(U)", "score"
+            ));
+        }
+        if self.yours {
+            s.push_str(&format!("  {:>12}", "your h32"));
+        }
+        s
+    }
+
+    fn cells(&self, r: &RankedRow) -> String {
+        let mut s = format!("{:>10}", r.h32);
+        if let (true, Some(w)) = (self.weighted, r.weighted) {
+            s.push_str(&format!(
+                "  {:>8}  {:>12.10}  {:>8.5}  {:>12.6}",
+                number(w.weight),
+                w.u,
+                w.neg_ln_u,
+                w.score
+            ));
+        }
+        if self.yours {
+            s.push_str(&format!("  {:>12}", yours_cell(&r.yours, r.h32)));
+        }
+        s
+    }
+}
+
 fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
-        "why: each node scores h32(node + \":\" + key) for key {}; the highest wins, ties go to the smaller name",
+        "why: each node scores {} for key {}; the highest wins, ties go to the smaller name",
+        s.formula,
         visible_str(&s.key)
     )?;
-    let with_yours = s.rows.iter().any(|r| r.yours.is_some());
+    let columns = ScoreColumns::of(s.rows.iter());
     let node_w = s
         .rows
         .iter()
@@ -357,15 +421,13 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
         .max()
         .unwrap_or(4)
         .max(4);
-    write!(
+    writeln!(
         out,
-        "  {DIM}{:>5}  {:<node_w$}  {:>10}",
-        "rank", "node", "h32"
+        "  {DIM}{:>5}  {:<node_w$}  {}  text hashed{DIM:#}",
+        "rank",
+        "node",
+        columns.header()
     )?;
-    if with_yours {
-        write!(out, "  {:>12}", "your h32")?;
-    }
-    writeln!(out, "  text hashed{DIM:#}")?;
     let mut last_rank = 0;
     for r in &s.rows {
         if r.rank > last_rank + 1 {
@@ -374,20 +436,12 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
         last_rank = r.rank;
         write!(
             out,
-            "  {:>5}  {:<node_w$}  {:>10}",
+            "  {:>5}  {:<node_w$}  {}  {}",
             r.rank,
             visible_str(&r.node),
-            r.h32
+            columns.cells(r),
+            visible_str(&r.hashed)
         )?;
-        if with_yours {
-            let yours = match &r.yours {
-                Some(v) if v.as_u64() == Some(u64::from(r.h32)) => format!("{v}"),
-                Some(v) => format!("{BAD}{v}{BAD:#}"),
-                None => String::new(),
-            };
-            write!(out, "  {yours:>12}")?;
-        }
-        write!(out, "  {}", visible_str(&r.hashed))?;
         let mut notes = Vec::new();
         if s.winner.as_deref() == Some(r.node.as_str()) {
             notes.push("expected");
@@ -414,19 +468,132 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
             let tied: Vec<String> = s
                 .rows
                 .iter()
-                .filter(|r| r.h32 == first.h32)
+                .filter(|r| r.h32 == first.h32 && r.weighted == first.weighted)
                 .map(|r| visible_str(&r.node))
                 .collect();
             writeln!(
                 out,
                 "  {} tie at {}; the smaller name, {}, wins",
                 tied.join(" and "),
-                first.h32,
+                first.weighted.map_or(first.h32.to_string(), |w| w.score.to_string()),
                 visible_str(&first.node)
             )?;
         }
         (_, [first, ..]) => writeln!(out, "  {} has the highest score", visible_str(&first.node))?,
         _ => {}
+    }
+    Ok(())
+}
+
+fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "why: top({}, {}) lists the first min(n, {}) nodes by descending {}, ties by smaller name; the lists part at position {}",
+        visible_str(&t.key),
+        t.n,
+        t.total_nodes,
+        t.formula,
+        t.first_difference
+    )?;
+    let rows = t
+        .lines
+        .iter()
+        .flat_map(|l| l.expected.iter().chain(l.yours_row.iter()));
+    let columns = ScoreColumns::of(rows.clone());
+    let name_w = rows
+        .map(|r| visible_str(&r.node).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(8);
+    let blank = " ".repeat(columns.header().chars().count());
+    writeln!(
+        out,
+        "  {DIM}{:>4}  {:<name_w$}  {}  {:<name_w$}  {}{DIM:#}",
+        "pos",
+        "expected",
+        columns.header(),
+        "yours",
+        columns.header()
+    )?;
+    if t.lines.first().is_some_and(|l| l.position > 0) {
+        writeln!(out, "  {DIM}{:>4}{DIM:#}", "...")?;
+    }
+    for l in &t.lines {
+        let (name, cells) = match &l.expected {
+            Some(r) => (visible_str(&r.node), columns.cells(r)),
+            None => ("(none)".to_owned(), blank.clone()),
+        };
+        let (your_name, your_cells) = match (&l.yours, &l.yours_row) {
+            (Some(_), Some(r)) => (visible_str(&r.node), columns.cells(r)),
+            (Some(v), None) => (visible_json(v), format!("{BAD}not a node{BAD:#}")),
+            (None, _) => ("(none)".to_owned(), String::new()),
+        };
+        let differs = l.expected.as_ref().map(|r| r.node.as_str())
+            != l.yours.as_ref().and_then(Value::as_str);
+        let (on, off) = if differs { (BAD, BAD) } else { (DIM, DIM) };
+        writeln!(
+            out,
+            "  {:>4}  {:<name_w$}  {cells}  {on}{:<name_w$}{off:#}  {your_cells}",
+            l.position, name, your_name
+        )?;
+    }
+    Ok(())
+}
+
+fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
+    write!(
+        out,
+        "why: key {} sits at position h32 = {}",
+        visible_str(&r.key),
+        r.position
+    )?;
+    if let Some(v) = &r.position_yours {
+        write!(out, " (your h32: {})", yours_cell(&Some(v.clone()), r.position))?;
+    }
+    writeln!(
+        out,
+        "; it belongs to the first of the ring's {} points at or after it{}",
+        r.points,
+        if r.wrapped {
+            ", and there is none, so the lookup wraps to the first point"
+        } else {
+            ""
+        }
+    )?;
+    if r.points == 0 {
+        return writeln!(out, "  the ring is empty, so the answer is null");
+    }
+    let yours = r.before.iter().chain(&r.after).any(|p| p.yours.is_some());
+    writeln!(
+        out,
+        "  {DIM}{:>6}  {:>10}{}  point{DIM:#}",
+        "index",
+        "position",
+        if yours { "      your h32" } else { "" }
+    )?;
+    let line = |p: &ShownPoint, note: &str, out: &mut dyn Write| -> io::Result<()> {
+        let mut cells = format!("{:>6}  {:>10}", p.index, p.position);
+        if yours {
+            cells.push_str(&format!("  {:>12}", yours_cell(&p.yours, p.position)));
+        }
+        writeln!(out, "  {cells}  {}{note}", visible_str(&p.hashed))
+    };
+    for p in &r.before {
+        line(p, "", out)?;
+    }
+    writeln!(
+        out,
+        "  {HEAD}{:>6}  {:>10}  <- the key{HEAD:#}",
+        "",
+        r.position
+    )?;
+    for (i, p) in r.after.iter().enumerate() {
+        let note = if i == 0 {
+            format!("  {HEAD}<- expected: {}{HEAD:#}", visible_str(&p.node))
+        } else {
+            String::new()
+        };
+        line(p, &note, out)?;
     }
     Ok(())
 }

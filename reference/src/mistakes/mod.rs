@@ -2,6 +2,9 @@
 //! it wrong. The grader replays a failing submission's cases on each to
 //! name the mistake, and authors audit a suite against them.
 
+pub mod ranking;
+pub mod ring;
+
 use crate::hash::fmix32;
 #[cfg(test)]
 use crate::hash::h32;

@@ -1,0 +1,286 @@
+//! Mistakes of the ranking challenges, `hrw-top` and `weighted-hrw`: a
+//! ranker with one thing wrong.
+
+use super::{Mistake, Variant};
+use crate::hash::h32_concat;
+use crate::model::{Arg, Op};
+use crate::ranking::weighted_score;
+use serde_json::Value;
+
+/// How a node's h32 becomes the number ranked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// The h32 itself (hrw-top).
+    Plain,
+    /// weight / -ln(U): right for weighted-hrw.
+    Log,
+    /// h32 * weight.
+    Times,
+    /// h32 / weight.
+    Over,
+}
+
+/// A ranker with one mistake switched on.
+#[derive(Debug, Clone)]
+struct WrongRanker {
+    /// (name, weight), a set, in name order.
+    nodes: Vec<(String, f64)>,
+    /// The text hashed: `[first, separator, second]` with "node" and "key"
+    /// standing for themselves.
+    text: [&'static str; 3],
+    rule: Rule,
+    ascending: bool,
+    ties_to_larger: bool,
+    top_raises_past_count: bool,
+    add_keeps_weight: bool,
+}
+
+impl WrongRanker {
+    fn new(args: &[Arg], text: [&'static str; 3], rule: Rule) -> WrongRanker {
+        let mut r = WrongRanker {
+            nodes: Vec::new(),
+            text,
+            rule,
+            ascending: false,
+            ties_to_larger: false,
+            top_raises_past_count: false,
+            add_keeps_weight: false,
+        };
+        match args {
+            [Arg::Names(names)] => names.iter().for_each(|n| r.set(n, 1.0)),
+            [Arg::WeightedNames(pairs)] => pairs.iter().for_each(|(n, w)| r.set(n, *w)),
+            _ => {}
+        }
+        r
+    }
+
+    fn hrw_top(args: &[Arg]) -> WrongRanker {
+        WrongRanker::new(args, ["key", "|", "node"], Rule::Plain)
+    }
+
+    fn weighted(args: &[Arg]) -> WrongRanker {
+        WrongRanker::new(args, ["node", ":", "key"], Rule::Log)
+    }
+
+    fn set(&mut self, node: &str, weight: f64) {
+        match self.nodes.binary_search_by(|(n, _)| n.as_str().cmp(node)) {
+            Ok(at) => self.nodes[at].1 = weight,
+            Err(at) => self.nodes.insert(at, (node.to_owned(), weight)),
+        }
+    }
+
+    fn ranking(&self, key: &str) -> Vec<&str> {
+        let mut scored: Vec<(f64, &str)> = self
+            .nodes
+            .iter()
+            .map(|(node, weight)| {
+                let part = |p: &'static str| match p {
+                    "node" => node.as_str(),
+                    "key" => key,
+                    sep => sep,
+                };
+                let h = h32_concat(&self.text.map(part));
+                let score = match self.rule {
+                    Rule::Plain => f64::from(h),
+                    Rule::Log => weighted_score(h, *weight).score,
+                    Rule::Times => f64::from(h) * weight,
+                    Rule::Over => f64::from(h) / weight,
+                };
+                (score, node.as_str())
+            })
+            .collect();
+        scored.sort_by(|a, b| {
+            let by_score = if self.ascending {
+                a.0.total_cmp(&b.0)
+            } else {
+                b.0.total_cmp(&a.0)
+            };
+            let by_name = if self.ties_to_larger {
+                b.1.cmp(a.1)
+            } else {
+                a.1.cmp(b.1)
+            };
+            by_score.then(by_name)
+        });
+        scored.into_iter().map(|(_, n)| n).collect()
+    }
+
+    fn finish(self) -> Box<dyn Variant> {
+        Box::new(self)
+    }
+}
+
+impl Variant for WrongRanker {
+    fn apply(&mut self, op: &Op) -> Result<Value, String> {
+        let name = op.name_at(0);
+        match op.name() {
+            "route" => Ok(self
+                .ranking(name)
+                .first()
+                .map_or(Value::Null, |n| Value::from(*n))),
+            "top" => {
+                let n = usize::try_from(op.count_at(1)).unwrap_or(usize::MAX);
+                if self.top_raises_past_count && n > self.nodes.len() {
+                    return Err(format!("top({n}) with {} nodes", self.nodes.len()));
+                }
+                Ok(Value::from(
+                    self.ranking(name)
+                        .into_iter()
+                        .take(n)
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>(),
+                ))
+            }
+            "add" => {
+                let present = self.nodes.iter().any(|(n, _)| n == name);
+                let weight = if op.operands.len() > 1 {
+                    op.weight_at(1)
+                } else {
+                    1.0
+                };
+                if !(present && self.add_keeps_weight) {
+                    self.set(name, weight);
+                }
+                Ok(Value::Null)
+            }
+            "remove" => {
+                self.nodes.retain(|(n, _)| n != name);
+                Ok(Value::Null)
+            }
+            other => Err(format!("no operation {other}")),
+        }
+    }
+}
+
+/// Texts learners hash instead of key + "|" + node.
+const WRONG_TEXTS: [[&str; 3]; 4] = [
+    ["node", ":", "key"],
+    ["key", ":", "node"],
+    ["node", "|", "key"],
+    ["key", "", "node"],
+];
+
+/// The hrw-top mistakes.
+pub static HRW_TOP: [Mistake; 4] = [
+    Mistake {
+        id: "ascending-order",
+        title: "ranks nodes from the lowest score up",
+        explanation: "Your ranking puts the smallest h32(key + \"|\" + node) first; the replica list starts with the highest score, and route is its first name.",
+        hint: "Sort by descending score: `sorted(nodes, key=lambda n: (-score(n), n))`.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                ascending: true,
+                ..WrongRanker::hrw_top(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "ties-to-larger-name",
+        title: "breaks ties the wrong way (larger name first)",
+        explanation: "When two nodes have the same score, your ranking puts the larger name first; the smaller name must come first.",
+        hint: "Sort by (descending score, ascending name): in Python `key=lambda n: (-score(n), n)`; do not use reverse=True on (score, name).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                ties_to_larger: true,
+                ..WrongRanker::hrw_top(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "wrong-text",
+        title: "hashes another text than key + \"|\" + node",
+        explanation: "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
+        hint: "Hash f\"{key}|{node}\".",
+        forms: &[
+            "node + \":\" + key",
+            "key + \":\" + node",
+            "node + \"|\" + key",
+            "key + node",
+        ],
+        build: |args, form| {
+            WrongRanker {
+                text: WRONG_TEXTS[form],
+                ..WrongRanker::hrw_top(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "top-fails-past-count",
+        title: "fails when n is larger than the number of nodes",
+        explanation: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (slicing past the end in Rust, say).",
+        hint: "Take min(n, len(nodes)) names: `ranked.iter().take(n)` in Rust.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                top_raises_past_count: true,
+                ..WrongRanker::hrw_top(args)
+            }
+            .finish()
+        },
+    },
+];
+
+/// The weighted-hrw mistakes.
+pub static WEIGHTED_HRW: [Mistake; 4] = [
+    Mistake {
+        id: "h32-times-weight",
+        title: "scores h32 * weight instead of weight / -ln(U)",
+        explanation: "Multiplying the hash by the weight does not make shares proportional: a node of weight 2 beats a node of weight 1 far more than twice as often. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
+        hint: "u = (h32(f\"{node}:{key}\") + 0.5) / 2**32; score = weight / -math.log(u).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                rule: Rule::Times,
+                ..WrongRanker::weighted(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "h32-over-weight",
+        title: "scores h32 / weight, which starves heavy nodes",
+        explanation: "Dividing the hash by the weight makes heavier nodes score lower, so they get fewer keys, not more. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
+        hint: "u = (h32(f\"{node}:{key}\") + 0.5) / 2**32; score = weight / -math.log(u).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                rule: Rule::Over,
+                ..WrongRanker::weighted(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "weights-ignored",
+        title: "ignores the weights",
+        explanation: "Your router ranks by the hash alone, so every node gets the same share whatever its weight.",
+        hint: "Score weight / -ln(U) with U = (h32(node + \":\" + key) + 0.5) / 2^32.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                rule: Rule::Plain,
+                ..WrongRanker::weighted(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "add-keeps-old-weight",
+        title: "adding a present node does not change its weight",
+        explanation: "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
+        hint: "Store the weight whether or not the node is present: `self.weights[node] = weight`.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                add_keeps_weight: true,
+                ..WrongRanker::weighted(args)
+            }
+            .finish()
+        },
+    },
+];

@@ -1,0 +1,237 @@
+//! Mistakes of `vnode-ring`: a ring with one thing wrong.
+
+use super::{Mistake, Variant};
+use crate::hash::h32;
+use crate::model::{Arg, Op};
+use serde_json::Value;
+
+/// What a lookup past the last point does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PastEnd {
+    Wraps,
+    /// Indexes past the end of the list (an IndexError, a panic).
+    Raises,
+    /// Answers null (JavaScript's `ring[i]?.node`).
+    Null,
+}
+
+/// How `remove` takes a node's points away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Removal {
+    All,
+    /// Only the point "node#0".
+    FirstPoint,
+    /// Deleting from the list while iterating over it: the entry after each
+    /// one removed is skipped.
+    SkipsNext,
+}
+
+/// A ring with one mistake switched on.
+#[derive(Debug, Clone)]
+struct WrongRing {
+    k: usize,
+    /// Members, sorted.
+    nodes: Vec<String>,
+    /// (position, node), sorted.
+    entries: Vec<(u32, String)>,
+    strict: bool,
+    past_end: PastEnd,
+    removal: Removal,
+    /// A map from position to node: a later point at a taken position
+    /// replaces the earlier one.
+    by_position: bool,
+}
+
+impl WrongRing {
+    fn new(args: &[Arg]) -> WrongRing {
+        let (nodes, k) = match args {
+            [Arg::Names(nodes), Arg::Count(k)] => (
+                nodes.as_slice(),
+                usize::try_from(*k).unwrap_or(usize::MAX),
+            ),
+            _ => (&[][..], 0),
+        };
+        WrongRing {
+            k,
+            nodes: nodes.to_vec(),
+            entries: Vec::new(),
+            strict: false,
+            past_end: PastEnd::Wraps,
+            removal: Removal::All,
+            by_position: false,
+        }
+    }
+
+    /// Places the initial nodes, in the order given, once each.
+    fn finish(mut self) -> Box<dyn Variant> {
+        let given = std::mem::take(&mut self.nodes);
+        for n in &given {
+            self.add(n);
+        }
+        Box::new(self)
+    }
+
+    fn add(&mut self, node: &str) {
+        let Err(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) else {
+            return;
+        };
+        self.nodes.insert(at, node.to_owned());
+        for i in 0..self.k {
+            let entry = (h32(&format!("{node}#{i}")), node.to_owned());
+            let at = self.entries.partition_point(|e| *e < entry);
+            if self.by_position {
+                if let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0) {
+                    taken.1 = entry.1;
+                    continue;
+                }
+            }
+            self.entries.insert(at, entry);
+        }
+    }
+
+    fn remove(&mut self, node: &str) {
+        let Ok(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) else {
+            return;
+        };
+        self.nodes.remove(at);
+        match self.removal {
+            Removal::All => self.entries.retain(|e| e.1 != node),
+            Removal::FirstPoint => {
+                let first = (h32(&format!("{node}#0")), node.to_owned());
+                if let Some(i) = self.entries.iter().position(|e| *e == first) {
+                    self.entries.remove(i);
+                }
+            }
+            Removal::SkipsNext => {
+                let mut i = 0;
+                while i < self.entries.len() {
+                    if self.entries[i].1 == node {
+                        self.entries.remove(i);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    fn lookup(&self, key: &str) -> Result<Option<&str>, String> {
+        if self.entries.is_empty() {
+            return Ok(None);
+        }
+        let h = h32(key);
+        let at = self
+            .entries
+            .partition_point(|e| if self.strict { e.0 <= h } else { e.0 < h });
+        match (self.entries.get(at), self.past_end) {
+            (Some(e), _) => Ok(Some(&e.1)),
+            (None, PastEnd::Wraps) => Ok(Some(&self.entries[0].1)),
+            (None, PastEnd::Null) => Ok(None),
+            (None, PastEnd::Raises) => Err(format!("index {at} past the end of the ring")),
+        }
+    }
+}
+
+impl Variant for WrongRing {
+    fn apply(&mut self, op: &Op) -> Result<Value, String> {
+        match op.name() {
+            "lookup" => Ok(self
+                .lookup(op.name_at(0))?
+                .map_or(Value::Null, Value::from)),
+            "add" => {
+                self.add(op.name_at(0));
+                Ok(Value::Null)
+            }
+            "remove" => {
+                self.remove(op.name_at(0));
+                Ok(Value::Null)
+            }
+            "points" => Ok(Value::from(self.entries.len())),
+            "load" => {
+                // Counted per owner, members at zero first: leftover points
+                // of a removed node count for it, as a dict would.
+                let mut counts: std::collections::BTreeMap<String, u64> =
+                    self.nodes.iter().map(|n| (n.clone(), 0)).collect();
+                for i in 0..op.count_at(0) {
+                    if let Some(owner) = self.lookup(&format!("key{i}"))? {
+                        *counts.entry(owner.to_owned()).or_default() += 1;
+                    }
+                }
+                Ok(Value::from(
+                    counts
+                        .into_iter()
+                        .map(|(n, c)| serde_json::json!([n, c]))
+                        .collect::<Vec<_>>(),
+                ))
+            }
+            other => Err(format!("no operation {other}")),
+        }
+    }
+}
+
+/// The vnode-ring mistakes.
+pub static VNODE_RING: [Mistake; 4] = [
+    Mistake {
+        id: "strictly-after",
+        title: "takes the first point strictly after the key, not at or after",
+        explanation: "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
+        hint: "Use bisect_left (not bisect_right), or compare with >= instead of >.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRing {
+                strict: true,
+                ..WrongRing::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "no-wrap",
+        title: "does not wrap past the last point",
+        explanation: "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
+        hint: "When the search returns the length of the ring, use index 0 (`i % len(ring)`).",
+        forms: &["fails", "answers null"],
+        build: |args, form| {
+            WrongRing {
+                past_end: if form == 0 {
+                    PastEnd::Raises
+                } else {
+                    PastEnd::Null
+                },
+                ..WrongRing::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "partial-removal",
+        title: "removes only some of a node's points",
+        explanation: "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
+        hint: "Rebuild the list without the node: `ring = [e for e in ring if e.node != node]`; never delete from a list while looping over it.",
+        forms: &["only its point #0", "skips the point after each one removed"],
+        build: |args, form| {
+            WrongRing {
+                removal: if form == 0 {
+                    Removal::FirstPoint
+                } else {
+                    Removal::SkipsNext
+                },
+                ..WrongRing::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "map-by-position",
+        title: "keeps the ring in a map keyed by position, so colliding points vanish",
+        explanation: "Two points can share a position; both stay on the ring, the smaller name first. Keyed by position, the later point overwrites the earlier one.",
+        hint: "Keep a sorted list of (position, node) pairs, not a dict from position to node.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRing {
+                by_position: true,
+                ..WrongRing::new(args)
+            }
+            .finish()
+        },
+    },
+];

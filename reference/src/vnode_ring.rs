@@ -1,0 +1,253 @@
+//! `vnode-ring`: a consistent-hash ring with virtual nodes. Every node owns
+//! k points at h32(name + "#" + i); a key goes to the first entry at or
+//! after h32(key), wrapping past the end.
+
+use crate::hash::h32;
+use crate::model::{
+    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, RingPoint, RingView, Signature,
+};
+use serde_json::Value;
+
+static OPERATIONS: [Signature; 5] = [
+    Signature {
+        name: "lookup",
+        operands: &[Kind::Name],
+        returns: Returns::MaybeName,
+    },
+    Signature {
+        name: "add",
+        operands: &[Kind::Name],
+        returns: Returns::Nothing,
+    },
+    Signature {
+        name: "remove",
+        operands: &[Kind::Name],
+        returns: Returns::Nothing,
+    },
+    Signature {
+        name: "points",
+        operands: &[],
+        returns: Returns::Count,
+    },
+    Signature {
+        name: "load",
+        operands: &[Kind::Count],
+        returns: Returns::Loads,
+    },
+];
+
+/// The vnode-ring challenge.
+pub static SPEC: ModelSpec = ModelSpec {
+    id: "vnode-ring",
+    constructor: &[Kind::Names, Kind::Count],
+    operations: &OPERATIONS,
+    build: |args| match args {
+        [Arg::Names(nodes), Arg::Count(k)] => Box::new(Ring::new(
+            nodes.iter().map(String::as_str),
+            usize::try_from(*k).unwrap_or(usize::MAX),
+        )),
+        other => panic!("vnode-ring takes [nodes, k], not {other:?}"),
+    },
+    mistakes: &crate::mistakes::ring::VNODE_RING,
+};
+
+/// Entries shown on each side of a key in an explanation.
+const NEIGHBOURS: usize = 3;
+
+/// One entry: its position, its node, and which of the node's points it is.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    position: u32,
+    node: String,
+    replica: usize,
+}
+
+/// The reference ring: entries sorted by (position, node), so the first
+/// entry at or after a position is a binary search, and two entries at one
+/// position both stay, the smaller name first.
+#[derive(Debug, Clone, Default)]
+pub struct Ring {
+    k: usize,
+    /// Node names, sorted.
+    nodes: Vec<String>,
+    entries: Vec<Entry>,
+}
+
+impl Ring {
+    /// A ring of `nodes` (duplicates count once) with `k` points each.
+    pub fn new<'a>(nodes: impl IntoIterator<Item = &'a str>, k: usize) -> Self {
+        let mut ring = Ring {
+            k,
+            ..Ring::default()
+        };
+        for n in nodes {
+            if let Err(at) = ring.nodes.binary_search_by(|x| x.as_str().cmp(n)) {
+                ring.nodes.insert(at, n.to_owned());
+                ring.entries.extend(points_of(n, k));
+            }
+        }
+        ring.entries.sort_unstable();
+        ring
+    }
+
+    /// The index of the entry `key` lands on, and whether it wrapped.
+    fn landing(&self, key: &str) -> Option<(usize, bool)> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let h = h32(key);
+        let at = self.entries.partition_point(|e| e.position < h);
+        Some(if at == self.entries.len() {
+            (0, true)
+        } else {
+            (at, false)
+        })
+    }
+
+    /// The node owning `key`, or `None` on an empty ring. O(log points).
+    pub fn lookup(&self, key: &str) -> Option<&str> {
+        self.landing(key)
+            .map(|(i, _)| self.entries[i].node.as_str())
+    }
+
+    /// Places `node`'s k points; a present node changes nothing.
+    pub fn add(&mut self, node: &str) {
+        if let Err(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) {
+            self.nodes.insert(at, node.to_owned());
+            for entry in points_of(node, self.k) {
+                let at = self.entries.partition_point(|e| *e < entry);
+                self.entries.insert(at, entry);
+            }
+        }
+    }
+
+    /// Takes all of `node`'s points away; an absent node changes nothing.
+    pub fn remove(&mut self, node: &str) {
+        if let Ok(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) {
+            self.nodes.remove(at);
+            self.entries.retain(|e| e.node != node);
+        }
+    }
+
+    /// The number of entries on the ring.
+    pub fn points(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Looks up "key0" .. "key{n-1}" and counts the keys of every node,
+    /// sorted by name, zero counts included.
+    pub fn load(&self, n: u64) -> Vec<(String, u64)> {
+        let mut counts = vec![0u64; self.nodes.len()];
+        for i in 0..n {
+            if let Some(owner) = self.lookup(&format!("key{i}")) {
+                let at = self
+                    .nodes
+                    .binary_search_by(|x| x.as_str().cmp(owner))
+                    .expect("every entry's node is a member");
+                counts[at] += 1;
+            }
+        }
+        self.nodes.iter().cloned().zip(counts).collect()
+    }
+
+    /// The key's position and the entries around it.
+    pub fn view(&self, key: &str) -> RingView {
+        let len = self.entries.len();
+        let point = |i: usize| {
+            let e = &self.entries[i % len];
+            RingPoint {
+                index: i % len,
+                node: e.node.clone(),
+                hashed: format!("{}#{}", e.node, e.replica),
+                position: e.position,
+            }
+        };
+        let (before, after, wrapped) = match self.landing(key) {
+            None => (Vec::new(), Vec::new(), false),
+            Some((at, wrapped)) => {
+                // Ring order, wrapping: the landing entry and a few after
+                // it, and as many before it as are left over.
+                let shown_after = (NEIGHBOURS + 1).min(len);
+                let shown_before = NEIGHBOURS.min(len - shown_after);
+                let before = (at + len - shown_before..at + len).map(point).collect();
+                let after = (at..at + shown_after).map(point).collect();
+                (before, after, wrapped)
+            }
+        };
+        RingView {
+            key: key.to_owned(),
+            position: h32(key),
+            points: len,
+            before,
+            after,
+            wrapped,
+        }
+    }
+}
+
+/// The k entries of `node`.
+fn points_of(node: &str, k: usize) -> impl Iterator<Item = Entry> + '_ {
+    (0..k).map(move |i| Entry {
+        position: h32(&format!("{node}#{i}")),
+        node: node.to_owned(),
+        replica: i,
+    })
+}
+
+impl Model for Ring {
+    fn apply(&mut self, op: &Op) -> Value {
+        match op.name() {
+            "lookup" => self.lookup(op.name_at(0)).map_or(Value::Null, Value::from),
+            "add" => {
+                self.add(op.name_at(0));
+                Value::Null
+            }
+            "remove" => {
+                self.remove(op.name_at(0));
+                Value::Null
+            }
+            "points" => Value::from(self.points()),
+            "load" => Value::from(
+                self.load(op.count_at(0))
+                    .into_iter()
+                    .map(|(node, count)| serde_json::json!([node, count]))
+                    .collect::<Vec<_>>(),
+            ),
+            other => panic!("vnode-ring has no operation {other}"),
+        }
+    }
+
+    fn explain(&self, op: &Op) -> Option<Explanation> {
+        (op.name() == "lookup").then(|| Explanation::Ring(self.view(op.name_at(0))))
+    }
+}
+
+/// Two node names, `prefix` followed by a number, one of whose k points
+/// each share a position: the only way to test that colliding points both
+/// stay on the ring. A birthday search over names in order, so the same
+/// arguments give the same pair; about 2^16 points suffice.
+pub fn colliding_nodes(prefix: &str, k: usize) -> (String, String) {
+    assert!(k > 0, "nodes with no points never collide");
+    let mut seen: std::collections::HashMap<u32, u64> = std::collections::HashMap::new();
+    for m in 0u64.. {
+        let name = format!("{prefix}{m}");
+        for i in 0..k {
+            let position = h32(&format!("{name}#{i}"));
+            match seen.get(&position) {
+                Some(&other) if other != m => {
+                    let other = format!("{prefix}{other}");
+                    return if other < name {
+                        (other, name)
+                    } else {
+                        (name, other)
+                    };
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(position, m);
+                }
+            }
+        }
+    }
+    unreachable!("the search ends before 2^64 names")
+}

@@ -57,8 +57,9 @@ pub struct Finding {
 /// Everything a grading run depends on, checked: the challenge and its
 /// cases load (the loader's own checks), every expected file agrees with
 /// the reference, case names are unique across groups, initial node lists
-/// have no duplicates (a warning), and the reference runs each case well
-/// within its time limit.
+/// have no duplicates (a warning), no answer hangs on a floating-point gap
+/// too small to trust across languages, and the reference runs each case
+/// well within its time limit.
 pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut names: Vec<(&str, &Case)> = Vec::new();
@@ -125,6 +126,22 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                             "result {i} is {}, the reference answers {} to {}; fix the case, or run `grader bless` if the reference is right",
                             case.expected[i],
                             output[i],
+                            case.op_json(i)
+                        ),
+                    },
+                });
+            }
+            // A decision on a hair is a flaky test: ln may differ in the
+            // last bit between the learner's language and ours.
+            for (i, why) in challenge.model.fragile(&case.args, &case.ops) {
+                let text = std::fs::read_to_string(&case.path).unwrap_or_default();
+                findings.push(Finding {
+                    error: true,
+                    problem: Problem {
+                        path: case.path.clone(),
+                        position: locate::position_of(&text, &[1, i]),
+                        message: format!(
+                            "operation {i} {} is fragile: {why}; change the key, a name or a weight",
                             case.op_json(i)
                         ),
                     },

@@ -380,14 +380,14 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
     }
     writeln!(
         out,
-        "{}: {} cases in {} groups are valid{}",
+        "{}: {} in {} are valid{}",
         challenge.id,
-        suite.cases().count(),
-        suite.groups.len(),
+        counted(suite.cases().count(), "case"),
+        counted(suite.groups.len(), "group"),
         if findings.is_empty() {
             String::new()
         } else {
-            format!(" ({} warnings)", findings.len())
+            format!(" ({})", counted(findings.len(), "warning"))
         }
     )
     .map_err(Error::io("cannot write output"))?;
@@ -488,18 +488,19 @@ fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();
         writeln!(
             out,
-            "{}  {} ({total} cases; operations: {})",
+            "{}  {} ({}; operations: {})",
             c.id,
             c.config.title,
+            counted(total, "case"),
             ops.join(", ")
         )
         .map_err(Error::io("cannot write output"))?;
         for g in &suite.groups {
             writeln!(
                 out,
-                "  {:<10} {:>4} cases  weight {} ({})  {}  {} ms",
+                "  {:<10} {:>10}  weight {} ({})  {}  {} ms",
                 g.name,
-                g.cases.len(),
+                counted(g.cases.len(), "case"),
                 g.weight,
                 match g.scoring {
                     challenge::Scoring::PerTest => "per test",
@@ -515,4 +516,13 @@ fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         }
     }
     Ok(Status::Passed)
+}
+
+/// `n` and `word`, plural unless `n` is one: "1 case", "3 cases".
+fn counted(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

@@ -8,6 +8,7 @@ use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
 use reference::mistakes::{self, Mistake, VariantRun};
+use reference::{Kind, Op, Returns};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -198,31 +199,44 @@ pub struct PropertyHint {
     pub message: String,
 }
 
+/// Whether `op` asks which node owns a key (`route`, `lookup`): one name
+/// in, a name or null out.
+fn asks_owner(op: &Op) -> bool {
+    op.signature.returns == Returns::MaybeName && op.signature.operands == [Kind::Name]
+}
+
 /// Checks, on the submission's own answers (no reference needed), that
-/// between two routes of one key separated only by removals the answer
+/// between two lookups of one key separated only by removals the answer
 /// moved only off a removed node, and separated only by additions, only
-/// onto an added node.
+/// onto an added node. An addition with a weight may re-weigh a present
+/// node, which may move keys anywhere: it proves nothing.
 pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
-    let ops = case.input[1].as_array()?;
+    let ops = &case.ops;
     let mut last_route: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (j, op) in ops.iter().enumerate() {
-        if op[0] != "route" || j >= actual.len() {
+        if !asks_owner(op) || j >= actual.len() {
             continue;
         }
-        let Some(key) = op[1].as_str() else { continue };
+        let key = op.name_at(0);
         if let Some(&i) = last_route.get(key) {
             let between = &ops[i + 1..j];
             let (before, after) = (&actual[i], &actual[j]);
-            let names = |kind: &str| -> Vec<&Value> {
+            let names = |kind: &str| -> Vec<Value> {
                 between
                     .iter()
-                    .filter(|o| o[0] == kind)
-                    .map(|o| &o[1])
+                    .filter(|o| o.name() == kind)
+                    .map(|o| Value::from(o.name_at(0)))
                     .collect()
             };
             let (added, removed) = (names("add"), names("remove"));
-            if before != after {
-                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(&before)
+            let reweighs = between
+                .iter()
+                .any(|o| o.name() == "add" && o.operands.len() > 1);
+            let others = between
+                .iter()
+                .any(|o| !matches!(o.name(), "add" | "remove") && !o.signature.returns.is_query());
+            if before != after && !others {
+                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(before)
                 {
                     Some((
                         "remove-moves-only-its-keys",
@@ -231,7 +245,11 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
                             list(&removed)
                         ),
                     ))
-                } else if removed.is_empty() && !added.is_empty() && !added.contains(&after) {
+                } else if removed.is_empty()
+                    && !added.is_empty()
+                    && !reweighs
+                    && !added.contains(after)
+                {
                     Some((
                         "add-only-steals-keys",
                         format!(
@@ -262,9 +280,9 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
 /// initial nodes reversed: the first route that differs breaks order
 /// independence.
 pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
-    let ops = case.input[1].as_array()?;
+    let ops = &case.ops;
     let j = (0..ops.len().min(actual.len()).min(reversed.len()))
-        .find(|&j| ops[j][0] == "route" && !same(&actual[j], &reversed[j]))?;
+        .find(|&j| asks_owner(&ops[j]) && !same(&actual[j], &reversed[j]))?;
     Some(PropertyHint {
         property: "order-independent".into(),
         case: format!("{}/{}", case.group, case.name),
@@ -272,12 +290,12 @@ pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<P
         second_op: j,
         message: format!(
             "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
-            ops[j], actual[j], reversed[j]
+            case.op_json(j), actual[j], reversed[j]
         ),
     })
 }
 
-fn list(names: &[&Value]) -> String {
+fn list(names: &[Value]) -> String {
     names
         .iter()
         .map(|n| n.to_string())

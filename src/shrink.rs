@@ -7,6 +7,7 @@ use crate::challenge::{Case, Challenge, Operations};
 use crate::error::Error;
 use crate::judge::first_divergence;
 use crate::run::{Language, Outcome, Runner, Submission};
+use reference::{Kind, Returns};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -48,9 +49,12 @@ fn first_wrong(
     Ok(first_divergence(&case, &actual).map(|d| (d.op_index, d.expected, d.actual)))
 }
 
-/// `[args, ops[..=end]]`.
-fn cut(nodes: &[Value], ops: &[Value], end: usize) -> Value {
-    serde_json::json!([[nodes], ops[..=end]])
+/// `[[nodes, rest...], ops]`: the constructor's first argument is the list
+/// of nodes the shrinker drops from; the others (a ring's k) stay.
+fn case_of(nodes: &[Value], rest: &[Value], ops: &[Value]) -> Value {
+    let mut args = vec![Value::from(nodes.to_vec())];
+    args.extend_from_slice(rest);
+    serde_json::json!([args, ops])
 }
 
 /// Shrinks a case whose output was wrong; `None` when the submission does
@@ -62,8 +66,11 @@ pub fn shrink(
     input: &Value,
     limit: Duration,
 ) -> Result<Option<Reproducer>, Error> {
-    // The rendezvous family: args are [nodes].
-    let (Some(nodes), Some(ops)) = (input[0][0].as_array(), input[1].as_array()) else {
+    // Every challenge's first argument is its nodes (names or pairs).
+    let (Some(args), Some(ops)) = (input[0].as_array(), input[1].as_array()) else {
+        return Ok(None);
+    };
+    let Some((Value::Array(nodes), rest)) = args.split_first() else {
         return Ok(None);
     };
     let (mut nodes, mut ops) = (nodes.clone(), ops.clone());
@@ -76,7 +83,7 @@ pub fn shrink(
             return Ok(None);
         }
         budget -= 1;
-        first_wrong(challenge, runner, &serde_json::json!([[nodes], ops]), limit)
+        first_wrong(challenge, runner, &case_of(nodes, rest, ops), limit)
     };
     let Some(mut wrong) = attempt(&nodes, &ops, runner)? else {
         return Ok(None);
@@ -117,8 +124,8 @@ pub fn shrink(
             None => i += 1,
         }
     }
-    let case = cut(&nodes, &ops, wrong.0);
-    let snippet = snippet(submission, &case, &wrong.1);
+    let case = case_of(&nodes, rest, &ops[..=wrong.0]);
+    let snippet = snippet(challenge, submission, &case, &wrong.1);
     Ok(Some(Reproducer {
         case,
         expected: wrong.1,
@@ -129,12 +136,21 @@ pub fn shrink(
 
 /// Code that replays `case` in the submission's language and asserts that
 /// its last operation answers `expected`.
-pub fn snippet(submission: &Submission, case: &Value, expected: &Value) -> String {
-    let nodes = case[0][0].clone();
+pub fn snippet(
+    challenge: &Challenge,
+    submission: &Submission,
+    case: &Value,
+    expected: &Value,
+) -> String {
+    let args = case[0].as_array().cloned().unwrap_or_default();
     let ops = case[1].as_array().cloned().unwrap_or_default();
     let Some((last, before)) = ops.split_last() else {
         return String::new();
     };
+    let returns = last[0]
+        .as_str()
+        .and_then(|name| challenge.model.signature(name))
+        .map_or(Returns::MaybeName, |s| s.returns);
     let file = submission
         .path
         .file_name()
@@ -148,30 +164,37 @@ pub fn snippet(submission: &Submission, case: &Value, expected: &Value) -> Strin
         .to_string_lossy()
         .into_owned();
     // JSON literals are valid JavaScript and Rust string literals here.
-    let call = |op: &Value| -> String {
+    let call = |op: &Value, literal: &dyn Fn(&Value) -> String| -> String {
         let name = op[0].as_str().unwrap_or_default();
-        let args: Vec<String> = op
+        let operands: Vec<String> = op
             .as_array()
             .map_or(&[][..], |a| &a[1..])
             .iter()
-            .map(Value::to_string)
+            .map(literal)
             .collect();
-        format!("router.{name}({})", args.join(", "))
+        format!("router.{name}({})", operands.join(", "))
+    };
+    let joined = |literal: &dyn Fn(&Value) -> String| {
+        args.iter().map(literal).collect::<Vec<_>>().join(", ")
     };
     match submission.language {
         Language::Python => {
             let mut s = format!(
                 "# Run beside {file}: it fails until the bug is fixed.\nfrom {stem} import Router\n\nrouter = Router({})\n",
-                python(&nodes)
+                joined(&python)
             );
             for op in before {
-                s.push_str(&format!("{}\n", python_call(op)));
+                s.push_str(&format!("{}\n", call(op, &python)));
             }
+            // Pairs may come back as tuples: compare them as lists.
+            let answer = match returns {
+                Returns::Loads => format!("[list(p) for p in {}]", call(last, &python)),
+                _ => call(last, &python),
+            };
             s.push_str(&format!(
-                "assert {} == {}, {}\n",
-                python_call(last),
+                "assert {answer} == {}, {}\n",
                 python(expected),
-                python_call(last)
+                call(last, &python)
             ));
             s
         }
@@ -185,34 +208,41 @@ pub fn snippet(submission: &Submission, case: &Value, expected: &Value) -> Strin
                     "// Save as check.mjs beside {file} and run `node check.mjs`: it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport * as m from './{file}';\nconst Router = m.Router ?? m.default?.Router;\n"
                 )
             };
-            let mut s = format!("{header}\nconst router = new Router({nodes});\n");
+            let json = |v: &Value| v.to_string();
+            let mut s = format!("{header}\nconst router = new Router({});\n", joined(&json));
             for op in before {
-                s.push_str(&format!("{};\n", call(op)));
+                s.push_str(&format!("{};\n", call(op, &json)));
             }
             s.push_str(&format!(
                 "assert.deepStrictEqual({}, {expected});\n",
-                call(last)
+                call(last, &json)
             ));
             s
         }
         Language::Rust => {
-            let names: Vec<String> = nodes
-                .as_array()
-                .map(|a| a.iter().map(|n| format!("{n}.to_string()")).collect())
-                .unwrap_or_default();
-            let mut s = format!(
-                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let mut router = Router::new(vec![{}]);\n",
-                names.join(", ")
-            );
-            for op in before {
-                s.push_str(&format!("    {};\n", call(op)));
-            }
-            let want = match expected {
-                Value::Null => "None".to_owned(),
-                Value::String(_) => format!("Some({expected}.to_string())"),
+            let constructor: Vec<String> = challenge
+                .model
+                .constructor
+                .iter()
+                .zip(&args)
+                .map(|(kind, v)| rust_arg(*kind, v))
+                .collect();
+            let operand = |v: &Value| match v {
+                Value::Number(n) if n.is_f64() => rust_f64(v),
                 other => other.to_string(),
             };
-            s.push_str(&format!("    assert_eq!({}, {want});\n}}\n", call(last)));
+            let mut s = format!(
+                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let mut router = Router::new({});\n",
+                constructor.join(", ")
+            );
+            for op in before {
+                s.push_str(&format!("    {};\n", call(op, &operand)));
+            }
+            s.push_str(&format!(
+                "    assert_eq!({}, {});\n}}\n",
+                call(last, &operand),
+                rust_result(returns, expected)
+            ));
             s
         }
         Language::Executable | Language::Unknown => {
@@ -220,6 +250,60 @@ pub fn snippet(submission: &Submission, case: &Value, expected: &Value) -> Strin
                 "Send this case to your program: {case}\nThe last operation should answer {expected}.\n"
             )
         }
+    }
+}
+
+/// A number as a Rust `f64` literal (always with a point or exponent).
+fn rust_f64(v: &Value) -> String {
+    let x = v.as_f64().unwrap_or(0.0);
+    format!("{x:?}")
+}
+
+fn rust_string(v: &Value) -> String {
+    format!("{v}.to_string()")
+}
+
+/// A constructor argument of `kind` as a Rust expression.
+fn rust_arg(kind: Kind, v: &Value) -> String {
+    let items = || v.as_array().cloned().unwrap_or_default();
+    match kind {
+        Kind::Name => rust_string(v),
+        Kind::Count => v.to_string(),
+        Kind::Weight => rust_f64(v),
+        Kind::Names => format!(
+            "vec![{}]",
+            items().iter().map(rust_string).collect::<Vec<_>>().join(", ")
+        ),
+        Kind::WeightedNames => format!(
+            "vec![{}]",
+            items()
+                .iter()
+                .map(|p| format!("({}, {})", rust_string(&p[0]), rust_f64(&p[1])))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// An operation's expected result as the Rust value it returns.
+fn rust_result(returns: Returns, v: &Value) -> String {
+    let items = || v.as_array().cloned().unwrap_or_default();
+    match (returns, v) {
+        (_, Value::Null) => "None".to_owned(),
+        (Returns::MaybeName, _) => format!("Some({})", rust_string(v)),
+        (Returns::Names, _) => format!(
+            "Vec::<String>::from([{}])",
+            items().iter().map(rust_string).collect::<Vec<_>>().join(", ")
+        ),
+        (Returns::Loads, _) => format!(
+            "Vec::<(String, usize)>::from([{}])",
+            items()
+                .iter()
+                .map(|p| format!("({}, {})", rust_string(&p[0]), p[1]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => v.to_string(),
     }
 }
 
@@ -242,13 +326,3 @@ fn python(v: &Value) -> String {
     }
 }
 
-fn python_call(op: &Value) -> String {
-    let name = op[0].as_str().unwrap_or_default();
-    let args: Vec<String> = op
-        .as_array()
-        .map_or(&[][..], |a| &a[1..])
-        .iter()
-        .map(python)
-        .collect();
-    format!("router.{name}({})", args.join(", "))
-}

@@ -174,24 +174,51 @@ fn hash_prints_the_spec_check_values() {
 }
 
 #[test]
-fn list_counts_the_cases_on_disk() {
+fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
     let out = grader(&["list"]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
-    let tests = root().join("challenges/rendezvous-router/tests");
-    for group in ["sample", "edge", "ties", "churn", "large"] {
-        let cases = std::fs::read_dir(tests.join(group))
-            .unwrap()
-            .filter(|e| {
-                let name = e.as_ref().unwrap().file_name().into_string().unwrap();
-                name.ends_with(".json") && !name.ends_with(".expected.json")
-            })
-            .count();
-        let line = stdout
-            .lines()
-            .find(|l| l.trim_start().starts_with(&format!("{group} ")))
-            .unwrap_or_else(|| panic!("no line for {group}:\n{stdout}"));
-        assert!(line.contains(&format!("{cases} cases")), "{line}");
+    // Sections: a challenge's line, then its groups' indented lines.
+    let mut sections: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in stdout.lines() {
+        if line.starts_with(' ') {
+            sections.last_mut().expect("a group line after a challenge").1.push(line);
+        } else {
+            let id = line.split_whitespace().next().unwrap().to_owned();
+            sections.push((id, Vec::new()));
+        }
+    }
+    let ids: Vec<&str> = sections.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["hrw-top", "rendezvous-router", "vnode-ring", "weighted-hrw"],
+        "{stdout}"
+    );
+    for (id, lines) in &sections {
+        let tests = root().join("challenges").join(id).join("tests");
+        let mut groups = 0;
+        for group in std::fs::read_dir(&tests).unwrap() {
+            let group = group.unwrap().file_name().into_string().unwrap();
+            let cases = std::fs::read_dir(tests.join(&group))
+                .unwrap()
+                .filter(|e| {
+                    let name = e.as_ref().unwrap().file_name().into_string().unwrap();
+                    name.ends_with(".json") && !name.ends_with(".expected.json")
+                })
+                .count();
+            let line = lines
+                .iter()
+                .find(|l| l.trim_start().starts_with(&format!("{group} ")))
+                .unwrap_or_else(|| panic!("{id}: no line for {group}:\n{stdout}"));
+            let counted = if cases == 1 {
+                "1 case ".to_owned()
+            } else {
+                format!("{cases} cases")
+            };
+            assert!(line.contains(&counted), "{id}: {line}");
+            groups += 1;
+        }
+        assert_eq!(lines.len(), groups, "{id}: a group without a folder");
     }
 }
 

@@ -159,6 +159,13 @@ impl Returns {
         }
     }
 
+    /// Whether an operation returning this only asks (changes nothing).
+    /// By the challenges' shape, operations that change state return
+    /// nothing.
+    pub fn is_query(self) -> bool {
+        self != Returns::Nothing
+    }
+
     /// Whether `value` has this result type.
     pub fn accepts(self, value: &Value) -> bool {
         match self {

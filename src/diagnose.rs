@@ -236,8 +236,7 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
                 .iter()
                 .any(|o| !matches!(o.name(), "add" | "remove") && !o.signature.returns.is_query());
             if before != after && !others {
-                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(before)
-                {
+                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(before) {
                     Some((
                         "remove-moves-only-its-keys",
                         format!(
@@ -290,7 +289,9 @@ pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<P
         second_op: j,
         message: format!(
             "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
-            case.op_json(j), actual[j], reversed[j]
+            case.op_json(j),
+            actual[j],
+            reversed[j]
         ),
     })
 }

@@ -209,7 +209,10 @@ fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
     let yours: &[Value] = actual.as_array().map_or(&[], Vec::as_slice);
     let length = want.max(yours.len());
     let first_difference = (0..length)
-        .find(|&i| yours.get(i).and_then(Value::as_str) != ranked.get(i).filter(|_| i < want).map(|r| r.node.as_str()))
+        .find(|&i| {
+            yours.get(i).and_then(Value::as_str)
+                != ranked.get(i).filter(|_| i < want).map(|r| r.node.as_str())
+        })
         .unwrap_or(length);
     // A little context before the first difference, then MAX_ROWS lines.
     let first = first_difference.saturating_sub(2);

@@ -272,7 +272,11 @@ fn rust_arg(kind: Kind, v: &Value) -> String {
         Kind::Weight => rust_f64(v),
         Kind::Names => format!(
             "vec![{}]",
-            items().iter().map(rust_string).collect::<Vec<_>>().join(", ")
+            items()
+                .iter()
+                .map(rust_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Kind::WeightedNames => format!(
             "vec![{}]",
@@ -293,7 +297,11 @@ fn rust_result(returns: Returns, v: &Value) -> String {
         (Returns::MaybeName, _) => format!("Some({})", rust_string(v)),
         (Returns::Names, _) => format!(
             "Vec::<String>::from([{}])",
-            items().iter().map(rust_string).collect::<Vec<_>>().join(", ")
+            items()
+                .iter()
+                .map(rust_string)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         (Returns::Loads, _) => format!(
             "Vec::<(String, usize)>::from([{}])",
@@ -325,4 +333,3 @@ fn python(v: &Value) -> String {
         other => other.to_string(),
     }
 }
-

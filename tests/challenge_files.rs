@@ -1,6 +1,7 @@
-//! The shipped rendezvous-router suite (tests/course_challenges.rs checks
-//! every challenge's expected files against the reference): the samples are the challenge page's verbatim, and each group
-//! holds what its name promises.
+//! The shipped rendezvous-router suite: the samples are the challenge
+//! page's verbatim, and each group holds what its name promises
+//! (tests/course_challenges.rs checks every challenge's expected files
+//! against the reference).
 
 use reference::model::{Explanation, WinRule};
 use rendezvous_grader::challenge::{self, Challenge, Suite};

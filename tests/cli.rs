@@ -182,7 +182,11 @@ fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
     let mut sections: Vec<(String, Vec<&str>)> = Vec::new();
     for line in stdout.lines() {
         if line.starts_with(' ') {
-            sections.last_mut().expect("a group line after a challenge").1.push(line);
+            sections
+                .last_mut()
+                .expect("a group line after a challenge")
+                .1
+                .push(line);
         } else {
             let id = line.split_whitespace().next().unwrap().to_owned();
             sections.push((id, Vec::new()));

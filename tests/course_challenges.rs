@@ -87,7 +87,11 @@ fn validate_and_audit_pass_on_every_challenge() {
         let (challenge, _) = suite(id);
         let forms: usize = challenge.model.mistakes.iter().map(|m| m.forms.len()).sum();
         assert!(forms >= 4, "{id}: {forms} mistakes");
-        assert_eq!(rows.len(), forms, "{id}: every mistake in every form is audited");
+        assert_eq!(
+            rows.len(),
+            forms,
+            "{id}: every mistake in every form is audited"
+        );
         for r in &rows {
             assert!(
                 !r["caught_by"].as_array().unwrap().is_empty(),
@@ -132,7 +136,10 @@ fn hrw_top_groups_cover_n_past_the_count_zero_and_ties() {
                 .map(move |o| (o.count_at(1), nodes))
         })
     };
-    assert!(tops().any(|(n, count)| n as usize > count), "no n above the count");
+    assert!(
+        tops().any(|(n, count)| n as usize > count),
+        "no n above the count"
+    );
     assert!(tops().any(|(n, _)| n == 0), "no n = 0");
     for case in group(&suite, "ties") {
         let tie = (0..case.ops.len()).any(|i| {
@@ -155,7 +162,10 @@ fn hrw_top_spreads_key0_to_key7999_within_two_percent() {
         .unwrap();
     assert_eq!(case.input[0][0], serde_json::json!(["A", "B", "C", "D"]));
     for (i, op) in case.ops.iter().enumerate() {
-        assert_eq!((op.name(), op.name_at(0)), ("route", format!("key{i}").as_str()));
+        assert_eq!(
+            (op.name(), op.name_at(0)),
+            ("route", format!("key{i}").as_str())
+        );
     }
     assert_eq!(case.ops.len(), 8000);
     // Counted from the expected file, which an independent implementation
@@ -190,10 +200,12 @@ fn vnode_ring_groups_cover_points_wraps_collisions_and_loads() {
     let ring = group(&suite, "ring");
     let views = |case: &Case| -> Vec<reference::model::RingView> {
         (0..case.ops.len())
-            .filter_map(|i| match challenge.model.explain_at(&case.args, &case.ops, i) {
-                Some(Explanation::Ring(view)) => Some(view),
-                _ => None,
-            })
+            .filter_map(
+                |i| match challenge.model.explain_at(&case.args, &case.ops, i) {
+                    Some(Explanation::Ring(view)) => Some(view),
+                    _ => None,
+                },
+            )
             .collect()
     };
     let all: Vec<_> = ring.iter().flat_map(views).collect();
@@ -292,7 +304,8 @@ fn validate_flags_a_decision_that_hangs_on_a_hair() {
     let dir = tempfile::tempdir().unwrap();
     let sample = dir.path().join("sample");
     std::fs::create_dir_all(&sample).unwrap();
-    let case = format!("[[[[\"A\",1],[\"B\",{wb:?}]]],\n [[\"route\",\"x\"],\n  [\"route\",\"k\"]]]\n");
+    let case =
+        format!("[[[[\"A\",1],[\"B\",{wb:?}]]],\n [[\"route\",\"x\"],\n  [\"route\",\"k\"]]]\n");
     std::fs::write(sample.join("hair.json"), case).unwrap();
     let out = grader(&[
         "validate",
@@ -311,4 +324,44 @@ fn validate_flags_a_decision_that_hangs_on_a_hair() {
     assert!(line.contains("hair.json:3:3"), "{line}");
     assert!(line.contains("[\"route\",\"k\"]"), "{line}");
     assert!(!stdout.contains("[\"route\",\"x\"] is fragile"), "{stdout}");
+}
+
+#[test]
+fn every_statements_example_is_what_the_reference_answers() {
+    use rendezvous_grader::author::parse_pasted;
+    use rendezvous_grader::challenge::{Operations, parse_input};
+    for id in ALL {
+        let (challenge, _) = suite(id);
+        let text =
+            std::fs::read_to_string(root().join("challenges").join(id).join("README.md")).unwrap();
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let mut checked = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if !line.starts_with("Input:") {
+                continue;
+            }
+            let output = lines
+                .get(i + 1)
+                .filter(|l| l.starts_with("Output:"))
+                .unwrap_or_else(|| panic!("{id}: an Input without its Output"));
+            let pasted = parse_pasted(&format!("{line}\n{output}")).unwrap();
+            let ops = Operations {
+                model: challenge.model,
+                allowed: &challenge.operations,
+            };
+            let (args, parsed) =
+                parse_input(&ops, &pasted.input).unwrap_or_else(|e| panic!("{id}: {line}: {e:?}"));
+            let answered = Value::from(challenge.model.run(&args, &parsed));
+            let shown = pasted.output.unwrap();
+            // The statement may show the first answers only.
+            let shown = shown.as_array().unwrap();
+            assert_eq!(
+                &answered.as_array().unwrap()[..shown.len()],
+                shown.as_slice(),
+                "{id}: {line}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 1, "{id}: the statement shows no example");
+    }
 }

@@ -20,6 +20,12 @@ fn grader(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn every_starter_loads_hashes_right_and_fails_the_samples() {
+    for challenge in ["rendezvous-router", "hrw-top", "vnode-ring", "weighted-hrw"] {
+        starters_of(challenge);
+    }
+}
+
+fn starters_of(challenge: &str) {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     for (lang, file) in [
@@ -30,7 +36,7 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
     ] {
         let work = dir.path().join(lang);
         let work_s = work.to_str().unwrap();
-        let out = grader(&["init", "--lang", lang, work_s]);
+        let out = grader(&["init", "--challenge", challenge, "--lang", lang, work_s]);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -40,19 +46,28 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
         let written = std::fs::read(work.join(file)).unwrap();
         let starter = std::fs::read(
             root()
-                .join("challenges/rendezvous-router/starters")
+                .join("challenges")
+                .join(challenge)
+                .join("starters")
                 .join(file),
         )
         .unwrap();
         assert_eq!(written, starter, "{lang}: init wrote something else");
-        assert!(
-            String::from_utf8_lossy(&out.stdout).contains("grader grade"),
-            "{lang}: no next step said"
-        );
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains("grader grade"), "{lang}: no next step said");
+        // The command the starter and init give grades this challenge.
+        let flag = format!("--challenge {challenge}");
+        if challenge != "rendezvous-router" {
+            assert!(said.contains(&flag), "{challenge}/{lang}: {said}");
+            assert!(
+                String::from_utf8_lossy(&starter).contains(&flag),
+                "{challenge}/{lang}: the starter's own instructions"
+            );
+        }
 
         // A second init refuses and leaves the learner's file alone.
         std::fs::write(work.join(file), "my work").unwrap();
-        let again = grader(&["init", "--lang", lang, work_s]);
+        let again = grader(&["init", "--challenge", challenge, "--lang", lang, work_s]);
         assert_eq!(again.status.code(), Some(2), "{lang}");
         assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
         assert_eq!(std::fs::read_to_string(work.join(file)).unwrap(), "my work");
@@ -60,10 +75,12 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
 
         let out = grader(&[
             "grade",
+            "--challenge",
+            challenge,
             "--format",
             "json",
             "--tests",
-            "challenges/rendezvous-router/tests/sample",
+            &format!("challenges/{challenge}/tests/sample"),
             "--cache-dir",
             cache.to_str().unwrap(),
             work.join(file).to_str().unwrap(),
@@ -71,7 +88,7 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
         assert_eq!(
             out.status.code(),
             Some(1),
-            "{lang}: {}",
+            "{challenge}/{lang}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -79,7 +96,7 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
         // Loaded and ran: a wrong answer, not a compile or load failure.
         assert_eq!(
             submission["verdict"], "wrong-answer",
-            "{lang}: {submission}"
+            "{challenge}/{lang}: {submission}"
         );
         assert_eq!(submission["passed"], 0, "{lang}");
         let h32 = &submission["h32"];

@@ -133,8 +133,7 @@ impl Ranker {
                 node: node.name.clone(),
                 hashed: self.scheme.hashed(&node.name, key),
                 h32: h,
-                weighted: (self.scheme == Scheme::Weighted)
-                    .then(|| weighted_score(h, node.weight)),
+                weighted: (self.scheme == Scheme::Weighted).then(|| weighted_score(h, node.weight)),
             })
             .collect();
         ScoreTable::ranked(key, self.scheme.formula(), rows)

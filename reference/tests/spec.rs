@@ -306,7 +306,11 @@ fn ring_agrees_with_the_naive_one_under_churn_and_collisions() {
         .map(|i| format!("{b}#{i}"))
         .find(|l| h32(l) == shared[0])
         .unwrap();
-    assert_eq!(ring.lookup(&label), Some(a.as_str()), "{label} is also {a}'s");
+    assert_eq!(
+        ring.lookup(&label),
+        Some(a.as_str()),
+        "{label} is also {a}'s"
+    );
 }
 
 #[test]
@@ -413,7 +417,10 @@ fn weighted_decisions_on_a_hair_are_flagged_fragile() {
     let (ha, hb) = (h32("A:k"), h32("B:k"));
     let sa = reference::weighted_hrw::weighted_score(ha, 1.0);
     let wb = sa.score * -((f64::from(hb) + 0.5) / 4_294_967_296.0).ln() * (1.0 + 1e-12);
-    let args = [Arg::WeightedNames(vec![("A".into(), 1.0), ("B".into(), wb)])];
+    let args = [Arg::WeightedNames(vec![
+        ("A".into(), 1.0),
+        ("B".into(), wb),
+    ])];
     let route = reference::Op {
         signature: spec.signature("route").unwrap(),
         operands: vec![Arg::Name("k".into())],
@@ -422,6 +429,12 @@ fn weighted_decisions_on_a_hair_are_flagged_fragile() {
     assert_eq!(fragile.len(), 1, "{fragile:?}");
     assert!(fragile[0].1.contains("relative gap"), "{}", fragile[0].1);
     // A clear gap is not fragile, and exact ties are not either.
-    let clear = [Arg::WeightedNames(vec![("A".into(), 1.0), ("B".into(), 2.0)])];
-    assert!(spec.fragile(&clear, std::slice::from_ref(&route)).is_empty());
+    let clear = [Arg::WeightedNames(vec![
+        ("A".into(), 1.0),
+        ("B".into(), 2.0),
+    ])];
+    assert!(
+        spec.fragile(&clear, std::slice::from_ref(&route))
+            .is_empty()
+    );
 }

@@ -475,7 +475,9 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
                 out,
                 "  {} tie at {}; the smaller name, {}, wins",
                 tied.join(" and "),
-                first.weighted.map_or(first.h32.to_string(), |w| w.score.to_string()),
+                first
+                    .weighted
+                    .map_or(first.h32.to_string(), |w| w.score.to_string()),
                 visible_str(&first.node)
             )?;
         }
@@ -548,7 +550,11 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
         r.position
     )?;
     if let Some(v) = &r.position_yours {
-        write!(out, " (your h32: {})", yours_cell(&Some(v.clone()), r.position))?;
+        write!(
+            out,
+            " (your h32: {})",
+            yours_cell(&Some(v.clone()), r.position)
+        )?;
     }
     writeln!(
         out,
@@ -584,8 +590,7 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "  {HEAD}{:>6}  {:>10}  <- the key{HEAD:#}",
-        "",
-        r.position
+        "", r.position
     )?;
     for (i, p) in r.after.iter().enumerate() {
         let note = if i == 0 {

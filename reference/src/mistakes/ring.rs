@@ -45,10 +45,9 @@ struct WrongRing {
 impl WrongRing {
     fn new(args: &[Arg]) -> WrongRing {
         let (nodes, k) = match args {
-            [Arg::Names(nodes), Arg::Count(k)] => (
-                nodes.as_slice(),
-                usize::try_from(*k).unwrap_or(usize::MAX),
-            ),
+            [Arg::Names(nodes), Arg::Count(k)] => {
+                (nodes.as_slice(), usize::try_from(*k).unwrap_or(usize::MAX))
+            }
             _ => (&[][..], 0),
         };
         WrongRing {
@@ -134,9 +133,7 @@ impl WrongRing {
 impl Variant for WrongRing {
     fn apply(&mut self, op: &Op) -> Result<Value, String> {
         match op.name() {
-            "lookup" => Ok(self
-                .lookup(op.name_at(0))?
-                .map_or(Value::Null, Value::from)),
+            "lookup" => Ok(self.lookup(op.name_at(0))?.map_or(Value::Null, Value::from)),
             "add" => {
                 self.add(op.name_at(0));
                 Ok(Value::Null)
@@ -207,7 +204,10 @@ pub static VNODE_RING: [Mistake; 4] = [
         title: "removes only some of a node's points",
         explanation: "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
         hint: "Rebuild the list without the node: `ring = [e for e in ring if e.node != node]`; never delete from a list while looping over it.",
-        forms: &["only its point #0", "skips the point after each one removed"],
+        forms: &[
+            "only its point #0",
+            "skips the point after each one removed",
+        ],
         build: |args, form| {
             WrongRing {
                 removal: if form == 0 {

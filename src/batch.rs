@@ -363,8 +363,8 @@ impl Progress {
                     self.total,
                     report.name,
                     report.verdict,
-                    report.score,
-                    report.max_score
+                    crate::report::human::number(report.score),
+                    crate::report::human::number(report.max_score)
                 );
             }
         }

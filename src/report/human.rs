@@ -417,7 +417,7 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
     let node_w = s
         .rows
         .iter()
-        .map(|r| visible_str(&r.node).chars().count())
+        .map(|r| display_width(&visible_str(&r.node)))
         .max()
         .unwrap_or(4)
         .max(4);
@@ -436,9 +436,9 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
         last_rank = r.rank;
         write!(
             out,
-            "  {:>5}  {:<node_w$}  {}  {}",
+            "  {:>5}  {}  {}  {}",
             r.rank,
-            visible_str(&r.node),
+            pad(&visible_str(&r.node), node_w),
             columns.cells(r),
             visible_str(&r.hashed)
         )?;
@@ -503,19 +503,25 @@ fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
         .flat_map(|l| l.expected.iter().chain(l.yours_row.iter()));
     let columns = ScoreColumns::of(rows.clone());
     let name_w = rows
-        .map(|r| visible_str(&r.node).chars().count())
+        .map(|r| display_width(&visible_str(&r.node)))
         .max()
         .unwrap_or(4)
         .max(8);
     let blank = " ".repeat(columns.header().chars().count());
+    // The submission's side shows the value ranked by; the rest of its row
+    // is on the expected side, where each node also appears.
+    let ranked_by = if columns.weighted { "score" } else { "h32" };
+    let value = |r: &RankedRow| match r.weighted {
+        Some(w) => format!("{:>12.6}", w.score),
+        None => format!("{:>12}", r.h32),
+    };
     writeln!(
         out,
-        "  {DIM}{:>4}  {:<name_w$}  {}  {:<name_w$}  {}{DIM:#}",
+        "  {DIM}{:>4}  {:<name_w$}  {}  {:<name_w$}  {ranked_by:>12}{DIM:#}",
         "pos",
         "expected",
         columns.header(),
         "yours",
-        columns.header()
     )?;
     if t.lines.first().is_some_and(|l| l.position > 0) {
         writeln!(out, "  {DIM}{:>4}{DIM:#}", "...")?;
@@ -525,18 +531,20 @@ fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
             Some(r) => (visible_str(&r.node), columns.cells(r)),
             None => ("(none)".to_owned(), blank.clone()),
         };
-        let (your_name, your_cells) = match (&l.yours, &l.yours_row) {
-            (Some(_), Some(r)) => (visible_str(&r.node), columns.cells(r)),
+        let (your_name, your_value) = match (&l.yours, &l.yours_row) {
+            (Some(_), Some(r)) => (visible_str(&r.node), value(r)),
             (Some(v), None) => (visible_json(v), format!("{BAD}not a node{BAD:#}")),
             (None, _) => ("(none)".to_owned(), String::new()),
         };
         let differs = l.expected.as_ref().map(|r| r.node.as_str())
             != l.yours.as_ref().and_then(Value::as_str);
-        let (on, off) = if differs { (BAD, BAD) } else { (DIM, DIM) };
+        let style = if differs { BAD } else { DIM };
         writeln!(
             out,
-            "  {:>4}  {:<name_w$}  {cells}  {on}{:<name_w$}{off:#}  {your_cells}",
-            l.position, name, your_name
+            "  {:>4}  {}  {cells}  {style}{}{style:#}  {your_value}",
+            l.position,
+            pad(&name, name_w),
+            pad(&your_name, name_w)
         )?;
     }
     Ok(())
@@ -652,6 +660,16 @@ pub fn visible_str(s: &str) -> String {
     out
 }
 
+/// How many terminal columns `s` takes (wide CJK characters take two).
+fn display_width(s: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(s)
+}
+
+/// `s` padded with spaces to `width` columns.
+fn pad(s: &str, width: usize) -> String {
+    format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
+}
+
 /// The first `n` items, then how many more.
 fn abbreviate(items: &[String], n: usize) -> String {
     let head = items.iter().take(n).cloned().collect::<Vec<_>>().join(", ");
@@ -670,7 +688,7 @@ fn millis(ms: u64) -> String {
     format!("{ms} ms")
 }
 
-fn number(x: f64) -> String {
+pub(crate) fn number(x: f64) -> String {
     if x.fract() == 0.0 {
         format!("{x:.0}")
     } else {

@@ -5,7 +5,7 @@
 mod ctrf;
 mod github;
 mod gradescope;
-mod human;
+pub(crate) mod human;
 mod junit;
 
 pub use ctrf::render_ctrf;

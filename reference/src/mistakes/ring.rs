@@ -78,11 +78,11 @@ impl WrongRing {
         for i in 0..self.k {
             let entry = (h32(&format!("{node}#{i}")), node.to_owned());
             let at = self.entries.partition_point(|e| *e < entry);
-            if self.by_position {
-                if let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0) {
-                    taken.1 = entry.1;
-                    continue;
-                }
+            if self.by_position
+                && let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0)
+            {
+                taken.1 = entry.1;
+                continue;
             }
             self.entries.insert(at, entry);
         }
@@ -144,13 +144,17 @@ impl Variant for WrongRing {
             }
             "points" => Ok(Value::from(self.entries.len())),
             "load" => {
-                // Counted per owner, members at zero first: leftover points
-                // of a removed node count for it, as a dict would.
+                // Counted in a table of the members, as the statement's
+                // "every node, zero counts included" invites: a leftover
+                // point of a removed node is an owner the table lacks (a
+                // KeyError in Python).
                 let mut counts: std::collections::BTreeMap<String, u64> =
                     self.nodes.iter().map(|n| (n.clone(), 0)).collect();
                 for i in 0..op.count_at(0) {
                     if let Some(owner) = self.lookup(&format!("key{i}"))? {
-                        *counts.entry(owner.to_owned()).or_default() += 1;
+                        *counts
+                            .get_mut(owner)
+                            .ok_or_else(|| format!("{owner} is not a node"))? += 1;
                     }
                 }
                 Ok(Value::from(

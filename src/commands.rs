@@ -380,7 +380,7 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
     }
     writeln!(
         out,
-        "{}: {} in {} are valid{}",
+        "{}: {} in {}, all valid{}",
         challenge.id,
         counted(suite.cases().count(), "case"),
         counted(suite.groups.len(), "group"),

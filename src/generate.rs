@@ -1,11 +1,14 @@
 //! Generating cases: reproducible (the same seed gives the same bytes on any
-//! machine, from a SplitMix64 generator), for the rendezvous-router family
-//! of challenges, streamed to disk with their expected output so that a
-//! million operations never sit in memory at once.
+//! machine, from a SplitMix64 generator), for any challenge whose first
+//! constructor argument is its nodes, with operations drawn from the
+//! challenge's signatures, streamed to disk with their expected output so
+//! that a million operations never sit in memory at once. A query whose
+//! answer would hang on a fragile floating-point gap is drawn again.
 
 use crate::challenge::Challenge;
 use crate::error::Error;
-use reference::{Arg, Kind, Op};
+use reference::model::Explanation;
+use reference::{Arg, Kind, Op, Returns, Signature};
 use serde_json::Value;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -77,29 +80,73 @@ pub struct Request<'a> {
     pub name: &'a str,
 }
 
-/// Writes `NAME.json` and `NAME.expected.json`; returns their paths.
-pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf, PathBuf), Error> {
-    let signature = |name: &str| {
-        challenge
+/// Points per node for a ring's `k` when the constructor asks for a count.
+const DEFAULT_COUNT: u64 = 8;
+
+/// The weights drawn for weighted nodes.
+const WEIGHTS: [f64; 8] = [0.5, 1.0, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0];
+
+/// What operations a challenge offers a generator, by their shapes.
+struct Shapes {
+    /// Changes membership: one name in, nothing out (`add`, `remove`);
+    /// `add` may take a weight too.
+    add: &'static Signature,
+    remove: &'static Signature,
+    /// Asks which node owns a key (`route`, `lookup`).
+    owner: &'static Signature,
+    /// The other questions (`top`, `points`, `load`).
+    others: Vec<&'static Signature>,
+}
+
+impl Shapes {
+    fn of(challenge: &Challenge) -> Result<Shapes, Error> {
+        let find = |name: &str| {
+            challenge
+                .operations
+                .iter()
+                .copied()
+                .find(|s| s.name == name)
+        };
+        let owner = challenge
             .operations
             .iter()
             .copied()
-            .find(|s| s.name == name)
-    };
-    let (Some(route), Some(add), Some(remove)) =
-        (signature("route"), signature("add"), signature("remove"))
-    else {
-        return Err(Error::Usage(format!(
-            "grader gen makes route/add/remove cases; challenge `{}` has other operations",
-            challenge.id
-        )));
-    };
-    if challenge.model.constructor != [Kind::Names] {
-        return Err(Error::Usage(format!(
-            "grader gen makes cases for a Router(nodes); challenge `{}` is built otherwise",
-            challenge.id
-        )));
+            .find(|s| s.returns == Returns::MaybeName && s.operands == [Kind::Name]);
+        let (Some(add), Some(remove), Some(owner)) = (find("add"), find("remove"), owner) else {
+            return Err(Error::Usage(format!(
+                "grader gen makes cases of add, remove and a lookup of one key; challenge `{}` lacks one of them",
+                challenge.id
+            )));
+        };
+        let others = challenge
+            .operations
+            .iter()
+            .copied()
+            .filter(|s| s.returns.is_query() && s.name != owner.name)
+            .collect();
+        Ok(Shapes {
+            add,
+            remove,
+            owner,
+            others,
+        })
     }
+}
+
+/// Writes `NAME.json` and `NAME.expected.json`; returns their paths.
+pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf, PathBuf), Error> {
+    let shapes = Shapes::of(challenge)?;
+    let constructor = challenge.model.constructor;
+    let weighted = match constructor.first() {
+        Some(Kind::Names) => false,
+        Some(Kind::WeightedNames) => true,
+        _ => {
+            return Err(Error::Usage(format!(
+                "grader gen needs a challenge built from its nodes first; `{}` is built otherwise",
+                challenge.id
+            )));
+        }
+    };
     let (default_nodes, default_ops) = request.profile.defaults();
     let (n, m) = (
         request.nodes.unwrap_or(default_nodes),
@@ -116,22 +163,52 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
             _ => format!("node-{i}"),
         }
     };
+    // The other constructor arguments: a count (a ring's k), a weight, a name.
+    let rest: Vec<Arg> = constructor[1..]
+        .iter()
+        .map(|kind| match kind {
+            Kind::Count => Arg::Count(DEFAULT_COUNT),
+            Kind::Weight => Arg::Weight(1.0),
+            _ => Arg::Name("x".into()),
+        })
+        .collect();
     let mut nodes: Vec<String> = (0..n).map(name_of).collect();
     let mut pool: Vec<String> = (0..n * 2).map(name_of).collect();
+    // Keys a profile wants asked about, besides random ones.
+    let mut tie_keys: Vec<String> = Vec::new();
     if profile == Profile::Ties {
-        // Pairs whose FNV-1a states collide tie on every key; the larger
-        // name goes first, so insertion order and the rule disagree.
-        let pairs = (n / 2).max(1);
+        // Pairs that tie; the larger name goes first, so insertion order
+        // and the rule disagree.
+        let mut probe = vec![Arg::Names(Vec::new())];
+        probe.extend(rest.iter().cloned());
         let mut tied = Vec::new();
-        for p in 0..pairs {
-            let (a, b) =
-                reference::hash::fnv_collision(&format!("tie{p}-"), request.seed % 1_000_000);
-            tied.push(b);
-            tied.push(a);
+        for p in 0..(n / 2).max(1) {
+            let tie = (challenge.model.ties)(&format!("tie{p}-"), request.seed % 1_000_000, &probe);
+            tied.push(tie.nodes.1);
+            tied.push(tie.nodes.0);
+            tie_keys.extend(tie.keys);
         }
         nodes = tied.clone();
         pool = tied;
     }
+    let weight_of = |rng: &mut Rng| {
+        if profile == Profile::Ties {
+            1.0 // tied pairs tie only at equal weights
+        } else {
+            WEIGHTS[rng.below(WEIGHTS.len())]
+        }
+    };
+    let mut args = vec![if weighted {
+        Arg::WeightedNames(
+            nodes
+                .iter()
+                .map(|n| (n.clone(), weight_of(&mut rng)))
+                .collect(),
+        )
+    } else {
+        Arg::Names(nodes.clone())
+    }];
+    args.extend(rest);
     std::fs::create_dir_all(request.dir).map_err(Error::io(format!(
         "cannot create {}",
         request.dir.display()
@@ -152,48 +229,64 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     let mut case = BufWriter::new(std::fs::File::create(&case_tmp).map_err(io(&case_tmp))?);
     let mut expected =
         BufWriter::new(std::fs::File::create(&expected_tmp).map_err(io(&expected_tmp))?);
-    let mut model = (challenge.model.build)(&[Arg::Names(nodes.clone())]);
-    // A model to ask for scores, for the high-scores profile.
-    let mut mirror = reference::rendezvous::Router::new(nodes.iter().map(String::as_str));
+    let mut model = (challenge.model.build)(&args);
     let write = |w: &mut BufWriter<std::fs::File>, s: &str, p: &Path| {
         w.write_all(s.as_bytes()).map_err(io(p))
     };
+    let args_json: Vec<Value> = args.iter().map(arg_json).collect();
     write(
         &mut case,
-        &format!("[[{}],[", Value::from(nodes.clone())),
+        &format!("[{},[", Value::from(args_json)),
         &case_tmp,
     )?;
     write(&mut expected, "[", &expected_tmp)?;
+    let mut members: std::collections::BTreeSet<String> = nodes.iter().cloned().collect();
     for i in 0..m {
         let roll = rng.next() % 100;
-        let (signature, operand) = if roll < profile.route_percent() {
-            let key = match profile {
-                Profile::Unicode => format!("ключ-{}-🙂-{}", rng.below(1000), rng.below(10)),
-                Profile::HighScores => high_score_key(&mirror, &mut rng),
-                _ => format!("key-{}", rng.below(m.max(10) * 2)),
+        let op = if roll < profile.route_percent() {
+            // A question: mostly the owner of a key, else another one.
+            let signature = match shapes.others.len() {
+                0 => shapes.owner,
+                k => {
+                    let pick = rng.below(3 * k);
+                    shapes.others.get(pick).copied().unwrap_or(shapes.owner)
+                }
             };
-            (route, key)
-        } else if roll < profile.route_percent() + (100 - profile.route_percent()) / 2 {
-            (add, pool[rng.below(pool.len())].clone())
+            let mut op = question(signature, &mut rng, profile, m, members.len(), &tie_keys);
+            // A high score, or a decision no language can get wrong.
+            for _ in 0..64 {
+                let hair = model.fragile(&op).is_some();
+                let low = profile == Profile::HighScores && !high_scores(model.as_ref(), &op);
+                if !hair && !low {
+                    break;
+                }
+                op = question(signature, &mut rng, profile, m, members.len(), &tie_keys);
+            }
+            op
         } else {
-            (remove, pool[rng.below(pool.len())].clone())
-        };
-        match signature.name {
-            "add" => mirror.add(&operand),
-            "remove" => mirror.remove(&operand),
-            _ => {}
-        }
-        let op = Op {
-            signature,
-            operands: vec![Arg::Name(operand.clone())],
+            let node = pool[rng.below(pool.len())].clone();
+            let (signature, operands) =
+                if roll < profile.route_percent() + (100 - profile.route_percent()) / 2 {
+                    members.insert(node.clone());
+                    let mut operands = vec![Arg::Name(node)];
+                    if shapes.add.operands.len() > 1 {
+                        operands.push(Arg::Weight(weight_of(&mut rng)));
+                    }
+                    (shapes.add, operands)
+                } else {
+                    members.remove(&node);
+                    (shapes.remove, vec![Arg::Name(node)])
+                };
+            Op {
+                signature,
+                operands,
+            }
         };
         let result = model.apply(&op);
+        let mut json = vec![Value::from(op.name())];
+        json.extend(op.operands.iter().map(arg_json));
         let sep = if i == 0 { "" } else { "," };
-        write(
-            &mut case,
-            &format!("{sep}{}", serde_json::json!([signature.name, operand])),
-            &case_tmp,
-        )?;
+        write(&mut case, &format!("{sep}{}", Value::from(json)), &case_tmp)?;
         write(&mut expected, &format!("{sep}{result}"), &expected_tmp)?;
     }
     write(&mut case, "]]\n", &case_tmp)?;
@@ -211,19 +304,69 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     Ok((case_path, expected_path))
 }
 
-/// A key whose winning score is at or above 2^31 while another node's is
-/// below: signed comparison picks another winner. Falls back to any key
-/// after a bounded search (with under two nodes no key can qualify).
-fn high_score_key(router: &reference::rendezvous::Router, rng: &mut Rng) -> String {
-    let mut key = String::new();
-    for _ in 0..64 {
-        key = format!("hi-{}", rng.next() % 1_000_000_000);
-        let table = router.scores(&key);
-        let top = table.rows.first().map_or(0, |r| r.h32);
-        let low = table.rows.last().map_or(0, |r| r.h32);
-        if top >= 1 << 31 && low < 1 << 31 {
-            break;
-        }
+/// A question of `signature` with drawn operands: a key (one the profile
+/// wants asked about a third of the time), a count (a replica list's n up to
+/// a little past the node count; a load's n in the hundreds).
+fn question(
+    signature: &'static Signature,
+    rng: &mut Rng,
+    profile: Profile,
+    ops: usize,
+    nodes: usize,
+    tie_keys: &[String],
+) -> Op {
+    let operands = signature
+        .operands
+        .iter()
+        .map(|kind| match kind {
+            Kind::Name if !tie_keys.is_empty() && rng.below(3) == 0 => {
+                Arg::Name(tie_keys[rng.below(tie_keys.len())].clone())
+            }
+            Kind::Name => Arg::Name(match profile {
+                Profile::Unicode => format!("ключ-{}-🙂-{}", rng.below(1000), rng.below(10)),
+                Profile::HighScores => format!("hi-{}", rng.next() % 1_000_000_000),
+                _ => format!("key-{}", rng.below(ops.max(10) * 2)),
+            }),
+            Kind::Count if signature.returns == Returns::Loads => {
+                Arg::Count(100 + rng.below(900) as u64)
+            }
+            Kind::Count => Arg::Count(rng.below(nodes + 3) as u64),
+            Kind::Weight => Arg::Weight(WEIGHTS[rng.below(WEIGHTS.len())]),
+            Kind::Names | Kind::WeightedNames => Arg::Names(Vec::new()),
+        })
+        .collect();
+    Op {
+        signature,
+        operands,
     }
-    key
+}
+
+/// Whether `op` is decided by an h32 score at or above 2^31 over another
+/// below it: signed comparison would pick another winner. Questions the
+/// model does not explain with plain h32 scores qualify as they are.
+fn high_scores(model: &dyn reference::Model, op: &Op) -> bool {
+    match model.explain(op) {
+        Some(Explanation::Scores(t)) | Some(Explanation::Top { table: t, .. }) => {
+            let top = t.rows.first().map_or(0, |r| r.h32);
+            let low = t.rows.last().map_or(0, |r| r.h32);
+            t.rows.len() < 2 || (top >= 1 << 31 && low < 1 << 31)
+        }
+        _ => true,
+    }
+}
+
+/// An argument as JSON.
+fn arg_json(arg: &Arg) -> Value {
+    match arg {
+        Arg::Name(s) => Value::from(s.as_str()),
+        Arg::Count(n) => Value::from(*n),
+        Arg::Weight(w) => Value::from(*w),
+        Arg::Names(names) => Value::from(names.clone()),
+        Arg::WeightedNames(pairs) => Value::from(
+            pairs
+                .iter()
+                .map(|(n, w)| serde_json::json!([n, w]))
+                .collect::<Vec<_>>(),
+        ),
+    }
 }

@@ -175,7 +175,7 @@ fn validate_passes_the_shipped_suite_and_points_at_damage() {
         text(&ok.stdout),
         text(&ok.stderr)
     );
-    assert!(text(&ok.stdout).contains("are valid"));
+    assert!(text(&ok.stdout).contains("all valid"));
 
     let cases: [(&str, &str, &str, &str); 3] = [
         // A corrupted expected file: the right type, the wrong answer.
@@ -306,4 +306,92 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     assert_eq!(large.input[0][0].as_array().unwrap().len(), 1500);
     let valid = grader(&["validate", "--tests", a.path().to_str().unwrap()], None);
     assert_eq!(valid.status.code(), Some(0), "{}", text(&valid.stderr));
+}
+
+#[test]
+fn gen_serves_every_challenge_with_valid_reproducible_ties() {
+    for id in ["hrw-top", "vnode-ring", "weighted-hrw"] {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        for dir in [a.path(), b.path()] {
+            for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
+                let out = grader(
+                    &[
+                        "gen",
+                        "--challenge",
+                        id,
+                        "--tests",
+                        dir.to_str().unwrap(),
+                        "--profile",
+                        profile,
+                        "--seed",
+                        "5",
+                        "--group",
+                        "g",
+                        profile,
+                    ],
+                    None,
+                );
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{id} {profile}: {}",
+                    text(&out.stderr)
+                );
+            }
+        }
+        for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
+            let other = b.path().join("g").join(entry.file_name());
+            assert_eq!(
+                std::fs::read(entry.path()).unwrap(),
+                std::fs::read(other).unwrap(),
+                "{id}: {:?}",
+                entry.file_name()
+            );
+        }
+        // Valid (weighted: no decision on a hair), every operation of the
+        // challenge used, and a tie decided by the name rule.
+        let valid = grader(
+            &[
+                "validate",
+                "--challenge",
+                id,
+                "--tests",
+                a.path().to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(
+            valid.status.code(),
+            Some(0),
+            "{id}: {}",
+            text(&valid.stderr)
+        );
+        let challenge = Challenge::load(&root().join("challenges"), id).unwrap();
+        let suite = challenge.load_suite(a.path(), false).unwrap();
+        for signature in &challenge.operations {
+            assert!(
+                suite
+                    .cases()
+                    .any(|c| c.ops.iter().any(|o| o.name() == signature.name)),
+                "{id}: no case uses {}",
+                signature.name
+            );
+        }
+        let ties = suite.cases().find(|c| c.name == "ties").unwrap();
+        let by_name = (0..ties.ops.len()).any(|i| {
+            match challenge.model.explain_at(&ties.args, &ties.ops, i) {
+                Some(Explanation::Scores(t)) | Some(Explanation::Top { table: t, .. }) => {
+                    t.rule == WinRule::TieSmallerName
+                }
+                Some(Explanation::Ring(v)) => {
+                    v.after.len() > 1
+                        && v.after[0].position == v.after[1].position
+                        && v.after[0].position == v.position
+                }
+                None => false,
+            }
+        });
+        assert!(by_name, "{id}: no tie in the ties case");
+    }
 }

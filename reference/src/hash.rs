@@ -58,8 +58,16 @@ pub fn h32_concat(parts: &[&str]) -> u32 {
 /// 80,000 candidates are expected, and the search stops at the first pair
 /// at or after `start`.
 pub fn fnv_collision(prefix: &str, start: u64) -> (String, String) {
+    fnv_collision_after("", prefix, start)
+}
+
+/// Like [`fnv_collision`], for names hashed after `context`: the states of
+/// `context + a` and `context + b` collide, so `h32(context + a + suffix)
+/// == h32(context + b + suffix)` (hrw-top's key + "|" + node ties on that
+/// key).
+pub fn fnv_collision_after(context: &str, prefix: &str, start: u64) -> (String, String) {
     let mut seen = std::collections::HashMap::<u32, u64>::new();
-    let base = fnv1a(prefix.as_bytes());
+    let base = fnv1a_extend(fnv1a(context.as_bytes()), prefix.as_bytes());
     let mut digits = String::new();
     for i in start.. {
         digits.clear();

@@ -2,7 +2,7 @@
 //! h32(key + "|" + node) (key first); `top(key, n)` ranks the first n nodes
 //! by descending score, ties by smaller name; `route` is the first of them.
 
-use crate::model::{Kind, ModelSpec, Returns, Signature};
+use crate::model::{Kind, ModelSpec, Returns, Signature, Tie};
 use crate::ranking::{self, Scheme};
 
 pub use crate::ranking::Ranker;
@@ -37,6 +37,14 @@ pub static SPEC: ModelSpec = ModelSpec {
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::KeyPipeNode, args),
     mistakes: &crate::mistakes::ranking::HRW_TOP,
+    // The key comes first in the text hashed, so a pair ties on one key.
+    ties: |prefix, start, _| {
+        let key = format!("{prefix}key");
+        Tie {
+            nodes: crate::hash::fnv_collision_after(&format!("{key}|"), prefix, start),
+            keys: vec![key],
+        }
+    },
 };
 
 /// The reference ranker over `nodes` (duplicates count once).

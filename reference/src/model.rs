@@ -402,6 +402,19 @@ pub struct ModelSpec {
     pub build: fn(&[Arg]) -> Box<dyn Model>,
     /// The known mistakes, for diagnosis and audit.
     pub mistakes: &'static [crate::mistakes::Mistake],
+    /// Two node names that tie, found from a name prefix and a search
+    /// start, given the constructor's arguments: how generators test the
+    /// tie rule.
+    pub ties: fn(&str, u64, &[Arg]) -> Tie,
+}
+
+/// Two node names whose decisions tie, and the keys on which they do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tie {
+    /// The smaller name first.
+    pub nodes: (String, String),
+    /// Keys on which they tie; empty when they tie on every key.
+    pub keys: Vec<String>,
 }
 
 impl fmt::Debug for ModelSpec {

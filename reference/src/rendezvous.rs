@@ -3,7 +3,7 @@
 
 use crate::hash::{fmix32, fnv1a, fnv1a_extend};
 use crate::model::{
-    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature,
+    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature, Tie,
 };
 use serde_json::Value;
 
@@ -38,6 +38,10 @@ pub static SPEC: ModelSpec = ModelSpec {
         other => panic!("rendezvous-router takes [nodes], not {other:?}"),
     },
     mistakes: &crate::mistakes::RENDEZVOUS,
+    ties: |prefix, start, _| Tie {
+        nodes: crate::hash::fnv_collision(prefix, start),
+        keys: Vec::new(),
+    },
 };
 
 /// A node with the FNV-1a state of `name + ":"`, so scoring a key only

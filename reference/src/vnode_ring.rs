@@ -4,9 +4,10 @@
 
 use crate::hash::h32;
 use crate::model::{
-    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, RingPoint, RingView, Signature,
+    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, RingPoint, RingView, Signature, Tie,
 };
 use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
 static OPERATIONS: [Signature; 5] = [
     Signature {
@@ -49,6 +50,22 @@ pub static SPEC: ModelSpec = ModelSpec {
         other => panic!("vnode-ring takes [nodes, k], not {other:?}"),
     },
     mistakes: &crate::mistakes::ring::VNODE_RING,
+    // Two nodes with a point at one position; the key lands on it.
+    ties: |prefix, start, args| {
+        let k = match args {
+            [_, Arg::Count(k)] => usize::try_from(*k).unwrap_or(usize::MAX).max(1),
+            _ => 1,
+        };
+        let (a, b) = colliding_nodes(&format!("{prefix}{start}-"), k);
+        let key = (0..k)
+            .map(|i| format!("{a}#{i}"))
+            .find(|label| (0..k).any(|j| h32(&format!("{b}#{j}")) == h32(label)))
+            .expect("colliding nodes share a position");
+        Tie {
+            nodes: (a, b),
+            keys: vec![key],
+        }
+    },
 };
 
 /// Entries shown on each side of a key in an explanation.
@@ -62,15 +79,16 @@ struct Entry {
     replica: usize,
 }
 
-/// The reference ring: entries sorted by (position, node), so the first
-/// entry at or after a position is a binary search, and two entries at one
-/// position both stay, the smaller name first.
+/// The reference ring: entries ordered by (position, node) in a B-tree, so
+/// the first entry at or after a position is a range query, adding or
+/// removing a node costs O(k log points), and two entries at one position
+/// both stay, the smaller name first.
 #[derive(Debug, Clone, Default)]
 pub struct Ring {
     k: usize,
     /// Node names, sorted.
-    nodes: Vec<String>,
-    entries: Vec<Entry>,
+    nodes: BTreeSet<String>,
+    entries: BTreeSet<Entry>,
 }
 
 impl Ring {
@@ -81,51 +99,47 @@ impl Ring {
             ..Ring::default()
         };
         for n in nodes {
-            if let Err(at) = ring.nodes.binary_search_by(|x| x.as_str().cmp(n)) {
-                ring.nodes.insert(at, n.to_owned());
-                ring.entries.extend(points_of(n, k));
-            }
+            ring.add(n);
         }
-        ring.entries.sort_unstable();
         ring
     }
 
-    /// The index of the entry `key` lands on, and whether it wrapped.
-    fn landing(&self, key: &str) -> Option<(usize, bool)> {
-        if self.entries.is_empty() {
-            return None;
+    /// The entry `key` lands on, and whether it wrapped.
+    fn landing(&self, key: &str) -> Option<(&Entry, bool)> {
+        let at_or_after = self
+            .entries
+            .range(
+                Entry {
+                    position: h32(key),
+                    node: String::new(),
+                    replica: 0,
+                }..,
+            )
+            .next();
+        match at_or_after {
+            Some(e) => Some((e, false)),
+            None => self.entries.first().map(|e| (e, true)),
         }
-        let h = h32(key);
-        let at = self.entries.partition_point(|e| e.position < h);
-        Some(if at == self.entries.len() {
-            (0, true)
-        } else {
-            (at, false)
-        })
     }
 
     /// The node owning `key`, or `None` on an empty ring. O(log points).
     pub fn lookup(&self, key: &str) -> Option<&str> {
-        self.landing(key)
-            .map(|(i, _)| self.entries[i].node.as_str())
+        self.landing(key).map(|(e, _)| e.node.as_str())
     }
 
     /// Places `node`'s k points; a present node changes nothing.
     pub fn add(&mut self, node: &str) {
-        if let Err(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) {
-            self.nodes.insert(at, node.to_owned());
-            for entry in points_of(node, self.k) {
-                let at = self.entries.partition_point(|e| *e < entry);
-                self.entries.insert(at, entry);
-            }
+        if self.nodes.insert(node.to_owned()) {
+            self.entries.extend(points_of(node, self.k));
         }
     }
 
     /// Takes all of `node`'s points away; an absent node changes nothing.
     pub fn remove(&mut self, node: &str) {
-        if let Ok(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) {
-            self.nodes.remove(at);
-            self.entries.retain(|e| e.node != node);
+        if self.nodes.remove(node) {
+            for entry in points_of(node, self.k) {
+                self.entries.remove(&entry);
+            }
         }
     }
 
@@ -137,24 +151,27 @@ impl Ring {
     /// Looks up "key0" .. "key{n-1}" and counts the keys of every node,
     /// sorted by name, zero counts included.
     pub fn load(&self, n: u64) -> Vec<(String, u64)> {
-        let mut counts = vec![0u64; self.nodes.len()];
+        let mut counts: BTreeMap<&str, u64> = self.nodes.iter().map(|n| (n.as_str(), 0)).collect();
         for i in 0..n {
             if let Some(owner) = self.lookup(&format!("key{i}")) {
-                let at = self
-                    .nodes
-                    .binary_search_by(|x| x.as_str().cmp(owner))
-                    .expect("every entry's node is a member");
-                counts[at] += 1;
+                *counts
+                    .get_mut(owner)
+                    .expect("every entry's node is a member") += 1;
             }
         }
-        self.nodes.iter().cloned().zip(counts).collect()
+        counts
+            .into_iter()
+            .map(|(node, count)| (node.to_owned(), count))
+            .collect()
     }
 
-    /// The key's position and the entries around it.
+    /// The key's position and the entries around it. O(points): for
+    /// explanations only.
     pub fn view(&self, key: &str) -> RingView {
-        let len = self.entries.len();
+        let entries: Vec<&Entry> = self.entries.iter().collect();
+        let len = entries.len();
         let point = |i: usize| {
-            let e = &self.entries[i % len];
+            let e = entries[i % len];
             RingPoint {
                 index: i % len,
                 node: e.node.clone(),
@@ -164,7 +181,8 @@ impl Ring {
         };
         let (before, after, wrapped) = match self.landing(key) {
             None => (Vec::new(), Vec::new(), false),
-            Some((at, wrapped)) => {
+            Some((landed, wrapped)) => {
+                let at = entries.partition_point(|e| *e < landed);
                 // Ring order, wrapping: the landing entry and a few after
                 // it, and as many before it as are left over.
                 let shown_after = (NEIGHBOURS + 1).min(len);

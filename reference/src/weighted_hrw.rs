@@ -3,7 +3,7 @@
 //! share of keys is proportional to its weight; `add(node, weight)` adds a
 //! node or sets its weight.
 
-use crate::model::{Kind, ModelSpec, Returns, Signature};
+use crate::model::{Kind, ModelSpec, Returns, Signature, Tie};
 use crate::ranking::{self, Scheme};
 
 pub use crate::ranking::{FRAGILE_GAP, Ranker, weighted_score};
@@ -38,6 +38,11 @@ pub static SPEC: ModelSpec = ModelSpec {
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::Weighted, args),
     mistakes: &crate::mistakes::ranking::WEIGHTED_HRW,
+    // Names whose FNV-1a states collide tie on every key at equal weights.
+    ties: |prefix, start, _| Tie {
+        nodes: crate::hash::fnv_collision(prefix, start),
+        keys: Vec::new(),
+    },
 };
 
 /// The reference ranker over `(name, weight)` pairs.

@@ -231,8 +231,16 @@ pub fn snippet(
                 Value::Number(n) if n.is_f64() => rust_f64(v),
                 other => other.to_string(),
             };
+            // `mut` only when an operation before the last changes it.
+            let changes = before.iter().any(|op| {
+                op[0]
+                    .as_str()
+                    .and_then(|name| challenge.model.signature(name))
+                    .is_some_and(|sig| !sig.returns.is_query())
+            });
             let mut s = format!(
-                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let mut router = Router::new({});\n",
+                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let {}router = Router::new({});\n",
+                if changes { "mut " } else { "" },
                 constructor.join(", ")
             );
             for op in before {

@@ -365,3 +365,123 @@ fn every_statements_example_is_what_the_reference_answers() {
         assert!(checked >= 1, "{id}: the statement shows no example");
     }
 }
+
+/// The JSON report of `submission` graded on `challenge`'s own suite.
+fn report(challenge: &str, submission: &str) -> Value {
+    let out = grader(&[
+        "grade",
+        "--challenge",
+        challenge,
+        "--format",
+        "json",
+        submission,
+    ]);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+fn test_named<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["submissions"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no test {name}"))
+}
+
+#[test]
+fn a_wrong_replica_list_is_explained_with_both_rankings() {
+    let report = report("hrw-top", "submissions/hrw-top/python/ascending.py");
+    let test = test_named(&report, "course-replicas");
+    assert_eq!(
+        test["divergence"]["op"],
+        serde_json::json!(["top", "page1", 3])
+    );
+    let e = &test["explanation"];
+    assert_eq!(e["kind"], "top");
+    assert_eq!(
+        (e["key"].as_str(), e["n"].as_u64()),
+        (Some("page1"), Some(3))
+    );
+    // The course's scores: blue, red, green from the highest down; the
+    // submission answered the reverse, so the lists part at once.
+    assert_eq!(e["first_difference"], 0);
+    let lines = e["lines"].as_array().unwrap();
+    let expected: Vec<&str> = lines
+        .iter()
+        .map(|l| l["expected"]["node"].as_str().unwrap())
+        .collect();
+    let yours: Vec<&str> = lines.iter().map(|l| l["yours"].as_str().unwrap()).collect();
+    assert_eq!(expected, ["blue", "red", "green"]);
+    assert_eq!(yours, ["green", "red", "blue"]);
+    for l in lines {
+        for row in [&l["expected"], &l["yours_row"]] {
+            let hashed = row["hashed"].as_str().unwrap();
+            assert_eq!(hashed, format!("page1|{}", row["node"].as_str().unwrap()));
+            assert_eq!(row["h32"].as_u64(), Some(u64::from(h32(hashed))));
+        }
+    }
+}
+
+#[test]
+fn a_wrong_lookup_is_explained_with_the_points_around_the_key() {
+    let report = report(
+        "vnode-ring",
+        "submissions/vnode-ring/python/bisect_right.py",
+    );
+    let test = test_named(&report, "at-or-after");
+    let e = &test["explanation"];
+    assert_eq!(e["kind"], "ring");
+    assert_eq!(e["key"], "A#2");
+    assert_eq!(e["position"].as_u64(), Some(u64::from(h32("A#2"))));
+    assert_eq!(e["points"], 12);
+    assert_eq!(e["wrapped"], false);
+    // The key lands on A's own point; the strict search took the next one,
+    // whose node is the submission's answer.
+    let after = e["after"].as_array().unwrap();
+    assert_eq!(after[0]["hashed"], "A#2");
+    assert_eq!(after[0]["node"], "A");
+    assert_eq!(after[1]["node"], test["divergence"]["actual"]);
+    let before = e["before"].as_array().unwrap();
+    assert!(!before.is_empty());
+    let mut last = 0;
+    for p in before.iter().chain(after) {
+        let position = p["position"].as_u64().unwrap();
+        assert_eq!(position, u64::from(h32(p["hashed"].as_str().unwrap())));
+        assert!(position >= last, "ring order");
+        last = position;
+    }
+    // The submission exposes h32, and it agrees.
+    assert_eq!(e["position_yours"], e["position"]);
+}
+
+#[test]
+fn a_wrong_weighted_route_is_explained_with_u_ln_and_scores() {
+    let report = report(
+        "weighted-hrw",
+        "submissions/weighted-hrw/python/times_weight.py",
+    );
+    let tests = report["submissions"][0]["tests"].as_array().unwrap();
+    let e = tests
+        .iter()
+        .map(|t| &t["explanation"])
+        .find(|e| e["kind"] == "scores")
+        .expect("a wrong route is explained");
+    let rows = e["rows"].as_array().unwrap();
+    assert!(rows.len() >= 2);
+    let mut last = f64::INFINITY;
+    for row in rows {
+        let hashed = row["hashed"].as_str().unwrap();
+        let h = h32(hashed);
+        assert_eq!(row["h32"].as_u64(), Some(u64::from(h)));
+        let w = &row["weighted"];
+        let u = (f64::from(h) + 0.5) / 4_294_967_296.0;
+        assert_eq!(w["u"].as_f64(), Some(u));
+        assert_eq!(w["neg_ln_u"].as_f64(), Some(-u.ln()));
+        let score = w["weight"].as_f64().unwrap() / -u.ln();
+        assert_eq!(w["score"].as_f64(), Some(score));
+        assert!(score <= last, "highest score first");
+        last = score;
+    }
+    assert_eq!(e["winner"], rows[0]["node"]);
+}

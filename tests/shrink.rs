@@ -10,36 +10,37 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The suite without its large group: shrinking starts from the smallest
-/// failing case anyway, and this keeps the test quick.
-fn tests_dir() -> &'static Path {
-    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        for group in ["sample", "edge", "ties", "churn"] {
-            let to = dir.path().join(group);
-            std::fs::create_dir_all(&to).unwrap();
-            for f in std::fs::read_dir(
-                root()
-                    .join("challenges/rendezvous-router/tests")
-                    .join(group),
-            )
-            .unwrap()
-            .flatten()
-            {
-                std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
-            }
+/// A challenge's suite without its large group: shrinking starts from the
+/// smallest failing case anyway, and this keeps the test quick.
+fn tests_dir(challenge: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let source = root().join("challenges").join(challenge).join("tests");
+    for group in std::fs::read_dir(&source).unwrap().flatten() {
+        if group.file_name() == "large" {
+            continue;
         }
-        dir
-    })
-    .path()
+        let to = dir.path().join(group.file_name());
+        std::fs::create_dir_all(&to).unwrap();
+        for f in std::fs::read_dir(group.path()).unwrap().flatten() {
+            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+        }
+    }
+    dir
 }
 
-fn reproducer(submission: &str) -> Value {
+fn reproducer(challenge: &str, submission: &str) -> Value {
+    let tests = tests_dir(challenge);
     let out = Command::new(env!("CARGO_BIN_EXE_grader"))
         .current_dir(root())
-        .args(["grade", "--format", "json", "--tests"])
-        .arg(tests_dir())
+        .args([
+            "grade",
+            "--challenge",
+            challenge,
+            "--format",
+            "json",
+            "--tests",
+        ])
+        .arg(tests.path())
         .arg(submission)
         .output()
         .unwrap();
@@ -69,78 +70,135 @@ fn passes(program: &str, check: &str, snippet: &str, module: &str, as_name: &str
 
 #[test]
 fn reproducers_are_small_and_their_snippets_fail_the_bug_and_pass_the_fix() {
+    const RR: &str = "rendezvous-router";
     let cases = [
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/lowest_score.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/first_maximum.py",
             "submissions/python/correct_solve.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/duplicate_membership.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/code_points.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/key_node_swapped.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/no_separator.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/wrong_separator.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "python3",
             "check.py",
             "submissions/python/modulo_hashing.py",
             "submissions/python/correct_class.py",
         ),
         (
+            RR,
             "node",
             "check.mjs",
             "submissions/javascript/byte_sum.js",
             "submissions/javascript/correct.cjs",
         ),
         (
+            RR,
             "node",
             "check.mjs",
             "submissions/javascript/float_multiply.js",
             "submissions/javascript/correct.cjs",
         ),
         (
+            RR,
             "node",
             "check.mjs",
             "submissions/javascript/utf16_units.js",
             "submissions/javascript/correct.cjs",
         ),
         (
+            RR,
             "node",
             "check.mjs",
             "submissions/javascript/signed_compare.js",
             "submissions/javascript/correct.cjs",
+        ),
+        // The other challenges: a ring's k and weighted pairs survive the
+        // shrinking, and the snippets build those routers.
+        (
+            "hrw-top",
+            "python3",
+            "check.py",
+            "submissions/hrw-top/python/ascending.py",
+            "submissions/hrw-top/python/correct.py",
+        ),
+        (
+            "hrw-top",
+            "node",
+            "check.mjs",
+            "submissions/hrw-top/javascript/ties_reversed.js",
+            "submissions/hrw-top/javascript/correct.js",
+        ),
+        (
+            "vnode-ring",
+            "python3",
+            "check.py",
+            "submissions/vnode-ring/python/bisect_right.py",
+            "submissions/vnode-ring/python/correct.py",
+        ),
+        (
+            "vnode-ring",
+            "node",
+            "check.mjs",
+            "submissions/vnode-ring/javascript/map_by_position.js",
+            "submissions/vnode-ring/javascript/correct.js",
+        ),
+        (
+            "weighted-hrw",
+            "python3",
+            "check.py",
+            "submissions/weighted-hrw/python/add_keeps_weight.py",
+            "submissions/weighted-hrw/python/correct.py",
+        ),
+        (
+            "weighted-hrw",
+            "node",
+            "check.mjs",
+            "submissions/weighted-hrw/javascript/over_weight.js",
+            "submissions/weighted-hrw/javascript/correct.js",
         ),
     ];
     let failures = std::sync::Mutex::new(Vec::new());
@@ -161,9 +219,9 @@ fn reproducers_are_small_and_their_snippets_fail_the_bug_and_pass_the_fix() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn check_case((program, check, wrong, right): (&str, &str, &str, &str)) {
+fn check_case((challenge, program, check, wrong, right): (&str, &str, &str, &str, &str)) {
     {
-        let r = reproducer(wrong);
+        let r = reproducer(challenge, wrong);
         let ops = r["case"][1]
             .as_array()
             .unwrap_or_else(|| panic!("{wrong}: no reproducer: {r}"));
@@ -191,4 +249,50 @@ fn check_case((program, check, wrong, right): (&str, &str, &str, &str)) {
             "{wrong}: the snippet fails against a fix:\n{snippet}"
         );
     }
+}
+
+/// Appends `snippet` to a copy of `module` and runs it as a Rust test;
+/// returns whether it passed. A snippet that does not compile fails the
+/// test outright.
+fn passes_rust(snippet: &str, module: &str) -> bool {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("router.rs");
+    let mut text = std::fs::read_to_string(root().join(module)).unwrap();
+    text.push_str(snippet);
+    std::fs::write(&source, text).unwrap();
+    let binary = dir.path().join("check");
+    let built = Command::new("rustc")
+        .args(["--edition", "2021", "--test", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "the snippet does not compile with {module}:\n{snippet}\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    assert!(
+        built.stderr.is_empty(),
+        "the snippet compiles with warnings:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    Command::new(&binary).output().unwrap().status.success()
+}
+
+#[test]
+fn a_rust_snippet_compiles_and_fails_the_bug_and_passes_the_fix() {
+    let wrong = "submissions/vnode-ring/rust/strictly_after.rs";
+    let r = reproducer("vnode-ring", wrong);
+    // The ring's k survived the shrinking.
+    assert_eq!(r["case"][0][1], 4, "{r}");
+    let snippet = r["snippet"].as_str().unwrap();
+    assert!(
+        !passes_rust(snippet, wrong),
+        "passes against the bug:\n{snippet}"
+    );
+    assert!(
+        passes_rust(snippet, "submissions/vnode-ring/rust/correct.rs"),
+        "fails against the fix:\n{snippet}"
+    );
 }

@@ -148,8 +148,11 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                 });
             }
             if let Some(Value::Array(nodes)) = case.input.get(0).and_then(|a| a.get(0)) {
-                for (i, n) in nodes.iter().enumerate() {
-                    if nodes[..i].contains(n) {
+                // A node is a name, or the name of a [name, weight] pair.
+                let name = |v: &Value| v.get(0).cloned().unwrap_or_else(|| v.clone());
+                let names: Vec<Value> = nodes.iter().map(name).collect();
+                for (i, n) in names.iter().enumerate() {
+                    if names[..i].contains(n) {
                         let text = std::fs::read_to_string(&case.path).unwrap_or_default();
                         findings.push(Finding {
                             error: false,

@@ -70,6 +70,17 @@ fn render(format: &str, tests: &Path, extra: &[&str]) -> Output {
     grader(&args, &[])
 }
 
+/// Validates a JUnit file against the Jenkins XSD.
+fn xmllint(xml: &Path) -> Output {
+    Command::new("xmllint")
+        .arg("--noout")
+        .arg("--schema")
+        .arg(root().join("tests/fixtures/schemas/junit-10.xsd"))
+        .arg(xml)
+        .output()
+        .expect("xmllint is installed (Debian: libxml2-utils); .ci/run installs it")
+}
+
 #[test]
 fn junit_validates_against_the_jenkins_schema() {
     let dir = tempfile::tempdir().unwrap();
@@ -83,13 +94,7 @@ fn junit_validates_against_the_jenkins_schema() {
     );
     let xml = dir.path().join("report.xml");
     std::fs::write(&xml, &out.stdout).unwrap();
-    let check = Command::new("xmllint")
-        .arg("--noout")
-        .arg("--schema")
-        .arg(root().join("tests/fixtures/schemas/junit-10.xsd"))
-        .arg(&xml)
-        .output()
-        .expect("xmllint is installed (Debian: libxml2-utils); .ci/run installs it");
+    let check = xmllint(&xml);
     assert!(
         check.status.success(),
         "{}\n{}",
@@ -114,6 +119,50 @@ fn junit_validates_against_the_jenkins_schema() {
             .next()
             .unwrap();
         assert!(!message.contains('\n'));
+    }
+}
+
+#[test]
+fn junit_of_every_challenge_validates() {
+    // The explanations differ per challenge (rankings, rings, weighted
+    // scores); their text goes into failure bodies.
+    for (challenge, wrong) in [
+        ("hrw-top", "submissions/hrw-top/python/ascending.py"),
+        (
+            "vnode-ring",
+            "submissions/vnode-ring/python/bisect_right.py",
+        ),
+        (
+            "weighted-hrw",
+            "submissions/weighted-hrw/python/times_weight.py",
+        ),
+    ] {
+        let out = grader(
+            &[
+                "grade",
+                "--challenge",
+                challenge,
+                "--format",
+                "junit",
+                wrong,
+            ],
+            &[],
+        );
+        assert_eq!(out.status.code(), Some(1), "{challenge}");
+        let dir = tempfile::tempdir().unwrap();
+        let xml = dir.path().join("report.xml");
+        std::fs::write(&xml, &out.stdout).unwrap();
+        let check = xmllint(&xml);
+        assert!(
+            check.status.success(),
+            "{challenge}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("why: "),
+            "{challenge}: no explanation in the bodies"
+        );
     }
 }
 

@@ -212,27 +212,35 @@ fn validate_passes_the_shipped_suite_and_points_at_damage() {
     }
 }
 
+/// `grader gen` of `profile` into group `g` of `dir`, the case named after
+/// the profile.
+fn generate(challenge: &str, dir: &Path, profile: &str, seed: &str, extra: &[&str]) -> Output {
+    let dir = dir.to_str().unwrap();
+    let mut args = vec![
+        "gen",
+        "--challenge",
+        challenge,
+        "--tests",
+        dir,
+        "--profile",
+        profile,
+        "--seed",
+        seed,
+        "--group",
+        "g",
+        profile,
+    ];
+    args.extend(extra);
+    grader(&args, None)
+}
+
 #[test]
 fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
     for dir in [a.path(), b.path()] {
         for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
-            let out = grader(
-                &[
-                    "gen",
-                    "--tests",
-                    dir.to_str().unwrap(),
-                    "--profile",
-                    profile,
-                    "--seed",
-                    "42",
-                    "--group",
-                    "g",
-                    profile,
-                ],
-                None,
-            );
+            let out = generate("rendezvous-router", dir, profile, "42", &[]);
             assert_eq!(
                 out.status.code(),
                 Some(0),
@@ -240,24 +248,12 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
                 text(&out.stderr)
             );
         }
-        let out = grader(
-            &[
-                "gen",
-                "--tests",
-                dir.to_str().unwrap(),
-                "--profile",
-                "large",
-                "--seed",
-                "42",
-                "--nodes",
-                "1500",
-                "--ops",
-                "12000",
-                "--group",
-                "g",
-                "large",
-            ],
-            None,
+        let out = generate(
+            "rendezvous-router",
+            dir,
+            "large",
+            "42",
+            &["--nodes", "1500", "--ops", "12000"],
         );
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     }
@@ -272,21 +268,7 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     }
     // Another seed, another case.
     let c = tempfile::tempdir().unwrap();
-    grader(
-        &[
-            "gen",
-            "--tests",
-            c.path().to_str().unwrap(),
-            "--profile",
-            "random",
-            "--seed",
-            "43",
-            "--group",
-            "g",
-            "random",
-        ],
-        None,
-    );
+    generate("rendezvous-router", c.path(), "random", "43", &[]);
     assert_ne!(
         std::fs::read(a.path().join("g/random.json")).unwrap(),
         std::fs::read(c.path().join("g/random.json")).unwrap()
@@ -315,23 +297,7 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
         let b = tempfile::tempdir().unwrap();
         for dir in [a.path(), b.path()] {
             for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
-                let out = grader(
-                    &[
-                        "gen",
-                        "--challenge",
-                        id,
-                        "--tests",
-                        dir.to_str().unwrap(),
-                        "--profile",
-                        profile,
-                        "--seed",
-                        "5",
-                        "--group",
-                        "g",
-                        profile,
-                    ],
-                    None,
-                );
+                let out = generate(id, dir, profile, "5", &[]);
                 assert_eq!(
                     out.status.code(),
                     Some(0),

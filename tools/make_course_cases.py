@@ -19,27 +19,12 @@ import os
 import random
 import sys
 
-MASK = 0xFFFFFFFF
+# The pinned hash, the canonical JSON text and the search for names whose
+# FNV-1a states collide are rendezvous-router's tool's own.
+from make_rendezvous_cases import collision as fnv_state_collision  # noqa: E402
+from make_rendezvous_cases import dump, fnv1a, h32  # noqa: E402
+
 FRAGILE = 1e-9
-
-
-def fnv1a(data, h=2166136261):
-    for b in data:
-        h = ((h ^ b) * 16777619) & MASK
-    return h
-
-
-def fmix(h):
-    h ^= h >> 16
-    h = (h * 0x85EBCA6B) & MASK
-    h ^= h >> 13
-    h = (h * 0xC2B2AE35) & MASK
-    h ^= h >> 16
-    return h
-
-
-def h32(text):
-    return fmix(fnv1a(text.encode("utf-8")))
 
 
 # --- hrw-top ---------------------------------------------------------------
@@ -193,26 +178,7 @@ def weighted_hrw(args, ops):
     return out
 
 
-def fnv_state_collision(prefix):
-    """Two names prefix+i whose FNV-1a states collide: h32(name + ":" + key)
-    ties for every key."""
-    seen = {}
-    base = fnv1a(prefix.encode())
-    i = 0
-    while True:
-        state = fnv1a(str(i).encode(), base)
-        if state in seen:
-            a, b = prefix + str(seen[state]), prefix + str(i)
-            return (a, b) if a < b else (b, a)
-        seen[state] = i
-        i += 1
-
-
 # --- writing ---------------------------------------------------------------
-
-def dump(value):
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
-
 
 def writer(root, challenge, solve):
     def write(group, name, case):

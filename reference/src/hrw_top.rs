@@ -2,33 +2,12 @@
 //! h32(key + "|" + node) (key first); `top(key, n)` ranks the first n nodes
 //! by descending score, ties by smaller name; `route` is the first of them.
 
-use crate::model::{Kind, ModelSpec, Returns, Signature, Tie};
+use crate::model::{ADD, Kind, ModelSpec, REMOVE, ROUTE, Signature, TOP, Tie};
 use crate::ranking::{self, Scheme};
 
 pub use crate::ranking::Ranker;
 
-static OPERATIONS: [Signature; 4] = [
-    Signature {
-        name: "route",
-        operands: &[Kind::Name],
-        returns: Returns::MaybeName,
-    },
-    Signature {
-        name: "top",
-        operands: &[Kind::Name, Kind::Count],
-        returns: Returns::Names,
-    },
-    Signature {
-        name: "add",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
-    Signature {
-        name: "remove",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
-];
+static OPERATIONS: [Signature; 4] = [ROUTE, TOP, ADD, REMOVE];
 
 /// The hrw-top challenge.
 pub static SPEC: ModelSpec = ModelSpec {

@@ -209,6 +209,34 @@ impl fmt::Display for Signature {
     }
 }
 
+/// `["route", key]`: the node owning a key, or null.
+pub const ROUTE: Signature = Signature {
+    name: "route",
+    operands: &[Kind::Name],
+    returns: Returns::MaybeName,
+};
+
+/// `["top", key, n]`: the key's first n nodes by rank.
+pub const TOP: Signature = Signature {
+    name: "top",
+    operands: &[Kind::Name, Kind::Count],
+    returns: Returns::Names,
+};
+
+/// `["add", node]`: a node joins (a present node changes nothing).
+pub const ADD: Signature = Signature {
+    name: "add",
+    operands: &[Kind::Name],
+    returns: Returns::Nothing,
+};
+
+/// `["remove", node]`: a node leaves (an absent node changes nothing).
+pub const REMOVE: Signature = Signature {
+    name: "remove",
+    operands: &[Kind::Name],
+    returns: Returns::Nothing,
+};
+
 /// One operation of a case, parsed against its signature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Op {

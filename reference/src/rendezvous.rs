@@ -3,27 +3,12 @@
 
 use crate::hash::{fmix32, fnv1a, fnv1a_extend};
 use crate::model::{
-    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, ScoreRow, ScoreTable, Signature, Tie,
+    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, REMOVE, ROUTE, ScoreRow, ScoreTable,
+    Signature, Tie,
 };
 use serde_json::Value;
 
-static OPERATIONS: [Signature; 3] = [
-    Signature {
-        name: "route",
-        operands: &[Kind::Name],
-        returns: Returns::MaybeName,
-    },
-    Signature {
-        name: "add",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
-    Signature {
-        name: "remove",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
-];
+static OPERATIONS: [Signature; 3] = [ROUTE, ADD, REMOVE];
 
 /// How a node's score is computed.
 const FORMULA: &str = "h32(node + \":\" + key)";

@@ -4,7 +4,8 @@
 
 use crate::hash::h32;
 use crate::model::{
-    Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, RingPoint, RingView, Signature, Tie,
+    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, REMOVE, Returns, RingPoint, RingView,
+    Signature, Tie,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,16 +16,8 @@ static OPERATIONS: [Signature; 5] = [
         operands: &[Kind::Name],
         returns: Returns::MaybeName,
     },
-    Signature {
-        name: "add",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
-    Signature {
-        name: "remove",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
+    ADD,
+    REMOVE,
     Signature {
         name: "points",
         operands: &[],

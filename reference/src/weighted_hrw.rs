@@ -3,32 +3,21 @@
 //! share of keys is proportional to its weight; `add(node, weight)` adds a
 //! node or sets its weight.
 
-use crate::model::{Kind, ModelSpec, Returns, Signature, Tie};
+use crate::model::{Kind, ModelSpec, REMOVE, ROUTE, Returns, Signature, TOP, Tie};
 use crate::ranking::{self, Scheme};
 
 pub use crate::ranking::{FRAGILE_GAP, Ranker, weighted_score};
 
 static OPERATIONS: [Signature; 4] = [
-    Signature {
-        name: "route",
-        operands: &[Kind::Name],
-        returns: Returns::MaybeName,
-    },
-    Signature {
-        name: "top",
-        operands: &[Kind::Name, Kind::Count],
-        returns: Returns::Names,
-    },
+    ROUTE,
+    TOP,
+    // Adds a node or sets its weight.
     Signature {
         name: "add",
         operands: &[Kind::Name, Kind::Weight],
         returns: Returns::Nothing,
     },
-    Signature {
-        name: "remove",
-        operands: &[Kind::Name],
-        returns: Returns::Nothing,
-    },
+    REMOVE,
 ];
 
 /// The weighted-hrw challenge.

@@ -6,7 +6,9 @@
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::Divergence;
-use reference::model::{Explanation, RingPoint, RingView, ScoreTable, WeightedScore, WinRule};
+use reference::model::{
+    Explanation, PointsView, RingPoint, RingView, ScoreTable, WeightedScore, WinRule,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -27,6 +29,8 @@ pub enum ExplanationReport {
     Top(TopReport),
     /// A ring lookup: the key's position and the points around it.
     Ring(RingReport),
+    /// A ring's size: k points for each of its nodes.
+    Points(PointsView),
 }
 
 /// A route's score table, capped for display.
@@ -151,6 +155,7 @@ pub fn explain(
             ExplanationReport::Top(top_report(table, n, &divergence.actual))
         }
         Explanation::Ring(view) => ExplanationReport::Ring(ring_report(view)),
+        Explanation::Points(view) => ExplanationReport::Points(view),
     })
 }
 
@@ -288,6 +293,7 @@ fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
                     .map(|p| (p.hashed.as_str(), &mut p.yours)),
             )
             .collect(),
+        ExplanationReport::Points(_) => Vec::new(),
     }
 }
 

@@ -485,3 +485,21 @@ fn a_wrong_weighted_route_is_explained_with_u_ln_and_scores() {
     }
     assert_eq!(e["winner"], rows[0]["node"]);
 }
+
+#[test]
+fn a_wrong_point_count_is_explained_with_k_and_the_nodes() {
+    let report = report(
+        "vnode-ring",
+        "submissions/vnode-ring/python/remove_while_iterating.py",
+    );
+    let test = test_named(&report, "points-and-load");
+    // The sample removes B from A, B, C with k = 4.
+    assert_eq!(test["divergence"]["op"], serde_json::json!(["points"]));
+    let e = &test["explanation"];
+    assert_eq!(e["kind"], "points");
+    assert_eq!(e["k"], 4);
+    assert_eq!(e["nodes"], serde_json::json!(["A", "C"]));
+    assert_eq!(e["points"], 8);
+    assert_eq!(test["divergence"]["expected"], 8);
+    assert!(test["divergence"]["actual"].as_u64().unwrap() > 8);
+}

@@ -288,6 +288,19 @@ pub enum Explanation {
     Top { table: ScoreTable, n: u64 },
     /// Where a key falls on a ring and the points around it.
     Ring(RingView),
+    /// How many entries a ring holds: k for each node.
+    Points(PointsView),
+}
+
+/// Why a ring holds the entries it does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointsView {
+    /// Points per node.
+    pub k: usize,
+    /// The nodes on the ring, sorted.
+    pub nodes: Vec<String>,
+    /// k times the number of nodes.
+    pub points: usize,
 }
 
 /// The pinned scores that decided a rendezvous route.

@@ -4,8 +4,8 @@
 
 use crate::hash::h32;
 use crate::model::{
-    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, REMOVE, Returns, RingPoint, RingView,
-    Signature, Tie,
+    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, PointsView, REMOVE, Returns, RingPoint,
+    RingView, Signature, Tie,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -229,7 +229,15 @@ impl Model for Ring {
     }
 
     fn explain(&self, op: &Op) -> Option<Explanation> {
-        (op.name() == "lookup").then(|| Explanation::Ring(self.view(op.name_at(0))))
+        match op.name() {
+            "lookup" => Some(Explanation::Ring(self.view(op.name_at(0)))),
+            "points" => Some(Explanation::Points(PointsView {
+                k: self.k,
+                nodes: self.nodes.iter().cloned().collect(),
+                points: self.points(),
+            })),
+            _ => None,
+        }
     }
 }
 

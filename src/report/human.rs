@@ -8,7 +8,7 @@ use crate::explain::{
 };
 use crate::judge::Verdict;
 use anstyle::{AnsiColor, Effects, Style};
-use reference::model::WinRule;
+use reference::model::{PointsView, WinRule};
 use serde_json::Value;
 use similar::{Algorithm, ChangeTag, TextDiff};
 use std::io::{self, Write};
@@ -287,6 +287,7 @@ fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
         }
         Some(ExplanationReport::Top(top)) => render_top(top, out)?,
         Some(ExplanationReport::Ring(r)) => render_ring(r, out)?,
+        Some(ExplanationReport::Points(p)) => render_points(p, out)?,
         None => {}
     }
     if let Some(c) = &t.captured {
@@ -548,6 +549,22 @@ fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+fn render_points(p: &PointsView, out: &mut dyn Write) -> io::Result<()> {
+    let names: Vec<String> = p.nodes.iter().map(|n| visible_str(n)).collect();
+    writeln!(
+        out,
+        "why: the ring has {} ({}) with k = {} points each: {} entries. Removing a node takes all k of its points away, and two points at one position both stay.",
+        if p.nodes.len() == 1 {
+            "1 node".to_owned()
+        } else {
+            format!("{} nodes", p.nodes.len())
+        },
+        abbreviate(&names, 8),
+        p.k,
+        p.points
+    )
 }
 
 fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {

@@ -129,7 +129,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             let (verdict, message) = match &divergence {
                 Some(d) => (
                     Verdict::WrongAnswer,
-                    wrong_answer_message(d, actual.len(), case.expected.len()),
+                    wrong_answer_message(case, d, actual.len(), case.expected.len()),
                 ),
                 None if extra > 0 => (
                     Verdict::WrongAnswer,
@@ -161,7 +161,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                     verdict: Verdict::WrongAnswer,
                     message: format!(
                         "{} (later, {what} was raised {})",
-                        wrong_answer_message(&d, output.len(), case.expected.len()),
+                        wrong_answer_message(case, &d, output.len(), case.expected.len()),
                         operation(error.op_index)
                     ),
                     divergence: Some(d),
@@ -306,18 +306,35 @@ fn mib(bytes: u64) -> String {
     format!("{} MiB", bytes.div_ceil(1 << 20))
 }
 
-fn wrong_answer_message(d: &Divergence, produced: usize, wanted: usize) -> String {
+fn wrong_answer_message(case: &Case, d: &Divergence, produced: usize, wanted: usize) -> String {
     if d.missing {
-        format!(
+        return format!(
             "no answer for operation {} {}: returned {produced} results for {wanted} operations",
             d.op_index, d.op
-        )
-    } else {
-        format!(
-            "operation {} {}: expected {}, got {}",
-            d.op_index, d.op, d.expected, d.actual
-        )
+        );
     }
+    let mut message = format!(
+        "operation {} {}: expected {}, got {}",
+        d.op_index, d.op, d.expected, d.actual
+    );
+    // An answer of the wrong type: say what the operation returns.
+    if let Some(op) = case.ops.get(d.op_index)
+        && !op.signature.returns.accepts(&d.actual)
+    {
+        let returns = op.signature.returns.describe();
+        message.push_str(&match &d.actual {
+            Value::Array(_) => format!(
+                " (`{}` returns {returns}; yours is a list of something else)",
+                op.name()
+            ),
+            other => format!(
+                " (`{}` returns {returns}, not {})",
+                op.name(),
+                reference::model::kind_of(other)
+            ),
+        });
+    }
+    message
 }
 
 /// "in operation 3 ["remove","x"]", "in the constructor", "in solve".
@@ -365,6 +382,40 @@ mod tests {
             ]),
             json!(["a", null, "b"]),
         )
+    }
+
+    #[test]
+    fn an_answer_of_the_wrong_type_says_what_the_operation_returns() {
+        let c = three_ops();
+        let j = judge(
+            &c,
+            &Outcome::Output(vec![json!({"node": "a"}), Value::Null, json!("b")]),
+        );
+        assert!(
+            j.message
+                .ends_with("(`route` returns a string or null, not an object)"),
+            "{}",
+            j.message
+        );
+        let j = judge(
+            &c,
+            &Outcome::Output(vec![json!(["a"]), Value::Null, json!("b")]),
+        );
+        assert!(
+            j.message.ends_with("yours is a list of something else)"),
+            "{}",
+            j.message
+        );
+        // A right type with a wrong value needs no such note.
+        let j = judge(
+            &c,
+            &Outcome::Output(vec![json!("b"), Value::Null, json!("b")]),
+        );
+        assert!(
+            j.message.ends_with("expected \"a\", got \"b\""),
+            "{}",
+            j.message
+        );
     }
 
     #[test]

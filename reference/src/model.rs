@@ -108,17 +108,27 @@ pub fn describe_value(value: &Value) -> String {
     let text = value.to_string();
     let kind = match value {
         Value::Null => return "null".into(),
-        Value::Bool(_) => "a boolean",
         Value::Number(_) => "the number",
         Value::String(_) => "the string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
+        other => kind_of(other),
     };
     if text.chars().count() > 40 {
         let cut: String = text.chars().take(37).collect();
         format!("{kind} {cut}...")
     } else {
         format!("{kind} {text}")
+    }
+}
+
+/// The JSON type of a value, as an error message says it: "a list".
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
     }
 }
 

@@ -237,10 +237,10 @@ fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Err
         _ => {
             writeln!(
                 out,
-                "{}: {} known mistakes against {} tests",
+                "{}: {} against {}",
                 challenge.id,
-                rows.len(),
-                suite.cases().count()
+                counted(rows.len(), "known mistake"),
+                counted(suite.cases().count(), "test")
             )
             .map_err(write_err())?;
             for r in &rows {
@@ -268,7 +268,13 @@ fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Err
             if gaps > 0 {
                 writeln!(
                     out,
-                    "{gaps} mistakes slip through: add cases that catch them"
+                    "{} through: add cases that catch {}",
+                    if gaps == 1 {
+                        "1 mistake slips".to_owned()
+                    } else {
+                        format!("{gaps} mistakes slip")
+                    },
+                    if gaps == 1 { "it" } else { "them" }
                 )
                 .map_err(write_err())?;
             }

@@ -71,7 +71,7 @@ pub fn run(m: &Mistake, form: usize, args: &[Arg], ops: &[Op]) -> VariantRun {
 
 /// Which hash a mistaken router uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Hash {
+pub(crate) enum Hash {
     Pinned,
     /// JavaScript's `(h * 16777619) >>> 0`: a double product that loses
     /// bits past 2^53 before the reduction.
@@ -139,30 +139,12 @@ impl WrongRouter {
     }
 
     fn score(&self, node: &str, key: &str) -> u32 {
-        // The parts in order, hashed without building the joined string.
         let (a, b) = if self.swapped {
             (key, node)
         } else {
             (node, key)
         };
-        let parts = [a, self.separator, b];
-        let bytes = || parts.iter().flat_map(|p| p.bytes());
-        let chars = || parts.iter().flat_map(|p| p.chars());
-        match self.hash {
-            Hash::Pinned => crate::hash::h32_concat(&parts),
-            Hash::FloatMultiply => float_multiply_h32_bytes(bytes()),
-            Hash::ByteSum => bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
-            Hash::Utf16 => fmix32(fnv_units(
-                chars()
-                    .flat_map(|c| {
-                        let mut units = [0u16; 2];
-                        let n = c.encode_utf16(&mut units).len();
-                        units.into_iter().take(n)
-                    })
-                    .map(u32::from),
-            )),
-            Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
-        }
+        self.hash.of(&[a, self.separator, b])
     }
 
     fn route(&self, key: &str) -> Option<String> {
@@ -210,6 +192,80 @@ impl Variant for WrongRouter {
             },
             other => Err(format!("no operation {other}")),
         }
+    }
+}
+
+impl Hash {
+    /// This hash of the concatenation of `parts`, without building it.
+    pub(crate) fn of(self, parts: &[&str]) -> u32 {
+        let bytes = || parts.iter().flat_map(|p| p.bytes());
+        let chars = || parts.iter().flat_map(|p| p.chars());
+        match self {
+            Hash::Pinned => crate::hash::h32_concat(parts),
+            Hash::FloatMultiply => float_multiply_h32_bytes(bytes()),
+            Hash::ByteSum => bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
+            Hash::Utf16 => fmix32(fnv_units(
+                chars()
+                    .flat_map(|c| {
+                        let mut units = [0u16; 2];
+                        let n = c.encode_utf16(&mut units).len();
+                        units.into_iter().take(n)
+                    })
+                    .map(u32::from),
+            )),
+            Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
+        }
+    }
+}
+
+/// How a mistake's variant is built from the constructor's arguments and a
+/// form.
+pub(crate) type Build = fn(&[Arg], usize) -> Box<dyn Variant>;
+
+// The mistakes of the hash and of comparing its values, which every
+// challenge can make: one text, a variant per challenge.
+
+pub(crate) const fn signed_comparison(build: Build) -> Mistake {
+    Mistake {
+        id: "signed-comparison",
+        title: "compares h32 values as signed 32-bit numbers",
+        explanation: "Your code treats h32 values as signed 32-bit integers, so a value of 2^31 or more looks negative and sorts below smaller ones. h32 is unsigned.",
+        hint: "Compare unsigned values: in JavaScript end with `>>> 0` (not `| 0`); in Rust keep u32 (no `as i32`); in Java use Integer.compareUnsigned.",
+        forms: &[""],
+        build,
+    }
+}
+
+pub(crate) const fn float_multiply(build: Build) -> Mistake {
+    Mistake {
+        id: "float-multiply",
+        title: "multiplies with `*` instead of Math.imul",
+        explanation: "In JavaScript, h * 16777619 is a floating-point product: past 2^53 it loses its low bits before `>>> 0` reduces it, so your hash drifts from the pinned one.",
+        hint: "Use Math.imul(h ^ b, 16777619) and Math.imul for the finalizer's products.",
+        forms: &[""],
+        build,
+    }
+}
+
+pub(crate) const fn utf16_units(build: Build) -> Mistake {
+    Mistake {
+        id: "utf16-units",
+        title: "hashes UTF-16 code units instead of UTF-8 bytes",
+        explanation: "Your hash feeds charCodeAt values to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+        hint: "Hash new TextEncoder().encode(text) (or Buffer.from(text, 'utf8')).",
+        forms: &[""],
+        build,
+    }
+}
+
+pub(crate) const fn code_points(build: Build) -> Mistake {
+    Mistake {
+        id: "code-points",
+        title: "hashes code points instead of UTF-8 bytes",
+        explanation: "Your hash feeds ord(c) of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+        hint: "Hash text.encode(\"utf-8\") byte by byte.",
+        forms: &[""],
+        build,
     }
 }
 
@@ -336,34 +392,20 @@ pub static RENDEZVOUS: [Mistake; 12] = [
             .finish()
         },
     },
-    Mistake {
-        id: "signed-comparison",
-        title: "compares scores as signed 32-bit numbers",
-        explanation: "Your router treats scores as signed 32-bit integers, so a score of 2^31 or more looks negative and loses to smaller ones. Scores are unsigned.",
-        hint: "Compare unsigned values: in JavaScript end with `>>> 0` (not `| 0`); in Rust keep u32 (no `as i32`); in Java use Integer.compareUnsigned.",
-        forms: &[""],
-        build: |args, _| {
-            WrongRouter {
-                pick: Pick::SignedHighest,
-                ..WrongRouter::new(args)
-            }
-            .finish()
-        },
-    },
-    Mistake {
-        id: "float-multiply",
-        title: "multiplies with `*` instead of Math.imul",
-        explanation: "In JavaScript, h * 16777619 is a floating-point product: past 2^53 it loses its low bits before `>>> 0` reduces it, so your hash drifts from the pinned one.",
-        hint: "Use Math.imul(h ^ b, 16777619) and Math.imul for the finalizer's products.",
-        forms: &[""],
-        build: |args, _| {
-            WrongRouter {
-                hash: Hash::FloatMultiply,
-                ..WrongRouter::new(args)
-            }
-            .finish()
-        },
-    },
+    signed_comparison(|args, _| {
+        WrongRouter {
+            pick: Pick::SignedHighest,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
+    float_multiply(|args, _| {
+        WrongRouter {
+            hash: Hash::FloatMultiply,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
     Mistake {
         id: "byte-sum",
         title: "uses a toy hash (the sum of the bytes) instead of h32",
@@ -378,34 +420,20 @@ pub static RENDEZVOUS: [Mistake; 12] = [
             .finish()
         },
     },
-    Mistake {
-        id: "utf16-units",
-        title: "hashes UTF-16 code units instead of UTF-8 bytes",
-        explanation: "Your hash feeds charCodeAt values to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
-        hint: "Hash new TextEncoder().encode(text) (or Buffer.from(text, 'utf8')).",
-        forms: &[""],
-        build: |args, _| {
-            WrongRouter {
-                hash: Hash::Utf16,
-                ..WrongRouter::new(args)
-            }
-            .finish()
-        },
-    },
-    Mistake {
-        id: "code-points",
-        title: "hashes code points instead of UTF-8 bytes",
-        explanation: "Your hash feeds ord(c) of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
-        hint: "Hash text.encode(\"utf-8\") byte by byte.",
-        forms: &[""],
-        build: |args, _| {
-            WrongRouter {
-                hash: Hash::CodePoints,
-                ..WrongRouter::new(args)
-            }
-            .finish()
-        },
-    },
+    utf16_units(|args, _| {
+        WrongRouter {
+            hash: Hash::Utf16,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
+    code_points(|args, _| {
+        WrongRouter {
+            hash: Hash::CodePoints,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
     Mistake {
         id: "duplicate-membership",
         title: "keeps nodes in a list, so a node can be there twice",

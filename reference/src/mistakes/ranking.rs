@@ -1,8 +1,7 @@
 //! Mistakes of the ranking challenges, `hrw-top` and `weighted-hrw`: a
 //! ranker with one thing wrong.
 
-use super::{Mistake, Variant};
-use crate::hash::h32_concat;
+use super::{Hash, Mistake, Variant, code_points, float_multiply, signed_comparison, utf16_units};
 use crate::model::{Arg, Op};
 use crate::ranking::weighted_score;
 use serde_json::Value;
@@ -29,6 +28,9 @@ struct WrongRanker {
     /// standing for themselves.
     text: [&'static str; 3],
     rule: Rule,
+    hash: Hash,
+    /// h32 values compared as signed 32-bit integers.
+    signed: bool,
     ascending: bool,
     ties_to_larger: bool,
     top_raises_past_count: bool,
@@ -41,6 +43,8 @@ impl WrongRanker {
             nodes: Vec::new(),
             text,
             rule,
+            hash: Hash::Pinned,
+            signed: false,
             ascending: false,
             ties_to_larger: false,
             top_raises_past_count: false,
@@ -79,8 +83,9 @@ impl WrongRanker {
                     "key" => key,
                     sep => sep,
                 };
-                let h = h32_concat(&self.text.map(part));
+                let h = self.hash.of(&self.text.map(part));
                 let score = match self.rule {
+                    Rule::Plain if self.signed => f64::from(h as i32),
                     Rule::Plain => f64::from(h),
                     Rule::Log => weighted_score(h, *weight).score,
                     Rule::Times => f64::from(h) * weight,
@@ -161,7 +166,7 @@ const WRONG_TEXTS: [[&str; 3]; 4] = [
 ];
 
 /// The hrw-top mistakes.
-pub static HRW_TOP: [Mistake; 4] = [
+pub static HRW_TOP: [Mistake; 8] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -223,10 +228,38 @@ pub static HRW_TOP: [Mistake; 4] = [
             .finish()
         },
     },
+    signed_comparison(|args, _| {
+        WrongRanker {
+            signed: true,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
+    float_multiply(|args, _| {
+        WrongRanker {
+            hash: Hash::FloatMultiply,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
+    utf16_units(|args, _| {
+        WrongRanker {
+            hash: Hash::Utf16,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
+    code_points(|args, _| {
+        WrongRanker {
+            hash: Hash::CodePoints,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
 ];
 
 /// The weighted-hrw mistakes.
-pub static WEIGHTED_HRW: [Mistake; 4] = [
+pub static WEIGHTED_HRW: [Mistake; 7] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -283,4 +316,25 @@ pub static WEIGHTED_HRW: [Mistake; 4] = [
             .finish()
         },
     },
+    float_multiply(|args, _| {
+        WrongRanker {
+            hash: Hash::FloatMultiply,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    utf16_units(|args, _| {
+        WrongRanker {
+            hash: Hash::Utf16,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    code_points(|args, _| {
+        WrongRanker {
+            hash: Hash::CodePoints,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
 ];

@@ -1,7 +1,6 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
-use super::{Mistake, Variant};
-use crate::hash::h32;
+use super::{Hash, Mistake, Variant, code_points, float_multiply, utf16_units};
 use crate::model::{Arg, Op};
 use serde_json::Value;
 
@@ -40,6 +39,7 @@ struct WrongRing {
     /// A map from position to node: a later point at a taken position
     /// replaces the earlier one.
     by_position: bool,
+    hash: Hash,
 }
 
 impl WrongRing {
@@ -58,7 +58,13 @@ impl WrongRing {
             past_end: PastEnd::Wraps,
             removal: Removal::All,
             by_position: false,
+            hash: Hash::Pinned,
         }
+    }
+
+    /// The position of the concatenated `parts` by this ring's hash.
+    fn position(&self, parts: &[&str]) -> u32 {
+        self.hash.of(parts)
     }
 
     /// Places the initial nodes, in the order given, once each.
@@ -76,7 +82,7 @@ impl WrongRing {
         };
         self.nodes.insert(at, node.to_owned());
         for i in 0..self.k {
-            let entry = (h32(&format!("{node}#{i}")), node.to_owned());
+            let entry = (self.position(&[node, "#", &i.to_string()]), node.to_owned());
             let at = self.entries.partition_point(|e| *e < entry);
             if self.by_position
                 && let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0)
@@ -96,7 +102,7 @@ impl WrongRing {
         match self.removal {
             Removal::All => self.entries.retain(|e| e.1 != node),
             Removal::FirstPoint => {
-                let first = (h32(&format!("{node}#0")), node.to_owned());
+                let first = (self.position(&[node, "#0"]), node.to_owned());
                 if let Some(i) = self.entries.iter().position(|e| *e == first) {
                     self.entries.remove(i);
                 }
@@ -117,7 +123,7 @@ impl WrongRing {
         if self.entries.is_empty() {
             return Ok(None);
         }
-        let h = h32(key);
+        let h = self.position(&[key]);
         let at = self
             .entries
             .partition_point(|e| if self.strict { e.0 <= h } else { e.0 < h });
@@ -170,7 +176,10 @@ impl Variant for WrongRing {
 }
 
 /// The vnode-ring mistakes.
-pub static VNODE_RING: [Mistake; 4] = [
+// Comparing positions as signed numbers is no mistake on a ring: it cuts
+// the circle at 2^31 instead of 0, and "the first point at or after, with
+// the wrap" does not depend on where the circle is cut.
+pub static VNODE_RING: [Mistake; 7] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -238,4 +247,25 @@ pub static VNODE_RING: [Mistake; 4] = [
             .finish()
         },
     },
+    float_multiply(|args, _| {
+        WrongRing {
+            hash: Hash::FloatMultiply,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    utf16_units(|args, _| {
+        WrongRing {
+            hash: Hash::Utf16,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    code_points(|args, _| {
+        WrongRing {
+            hash: Hash::CodePoints,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
 ];

@@ -241,7 +241,24 @@ async function main() {
     return;
   }
   if (api.Router) api.solve = null;
-  send({ hello: { protocol: PROTOCOL, api: api.Router ? 'class' : 'solve', h32: !!h32, runtime: `node ${process.versions.node}` } });
+  // The Router's public methods (its own and inherited), so the grader can
+  // tell a learner whose class belongs to another challenge.
+  const methods = new Set();
+  for (let proto = api.Router && api.Router.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const d = Object.getOwnPropertyDescriptor(proto, name);
+      if (name !== 'constructor' && !name.startsWith('_') && typeof d.value === 'function') methods.add(name);
+    }
+  }
+  send({
+    hello: {
+      protocol: PROTOCOL,
+      api: api.Router ? 'class' : 'solve',
+      h32: !!h32,
+      methods: [...methods].sort(),
+      runtime: `node ${process.versions.node}`,
+    },
+  });
   for (const line of requestLines()) {
     const request = JSON.parse(line);
     if ('case' in request) send(runCase(request.id, request.case, api));

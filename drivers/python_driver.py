@@ -206,10 +206,17 @@ def main():
             "line": None,
         }})
         return
+    # The Router's public methods, so the grader can tell a learner whose
+    # class belongs to another challenge.
+    methods = sorted(
+        name for name in dir(api_class)
+        if not name.startswith("_") and callable(getattr(api_class, name, None))
+    ) if api == "class" else []
     send({"hello": {
         "protocol": PROTOCOL,
         "api": api,
         "h32": callable(h32),
+        "methods": methods,
         "runtime": "python " + sys.version.split()[0],
     }})
     with os.fdopen(REQUESTS, "rb") as requests:

@@ -140,6 +140,7 @@ impl Grading<'_> {
             mistake: None,
             property: None,
             reproducer: None,
+            api_hint: None,
             groups,
             tests,
         }
@@ -276,6 +277,7 @@ impl Grading<'_> {
             .max()
             .unwrap_or(Verdict::Accepted);
         let hello = runner.hello();
+        let api_hint = hello.and_then(|h| api_hint(challenge, &h.methods));
         Ok(SubmissionReport {
             name: name.to_owned(),
             path: submission.path.display().to_string(),
@@ -295,6 +297,7 @@ impl Grading<'_> {
             mistake,
             property,
             reproducer,
+            api_hint,
             groups,
             tests,
         })
@@ -349,6 +352,59 @@ impl Grading<'_> {
         };
         Ok(diagnose::order_hint(o.case, actual, &again))
     }
+}
+
+/// A Router that lacks some of the challenge's operations.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ApiHint {
+    /// The challenge's operations the Router has no method for.
+    pub missing: Vec<String>,
+    /// Another challenge whose every operation the Router has.
+    pub other_challenge: Option<String>,
+    pub message: String,
+}
+
+/// Compares the Router's public `methods` (empty when the driver cannot
+/// list them) with the challenge's operations.
+fn api_hint(challenge: &Challenge, methods: &[String]) -> Option<ApiHint> {
+    if methods.is_empty() {
+        return None;
+    }
+    let has = |name: &str| methods.iter().any(|m| m == name);
+    let missing: Vec<String> = challenge
+        .operations
+        .iter()
+        .filter(|s| !has(s.name))
+        .map(|s| s.name.to_owned())
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    // The other challenge with the most operations, all present.
+    let other = reference::challenges()
+        .iter()
+        .filter(|spec| spec.id != challenge.id)
+        .filter(|spec| spec.operations.iter().all(|s| has(s.name)))
+        .max_by_key(|spec| spec.operations.len())
+        .map(|spec| spec.id.to_owned());
+    let wanted: Vec<&str> = challenge.operations.iter().map(|s| s.name).collect();
+    let message = match &other {
+        Some(id) => format!(
+            "your Router has no {} but has every operation of {id}: is it that challenge? Grade it with --challenge {id}",
+            missing.join(", ")
+        ),
+        None => format!(
+            "your Router has no {}; the {} challenge calls {}",
+            missing.join(", "),
+            challenge.id,
+            wanted.join(", ")
+        ),
+    };
+    Some(ApiHint {
+        missing,
+        other_challenge: other,
+        message,
+    })
 }
 
 /// Leaves a hidden test its name, group, verdict, score and time: nothing

@@ -503,3 +503,59 @@ fn a_wrong_point_count_is_explained_with_k_and_the_nodes() {
     assert_eq!(test["divergence"]["expected"], 8);
     assert!(test["divergence"]["actual"].as_u64().unwrap() > 8);
 }
+
+#[test]
+fn a_router_of_another_challenge_is_told_which_one() {
+    // A ring graded as the default challenge (Python), and a rendezvous
+    // router graded as hrw-top (JavaScript).
+    for (challenge, submission, missing, other) in [
+        (
+            "rendezvous-router",
+            "submissions/vnode-ring/python/correct.py",
+            "route",
+            "vnode-ring",
+        ),
+        (
+            "hrw-top",
+            "submissions/javascript/correct.cjs",
+            "top",
+            "rendezvous-router",
+        ),
+    ] {
+        let out = grader(&[
+            "grade",
+            "--challenge",
+            challenge,
+            "--format",
+            "json",
+            "--tests",
+            &format!("challenges/{challenge}/tests/sample"),
+            submission,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{submission}");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let hint = &report["submissions"][0]["api_hint"];
+        assert_eq!(hint["missing"], serde_json::json!([missing]), "{hint}");
+        assert_eq!(hint["other_challenge"], other, "{hint}");
+        assert!(
+            hint["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("--challenge {other}")),
+            "{hint}"
+        );
+    }
+    // A Router with every operation gets no hint.
+    let out = grader(&[
+        "grade",
+        "--challenge",
+        "hrw-top",
+        "--format",
+        "json",
+        "--tests",
+        "challenges/hrw-top/tests/sample",
+        "submissions/hrw-top/javascript/correct.js",
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["submissions"][0].get("api_hint").is_none());
+}

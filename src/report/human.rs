@@ -82,6 +82,9 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             format!(" {DIM}({about}){DIM:#}")
         }
     )?;
+    if let Some(hint) = &s.api_hint {
+        writeln!(out, "{BAD}note{BAD:#}: {}", hint.message)?;
+    }
     let width = s
         .tests
         .iter()

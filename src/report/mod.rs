@@ -79,6 +79,10 @@ pub struct SubmissionReport {
     pub property: Option<crate::diagnose::PropertyHint>,
     /// A small case that fails the same way, with a snippet to run it.
     pub reproducer: Option<crate::shrink::Reproducer>,
+    /// The Router lacks operations of this challenge: which, and the
+    /// challenge whose operations it has, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_hint: Option<crate::grade::ApiHint>,
     /// Scores per group.
     pub groups: Vec<GroupReport>,
     pub tests: Vec<TestReport>,

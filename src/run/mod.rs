@@ -560,6 +560,9 @@ pub struct Hello {
     /// Whether the module exposes its own h32.
     #[serde(default)]
     pub h32: bool,
+    /// The Router's public methods, where the driver can list them.
+    #[serde(default)]
+    pub methods: Vec<String>,
     #[serde(default)]
     pub runtime: String,
 }

@@ -205,20 +205,30 @@ fn asks_owner(op: &Op) -> bool {
     op.signature.returns == Returns::MaybeName && op.signature.operands == [Kind::Name]
 }
 
+/// Whether `op` ranks nodes for a key (`top`): a name and a count in, a
+/// list of names out.
+fn ranks(op: &Op) -> bool {
+    op.signature.returns == Returns::Names && op.signature.operands == [Kind::Name, Kind::Count]
+}
+
 /// Checks, on the submission's own answers (no reference needed), that
 /// between two lookups of one key separated only by removals the answer
 /// moved only off a removed node, and separated only by additions, only
-/// onto an added node. An addition with a weight may re-weigh a present
+/// onto an added node; and, for rankings (`top`), that a removal only takes
+/// the removed nodes out and an addition only puts new ones in, the others
+/// keeping their order. An addition with a weight may re-weigh a present
 /// node, which may move keys anywhere: it proves nothing.
 pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
     let ops = &case.ops;
-    let mut last_route: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    // The last lookup and the last ranking of each key.
+    let mut last: std::collections::HashMap<(bool, &str), usize> = std::collections::HashMap::new();
     for (j, op) in ops.iter().enumerate() {
-        if !asks_owner(op) || j >= actual.len() {
+        let ranking = ranks(op);
+        if !(asks_owner(op) || ranking) || j >= actual.len() {
             continue;
         }
         let key = op.name_at(0);
-        if let Some(&i) = last_route.get(key) {
+        if let Some(&i) = last.get(&(ranking, key)) {
             let between = &ops[i + 1..j];
             let (before, after) = (&actual[i], &actual[j]);
             let names = |kind: &str| -> Vec<Value> {
@@ -235,44 +245,100 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
             let others = between
                 .iter()
                 .any(|o| !matches!(o.name(), "add" | "remove") && !o.signature.returns.is_query());
-            if before != after && !others {
-                let hint = if added.is_empty() && !removed.is_empty() && !removed.contains(before) {
-                    Some((
-                        "remove-moves-only-its-keys",
-                        format!(
-                            "key {key:?} moved from {before} to {after} when only {} left; a removal may only move the keys of the removed node",
-                            list(&removed)
-                        ),
-                    ))
-                } else if removed.is_empty()
-                    && !added.is_empty()
-                    && !reweighs
-                    && !added.contains(after)
-                {
-                    Some((
-                        "add-only-steals-keys",
-                        format!(
-                            "key {key:?} moved from {before} to {after} when only {} joined; an addition may only move keys to the new node",
-                            list(&added)
-                        ),
-                    ))
-                } else {
-                    None
-                };
-                if let Some((property, message)) = hint {
-                    return Some(PropertyHint {
-                        property: property.to_owned(),
-                        case: format!("{}/{}", case.group, case.name),
-                        first_op: i,
-                        second_op: j,
-                        message,
-                    });
-                }
+            let only_removals = added.is_empty() && !removed.is_empty() && !others;
+            let only_additions = removed.is_empty() && !added.is_empty() && !reweighs && !others;
+            let hint = if ranking {
+                ranking_hint(
+                    before,
+                    after,
+                    &added,
+                    &removed,
+                    only_removals,
+                    only_additions,
+                )
+                .map(|(property, what)| {
+                    (
+                        property,
+                        format!("top({key:?}, ...) was {before} and became {after} {what}"),
+                    )
+                })
+            } else if before == after {
+                None
+            } else if only_removals && !removed.contains(before) {
+                Some((
+                    "remove-moves-only-its-keys",
+                    format!(
+                        "key {key:?} moved from {before} to {after} when only {} left; a removal may only move the keys of the removed node",
+                        list(&removed)
+                    ),
+                ))
+            } else if only_additions && !added.contains(after) {
+                Some((
+                    "add-only-steals-keys",
+                    format!(
+                        "key {key:?} moved from {before} to {after} when only {} joined; an addition may only move keys to the new node",
+                        list(&added)
+                    ),
+                ))
+            } else {
+                None
+            };
+            if let Some((property, message)) = hint {
+                return Some(PropertyHint {
+                    property: property.to_owned(),
+                    case: format!("{}/{}", case.group, case.name),
+                    first_op: i,
+                    second_op: j,
+                    message,
+                });
             }
         }
-        last_route.insert(key, j);
+        last.insert((ranking, key), j);
     }
     None
+}
+
+/// A ranking that changed more than the nodes that left or joined explain:
+/// without them, the two lists must agree as far as both go.
+fn ranking_hint(
+    before: &Value,
+    after: &Value,
+    added: &[Value],
+    removed: &[Value],
+    only_removals: bool,
+    only_additions: bool,
+) -> Option<(&'static str, String)> {
+    let (Some(before), Some(after)) = (before.as_array(), after.as_array()) else {
+        return None;
+    };
+    let agree = |a: &[&Value], b: &[&Value]| a.iter().zip(b).all(|(x, y)| x == y);
+    if only_removals {
+        let kept: Vec<&Value> = before.iter().filter(|n| !removed.contains(n)).collect();
+        let after: Vec<&Value> = after.iter().collect();
+        (!agree(&kept, &after)).then(|| {
+            (
+                "remove-keeps-the-ranking",
+                format!(
+                    "when only {} left; a removal takes the removed nodes out of a ranking and the others keep their order",
+                    list(removed)
+                ),
+            )
+        })
+    } else if only_additions {
+        let before: Vec<&Value> = before.iter().collect();
+        let old: Vec<&Value> = after.iter().filter(|n| !added.contains(n)).collect();
+        (!agree(&before, &old)).then(|| {
+            (
+                "add-keeps-the-ranking",
+                format!(
+                    "when only {} joined; an addition puts the new nodes into a ranking and the others keep their order",
+                    list(added)
+                ),
+            )
+        })
+    } else {
+        None
+    }
 }
 
 /// Compares a case's answers with the answers to the same case with its
@@ -281,7 +347,7 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
 pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
     let ops = &case.ops;
     let j = (0..ops.len().min(actual.len()).min(reversed.len()))
-        .find(|&j| asks_owner(&ops[j]) && !same(&actual[j], &reversed[j]))?;
+        .find(|&j| (asks_owner(&ops[j]) || ranks(&ops[j])) && !same(&actual[j], &reversed[j]))?;
     Some(PropertyHint {
         property: "order-independent".into(),
         case: format!("{}/{}", case.group, case.name),
@@ -311,7 +377,10 @@ mod tests {
     use serde_json::json;
 
     fn case(input: Value) -> Case {
-        let model = &reference::rendezvous::SPEC;
+        case_of(&reference::rendezvous::SPEC, input)
+    }
+
+    fn case_of(model: &'static reference::ModelSpec, input: Value) -> Case {
         let allowed: Vec<_> = model.operations.iter().collect();
         let ops = Operations {
             model,
@@ -342,6 +411,59 @@ mod tests {
             ("order-independent", 1)
         );
         assert!(order_hint(&c, &[Value::Null, json!("b")], &[Value::Null, json!("b")]).is_none());
+    }
+
+    #[test]
+    fn a_ranking_that_reorders_the_nodes_that_stayed_breaks_removal_or_addition() {
+        let c = case_of(
+            &reference::hrw_top::SPEC,
+            json!([
+                [["a", "b", "c", "d"]],
+                [
+                    ["top", "k", 3],
+                    ["remove", "b"],
+                    ["route", "k"],
+                    ["top", "k", 3],
+                    ["add", "e"],
+                    ["top", "k", 4]
+                ]
+            ]),
+        );
+        let answers = |second: Value, third: Value| {
+            vec![
+                json!(["a", "b", "c"]),
+                Value::Null,
+                json!("a"),
+                second,
+                Value::Null,
+                third,
+            ]
+        };
+        // b left: a, c keep their order, and d moves up.
+        let fine = answers(json!(["a", "c", "d"]), json!(["a", "e", "c", "d"]));
+        assert!(property_hint(&c, &fine).is_none());
+        let reordered = answers(json!(["c", "a", "d"]), json!(["c", "a", "d", "e"]));
+        let hint = property_hint(&c, &reordered).unwrap();
+        assert_eq!(hint.property, "remove-keeps-the-ranking");
+        assert_eq!((hint.first_op, hint.second_op), (0, 3));
+        // e joined: without it the ranking must be the one before.
+        let shuffled = answers(json!(["a", "c", "d"]), json!(["e", "d", "a", "c"]));
+        let hint = property_hint(&c, &shuffled).unwrap();
+        assert_eq!(hint.property, "add-keeps-the-ranking");
+        assert_eq!((hint.first_op, hint.second_op), (3, 5));
+    }
+
+    #[test]
+    fn re_weighing_a_node_proves_nothing() {
+        let c = case_of(
+            &reference::weighted_hrw::SPEC,
+            json!([
+                [[["a", 1], ["b", 1], ["c", 1]]],
+                [["route", "k"], ["add", "a", 0.01], ["route", "k"]]
+            ]),
+        );
+        // a lost weight: the key may go to any other node.
+        assert!(property_hint(&c, &[json!("a"), Value::Null, json!("c")]).is_none());
     }
 
     #[test]

@@ -86,9 +86,8 @@ impl Ranker {
 
     /// Every node's h32 and score for `key`, in name order. Hashes the
     /// shared part of the text once.
-    fn scored<'s>(&'s self, key: &str) -> impl Iterator<Item = (&'s Node, u32, f64)> + 's {
+    fn scored<'a>(&'a self, key: &'a str) -> impl Iterator<Item = (&'a Node, u32, f64)> + 'a {
         let key_prefix = fnv1a_extend(fnv1a_extend(FNV_OFFSET, key.as_bytes()), b"|");
-        let key = key.as_bytes().to_vec();
         let scheme = self.scheme;
         self.nodes.iter().map(move |n| match scheme {
             Scheme::KeyPipeNode => {
@@ -96,7 +95,7 @@ impl Ranker {
                 (n, h, f64::from(h))
             }
             Scheme::Weighted => {
-                let h = fmix32(fnv1a_extend(n.prefix, &key));
+                let h = fmix32(fnv1a_extend(n.prefix, key.as_bytes()));
                 (n, h, weighted_score(h, n.weight).score)
             }
         })
@@ -223,25 +222,33 @@ impl Model for Ranker {
         if self.scheme != Scheme::Weighted {
             return None;
         }
+        let key = op.name_at(0);
         let decided = match op.name() {
             "route" => 1,
             "top" => usize::try_from(op.count_at(1)).unwrap_or(usize::MAX),
             _ => return None,
         };
-        let table = self.scores(op.name_at(0));
-        table
-            .rows
-            .windows(2)
-            .take(decided)
-            .find_map(|pair| {
-                let (a, b) = (pair[0].score(), pair[1].score());
-                let gap = (a - b) / a;
-                (gap > 0.0 && gap < FRAGILE_GAP).then(|| {
-                    format!(
-                        "the order of {} ({a:e}) and {} ({b:e}) for key {:?} hangs on a relative gap of {gap:.1e}, below {FRAGILE_GAP:e}: ln may differ in the last bit between languages",
-                        pair[0].node, pair[1].node, table.key
-                    )
-                })
+        // The first decided + 1 scores in order, without the strings of a
+        // full score table: generators ask this of every question.
+        let mut scored: Vec<(f64, &str)> = self
+            .scored(key)
+            .map(|(n, _, s)| (s, n.name.as_str()))
+            .collect();
+        let by_rank = |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(b.1));
+        let shown = decided.saturating_add(1).min(scored.len());
+        if shown < scored.len() {
+            scored.select_nth_unstable_by(shown, by_rank);
+            scored.truncate(shown);
+        }
+        scored.sort_by(by_rank);
+        scored.windows(2).take(decided).find_map(|pair| {
+            let ((a, x), (b, y)) = (pair[0], pair[1]);
+            let gap = (a - b) / a;
+            (gap > 0.0 && gap < FRAGILE_GAP).then(|| {
+                format!(
+                    "the order of {x} ({a:e}) and {y} ({b:e}) for key {key:?} hangs on a relative gap of {gap:.1e}, below {FRAGILE_GAP:e}: ln may differ in the last bit between languages"
+                )
             })
+        })
     }
 }

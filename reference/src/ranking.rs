@@ -86,7 +86,10 @@ impl Ranker {
 
     /// Every node's h32 and score for `key`, in name order. Hashes the
     /// shared part of the text once.
-    fn scored<'a>(&'a self, key: &'a str) -> impl Iterator<Item = (&'a Node, u32, f64)> + 'a {
+    fn scored<'s, 'k>(
+        &'s self,
+        key: &'k str,
+    ) -> impl Iterator<Item = (&'s Node, u32, f64)> + use<'s, 'k> {
         let key_prefix = fnv1a_extend(fnv1a_extend(FNV_OFFSET, key.as_bytes()), b"|");
         let scheme = self.scheme;
         self.nodes.iter().map(move |n| match scheme {

@@ -16,11 +16,13 @@ use std::path::{Path, PathBuf};
 /// The kinds of case `grader gen` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Profile {
-    /// Mostly routes, some adds and removes.
+    /// Mostly questions (routes, lookups, ...), some adds and removes.
     Random,
-    /// Heavy adding and removing between routes.
+    /// Heavy adding and removing between questions.
     Churn,
-    /// Node pairs whose FNV-1a states collide, so they tie on every key.
+    /// Node pairs that tie, from the challenge's own finder (names whose
+    /// FNV-1a states collide, pairs tying on a key, points at one
+    /// position), the larger name first.
     Ties,
     /// Multi-byte node names and keys.
     Unicode,
@@ -43,7 +45,7 @@ impl Profile {
         }
     }
 
-    /// Percent of operations that route (the rest add and remove).
+    /// Percent of operations that ask (the rest add and remove).
     fn route_percent(self) -> u64 {
         match self {
             Profile::Churn => 20,

@@ -19,10 +19,10 @@ import os
 import random
 import sys
 
-# The pinned hash, the canonical JSON text and the search for names whose
-# FNV-1a states collide are rendezvous-router's tool's own.
+# The pinned hash, the node set, the canonical JSON text and the search for
+# names whose FNV-1a states collide are rendezvous-router's tool's own.
 from make_rendezvous_cases import collision as fnv_state_collision  # noqa: E402
-from make_rendezvous_cases import dump, fnv1a, h32  # noqa: E402
+from make_rendezvous_cases import Members, dump, fnv1a, h32  # noqa: E402
 
 FRAGILE = 1e-9
 
@@ -32,10 +32,7 @@ FRAGILE = 1e-9
 def hrw_top(args, ops):
     """A list of members; every query ranks them all by (-score, name)."""
     (nodes,) = args
-    members = []
-    for n in nodes:
-        if n not in members:
-            members.append(n)
+    members = Members(nodes)
     out = []
     for op in ops:
         name = op[0]
@@ -47,12 +44,10 @@ def hrw_top(args, ops):
             else:
                 out.append(ranking[: op[2]])
         elif name == "add":
-            if op[1] not in members:
-                members.append(op[1])
+            members.add(op[1])
             out.append(None)
         elif name == "remove":
-            if op[1] in members:
-                members.remove(op[1])
+            members.discard(op[1])
             out.append(None)
         else:
             raise ValueError(name)
@@ -79,10 +74,7 @@ def key_tie(key, prefix):
 def vnode_ring(args, ops):
     """The ring rebuilt from the member list before every question."""
     nodes, k = args
-    members = []
-    for n in nodes:
-        if n not in members:
-            members.append(n)
+    members = Members(nodes)
 
     def ring():
         return sorted((h32(f"{n}#{i}"), n) for n in members for i in range(k))
@@ -100,12 +92,10 @@ def vnode_ring(args, ops):
             entries = ring()
             out.append(lookup(entries, [p for p, _ in entries], op[1]))
         elif name == "add":
-            if op[1] not in members:
-                members.append(op[1])
+            members.add(op[1])
             out.append(None)
         elif name == "remove":
-            if op[1] in members:
-                members.remove(op[1])
+            members.discard(op[1])
             out.append(None)
         elif name == "points":
             out.append(len(ring()))

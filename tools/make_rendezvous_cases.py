@@ -34,13 +34,29 @@ def h32(text):
     return h
 
 
+class Members(list):
+    """The node set of the spec, kept in the order names came: a name given
+    twice is one node, adding a present node or removing an absent one
+    changes nothing."""
+
+    def __init__(self, names=()):
+        super().__init__()
+        for n in names:
+            self.add(n)
+
+    def add(self, name):
+        if name not in self:
+            self.append(name)
+
+    def discard(self, name):
+        if name in self:
+            self.remove(name)
+
+
 def solve(args, ops):
     """The spec, read literally: a set of names, a linear scan per route."""
     (nodes,) = args
-    members = []
-    for n in nodes:
-        if n not in members:
-            members.append(n)
+    members = Members(nodes)
     out = []
     for op in ops:
         name, operand = op
@@ -53,12 +69,10 @@ def solve(args, ops):
                     best = (s, n)
             out.append(best[1] if best else None)
         elif name == "add":
-            if operand not in members:
-                members.append(operand)
+            members.add(operand)
             out.append(None)
         elif name == "remove":
-            if operand in members:
-                members.remove(operand)
+            members.discard(operand)
             out.append(None)
         else:
             raise ValueError(name)

@@ -246,8 +246,9 @@ pub fn parse_pasted(text: &str) -> Result<Pasted, String> {
 }
 
 /// Writes `NAME.json` and `NAME.expected.json` for a pasted case into
-/// `dir`, refusing to overwrite, and refusing when a pasted output
-/// disagrees with the reference (the diff is in the error).
+/// `dir`, refusing to overwrite, refusing a case whose answers hang on a
+/// fragile floating-point gap, and refusing when a pasted output disagrees
+/// with the reference (the diff is in the error).
 pub fn add(
     challenge: &Challenge,
     dir: &Path,
@@ -269,6 +270,11 @@ pub fn add(
     };
     let (args, parsed) = parse_input(&ops, &pasted.input)
         .map_err(|(at, message)| Error::Usage(format!("the pasted case, at {at:?}: {message}")))?;
+    if let Some((i, why)) = challenge.model.fragile(&args, &parsed).into_iter().next() {
+        return Err(Error::Usage(format!(
+            "operation {i} of the pasted case is fragile: {why}; change the key, a name or a weight (nothing was written)"
+        )));
+    }
     let output = challenge.model.run(&args, &parsed);
     if let Some(given) = &pasted.output {
         let given_list = given.as_array().cloned().unwrap_or_default();

@@ -559,3 +559,41 @@ fn a_router_of_another_challenge_is_told_which_one() {
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(report["submissions"][0].get("api_hint").is_none());
 }
+
+#[test]
+fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
+    let (ha, hb) = (h32("A:k"), h32("B:k"));
+    let score = |h: u32| -((f64::from(h) + 0.5) / 4_294_967_296.0).ln();
+    let wb = (1.0 / score(ha)) * score(hb) * (1.0 + 1e-12);
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .args(["add", "--challenge", "weighted-hrw", "--tests"])
+        .arg(dir.path())
+        .args(["--group", "g", "hair"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    write!(
+        child.stdin.take().unwrap(),
+        "[[[[\"A\",1],[\"B\",{wb:?}]]],[[\"route\",\"k\"]]]"
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("fragile") && stderr.contains("nothing was written"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("g").exists()
+            || std::fs::read_dir(dir.path().join("g"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+}

@@ -171,7 +171,7 @@ pub static HRW_TOP: [Mistake; 8] = [
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
         explanation: "Your ranking puts the smallest h32(key + \"|\" + node) first; the replica list starts with the highest score, and route is its first name.",
-        hint: "Sort by descending score: `sorted(nodes, key=lambda n: (-score(n), n))`.",
+        hint: "Sort by descending score, then ascending name: in Python `sorted(nodes, key=lambda n: (-score(n), n))`, in JavaScript `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`.",
         forms: &[""],
         build: |args, _| {
             WrongRanker {
@@ -185,7 +185,7 @@ pub static HRW_TOP: [Mistake; 8] = [
         id: "ties-to-larger-name",
         title: "breaks ties the wrong way (larger name first)",
         explanation: "When two nodes have the same score, your ranking puts the larger name first; the smaller name must come first.",
-        hint: "Sort by (descending score, ascending name): in Python `key=lambda n: (-score(n), n)`; do not use reverse=True on (score, name).",
+        hint: "Sort by (descending score, ascending name): in Python `key=lambda n: (-score(n), n)`, not reverse=True on (score, name); in JavaScript compare names ascending after scores descending, without a final reverse().",
         forms: &[""],
         build: |args, _| {
             WrongRanker {
@@ -199,7 +199,7 @@ pub static HRW_TOP: [Mistake; 8] = [
         id: "wrong-text",
         title: "hashes another text than key + \"|\" + node",
         explanation: "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
-        hint: "Hash f\"{key}|{node}\".",
+        hint: "Hash key + \"|\" + node.",
         forms: &[
             "node + \":\" + key",
             "key + \":\" + node",
@@ -218,7 +218,7 @@ pub static HRW_TOP: [Mistake; 8] = [
         id: "top-fails-past-count",
         title: "fails when n is larger than the number of nodes",
         explanation: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (slicing past the end in Rust, say).",
-        hint: "Take min(n, len(nodes)) names: `ranked.iter().take(n)` in Rust.",
+        hint: "Take min(n, number of nodes) names: `ranked[:n]` in Python and `slice(0, n)` in JavaScript do; in Rust use `ranked.iter().take(n)`, not `ranked[..n]`.",
         forms: &[""],
         build: |args, _| {
             WrongRanker {
@@ -264,7 +264,7 @@ pub static WEIGHTED_HRW: [Mistake; 7] = [
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
         explanation: "Multiplying the hash by the weight does not make shares proportional: a node of weight 2 beats a node of weight 1 far more than twice as often. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
-        hint: "u = (h32(f\"{node}:{key}\") + 0.5) / 2**32; score = weight / -math.log(u).",
+        hint: "u = (h32(node + \":\" + key) + 0.5) / 2^32; score = weight / -ln(u): math.log in Python, Math.log in JavaScript, f64::ln in Rust.",
         forms: &[""],
         build: |args, _| {
             WrongRanker {
@@ -278,7 +278,7 @@ pub static WEIGHTED_HRW: [Mistake; 7] = [
         id: "h32-over-weight",
         title: "scores h32 / weight, which starves heavy nodes",
         explanation: "Dividing the hash by the weight makes heavier nodes score lower, so they get fewer keys, not more. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
-        hint: "u = (h32(f\"{node}:{key}\") + 0.5) / 2**32; score = weight / -math.log(u).",
+        hint: "u = (h32(node + \":\" + key) + 0.5) / 2^32; score = weight / -ln(u): math.log in Python, Math.log in JavaScript, f64::ln in Rust.",
         forms: &[""],
         build: |args, _| {
             WrongRanker {
@@ -306,7 +306,7 @@ pub static WEIGHTED_HRW: [Mistake; 7] = [
         id: "add-keeps-old-weight",
         title: "adding a present node does not change its weight",
         explanation: "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
-        hint: "Store the weight whether or not the node is present: `self.weights[node] = weight`.",
+        hint: "Store the weight whether or not the node is present: `weights[node] = weight` (a dict), `weights.set(node, weight)` (a Map), `insert` (a HashMap).",
         forms: &[""],
         build: |args, _| {
             WrongRanker {

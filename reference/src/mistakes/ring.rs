@@ -184,7 +184,7 @@ pub static VNODE_RING: [Mistake; 7] = [
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
         explanation: "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
-        hint: "Use bisect_left (not bisect_right), or compare with >= instead of >.",
+        hint: "Find the first position >= h32(key): bisect_left (not bisect_right) in Python, `partition_point(|e| e.0 < h)` in Rust, `>=` rather than `>` in a hand-written search.",
         forms: &[""],
         build: |args, _| {
             WrongRing {
@@ -198,7 +198,7 @@ pub static VNODE_RING: [Mistake; 7] = [
         id: "no-wrap",
         title: "does not wrap past the last point",
         explanation: "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
-        hint: "When the search returns the length of the ring, use index 0 (`i % len(ring)`).",
+        hint: "When the search returns the length of the ring, use index 0: `ring[i % len(ring)]`.",
         forms: &["fails", "answers null"],
         build: |args, form| {
             WrongRing {
@@ -216,7 +216,7 @@ pub static VNODE_RING: [Mistake; 7] = [
         id: "partial-removal",
         title: "removes only some of a node's points",
         explanation: "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
-        hint: "Rebuild the list without the node: `ring = [e for e in ring if e.node != node]`; never delete from a list while looping over it.",
+        hint: "Rebuild the list without the node (a list comprehension in Python, filter in JavaScript, retain in Rust); never delete from a list while looping over it.",
         forms: &[
             "only its point #0",
             "skips the point after each one removed",

@@ -82,6 +82,9 @@ pub(crate) enum Hash {
     Utf16,
     /// FNV-1a over Unicode code points (Python's `ord(c)`).
     CodePoints,
+    /// FNV-1a over bytes read as signed (Java's `getBytes()`, C's `char`):
+    /// a byte of 0x80 or more is sign-extended before the XOR.
+    SignedBytes,
 }
 
 /// How the winner is picked.
@@ -214,6 +217,7 @@ impl Hash {
                     .map(u32::from),
             )),
             Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
+            Hash::SignedBytes => fmix32(fnv_units(bytes().map(|b| b as i8 as i32 as u32))),
         }
     }
 }
@@ -264,6 +268,17 @@ pub(crate) const fn code_points(build: Build) -> Mistake {
         title: "hashes code points instead of UTF-8 bytes",
         explanation: "Your hash feeds ord(c) of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
         hint: "Hash text.encode(\"utf-8\") byte by byte.",
+        forms: &[""],
+        build,
+    }
+}
+
+pub(crate) const fn signed_bytes(build: Build) -> Mistake {
+    Mistake {
+        id: "signed-bytes",
+        title: "hashes bytes as signed numbers",
+        explanation: "Your hash reads UTF-8 bytes as signed (Java's byte, C's char), so a byte of 0x80 or more becomes negative and sets the high bits before the XOR. They agree on ASCII and part on other text.",
+        hint: "XOR the byte's unsigned value: `b & 0xff` in Java, `(unsigned char)c` in C.",
         forms: &[""],
         build,
     }
@@ -321,7 +336,7 @@ fn float_multiply_h32_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
 const WRONG_SEPARATORS: [&str; 9] = ["|", "-", "/", " ", ",", ";", "_", ".", "#"];
 
 /// The rendezvous-router mistakes.
-pub static RENDEZVOUS: [Mistake; 12] = [
+pub static RENDEZVOUS: [Mistake; 13] = [
     Mistake {
         id: "lowest-score",
         title: "the lowest score wins instead of the highest",
@@ -434,6 +449,13 @@ pub static RENDEZVOUS: [Mistake; 12] = [
         }
         .finish()
     }),
+    signed_bytes(|args, _| {
+        WrongRouter {
+            hash: Hash::SignedBytes,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
     Mistake {
         id: "duplicate-membership",
         title: "keeps nodes in a list, so a node can be there twice",
@@ -481,5 +503,9 @@ mod tests {
             h32("é")
         );
         assert_eq!(fmix32(crate::hash::fnv1a("é".as_bytes())), h32("é"));
+        // Signed bytes agree on ASCII only.
+        let signed = |t: &str| fmix32(fnv_units(t.bytes().map(|b| b as i8 as i32 as u32)));
+        assert_eq!(signed(ascii), h32(ascii));
+        assert_ne!(signed("é"), h32("é"));
     }
 }

@@ -1,7 +1,10 @@
 //! Mistakes of the ranking challenges, `hrw-top` and `weighted-hrw`: a
 //! ranker with one thing wrong.
 
-use super::{Hash, Mistake, Variant, code_points, float_multiply, signed_comparison, utf16_units};
+use super::{
+    Hash, Mistake, Variant, code_points, float_multiply, signed_bytes, signed_comparison,
+    utf16_units,
+};
 use crate::model::{Arg, Op};
 use crate::ranking::weighted_score;
 use serde_json::Value;
@@ -166,7 +169,7 @@ const WRONG_TEXTS: [[&str; 3]; 4] = [
 ];
 
 /// The hrw-top mistakes.
-pub static HRW_TOP: [Mistake; 8] = [
+pub static HRW_TOP: [Mistake; 9] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -256,10 +259,17 @@ pub static HRW_TOP: [Mistake; 8] = [
         }
         .finish()
     }),
+    signed_bytes(|args, _| {
+        WrongRanker {
+            hash: Hash::SignedBytes,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
 ];
 
 /// The weighted-hrw mistakes.
-pub static WEIGHTED_HRW: [Mistake; 7] = [
+pub static WEIGHTED_HRW: [Mistake; 8] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -333,6 +343,13 @@ pub static WEIGHTED_HRW: [Mistake; 7] = [
     code_points(|args, _| {
         WrongRanker {
             hash: Hash::CodePoints,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    signed_bytes(|args, _| {
+        WrongRanker {
+            hash: Hash::SignedBytes,
             ..WrongRanker::weighted(args)
         }
         .finish()

@@ -1,6 +1,6 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
-use super::{Hash, Mistake, Variant, code_points, float_multiply, utf16_units};
+use super::{Hash, Mistake, Variant, code_points, float_multiply, signed_bytes, utf16_units};
 use crate::model::{Arg, Op};
 use serde_json::Value;
 
@@ -179,7 +179,7 @@ impl Variant for WrongRing {
 // Comparing positions as signed numbers is no mistake on a ring: it cuts
 // the circle at 2^31 instead of 0, and "the first point at or after, with
 // the wrap" does not depend on where the circle is cut.
-pub static VNODE_RING: [Mistake; 7] = [
+pub static VNODE_RING: [Mistake; 8] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -264,6 +264,13 @@ pub static VNODE_RING: [Mistake; 7] = [
     code_points(|args, _| {
         WrongRing {
             hash: Hash::CodePoints,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    signed_bytes(|args, _| {
+        WrongRing {
+            hash: Hash::SignedBytes,
             ..WrongRing::new(args)
         }
         .finish()

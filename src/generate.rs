@@ -169,7 +169,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     let rest: Vec<Arg> = constructor[1..]
         .iter()
         .map(|kind| match kind {
-            Kind::Count => Arg::Count(DEFAULT_COUNT),
+            Kind::Count | Kind::Size => Arg::Count(DEFAULT_COUNT),
             Kind::Weight => Arg::Weight(1.0),
             _ => Arg::Name("x".into()),
         })
@@ -329,10 +329,10 @@ fn question(
                 Profile::HighScores => format!("hi-{}", rng.next() % 1_000_000_000),
                 _ => format!("key-{}", rng.below(ops.max(10) * 2)),
             }),
-            Kind::Count if signature.returns == Returns::Loads => {
+            Kind::Count | Kind::Size if signature.returns == Returns::Loads => {
                 Arg::Count(100 + rng.below(900) as u64)
             }
-            Kind::Count => Arg::Count(rng.below(nodes + 3) as u64),
+            Kind::Count | Kind::Size => Arg::Count(rng.below(nodes + 3) as u64),
             Kind::Weight => Arg::Weight(WEIGHTS[rng.below(WEIGHTS.len())]),
             Kind::Names | Kind::WeightedNames => Arg::Names(Vec::new()),
         })

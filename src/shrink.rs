@@ -276,7 +276,7 @@ fn rust_arg(kind: Kind, v: &Value) -> String {
     let items = || v.as_array().cloned().unwrap_or_default();
     match kind {
         Kind::Name => rust_string(v),
-        Kind::Count => v.to_string(),
+        Kind::Count | Kind::Size => v.to_string(),
         Kind::Weight => rust_f64(v),
         Kind::Names => format!(
             "vec![{}]",

@@ -597,3 +597,33 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
                 .is_none()
     );
 }
+
+#[test]
+fn a_ring_asking_for_absurd_work_is_refused_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let group = dir.path().join("g");
+    std::fs::create_dir_all(&group).unwrap();
+    std::fs::write(
+        group.join("k.json"),
+        "[[[\"A\"],1000000000],[[\"points\"]]]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        group.join("load.json"),
+        "[[[\"A\"],4],\n [[\"points\"],\n  [\"load\",5000000]]]\n",
+    )
+    .unwrap();
+    let out = grader(&[
+        "validate",
+        "--challenge",
+        "vnode-ring",
+        "--tests",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Both problems, each at its place, and nothing was run.
+    assert!(stderr.contains("k.json:1:9"), "{stderr}");
+    assert!(stderr.contains("load.json:3:11"), "{stderr}");
+    assert!(stderr.contains("an integer from 0 to 1000000"), "{stderr}");
+}

@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
+/// The largest [`Kind::Size`].
+pub const MAX_SIZE: u64 = 1_000_000;
+
 /// The type of a constructor argument or an operand, as it appears in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -16,6 +19,10 @@ pub enum Kind {
     Name,
     /// A non-negative integer.
     Count,
+    /// A non-negative integer that sets how much work the reference does
+    /// (a ring's points per node, a load's keys), at most [`MAX_SIZE`]: a
+    /// case file asking for more is refused at load, not run for hours.
+    Size,
     /// A positive finite number.
     Weight,
     /// A list of names.
@@ -30,6 +37,7 @@ impl Kind {
         match self {
             Kind::Name => "a string",
             Kind::Count => "a non-negative integer",
+            Kind::Size => "an integer from 0 to 1000000",
             Kind::Weight => "a positive finite number",
             Kind::Names => "a list of strings",
             Kind::WeightedNames => "a list of [name, weight] pairs",
@@ -48,6 +56,11 @@ impl Kind {
                 .ok_or_else(|| (vec![], expected(self.describe()))),
             Kind::Count => value
                 .as_u64()
+                .map(Arg::Count)
+                .ok_or_else(|| (vec![], expected(self.describe()))),
+            Kind::Size => value
+                .as_u64()
+                .filter(|n| *n <= MAX_SIZE)
                 .map(Arg::Count)
                 .ok_or_else(|| (vec![], expected(self.describe()))),
             Kind::Weight => parse_weight(value)
@@ -208,7 +221,7 @@ impl fmt::Display for Signature {
         for k in self.operands {
             let word = match k {
                 Kind::Name => "name",
-                Kind::Count => "count",
+                Kind::Count | Kind::Size => "count",
                 Kind::Weight => "weight",
                 Kind::Names => "names",
                 Kind::WeightedNames => "pairs",

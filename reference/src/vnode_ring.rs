@@ -25,7 +25,7 @@ static OPERATIONS: [Signature; 5] = [
     },
     Signature {
         name: "load",
-        operands: &[Kind::Count],
+        operands: &[Kind::Size],
         returns: Returns::Loads,
     },
 ];
@@ -33,7 +33,7 @@ static OPERATIONS: [Signature; 5] = [
 /// The vnode-ring challenge.
 pub static SPEC: ModelSpec = ModelSpec {
     id: "vnode-ring",
-    constructor: &[Kind::Names, Kind::Count],
+    constructor: &[Kind::Names, Kind::Size],
     operations: &OPERATIONS,
     build: |args| match args {
         [Arg::Names(nodes), Arg::Count(k)] => Box::new(Ring::new(

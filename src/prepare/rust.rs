@@ -45,7 +45,7 @@ pub fn driver_source(
         .enumerate()
         .map(|(i, kind)| match kind {
             Kind::Name => format!("arg_str(args, {i}).to_owned()"),
-            Kind::Count => format!("arg_usize(args, {i})"),
+            Kind::Count | Kind::Size => format!("arg_usize(args, {i})"),
             Kind::Weight => format!("arg_f64(args, {i})"),
             Kind::Names => format!("arg_names(&args[{i}])"),
             Kind::WeightedNames => format!("arg_pairs(&args[{i}])"),
@@ -63,7 +63,7 @@ pub fn driver_source(
             .iter()
             .enumerate()
             .map(|(k, kind)| match kind {
-                Kind::Count => format!("arg_usize(op, {})", k + 1),
+                Kind::Count | Kind::Size => format!("arg_usize(op, {})", k + 1),
                 Kind::Weight => format!("arg_f64(op, {})", k + 1),
                 _ => format!("arg_str(op, {})", k + 1),
             })

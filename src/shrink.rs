@@ -49,6 +49,20 @@ fn first_wrong(
     Ok(first_divergence(&case, &actual).map(|d| (d.op_index, d.expected, d.actual)))
 }
 
+/// Keys a shrunk case tries instead of longer ones, shortest first.
+const SHORT_KEYS: [&str; 16] = [
+    "a", "b", "c", "k", "x", "y", "z", "0", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7",
+];
+
+/// The key `op` asks about: the first operand of a question (an operation
+/// that returns something) when it is a name.
+fn asked_key<'a>(challenge: &Challenge, op: &'a Value) -> Option<&'a str> {
+    let signature = challenge.model.signature(op[0].as_str()?)?;
+    (signature.returns.is_query() && signature.operands.first() == Some(&Kind::Name))
+        .then(|| op[1].as_str())
+        .flatten()
+}
+
 /// `[[nodes, rest...], ops]`: the constructor's first argument is the list
 /// of nodes the shrinker drops from; the others (a ring's k) stay.
 fn case_of(nodes: &[Value], rest: &[Value], ops: &[Value]) -> Value {
@@ -122,6 +136,39 @@ pub fn shrink(
                 wrong = w;
             }
             None => i += 1,
+        }
+    }
+    // Keys: each question's key, everywhere it is asked, replaced by the
+    // shortest candidate that still fails.
+    let mut asked: Vec<String> = Vec::new();
+    for op in &ops {
+        if let Some(key) = asked_key(challenge, op)
+            && !asked.iter().any(|k| k == key)
+        {
+            asked.push(key.to_owned());
+        }
+    }
+    for key in asked {
+        for short in SHORT_KEYS.iter().filter(|s| {
+            s.len() < key.len() && !ops.iter().any(|op| asked_key(challenge, op) == Some(**s))
+        }) {
+            let candidate: Vec<Value> = ops
+                .iter()
+                .map(|op| match asked_key(challenge, op) {
+                    Some(k) if k == key => {
+                        let mut op = op.clone();
+                        op[1] = Value::from(*short);
+                        op
+                    }
+                    _ => op.clone(),
+                })
+                .collect();
+            if let Some(w) = attempt(&nodes, &candidate, runner)? {
+                ops = candidate;
+                ops.truncate(w.0 + 1);
+                wrong = w;
+                break;
+            }
         }
     }
     let case = case_of(&nodes, rest, &ops[..=wrong.0]);

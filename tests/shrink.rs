@@ -296,3 +296,17 @@ fn a_rust_snippet_compiles_and_fails_the_bug_and_passes_the_fix() {
         "fails against the fix:\n{snippet}"
     );
 }
+
+#[test]
+fn shrinking_shortens_keys_where_the_failure_survives() {
+    // Any key shows the lowest score winning: it shrinks to one letter.
+    let r = reproducer("rendezvous-router", "submissions/python/lowest_score.py");
+    let ops = r["case"][1].as_array().unwrap();
+    let key = ops.last().unwrap()[1].as_str().unwrap();
+    assert!(key.len() <= 2, "{}", r["case"]);
+    // Code points fail on non-ASCII text only: no short ASCII key will do,
+    // and the key stays non-ASCII.
+    let r = reproducer("rendezvous-router", "submissions/python/code_points.py");
+    let case = r["case"].to_string();
+    assert!(!case.is_ascii(), "{case}");
+}

@@ -57,16 +57,7 @@ def hrw_top(args, ops):
 def key_tie(key, prefix):
     """Two names prefix+i with h32(key + "|" + name) equal: they tie on this
     key (and, in general, on no other)."""
-    seen = {}
-    base = fnv1a((key + "|" + prefix).encode())
-    i = 0
-    while True:
-        state = fnv1a(str(i).encode(), base)
-        if state in seen:
-            a, b = prefix + str(seen[state]), prefix + str(i)
-            return (a, b) if a < b else (b, a)
-        seen[state] = i
-        i += 1
+    return fnv_state_collision(prefix, key + "|")
 
 
 # --- vnode-ring ------------------------------------------------------------

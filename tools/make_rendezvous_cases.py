@@ -79,10 +79,12 @@ def solve(args, ops):
     return out
 
 
-def collision(prefix):
-    """Two names prefix+i whose FNV-1a states collide: they tie on every key."""
+def collision(prefix, context=""):
+    """Two names prefix+i whose FNV-1a states collide after `context`: with
+    no context they tie on every key (node + ":" + key); after key + "|"
+    they tie on that key (hrw-top)."""
     seen = {}
-    base = fnv1a(prefix.encode())
+    base = fnv1a((context + prefix).encode())
     i = 0
     while True:
         state = fnv1a(str(i).encode(), base)

@@ -217,7 +217,7 @@ impl Grading<'_> {
                 name: group.name.clone(),
                 scoring: group.scoring,
                 visibility: group.visibility,
-                score: group_tests.iter().map(|t| t.score).sum(),
+                score: group_score(group.weight, group.scoring, passed, group_tests.len()),
                 max_score: group.weight,
                 passed,
                 total: group_tests.len(),
@@ -354,6 +354,17 @@ impl Grading<'_> {
     }
 }
 
+/// A group's score: its weight times the share of its tests passed, in one
+/// division, so that a group passed in full scores its weight exactly (a
+/// sum of nine shares of 30 is 29.999999999999996).
+fn group_score(weight: f64, scoring: Scoring, passed: usize, total: usize) -> f64 {
+    match scoring {
+        _ if total == 0 => 0.0,
+        Scoring::AllOrNothing if passed < total => 0.0,
+        _ => weight * passed as f64 / total as f64,
+    }
+}
+
 /// A Router that lacks some of the challenge's operations.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ApiHint {
@@ -455,4 +466,20 @@ fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
             .map(|i| judgement.actual.get(i).cloned())
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Scoring, group_score};
+
+    #[test]
+    fn a_group_passed_in_full_scores_its_weight_exactly() {
+        assert_eq!(group_score(30.0, Scoring::PerTest, 9, 9), 30.0);
+        assert_eq!(group_score(30.0, Scoring::PerTest, 3, 9), 10.0);
+        assert_eq!(group_score(20.0, Scoring::AllOrNothing, 4, 5), 0.0);
+        assert_eq!(group_score(20.0, Scoring::AllOrNothing, 5, 5), 20.0);
+        assert_eq!(group_score(10.0, Scoring::PerTest, 0, 0), 0.0);
+        // Nine shares of 30, summed, are not 30: why the one division.
+        assert_ne!((0..9).map(|_| 30.0 / 9.0).sum::<f64>(), 30.0);
+    }
 }

@@ -708,10 +708,12 @@ fn millis(ms: u64) -> String {
     format!("{ms} ms")
 }
 
+/// A score for people: whole numbers bare, others to two decimals.
 pub(crate) fn number(x: f64) -> String {
-    if x.fract() == 0.0 {
-        format!("{x:.0}")
+    let rounded = (x * 100.0).round() / 100.0;
+    if rounded.fract() == 0.0 {
+        format!("{rounded:.0}")
     } else {
-        format!("{x:.2}")
+        format!("{rounded:.2}")
     }
 }

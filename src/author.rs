@@ -8,7 +8,6 @@ use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The canonical text of a case or expected file: compact JSON and a
 /// newline, as a challenge page shows it.
@@ -79,9 +78,9 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                 });
             }
             names.push((&case.name, case));
-            let started = Instant::now();
-            let output = challenge.model.run(&case.args, &case.ops);
-            let took = started.elapsed();
+            // One replay: the answers, the fragile decisions, the time.
+            let checked = challenge.model.run_checked(&case.args, &case.ops);
+            let (output, took) = (&checked.output, checked.took);
             if took > group.time_limit {
                 findings.push(Finding {
                     error: true,
@@ -133,7 +132,8 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
             }
             // A decision on a hair is a flaky test: ln may differ in the
             // last bit between the learner's language and ours.
-            for (i, why) in challenge.model.fragile(&case.args, &case.ops) {
+            for (i, why) in &checked.fragile {
+                let i = *i;
                 let text = std::fs::read_to_string(&case.path).unwrap_or_default();
                 findings.push(Finding {
                     error: true,
@@ -270,12 +270,13 @@ pub fn add(
     };
     let (args, parsed) = parse_input(&ops, &pasted.input)
         .map_err(|(at, message)| Error::Usage(format!("the pasted case, at {at:?}: {message}")))?;
-    if let Some((i, why)) = challenge.model.fragile(&args, &parsed).into_iter().next() {
+    let checked = challenge.model.run_checked(&args, &parsed);
+    if let Some((i, why)) = checked.fragile.first() {
         return Err(Error::Usage(format!(
             "operation {i} of the pasted case is fragile: {why}; change the key, a name or a weight (nothing was written)"
         )));
     }
-    let output = challenge.model.run(&args, &parsed);
+    let output = checked.output;
     if let Some(given) = &pasted.output {
         let given_list = given.as_array().cloned().unwrap_or_default();
         let agrees = given_list.len() == output.len()

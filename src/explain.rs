@@ -299,12 +299,14 @@ fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
 
 /// The strings an h32 check should ask the submission about: the check
 /// values, then every string hashed in `explanations`, without repeats.
+/// (Mutable only because the texts are read through the same slots that
+/// [`annotate`] fills.)
 pub fn hash_texts<'a>(
-    explanations: impl IntoIterator<Item = &'a ExplanationReport>,
+    explanations: impl IntoIterator<Item = &'a mut ExplanationReport>,
 ) -> Vec<String> {
     let mut texts: Vec<String> = CHECK_VALUES.iter().map(|s| s.to_string()).collect();
     for e in explanations {
-        for (text, _) in hashed_slots(&mut e.clone()) {
+        for (text, _) in hashed_slots(e) {
             if !texts.iter().any(|t| t == text) {
                 texts.push(text.to_owned());
             }

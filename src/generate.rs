@@ -235,7 +235,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     let write = |w: &mut BufWriter<std::fs::File>, s: &str, p: &Path| {
         w.write_all(s.as_bytes()).map_err(io(p))
     };
-    let args_json: Vec<Value> = args.iter().map(arg_json).collect();
+    let args_json: Vec<Value> = args.iter().map(Arg::to_json).collect();
     write(
         &mut case,
         &format!("[{},[", Value::from(args_json)),
@@ -286,7 +286,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         };
         let result = model.apply(&op);
         let mut json = vec![Value::from(op.name())];
-        json.extend(op.operands.iter().map(arg_json));
+        json.extend(op.operands.iter().map(Arg::to_json));
         let sep = if i == 0 { "" } else { "," };
         write(&mut case, &format!("{sep}{}", Value::from(json)), &case_tmp)?;
         write(&mut expected, &format!("{sep}{result}"), &expected_tmp)?;
@@ -354,21 +354,5 @@ fn high_scores(model: &dyn reference::Model, op: &Op) -> bool {
             t.rows.len() < 2 || (top >= 1 << 31 && low < 1 << 31)
         }
         _ => true,
-    }
-}
-
-/// An argument as JSON.
-fn arg_json(arg: &Arg) -> Value {
-    match arg {
-        Arg::Name(s) => Value::from(s.as_str()),
-        Arg::Count(n) => Value::from(*n),
-        Arg::Weight(w) => Value::from(*w),
-        Arg::Names(names) => Value::from(names.clone()),
-        Arg::WeightedNames(pairs) => Value::from(
-            pairs
-                .iter()
-                .map(|(n, w)| serde_json::json!([n, w]))
-                .collect::<Vec<_>>(),
-        ),
     }
 }

@@ -441,7 +441,7 @@ fn check_hash(
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
     }
-    let texts = explain::hash_texts(tests.iter().filter_map(|t| t.explanation.as_ref()));
+    let texts = explain::hash_texts(tests.iter_mut().filter_map(|t| t.explanation.as_mut()));
     let Some(yours) = runner.hash(&texts, HASH_LIMIT)? else {
         return Ok(None);
     };

@@ -155,6 +155,24 @@ pub enum Arg {
     WeightedNames(Vec<(String, f64)>),
 }
 
+impl Arg {
+    /// The argument as JSON, as a case file holds it.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Arg::Name(s) => Value::from(s.as_str()),
+            Arg::Count(n) => Value::from(*n),
+            Arg::Weight(w) => Value::from(*w),
+            Arg::Names(names) => Value::from(names.clone()),
+            Arg::WeightedNames(pairs) => Value::from(
+                pairs
+                    .iter()
+                    .map(|(n, w)| serde_json::json!([n, w]))
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+}
+
 /// What an operation returns, used to check expected files and answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Returns {
@@ -472,6 +490,17 @@ pub struct ModelSpec {
     pub ties: fn(&str, u64, &[Arg]) -> Tie,
 }
 
+/// A case replayed by [`ModelSpec::run_checked`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked {
+    /// One result per operation.
+    pub output: Vec<Value>,
+    /// Operations whose answers hang on a fragile gap, and why.
+    pub fragile: Vec<(usize, String)>,
+    /// The time spent answering.
+    pub took: std::time::Duration,
+}
+
 /// Two node names whose decisions tie, and the keys on which they do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tie {
@@ -502,18 +531,26 @@ impl ModelSpec {
         ops.iter().map(|op| model.apply(op)).collect()
     }
 
-    /// The operations whose answers hang on a fragile floating-point
-    /// decision, with why.
-    pub fn fragile(&self, args: &[Arg], ops: &[Op]) -> Vec<(usize, String)> {
+    /// Replays `ops` once, as [`ModelSpec::run`], and also finds the
+    /// operations whose answers hang on a fragile floating-point decision
+    /// (with why), and times the answering alone (the checks excluded), for
+    /// the authoring tools.
+    pub fn run_checked(&self, args: &[Arg], ops: &[Op]) -> Checked {
         let mut model = (self.build)(args);
-        let mut found = Vec::new();
+        let mut checked = Checked {
+            output: Vec::with_capacity(ops.len()),
+            fragile: Vec::new(),
+            took: std::time::Duration::ZERO,
+        };
         for (i, op) in ops.iter().enumerate() {
             if let Some(why) = model.fragile(op) {
-                found.push((i, why));
+                checked.fragile.push((i, why));
             }
-            model.apply(op);
+            let started = std::time::Instant::now();
+            checked.output.push(model.apply(op));
+            checked.took += started.elapsed();
         }
-        found
+        checked
     }
 
     /// Replays `ops[..index]`, then explains `ops[index]`.

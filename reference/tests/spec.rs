@@ -425,7 +425,9 @@ fn weighted_decisions_on_a_hair_are_flagged_fragile() {
         signature: spec.signature("route").unwrap(),
         operands: vec![Arg::Name("k".into())],
     };
-    let fragile = spec.fragile(&args, std::slice::from_ref(&route));
+    let fragile = spec
+        .run_checked(&args, std::slice::from_ref(&route))
+        .fragile;
     assert_eq!(fragile.len(), 1, "{fragile:?}");
     assert!(fragile[0].1.contains("relative gap"), "{}", fragile[0].1);
     // A clear gap is not fragile, and exact ties are not either.
@@ -434,7 +436,8 @@ fn weighted_decisions_on_a_hair_are_flagged_fragile() {
         ("B".into(), 2.0),
     ])];
     assert!(
-        spec.fragile(&clear, std::slice::from_ref(&route))
+        spec.run_checked(&clear, std::slice::from_ref(&route))
+            .fragile
             .is_empty()
     );
 }

@@ -62,11 +62,6 @@ impl WrongRing {
         }
     }
 
-    /// The position of the concatenated `parts` by this ring's hash.
-    fn position(&self, parts: &[&str]) -> u32 {
-        self.hash.of(parts)
-    }
-
     /// Places the initial nodes, in the order given, once each.
     fn finish(mut self) -> Box<dyn Variant> {
         let given = std::mem::take(&mut self.nodes);
@@ -82,7 +77,7 @@ impl WrongRing {
         };
         self.nodes.insert(at, node.to_owned());
         for i in 0..self.k {
-            let entry = (self.position(&[node, "#", &i.to_string()]), node.to_owned());
+            let entry = (self.hash.of(&[node, "#", &i.to_string()]), node.to_owned());
             let at = self.entries.partition_point(|e| *e < entry);
             if self.by_position
                 && let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0)
@@ -102,7 +97,7 @@ impl WrongRing {
         match self.removal {
             Removal::All => self.entries.retain(|e| e.1 != node),
             Removal::FirstPoint => {
-                let first = (self.position(&[node, "#0"]), node.to_owned());
+                let first = (self.hash.of(&[node, "#0"]), node.to_owned());
                 if let Some(i) = self.entries.iter().position(|e| *e == first) {
                     self.entries.remove(i);
                 }
@@ -123,7 +118,7 @@ impl WrongRing {
         if self.entries.is_empty() {
             return Ok(None);
         }
-        let h = self.position(&[key]);
+        let h = self.hash.of(&[key]);
         let at = self
             .entries
             .partition_point(|e| if self.strict { e.0 <= h } else { e.0 < h });

@@ -2,7 +2,7 @@
 
 Loads a learner's module, builds Router(*args) (or calls solve(args, ops)),
 replays each case's operations and answers on the protocol descriptors.
-The protocol is documented in the project's README ("The protocol").
+The protocol is documented in the project's docs/protocol.md.
 
 File descriptors: 3 requests in, 4 responses out, 5 progress queries in.
 Standard output and error belong to the learner; the grader captures them.

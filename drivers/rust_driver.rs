@@ -2,7 +2,7 @@
 //
 // The grader fills in the parts marked `@@...@@` from the challenge's
 // operations: how to build the Router and how to call each operation. The
-// rest speaks the protocol (see the project's README): requests on
+// rest speaks the protocol (see the project's docs/protocol.md): requests on
 // descriptor 3, replies on 4, progress queries on 5. Standard output and
 // error belong to the learner.
 

@@ -1,49 +1,16 @@
 //! Authoring: add a case from a challenge page, bless expected files from
 //! the reference, validate a suite, and generate reproducible cases.
 
-use crate::batch::write_atomically;
 use crate::challenge::{Case, Challenge, ExpectedFrom, Operations, Suite, locate, parse_input};
 use crate::error::{Error, Problem};
+use crate::fsutil::write_atomically;
 use serde_json::Value;
-use similar::{ChangeTag, TextDiff};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The canonical text of a case or expected file: compact JSON and a
 /// newline, as a challenge page shows it.
 pub fn canonical(value: &Value) -> String {
     format!("{value}\n")
-}
-
-/// A diff of two output lists, one entry per line, for people.
-pub fn diff_outputs(old: &[Value], new: &[Value]) -> String {
-    let lines = |v: &[Value]| {
-        v.iter()
-            .enumerate()
-            .map(|(i, x)| format!("{i:>5}: {x}\n"))
-            .collect::<String>()
-    };
-    let (old, new) = (lines(old), lines(new));
-    let diff = TextDiff::configure()
-        .algorithm(similar::Algorithm::Patience)
-        .timeout(std::time::Duration::from_millis(500))
-        .diff_lines(&old, &new);
-    let mut out = String::new();
-    for group in diff.grouped_ops(2) {
-        for op in &group {
-            for change in diff.iter_changes(op) {
-                let sign = match change.tag() {
-                    ChangeTag::Delete => '-',
-                    ChangeTag::Insert => '+',
-                    ChangeTag::Equal => ' ',
-                };
-                out.push(sign);
-                out.push_str(change.value());
-            }
-        }
-        out.push_str("  ...\n");
-    }
-    out
 }
 
 /// A finding of `validate`.
@@ -112,9 +79,7 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                 && let Some(i) =
                     (0..output.len()).find(|&i| !crate::judge::same(&output[i], &case.expected[i]))
             {
-                let path = case
-                    .path
-                    .with_file_name(format!("{}.expected.json", case.name));
+                let path = case.expected_path();
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
                 findings.push(Finding {
                     error: true,
@@ -147,7 +112,11 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                     },
                 });
             }
-            if let Some(Value::Array(nodes)) = case.input.get(0).and_then(|a| a.get(0)) {
+            let nodes = challenge
+                .model
+                .nodes_arg()
+                .and_then(|i| case.input.get(0).and_then(|a| a.get(i)));
+            if let Some(Value::Array(nodes)) = nodes {
                 // A node is a name, or the name of a [name, weight] pair.
                 let name = |v: &Value| v.get(0).cloned().unwrap_or_else(|| v.clone());
                 let names: Vec<Value> = nodes.iter().map(name).collect();
@@ -187,9 +156,7 @@ pub fn blessings(challenge: &Challenge, suite: &Suite) -> Vec<Blessing> {
     let mut changes = Vec::new();
     for case in suite.cases() {
         let new = challenge.model.run(&case.args, &case.ops);
-        let path = case
-            .path
-            .with_file_name(format!("{}.expected.json", case.name));
+        let path = case.expected_path();
         let text = std::fs::read_to_string(&path).ok();
         if text.as_deref() == Some(canonical(&Value::from(new.clone())).as_str()) {
             continue;
@@ -287,13 +254,13 @@ pub fn add(
         if !agrees {
             return Err(Error::Usage(format!(
                 "the pasted Output disagrees with the reference (- pasted, + reference); nothing was written:\n{}",
-                diff_outputs(&given_list, &output)
+                crate::diff::answers(&given_list, &output)
             )));
         }
     }
     std::fs::create_dir_all(dir).map_err(Error::io(format!("cannot create {}", dir.display())))?;
     let case_path = dir.join(format!("{name}.json"));
-    let expected_path = dir.join(format!("{name}.expected.json"));
+    let expected_path = crate::challenge::expected_path(dir, name);
     for p in [&case_path, &expected_path] {
         if p.exists() {
             return Err(Error::Usage(format!(
@@ -305,17 +272,4 @@ pub fn add(
     write_atomically(&case_path, canonical(&pasted.input).as_bytes())?;
     write_atomically(&expected_path, canonical(&Value::from(output)).as_bytes())?;
     Ok((case_path, expected_path))
-}
-
-/// Prints validation findings; returns how many are errors.
-pub fn print_findings(findings: &[Finding], out: &mut dyn Write) -> std::io::Result<usize> {
-    for f in findings {
-        writeln!(
-            out,
-            "{}: {}",
-            if f.error { "error" } else { "warning" },
-            f.problem
-        )?;
-    }
-    Ok(findings.iter().filter(|f| f.error).count())
 }

@@ -4,17 +4,14 @@
 //! rendezvous hashing; merging shard reports; the gradebook.
 
 use crate::error::Error;
+use crate::fsutil::write_atomically;
 use crate::grade::Grading;
+use crate::lang::Submission;
 use crate::report::{Report, SubmissionReport};
-use crate::run::Submission;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-
-/// The extensions an entry file may have, in the order they are tried.
-pub const ENTRY_EXTENSIONS: [&str; 7] = ["py", "js", "cjs", "mjs", "ts", "mts", "rs"];
 
 /// One student's submission in a batch.
 #[derive(Debug, Clone)]
@@ -79,23 +76,24 @@ pub fn entries(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
 }
 
 /// A student folder's entry file: the one `router.<ext>` with a known
-/// extension, or an executable `router`.
+/// extension, or an executable `router` (see [`crate::lang::entry_names`]).
 pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
-    let mut found: Vec<PathBuf> = ENTRY_EXTENSIONS
+    let names = crate::lang::entry_names();
+    let found: Vec<PathBuf> = names
         .iter()
-        .map(|ext| dir.join(format!("router.{ext}")))
+        .map(|name| dir.join(name))
         .filter(|p| p.is_file())
         .collect();
-    let bare = dir.join("router");
-    if bare.is_file() {
-        found.push(bare);
-    }
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(format!(
-            "no entry file in {}: expected one of router.py, router.js, router.cjs, router.mjs, router.ts, router.mts, router.rs, or an executable `router`",
-            dir.display()
-        )),
+        [] => {
+            let (bare, modules) = names.split_last().expect("entry names");
+            Err(format!(
+                "no entry file in {}: expected one of {}, or an executable `{bare}`",
+                dir.display(),
+                modules.join(", ")
+            ))
+        }
         many => Err(format!(
             "several entry files in {} ({}); keep exactly one router.*",
             dir.display(),
@@ -154,7 +152,7 @@ impl std::str::FromStr for Shard {
 struct RunKey {
     challenge: String,
     tests_dir: String,
-    audience: crate::grade::Audience,
+    audience: crate::report::Audience,
 }
 
 /// Grades `entries` with `jobs` threads. With `results`, each graded
@@ -186,7 +184,7 @@ pub fn run(
             });
         }
     }
-    let progress = Progress::new(entries.len() as u64, done.len() as u64);
+    let progress = crate::report::progress::Progress::new(entries.len() as u64, done.len() as u64);
     let queue = Mutex::new(todo);
     let finished = Mutex::new(done);
     let failure: Mutex<Option<Error>> = Mutex::new(None);
@@ -304,79 +302,6 @@ fn save_result(dir: &Path, report: &SubmissionReport) -> Result<(), Error> {
     write_atomically(&result_path(dir, &report.name), &bytes)
 }
 
-/// Writes `bytes` to `path` so that a reader sees the old file or the new
-/// one, never half of one.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let tmp = path.with_extension(format!(
-        "tmp-{}-{:?}",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(Error::io(format!("cannot write {}", path.display())))
-}
-
-/// Progress on standard error: a bar on a terminal, plain lines elsewhere.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    total: u64,
-    count: Mutex<u64>,
-}
-
-impl Progress {
-    fn new(total: u64, already: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} graded, {elapsed} ({eta} left) {msg}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar.set_position(already);
-            bar
-        });
-        if already > 0 && bar.is_none() {
-            eprintln!("resuming: {already} of {total} already graded");
-        }
-        Progress {
-            bar,
-            total,
-            count: Mutex::new(already),
-        }
-    }
-
-    fn done(&self, report: &SubmissionReport) {
-        let mut count = self.count.lock().unwrap();
-        *count += 1;
-        match &self.bar {
-            Some(bar) => {
-                bar.set_position(*count);
-                bar.set_message(format!("{}: {}", report.name, report.verdict));
-            }
-            None => {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "[{}/{}] {}: {} ({} of {})",
-                    *count,
-                    self.total,
-                    report.name,
-                    report.verdict,
-                    crate::report::human::number(report.score),
-                    crate::report::human::number(report.max_score)
-                );
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// Combines shard reports into one: the same challenge, tests and
 /// audience, every submission once, in name order.
 pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
@@ -429,61 +354,6 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
     Ok(merged)
 }
 
-/// The gradebook: a row per student. CSV, or JSON for a `.json` path.
-pub fn write_gradebook(report: &Report, path: &Path) -> Result<(), Error> {
-    let bytes = if path.extension().is_some_and(|e| e == "json") {
-        let rows: Vec<serde_json::Value> = report
-            .submissions
-            .iter()
-            .map(|s| {
-                serde_json::json!({
-                    "student": s.name,
-                    "path": s.path,
-                    "score": s.score,
-                    "max_score": s.max_score,
-                    "verdict": s.verdict,
-                    "passed": s.passed,
-                    "total": s.total,
-                })
-            })
-            .collect();
-        let mut bytes = serde_json::to_vec_pretty(&rows).unwrap_or_default();
-        bytes.push(b'\n');
-        bytes
-    } else {
-        let mut csv = String::from("student,path,score,max_score,verdict,passed,total\n");
-        for s in &report.submissions {
-            csv.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
-                csv_field(&s.name),
-                csv_field(&s.path),
-                s.score,
-                s.max_score,
-                s.verdict,
-                s.passed,
-                s.total
-            ));
-        }
-        csv.into_bytes()
-    };
-    write_atomically(path, &bytes)
-}
-
-/// A CSV field, quoted when it must be (RFC 4180), and defused against
-/// spreadsheet formulas.
-fn csv_field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_owned()
-    };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -494,14 +364,6 @@ mod tests {
         for bad in ["0/4", "5/4", "2", "a/b", "1/0"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_and_defused() {
-        assert_eq!(csv_field("alice"), "alice");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("=cmd()"), "'=cmd()");
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub struct Cli {
 /// The grader's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Grade submissions (Python, JavaScript, or executables speaking the protocol)
+    /// Grade submissions (Python, JavaScript, TypeScript, Rust, or executables speaking the protocol)
     Grade(GradeArgs),
     /// Print the pinned h32 of each text
     Hash {
@@ -58,7 +58,7 @@ pub enum Command {
 pub struct InitArgs {
     /// The language to start in
     #[arg(long, short, value_enum)]
-    pub lang: StarterLanguage,
+    pub lang: crate::lang::Language,
 
     /// The challenge to start
     #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
@@ -67,27 +67,6 @@ pub struct InitArgs {
     /// The folder to write the starter into [default: .]
     #[arg(value_name = "DIR")]
     pub dir: Option<PathBuf>,
-}
-
-/// Languages with a starter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum StarterLanguage {
-    Python,
-    Javascript,
-    Typescript,
-    Rust,
-}
-
-impl StarterLanguage {
-    /// The starter's file name.
-    pub fn file_name(self) -> &'static str {
-        match self {
-            StarterLanguage::Python => "router.py",
-            StarterLanguage::Javascript => "router.js",
-            StarterLanguage::Typescript => "router.ts",
-            StarterLanguage::Rust => "router.rs",
-        }
-    }
 }
 
 /// Arguments of `grader grade`.
@@ -133,8 +112,8 @@ pub struct GradeArgs {
     pub require_sandbox: bool,
 
     /// Who reads the report: `learner` hides every detail of hidden groups
-    #[arg(long, value_enum, default_value_t = crate::grade::Audience::Instructor)]
-    pub audience: crate::grade::Audience,
+    #[arg(long, value_enum, default_value_t = crate::report::Audience::Instructor)]
+    pub audience: crate::report::Audience,
 
     /// Where compiled and transpiled submissions are cached
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
@@ -175,17 +154,21 @@ pub struct GradeArgs {
 /// Arguments of `grader audit`.
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
-    /// The challenge to audit
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
-    pub challenge: String,
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 
-    /// Audit the cases in DIR instead of the challenge's own
-    #[arg(long, value_name = "DIR")]
-    pub tests: Option<PathBuf>,
+    /// How to write the audit
+    #[arg(long, short, value_enum, default_value_t = AuditFormat::Human)]
+    pub format: AuditFormat,
+}
 
-    /// human, or json (a row per mistake with the tests that catch it)
-    #[arg(long, short, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+/// The formats `grader audit` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuditFormat {
+    /// A line per mistake: caught, by which tests, or a gap
+    Human,
+    /// A row per mistake with the tests that catch it
+    Json,
 }
 
 /// Which suite an authoring command works on.

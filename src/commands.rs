@@ -3,14 +3,16 @@
 use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{
-    AddArgs, AuditArgs, BlessArgs, Cli, Command, GenArgs, GradeArgs, InitArgs, MergeArgs, SuiteArgs,
+    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, InitArgs,
+    MergeArgs, SuiteArgs,
 };
 use crate::error::Error;
+use crate::exec::{Environment, RunOptions, SessionLimits};
+use crate::lang::Submission;
 use crate::report::{self, Format};
-use crate::run::{Environment, RunOptions, SessionLimits, Submission};
 use std::io::Write;
 
-/// Exit codes, as documented in the README.
+/// Exit codes, as documented in docs/ci-and-instructors.md.
 pub mod exit {
     /// Every graded submission passed every test.
     pub const PASSED: u8 = 0;
@@ -64,10 +66,8 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::root(cli.challenges.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
-    let mut suite = match &args.tests {
-        Some(dir) => challenge.load_suite(dir, false)?,
-        None => challenge.load_suite(&challenge.tests_dir(), true)?,
-    };
+    let (dir, own) = challenge.suite_dir(args.tests.as_deref());
+    let mut suite = challenge.load_suite(&dir, own)?;
     // Named files must be gradable (a typo is bad usage); entries found in
     // a batch folder that are not become that student's failure instead.
     for path in args.paths.iter().filter(|p| !p.is_dir()) {
@@ -171,7 +171,7 @@ fn publish(
             } else {
                 bytes
             };
-            batch::write_atomically(path, &bytes)?;
+            crate::fsutil::write_atomically(path, &bytes)?;
         }
         None => quiet_broken_pipe(report::render(report, format, out))
             .map_err(Error::io("cannot write the report"))?,
@@ -181,7 +181,8 @@ fn publish(
             .map_err(Error::io("cannot append to $GITHUB_STEP_SUMMARY"))?;
     }
     if let Some(path) = gradebook {
-        batch::write_gradebook(report, path)?;
+        let json = path.extension().is_some_and(|e| e == "json");
+        crate::fsutil::write_atomically(path, &report::gradebook::render_gradebook(report, json))?;
     }
     Ok(if report.all_passed() || exit_zero {
         Status::Passed
@@ -219,68 +220,18 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
 
 /// `grader audit`: every known mistake against the suite.
 fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::root(cli.challenges.as_deref())?;
-    let challenge = Challenge::load(&root, &args.challenge)?;
-    let suite = match &args.tests {
-        Some(dir) => challenge.load_suite(dir, false)?,
-        None => challenge.load_suite(&challenge.tests_dir(), true)?,
-    };
+    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let suite = challenge.load_suite(&dir, own)?;
     let cases: Vec<&challenge::Case> = suite.cases().collect();
     let rows = crate::diagnose::audit(&challenge, &cases);
-    let gaps = rows.iter().filter(|r| r.caught_by.is_empty()).count();
-    let write_err = || Error::io("cannot write output");
     match args.format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &rows).map_err(|e| write_err()(e.into()))?;
-            writeln!(out).map_err(write_err())?;
-        }
-        _ => {
-            writeln!(
-                out,
-                "{}: {} against {}",
-                challenge.id,
-                counted(rows.len(), "known mistake"),
-                counted(suite.cases().count(), "test")
-            )
-            .map_err(write_err())?;
-            for r in &rows {
-                let name = match &r.form {
-                    Some(form) => format!("{} {form}", r.id),
-                    None => r.id.clone(),
-                };
-                let line = if r.caught_by.is_empty() {
-                    format!("  GAP  {name:<28} no test catches it: {}", r.title)
-                } else {
-                    let shown: Vec<&str> = r.caught_by.iter().take(4).map(String::as_str).collect();
-                    let more = r.caught_by.len().saturating_sub(shown.len());
-                    format!(
-                        "  ok   {name:<28} caught by {}{}",
-                        shown.join(", "),
-                        if more > 0 {
-                            format!(" and {more} more")
-                        } else {
-                            String::new()
-                        }
-                    )
-                };
-                writeln!(out, "{line}").map_err(write_err())?;
-            }
-            if gaps > 0 {
-                writeln!(
-                    out,
-                    "{} through: add cases that catch {}",
-                    if gaps == 1 {
-                        "1 mistake slips".to_owned()
-                    } else {
-                        format!("{gaps} mistakes slip")
-                    },
-                    if gaps == 1 { "it" } else { "them" }
-                )
-                .map_err(write_err())?;
-            }
+        AuditFormat::Json => report::authoring::render_audit_json(&rows, out),
+        AuditFormat::Human => {
+            report::authoring::render_audit(&challenge.id, cases.len(), &rows, out)
         }
     }
-    Ok(if gaps == 0 {
+    .map_err(Error::io("cannot write output"))?;
+    Ok(if rows.iter().all(|r| !r.caught_by.is_empty()) {
         Status::Passed
     } else {
         Status::Failed
@@ -291,10 +242,7 @@ fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Err
 fn authoring(cli: &Cli, args: &SuiteArgs) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
     let root = challenge::root(cli.challenges.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
-    let (dir, own) = match &args.tests {
-        Some(dir) => (dir.clone(), false),
-        None => (challenge.tests_dir(), true),
-    };
+    let (dir, own) = challenge.suite_dir(args.tests.as_deref());
     Ok((challenge, dir, own))
 }
 
@@ -330,38 +278,12 @@ fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Err
     let (challenge, dir, own) = authoring(cli, &args.suite)?;
     let suite = challenge.load_suite_with(&dir, own, false)?;
     let changes = crate::author::blessings(&challenge, &suite);
-    let write_err = || Error::io("cannot write output");
-    for c in &changes {
-        writeln!(
-            out,
-            "{} {}",
-            if args.check {
-                "would change"
-            } else {
-                "changed"
-            },
-            c.path.display()
-        )
-        .map_err(write_err())?;
-        match &c.old {
-            Some(old) => {
-                write!(out, "{}", crate::author::diff_outputs(old, &c.new)).map_err(write_err())?
-            }
-            None => writeln!(out, "  (missing or unreadable: written from the reference)")
-                .map_err(write_err())?,
-        }
-    }
+    report::authoring::render_bless(&changes, args.check, out)
+        .map_err(Error::io("cannot write output"))?;
     if changes.is_empty() {
-        writeln!(out, "every expected file agrees with the reference").map_err(write_err())?;
         return Ok(Status::Passed);
     }
     if args.check {
-        writeln!(
-            out,
-            "{} expected files would change; run `grader bless` to write them",
-            changes.len()
-        )
-        .map_err(write_err())?;
         return Ok(Status::Failed);
     }
     crate::author::bless(&changes)?;
@@ -373,9 +295,8 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
     // Loading checks challenge.toml, every case and every expected file.
     let suite = challenge.load_suite(&dir, own)?;
     let findings = crate::author::validate(&challenge, &suite);
-    let errors =
-        crate::author::print_findings(&findings, out).map_err(Error::io("cannot write output"))?;
-    if errors > 0 {
+    report::authoring::render_findings(&findings, out).map_err(Error::io("cannot write output"))?;
+    if findings.iter().any(|f| f.error) {
         return Err(Error::Invalid(
             findings
                 .into_iter()
@@ -384,19 +305,8 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
                 .collect(),
         ));
     }
-    writeln!(
-        out,
-        "{}: {} in {}, all valid{}",
-        challenge.id,
-        counted(suite.cases().count(), "case"),
-        counted(suite.groups.len(), "group"),
-        if findings.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", counted(findings.len(), "warning"))
-        }
-    )
-    .map_err(Error::io("cannot write output"))?;
+    report::authoring::render_valid(&challenge.id, &suite, findings.len(), out)
+        .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
 }
 
@@ -420,7 +330,11 @@ fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Er
 fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::root(cli.challenges.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
-    let name = args.lang.file_name();
+    let name = args
+        .lang
+        .starter()
+        .ok_or_else(|| Error::Usage(format!("{:?} has no starter", args.lang)))?;
+    let name = name.as_str();
     let starter = challenge.dir.join("starters").join(name);
     let text = std::fs::read(&starter).map_err(|e| {
         Error::Usage(format!(
@@ -488,47 +402,12 @@ fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
 
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::root(cli.challenges.as_deref())?;
+    let mut listed = Vec::new();
     for c in challenge::list(&root)? {
         let suite = c.load_suite(&c.tests_dir(), true)?;
-        let total: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
-        let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();
-        writeln!(
-            out,
-            "{}  {} ({}; operations: {})",
-            c.id,
-            c.config.title,
-            counted(total, "case"),
-            ops.join(", ")
-        )
+        listed.push((c, suite));
+    }
+    quiet_broken_pipe(report::authoring::render_list(&listed, out))
         .map_err(Error::io("cannot write output"))?;
-        for g in &suite.groups {
-            writeln!(
-                out,
-                "  {:<10} {:>10}  weight {} ({})  {}  {} ms",
-                g.name,
-                counted(g.cases.len(), "case"),
-                g.weight,
-                match g.scoring {
-                    challenge::Scoring::PerTest => "per test",
-                    challenge::Scoring::AllOrNothing => "all or nothing",
-                },
-                match g.visibility {
-                    challenge::Visibility::Visible => "visible",
-                    challenge::Visibility::Hidden => "hidden",
-                },
-                g.time_limit.as_millis()
-            )
-            .map_err(Error::io("cannot write output"))?;
-        }
-    }
     Ok(Status::Passed)
-}
-
-/// `n` and `word`, plural unless `n` is one: "1 case", "3 cases".
-fn counted(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }

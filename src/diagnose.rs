@@ -8,7 +8,7 @@ use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
 use reference::mistakes::{self, Mistake, VariantRun};
-use reference::{Kind, Op, Returns};
+use reference::{Effect, Kind, Op, Returns};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -231,20 +231,22 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
         if let Some(&i) = last.get(&(ranking, key)) {
             let between = &ops[i + 1..j];
             let (before, after) = (&actual[i], &actual[j]);
-            let names = |kind: &str| -> Vec<Value> {
+            let names = |effect: Effect| -> Vec<Value> {
                 between
                     .iter()
-                    .filter(|o| o.name() == kind)
+                    .filter(|o| o.signature.effect == effect)
                     .map(|o| Value::from(o.name_at(0)))
                     .collect()
             };
-            let (added, removed) = (names("add"), names("remove"));
+            let (added, removed) = (names(Effect::Adds), names(Effect::Removes));
+            // An addition with more than the node (a weight) may change a
+            // node already there.
             let reweighs = between
                 .iter()
-                .any(|o| o.name() == "add" && o.operands.len() > 1);
+                .any(|o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
             let others = between
                 .iter()
-                .any(|o| !matches!(o.name(), "add" | "remove") && !o.signature.returns.is_query());
+                .any(|o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
             let only_removals = added.is_empty() && !removed.is_empty() && !others;
             let only_additions = removed.is_empty() && !added.is_empty() && !reweighs && !others;
             let hint = if ranking {

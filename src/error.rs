@@ -31,7 +31,7 @@ pub enum Error {
     #[error("{0}")]
     Usage(String),
     /// Challenge or test files are invalid; nothing was run.
-    #[error("{} in the challenge or test files; nothing was graded:\n{}", plural(.0.len(), "problem"), list(.0))]
+    #[error("{} in the challenge or test files; nothing was graded:\n{}", crate::words::counted(.0.len(), "problem"), list(.0))]
     Invalid(Vec<Problem>),
     /// A runtime the grader needs (python3, node) cannot be started.
     #[error("cannot start {program}; {hint}")]
@@ -57,14 +57,6 @@ impl Error {
             context: context.into(),
             source,
         }
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

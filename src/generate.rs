@@ -7,10 +7,10 @@
 
 use crate::challenge::Challenge;
 use crate::error::Error;
+use crate::fsutil::AtomicFile;
 use reference::model::Explanation;
-use reference::{Arg, Kind, Op, Returns, Signature};
+use reference::{Arg, Effect, Kind, Op, Returns, Signature};
 use serde_json::Value;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// The kinds of case `grader gen` makes.
@@ -102,19 +102,21 @@ struct Shapes {
 
 impl Shapes {
     fn of(challenge: &Challenge) -> Result<Shapes, Error> {
-        let find = |name: &str| {
+        let find = |effect: Effect| {
             challenge
                 .operations
                 .iter()
                 .copied()
-                .find(|s| s.name == name)
+                .find(|s| s.effect == effect)
         };
         let owner = challenge
             .operations
             .iter()
             .copied()
             .find(|s| s.returns == Returns::MaybeName && s.operands == [Kind::Name]);
-        let (Some(add), Some(remove), Some(owner)) = (find("add"), find("remove"), owner) else {
+        let (Some(add), Some(remove), Some(owner)) =
+            (find(Effect::Adds), find(Effect::Removes), owner)
+        else {
             return Err(Error::Usage(format!(
                 "grader gen makes cases of add, remove and a lookup of one key; challenge `{}` lacks one of them",
                 challenge.id
@@ -216,7 +218,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         request.dir.display()
     )))?;
     let case_path = request.dir.join(format!("{}.json", request.name));
-    let expected_path = request.dir.join(format!("{}.expected.json", request.name));
+    let expected_path = crate::challenge::expected_path(request.dir, request.name);
     for p in [&case_path, &expected_path] {
         if p.exists() {
             return Err(Error::Usage(format!(
@@ -225,23 +227,12 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
             )));
         }
     }
-    let tmp = |p: &Path| p.with_extension(format!("gen-{}", std::process::id()));
-    let (case_tmp, expected_tmp) = (tmp(&case_path), tmp(&expected_path));
-    let io = |p: &Path| Error::io(format!("cannot write {}", p.display()));
-    let mut case = BufWriter::new(std::fs::File::create(&case_tmp).map_err(io(&case_tmp))?);
-    let mut expected =
-        BufWriter::new(std::fs::File::create(&expected_tmp).map_err(io(&expected_tmp))?);
+    let mut case = AtomicFile::create(&case_path)?;
+    let mut expected = AtomicFile::create(&expected_path)?;
     let mut model = (challenge.model.build)(&args);
-    let write = |w: &mut BufWriter<std::fs::File>, s: &str, p: &Path| {
-        w.write_all(s.as_bytes()).map_err(io(p))
-    };
     let args_json: Vec<Value> = args.iter().map(Arg::to_json).collect();
-    write(
-        &mut case,
-        &format!("[{},[", Value::from(args_json)),
-        &case_tmp,
-    )?;
-    write(&mut expected, "[", &expected_tmp)?;
+    case.write(format!("[{},[", Value::from(args_json)).as_bytes())?;
+    expected.write(b"[")?;
     let mut members: std::collections::BTreeSet<String> = nodes.iter().cloned().collect();
     for i in 0..m {
         let roll = rng.next() % 100;
@@ -288,21 +279,13 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         let mut json = vec![Value::from(op.name())];
         json.extend(op.operands.iter().map(Arg::to_json));
         let sep = if i == 0 { "" } else { "," };
-        write(&mut case, &format!("{sep}{}", Value::from(json)), &case_tmp)?;
-        write(&mut expected, &format!("{sep}{result}"), &expected_tmp)?;
+        case.write(format!("{sep}{}", Value::from(json)).as_bytes())?;
+        expected.write(format!("{sep}{result}").as_bytes())?;
     }
-    write(&mut case, "]]\n", &case_tmp)?;
-    write(&mut expected, "]\n", &expected_tmp)?;
-    for (w, tmp, path) in [
-        (case, &case_tmp, &case_path),
-        (expected, &expected_tmp, &expected_path),
-    ] {
-        w.into_inner()
-            .map_err(|e| io(tmp)(e.into_error()))?
-            .sync_all()
-            .map_err(io(tmp))?;
-        std::fs::rename(tmp, path).map_err(io(path))?;
-    }
+    case.write(b"]]\n")?;
+    expected.write(b"]\n")?;
+    case.commit()?;
+    expected.commit()?;
     Ok((case_path, expected_path))
 }
 

@@ -4,10 +4,12 @@
 use crate::challenge::{Case, Challenge, Scoring, Suite, Visibility};
 use crate::diagnose;
 use crate::error::Error;
+use crate::exec::Environment;
 use crate::explain;
 use crate::judge::{self, Judgement, Verdict};
-use crate::report::{GroupReport, Report, SubmissionReport, TestReport, Window};
-use crate::run::{Environment, Outcome, Runner, Submission};
+use crate::lang::{self, Submission};
+use crate::report::{ApiHint, Audience, GroupReport, Report, SubmissionReport, TestReport, Window};
+use crate::run::{Outcome, Runner};
 use std::time::Duration;
 
 /// Operations shown before and after the divergence in a report's window.
@@ -15,27 +17,6 @@ const WINDOW_BEFORE: usize = 5;
 const WINDOW_AFTER: usize = 5;
 /// How long a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
-
-/// Who reads a report.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Audience {
-    /// Everything, hidden groups included.
-    #[default]
-    Instructor,
-    /// Hidden groups show a test's name, verdict and score only.
-    Learner,
-}
 
 /// One grading run's fixed inputs: grade submissions one by one (from as
 /// many threads as wanted), then assemble the report.
@@ -56,15 +37,6 @@ pub fn now_ms() -> u64 {
 }
 
 impl Grading<'_> {
-    /// The report of `submissions`, graded in order.
-    pub fn grade(&self, submissions: &[Submission]) -> Result<Report, Error> {
-        let graded = submissions
-            .iter()
-            .map(|s| self.grade_one(s))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(self.report(graded))
-    }
-
     /// The report holding `submissions`.
     pub fn report(&self, submissions: Vec<SubmissionReport>) -> Report {
         Report {
@@ -77,11 +49,6 @@ impl Grading<'_> {
             finished_at_ms: now_ms(),
             submissions,
         }
-    }
-
-    /// Grades one submission, named `name` in the report.
-    pub fn grade_one(&self, submission: &Submission) -> Result<SubmissionReport, Error> {
-        self.grade_named(&submission.path.display().to_string(), submission)
     }
 
     /// The report of a submission that could not even be found or
@@ -127,7 +94,7 @@ impl Grading<'_> {
         SubmissionReport {
             name: name.to_owned(),
             path: path.to_owned(),
-            language: crate::run::Language::Unknown,
+            language: lang::Language::Unknown,
             runtime: None,
             api: None,
             build: None,
@@ -162,7 +129,8 @@ impl Grading<'_> {
             .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
             .sum();
         let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
-        let mut runner = Runner::new(self.env, challenge, submission, cpu_seconds);
+        let prepared = lang::prepare(self.env, challenge, submission)?;
+        let mut runner = Runner::new(self.env, prepared, cpu_seconds);
         let mut tests = Vec::new();
         let mut groups = Vec::new();
         let mut observed = Vec::new();
@@ -327,6 +295,9 @@ impl Grading<'_> {
         observed: &[diagnose::Observed<'_>],
         tests: &[TestReport],
     ) -> Result<Option<diagnose::PropertyHint>, Error> {
+        let Some(nodes) = self.challenge.model.nodes_arg() else {
+            return Ok(None);
+        };
         let Some((o, actual)) = observed
             .iter()
             .zip(tests)
@@ -336,13 +307,17 @@ impl Grading<'_> {
                 Some(diagnose::Behaviour::Output(actual)) => Some((o, actual)),
                 _ => None,
             })
-            .filter(|(o, _)| o.case.input[0][0].as_array().is_some_and(|n| n.len() > 1))
+            .filter(|(o, _)| {
+                o.case.input[0][nodes]
+                    .as_array()
+                    .is_some_and(|n| n.len() > 1)
+            })
             .min_by_key(|(o, _)| o.case.ops.len())
         else {
             return Ok(None);
         };
         let mut reversed = o.case.input.clone();
-        if let Some(nodes) = reversed[0][0].as_array_mut() {
+        if let Some(nodes) = reversed[0][nodes].as_array_mut() {
             nodes.reverse();
         }
         let limit = self.time_limit(o.case);
@@ -363,16 +338,6 @@ fn group_score(weight: f64, scoring: Scoring, passed: usize, total: usize) -> f6
         Scoring::AllOrNothing if passed < total => 0.0,
         _ => weight * passed as f64 / total as f64,
     }
-}
-
-/// A Router that lacks some of the challenge's operations.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct ApiHint {
-    /// The challenge's operations the Router has no method for.
-    pub missing: Vec<String>,
-    /// Another challenge whose every operation the Router has.
-    pub other_challenge: Option<String>,
-    pub message: String,
 }
 
 /// Compares the Router's public `methods` (empty when the driver cannot

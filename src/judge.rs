@@ -3,7 +3,8 @@
 //! index, operation, expected, actual) is the heart of every report.
 
 use crate::challenge::Case;
-use crate::run::{LearnerError, Outcome};
+use crate::protocol::LearnerError;
+use crate::run::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;

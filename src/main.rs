@@ -8,11 +8,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // The grader re-executes itself as the sandbox shim around each session.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if args
-        .get(1)
-        .is_some_and(|a| a == rendezvous_grader::sandbox::SHIM_ARG)
-    {
-        let code = rendezvous_grader::sandbox::shim_main(&args[2..]);
+    if let Some(code) = rendezvous_grader::exec::shim_if_asked(&args) {
         return ExitCode::from(u8::try_from(code).unwrap_or(125));
     }
     let cli = match Cli::try_parse() {

@@ -13,7 +13,7 @@ use std::process::{Child, Command};
 use std::time::Duration;
 
 /// The descriptor numbers a child sees: requests in, responses out,
-/// progress queries in (documented in the README's protocol section), and
+/// progress queries in (documented in docs/protocol.md), and
 /// the sandbox's own status out and shutdown in, which the program itself
 /// never holds.
 pub const CHILD_FDS: [RawFd; 5] = [3, 4, 5, 6, 7];
@@ -171,7 +171,12 @@ pub struct Namespaces {
 
 /// Moves this process into new namespaces (the PID namespace applies to
 /// children forked afterwards).
-pub fn unshare(ns: Namespaces) -> io::Result<()> {
+///
+/// # Safety
+///
+/// The process must be single-threaded: a new user namespace requires it,
+/// and other threads would be left behind in the old namespaces.
+pub unsafe fn unshare(ns: Namespaces) -> io::Result<()> {
     let mut flags = 0;
     for (on, flag) in [
         (ns.user, libc::CLONE_NEWUSER),
@@ -183,8 +188,8 @@ pub fn unshare(ns: Namespaces) -> io::Result<()> {
             flags |= flag;
         }
     }
-    // SAFETY: unshare takes plain flags; this process is single-threaded
-    // (the sandbox shim), as CLONE_NEWUSER requires.
+    // SAFETY: unshare takes plain flags; the caller guarantees a single
+    // thread, as CLONE_NEWUSER requires.
     check(unsafe { libc::unshare(flags) })
 }
 
@@ -194,10 +199,16 @@ pub enum Forked {
     Child,
 }
 
-/// Forks this (single-threaded) process.
-pub fn fork() -> io::Result<Forked> {
-    // SAFETY: only called from the sandbox shim, which is single-threaded,
-    // so the child may allocate and do anything the parent could.
+/// Forks this process.
+///
+/// # Safety
+///
+/// The process must be single-threaded: the child of a multi-threaded
+/// process may only call async-signal-safe functions until it execs (a
+/// lock another thread held stays locked in it forever).
+pub unsafe fn fork() -> io::Result<Forked> {
+    // SAFETY: the caller guarantees a single thread, so the child may
+    // allocate and do anything the parent could.
     match unsafe { libc::fork() } {
         -1 => Err(io::Error::last_os_error()),
         0 => Ok(Forked::Child),
@@ -382,33 +393,40 @@ pub fn chown(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
 }
 
 /// Takes ownership of inherited descriptor `fd` as a file.
-pub fn take_fd(fd: RawFd) -> std::fs::File {
-    // SAFETY: callers pass a descriptor inherited for them alone (the
-    // numbering of CHILD_FDS), which nothing else in the process owns.
+///
+/// # Safety
+///
+/// `fd` must be open and owned by nothing else in the process (an
+/// inherited descriptor of [`CHILD_FDS`], taken once): the file closes it
+/// when dropped.
+pub unsafe fn take_fd(fd: RawFd) -> std::fs::File {
+    // SAFETY: the caller guarantees sole ownership of an open `fd`.
     unsafe { std::fs::File::from_raw_fd(fd) }
 }
 
 /// Marks descriptor `fd` to close on a successful exec.
-pub fn set_cloexec(fd: RawFd) {
-    // SAFETY: fcntl flag change on a descriptor number.
+///
+/// # Safety
+///
+/// `fd` must be owned by the caller: whoever else owns it would lose it at
+/// the next exec.
+pub unsafe fn set_cloexec(fd: RawFd) {
+    // SAFETY: fcntl flag change on a descriptor the caller owns.
     unsafe {
         libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
     }
 }
 
 /// Closes descriptor `fd`, if open.
-pub fn close(fd: RawFd) {
-    // SAFETY: closing a descriptor number; nothing in this process uses it
-    // afterwards (callers own the numbering).
+///
+/// # Safety
+///
+/// `fd` must be owned by the caller and used by nothing afterwards: a
+/// `File` still holding the number would read or write whatever the number
+/// is reused for.
+pub unsafe fn close(fd: RawFd) {
+    // SAFETY: the caller owns `fd` and nothing uses it afterwards.
     unsafe {
         libc::close(fd);
-    }
-}
-
-/// Closes every descriptor from `first` on.
-pub fn close_from(first: u32) {
-    // SAFETY: close_range on a range of descriptors this process owns.
-    unsafe {
-        libc::syscall(libc::SYS_close_range, first, u32::MAX, 0);
     }
 }

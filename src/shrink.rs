@@ -6,8 +6,9 @@
 use crate::challenge::{Case, Challenge, Operations};
 use crate::error::Error;
 use crate::judge::first_divergence;
-use crate::run::{Language, Outcome, Runner, Submission};
-use reference::{Kind, Returns};
+use crate::lang::Submission;
+use crate::run::{Outcome, Runner};
+use reference::Kind;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -63,11 +64,12 @@ fn asked_key<'a>(challenge: &Challenge, op: &'a Value) -> Option<&'a str> {
         .flatten()
 }
 
-/// `[[nodes, rest...], ops]`: the constructor's first argument is the list
-/// of nodes the shrinker drops from; the others (a ring's k) stay.
-fn case_of(nodes: &[Value], rest: &[Value], ops: &[Value]) -> Value {
-    let mut args = vec![Value::from(nodes.to_vec())];
-    args.extend_from_slice(rest);
+/// `[args, ops]` with the constructor's list of nodes (argument `at`)
+/// replaced by `nodes`: the shrinker drops nodes; the other arguments (a
+/// ring's k) stay.
+fn case_of(args: &[Value], at: usize, nodes: &[Value], ops: &[Value]) -> Value {
+    let mut args = args.to_vec();
+    args[at] = Value::from(nodes.to_vec());
     serde_json::json!([args, ops])
 }
 
@@ -80,11 +82,13 @@ pub fn shrink(
     input: &Value,
     limit: Duration,
 ) -> Result<Option<Reproducer>, Error> {
-    // Every challenge's first argument is its nodes (names or pairs).
     let (Some(args), Some(ops)) = (input[0].as_array(), input[1].as_array()) else {
         return Ok(None);
     };
-    let Some((Value::Array(nodes), rest)) = args.split_first() else {
+    let Some(at) = challenge.model.nodes_arg() else {
+        return Ok(None);
+    };
+    let Some(Value::Array(nodes)) = args.get(at) else {
         return Ok(None);
     };
     let (mut nodes, mut ops) = (nodes.clone(), ops.clone());
@@ -97,7 +101,7 @@ pub fn shrink(
             return Ok(None);
         }
         budget -= 1;
-        first_wrong(challenge, runner, &case_of(nodes, rest, ops), limit)
+        first_wrong(challenge, runner, &case_of(args, at, nodes, ops), limit)
     };
     let Some(mut wrong) = attempt(&nodes, &ops, runner)? else {
         return Ok(None);
@@ -171,220 +175,12 @@ pub fn shrink(
             }
         }
     }
-    let case = case_of(&nodes, rest, &ops[..=wrong.0]);
-    let snippet = snippet(challenge, submission, &case, &wrong.1);
+    let case = case_of(args, at, &nodes, &ops[..=wrong.0]);
+    let snippet = crate::lang::snippet(challenge, submission, &case, &wrong.1);
     Ok(Some(Reproducer {
         case,
         expected: wrong.1,
         actual: wrong.2,
         snippet,
     }))
-}
-
-/// Code that replays `case` in the submission's language and asserts that
-/// its last operation answers `expected`.
-pub fn snippet(
-    challenge: &Challenge,
-    submission: &Submission,
-    case: &Value,
-    expected: &Value,
-) -> String {
-    let args = case[0].as_array().cloned().unwrap_or_default();
-    let ops = case[1].as_array().cloned().unwrap_or_default();
-    let Some((last, before)) = ops.split_last() else {
-        return String::new();
-    };
-    let returns = last[0]
-        .as_str()
-        .and_then(|name| challenge.model.signature(name))
-        .map_or(Returns::MaybeName, |s| s.returns);
-    let file = submission
-        .path
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    let stem = submission
-        .path
-        .file_stem()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    // JSON literals are valid JavaScript and Rust string literals here.
-    let call = |op: &Value, literal: &dyn Fn(&Value) -> String| -> String {
-        let name = op[0].as_str().unwrap_or_default();
-        let operands: Vec<String> = op
-            .as_array()
-            .map_or(&[][..], |a| &a[1..])
-            .iter()
-            .map(literal)
-            .collect();
-        format!("router.{name}({})", operands.join(", "))
-    };
-    let joined = |literal: &dyn Fn(&Value) -> String| {
-        args.iter().map(literal).collect::<Vec<_>>().join(", ")
-    };
-    match submission.language {
-        Language::Python => {
-            let mut s = format!(
-                "# Run beside {file}: it fails until the bug is fixed.\nfrom {stem} import Router\n\nrouter = Router({})\n",
-                joined(&python)
-            );
-            for op in before {
-                s.push_str(&format!("{}\n", call(op, &python)));
-            }
-            // Pairs may come back as tuples: compare them as lists.
-            let answer = match returns {
-                Returns::Loads => format!("[list(p) for p in {}]", call(last, &python)),
-                _ => call(last, &python),
-            };
-            s.push_str(&format!(
-                "assert {answer} == {}, {}\n",
-                python(expected),
-                call(last, &python)
-            ));
-            s
-        }
-        Language::JavaScript | Language::TypeScript => {
-            let header = if submission.language == Language::TypeScript {
-                format!(
-                    "// Save as check.ts beside {file} and run it with your TypeScript runner (tsx, deno): it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport {{ Router }} from './{stem}';\n"
-                )
-            } else {
-                format!(
-                    "// Save as check.mjs beside {file} and run `node check.mjs`: it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport * as m from './{file}';\nconst Router = m.Router ?? m.default?.Router;\n"
-                )
-            };
-            let json = |v: &Value| v.to_string();
-            let mut s = format!("{header}\nconst router = new Router({});\n", joined(&json));
-            for op in before {
-                s.push_str(&format!("{};\n", call(op, &json)));
-            }
-            s.push_str(&format!(
-                "assert.deepStrictEqual({}, {expected});\n",
-                call(last, &json)
-            ));
-            s
-        }
-        Language::Rust => {
-            let constructor: Vec<String> = challenge
-                .model
-                .constructor
-                .iter()
-                .zip(&args)
-                .map(|(kind, v)| rust_arg(*kind, v))
-                .collect();
-            let operand = |v: &Value| match v {
-                Value::Number(n) if n.is_f64() => rust_f64(v),
-                other => other.to_string(),
-            };
-            // `mut` only when an operation before the last changes it.
-            let changes = before.iter().any(|op| {
-                op[0]
-                    .as_str()
-                    .and_then(|name| challenge.model.signature(name))
-                    .is_some_and(|sig| !sig.returns.is_query())
-            });
-            let mut s = format!(
-                "// Add to the end of {file}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let {}router = Router::new({});\n",
-                if changes { "mut " } else { "" },
-                constructor.join(", ")
-            );
-            for op in before {
-                s.push_str(&format!("    {};\n", call(op, &operand)));
-            }
-            s.push_str(&format!(
-                "    assert_eq!({}, {});\n}}\n",
-                call(last, &operand),
-                rust_result(returns, expected)
-            ));
-            s
-        }
-        Language::Executable | Language::Unknown => {
-            format!(
-                "Send this case to your program: {case}\nThe last operation should answer {expected}.\n"
-            )
-        }
-    }
-}
-
-/// A number as a Rust `f64` literal (always with a point or exponent).
-fn rust_f64(v: &Value) -> String {
-    let x = v.as_f64().unwrap_or(0.0);
-    format!("{x:?}")
-}
-
-fn rust_string(v: &Value) -> String {
-    format!("{v}.to_string()")
-}
-
-/// A constructor argument of `kind` as a Rust expression.
-fn rust_arg(kind: Kind, v: &Value) -> String {
-    let items = || v.as_array().cloned().unwrap_or_default();
-    match kind {
-        Kind::Name => rust_string(v),
-        Kind::Count | Kind::Size => v.to_string(),
-        Kind::Weight => rust_f64(v),
-        Kind::Names => format!(
-            "vec![{}]",
-            items()
-                .iter()
-                .map(rust_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Kind::WeightedNames => format!(
-            "vec![{}]",
-            items()
-                .iter()
-                .map(|p| format!("({}, {})", rust_string(&p[0]), rust_f64(&p[1])))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-/// An operation's expected result as the Rust value it returns.
-fn rust_result(returns: Returns, v: &Value) -> String {
-    let items = || v.as_array().cloned().unwrap_or_default();
-    match (returns, v) {
-        (_, Value::Null) => "None".to_owned(),
-        (Returns::MaybeName, _) => format!("Some({})", rust_string(v)),
-        (Returns::Names, _) => format!(
-            "Vec::<String>::from([{}])",
-            items()
-                .iter()
-                .map(rust_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        (Returns::Loads, _) => format!(
-            "Vec::<(String, usize)>::from([{}])",
-            items()
-                .iter()
-                .map(|p| format!("({}, {})", rust_string(&p[0]), p[1]))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        _ => v.to_string(),
-    }
-}
-
-/// A JSON value as a Python literal.
-fn python(v: &Value) -> String {
-    match v {
-        Value::Null => "None".into(),
-        Value::Bool(b) => {
-            if *b {
-                "True".into()
-            } else {
-                "False".into()
-            }
-        }
-        Value::Array(items) => format!(
-            "[{}]",
-            items.iter().map(python).collect::<Vec<_>>().join(", ")
-        ),
-        other => other.to_string(),
-    }
 }

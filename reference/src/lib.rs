@@ -14,7 +14,7 @@ pub mod vnode_ring;
 pub mod weighted_hrw;
 
 pub use hash::h32;
-pub use model::{Arg, Explanation, Kind, Model, ModelSpec, Op, Returns, Signature};
+pub use model::{Arg, Effect, Explanation, Kind, Model, ModelSpec, Op, Returns, Signature};
 
 /// Every challenge with a reference, by id.
 pub fn challenges() -> &'static [&'static ModelSpec] {

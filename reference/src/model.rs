@@ -231,6 +231,20 @@ pub struct Signature {
     pub name: &'static str,
     pub operands: &'static [Kind],
     pub returns: Returns,
+    /// What the operation does to the node set.
+    pub effect: Effect,
+}
+
+/// What an operation does to the node set: what property hints, the
+/// generator and the shrinker need to know of it, whatever its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Asks and changes nothing.
+    Query,
+    /// Its first operand, a node, joins (or, with more operands, changes).
+    Adds,
+    /// Its first operand, a node, leaves.
+    Removes,
 }
 
 impl fmt::Display for Signature {
@@ -255,6 +269,7 @@ pub const ROUTE: Signature = Signature {
     name: "route",
     operands: &[Kind::Name],
     returns: Returns::MaybeName,
+    effect: Effect::Query,
 };
 
 /// `["top", key, n]`: the key's first n nodes by rank.
@@ -262,6 +277,7 @@ pub const TOP: Signature = Signature {
     name: "top",
     operands: &[Kind::Name, Kind::Count],
     returns: Returns::Names,
+    effect: Effect::Query,
 };
 
 /// `["add", node]`: a node joins (a present node changes nothing).
@@ -269,6 +285,7 @@ pub const ADD: Signature = Signature {
     name: "add",
     operands: &[Kind::Name],
     returns: Returns::Nothing,
+    effect: Effect::Adds,
 };
 
 /// `["remove", node]`: a node leaves (an absent node changes nothing).
@@ -276,6 +293,7 @@ pub const REMOVE: Signature = Signature {
     name: "remove",
     operands: &[Kind::Name],
     returns: Returns::Nothing,
+    effect: Effect::Removes,
 };
 
 /// One operation of a case, parsed against its signature.
@@ -519,6 +537,19 @@ impl fmt::Debug for ModelSpec {
 }
 
 impl ModelSpec {
+    /// Which constructor argument is the list of nodes (names or pairs):
+    /// what the shrinker drops from and the order check reverses.
+    pub fn nodes_arg(&self) -> Option<usize> {
+        self.constructor
+            .iter()
+            .position(|k| matches!(k, Kind::Names | Kind::WeightedNames))
+    }
+
+    /// The operations with `effect`.
+    pub fn with_effect(&self, effect: Effect) -> impl Iterator<Item = &'static Signature> + '_ {
+        self.operations.iter().filter(move |s| s.effect == effect)
+    }
+
     /// The signature of operation `name`.
     pub fn signature(&self, name: &str) -> Option<&'static Signature> {
         self.operations.iter().find(|s| s.name == name)

@@ -4,8 +4,8 @@
 
 use crate::hash::h32;
 use crate::model::{
-    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, PointsView, REMOVE, Returns, RingPoint,
-    RingView, Signature, Tie,
+    ADD, Arg, Effect, Explanation, Kind, Model, ModelSpec, Op, PointsView, REMOVE, Returns,
+    RingPoint, RingView, Signature, Tie,
 };
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,6 +15,7 @@ static OPERATIONS: [Signature; 5] = [
         name: "lookup",
         operands: &[Kind::Name],
         returns: Returns::MaybeName,
+        effect: Effect::Query,
     },
     ADD,
     REMOVE,
@@ -22,11 +23,13 @@ static OPERATIONS: [Signature; 5] = [
         name: "points",
         operands: &[],
         returns: Returns::Count,
+        effect: Effect::Query,
     },
     Signature {
         name: "load",
         operands: &[Kind::Size],
         returns: Returns::Loads,
+        effect: Effect::Query,
     },
 ];
 

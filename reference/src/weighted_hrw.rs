@@ -3,7 +3,7 @@
 //! share of keys is proportional to its weight; `add(node, weight)` adds a
 //! node or sets its weight.
 
-use crate::model::{Kind, ModelSpec, REMOVE, ROUTE, Returns, Signature, TOP, Tie};
+use crate::model::{Effect, Kind, ModelSpec, REMOVE, ROUTE, Returns, Signature, TOP, Tie};
 use crate::ranking::{self, Scheme};
 
 pub use crate::ranking::{FRAGILE_GAP, Ranker, weighted_score};
@@ -16,6 +16,7 @@ static OPERATIONS: [Signature; 4] = [
         name: "add",
         operands: &[Kind::Name, Kind::Weight],
         returns: Returns::Nothing,
+        effect: Effect::Adds,
     },
     REMOVE,
 ];

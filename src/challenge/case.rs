@@ -259,8 +259,8 @@ fn parse_op(ops: &Operations<'_>, op: &Value) -> Located<Op> {
         let suggestion = ops
             .allowed
             .iter()
-            .min_by_key(|s| edit_distance(s.name, name))
-            .filter(|s| edit_distance(s.name, name) <= 2)
+            .min_by_key(|s| strsim::levenshtein(s.name, name))
+            .filter(|s| strsim::levenshtein(s.name, name) <= 2)
             .map(|s| format!(" (did you mean `{}`?)", s.name))
             .unwrap_or_default();
         return Err((
@@ -337,31 +337,23 @@ pub fn check_expected(ops: &[Op], expected: &Value, case_name: &str) -> Located<
     Ok(items.clone())
 }
 
-/// Levenshtein distance, for "did you mean" suggestions.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
-    use super::edit_distance;
+    use super::*;
 
     #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("route", "route"), 0);
-        assert_eq!(edit_distance("route", "rout"), 1);
-        assert_eq!(edit_distance("remove", "rmeove"), 2);
-        assert_eq!(edit_distance("add", "route"), 5);
+    fn a_misspelt_operation_is_named_with_the_closest_one() {
+        let model = &reference::rendezvous::SPEC;
+        let allowed: Vec<&'static reference::Signature> = model.operations.iter().collect();
+        let ops = Operations {
+            model,
+            allowed: &allowed,
+        };
+        let input = serde_json::json!([[["a"]], [["rmeove", "a"]]]);
+        let (_, message) = parse_input(&ops, &input).unwrap_err();
+        assert!(message.contains("(did you mean `remove`?)"), "{message}");
+        let far = serde_json::json!([[["a"]], [["lookup", "a"]]]);
+        let (_, message) = parse_input(&ops, &far).unwrap_err();
+        assert!(!message.contains("did you mean"), "{message}");
     }
 }

@@ -21,6 +21,21 @@ use walkdir::WalkDir;
 /// The challenge graded when none is named.
 pub const DEFAULT_CHALLENGE: &str = "rendezvous-router";
 
+/// How an expected file's name ends: `NAME.expected.json` beside `NAME.json`.
+pub const EXPECTED_SUFFIX: &str = ".expected.json";
+
+/// The expected file of case `name` in folder `dir`.
+pub fn expected_path(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}{EXPECTED_SUFFIX}"))
+}
+
+impl Case {
+    /// Where this case's expected file is (or would be).
+    pub fn expected_path(&self) -> PathBuf {
+        expected_path(self.path.parent().unwrap_or(Path::new("")), &self.name)
+    }
+}
+
 /// A loaded challenge: its settings and its reference.
 #[derive(Debug)]
 pub struct Challenge {
@@ -173,6 +188,16 @@ impl Challenge {
         self.dir.join("tests")
     }
 
+    /// The suite a command works on: the cases in `tests` when given, else
+    /// the challenge's own; `true` for its own (whose groups must be
+    /// declared).
+    pub fn suite_dir(&self, tests: Option<&Path>) -> (PathBuf, bool) {
+        match tests {
+            Some(dir) => (dir.to_owned(), false),
+            None => (self.tests_dir(), true),
+        }
+    }
+
     /// Loads the suite in `dir`: subfolders are groups, and case files
     /// directly in `dir` form one group named after it. In the challenge's
     /// own folder (`own`), every group must be declared in challenge.toml.
@@ -267,7 +292,7 @@ impl Challenge {
             let mut cases = Vec::new();
             for path in paths {
                 let file = path.file_name().unwrap_or_default().to_string_lossy();
-                if let Some(stem) = file.strip_suffix(".expected.json") {
+                if let Some(stem) = file.strip_suffix(EXPECTED_SUFFIX) {
                     if !paths
                         .iter()
                         .any(|p| p.file_name().is_some_and(|f| *f == *format!("{stem}.json")))
@@ -283,7 +308,7 @@ impl Challenge {
                     continue;
                 }
                 let stem = file_stem(path, ".json");
-                let expected = path.with_file_name(format!("{stem}.expected.json"));
+                let expected = expected_path(path.parent().unwrap_or(Path::new("")), &stem);
                 let expected = (read_expected && expected.is_file()).then_some(expected);
                 if let Some(case) =
                     case::load_case(&ops, &name, path, expected.as_deref(), &mut problems)

@@ -32,7 +32,7 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "::error {properties}::{}",
-            data(&super::human::failure_text(t))
+            data(&super::failure::failure_text(t))
         )?;
     }
     if failing.len() > MAX_ANNOTATIONS {

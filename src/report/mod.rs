@@ -1,12 +1,18 @@
 //! Report: one serde value built once per run; renderers turn it into text
-//! and never compute verdicts. The JSON form is a public contract (see the
-//! README's "JSON report" section).
+//! and never compute verdicts. The JSON form is a public contract (see
+//! docs/json-report.md).
 
+pub mod authoring;
 mod ctrf;
+mod failure;
 mod github;
+pub mod gradebook;
 mod gradescope;
-pub(crate) mod human;
+mod human;
 mod junit;
+pub mod progress;
+mod style;
+pub mod text;
 
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
@@ -17,10 +23,43 @@ pub use junit::render_junit;
 use crate::challenge::ExpectedFrom;
 use crate::explain::{ExplanationReport, HashCheck};
 use crate::judge::{Divergence, Verdict};
-use crate::run::{Captured, Language, LearnerError};
+use crate::lang::Language;
+use crate::protocol::LearnerError;
+use crate::run::Captured;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::io::{self, Write};
+
+/// Who reads a report.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everything, hidden groups included.
+    #[default]
+    Instructor,
+    /// Hidden groups show a test's name, verdict and score only.
+    Learner,
+}
+
+/// A Router that lacks some of the challenge's operations.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ApiHint {
+    /// The challenge's operations the Router has no method for.
+    pub missing: Vec<String>,
+    /// Another challenge whose every operation the Router has.
+    pub other_challenge: Option<String>,
+    pub message: String,
+}
 
 /// The result of grading submissions against one challenge's suite.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -29,9 +68,9 @@ pub struct Report {
     pub grader: String,
     pub challenge: String,
     /// The containment in force for every submission.
-    pub sandbox: crate::sandbox::Layers,
+    pub sandbox: crate::exec::Layers,
     /// Who the report is for: a learner's report holds no hidden case data.
-    pub audience: crate::grade::Audience,
+    pub audience: Audience,
     /// The folder the tests came from.
     pub tests_dir: String,
     /// When grading started and finished, in milliseconds since the epoch.
@@ -63,7 +102,7 @@ pub struct SubmissionReport {
     pub api: Option<String>,
     /// For TypeScript and Rust: whether the build came from the cache, and
     /// its time.
-    pub build: Option<crate::prepare::Build>,
+    pub build: Option<crate::exec::Build>,
     /// The worst verdict of its tests.
     pub verdict: Verdict,
     pub score: f64,
@@ -82,7 +121,7 @@ pub struct SubmissionReport {
     /// The Router lacks operations of this challenge: which, and the
     /// challenge whose operations it has, if one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_hint: Option<crate::grade::ApiHint>,
+    pub api_hint: Option<ApiHint>,
     /// Scores per group.
     pub groups: Vec<GroupReport>,
     pub tests: Vec<TestReport>,

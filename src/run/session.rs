@@ -6,14 +6,16 @@
 //! but always drained so the child never blocks on a full pipe). A deadline
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
+use crate::exec::describe_exit;
 use crate::os::{self as sys, Interest};
+use crate::protocol::preview;
 use crate::sandbox::SandboxExit;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::process::{Child, ChildStderr, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The longest response line accepted; a million-operation output is far
@@ -497,51 +499,4 @@ fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
         }
     }
     dropped
-}
-
-/// "exited with code 1", "was killed by signal 11 (SIGSEGV)".
-pub fn describe_exit(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(signal)) => describe_signal(signal),
-        _ => format!("ended ({status})"),
-    }
-}
-
-/// "was killed by signal 11 (SIGSEGV)".
-pub fn describe_signal(signal: i32) -> String {
-    format!("was killed by signal {signal} ({})", signal_name(signal))
-}
-
-fn signal_name(signal: i32) -> &'static str {
-    match signal {
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGILL => "SIGILL",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGSTOP => "SIGSTOP",
-        libc::SIGTRAP => "SIGTRAP",
-        _ => "signal",
-    }
-}
-
-/// A line shortened for a message.
-pub fn preview(text: &str) -> String {
-    const MAX: usize = 120;
-    if text.chars().count() <= MAX {
-        text.to_owned()
-    } else {
-        format!(
-            "{}... ({} bytes)",
-            text.chars().take(MAX).collect::<String>(),
-            text.len()
-        )
-    }
 }

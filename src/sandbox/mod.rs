@@ -18,15 +18,17 @@
 //! Which layers hold on this machine is probed once at start by running the
 //! shim in `--probe` mode, and recorded in every report.
 
-use crate::os::{self, Forked, Namespaces, Resource};
-use landlock::{
-    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
-    RulesetAttr, RulesetCreatedAttr, RulesetStatus, Scope,
-};
+// Calls the descriptor and process functions of `os` whose contracts
+// (single-threaded, owned descriptors) only the shim's structure can keep.
+#![allow(unsafe_code)]
+
+mod confine;
+
+use crate::os::{self, Forked, Namespaces};
+use confine::{confine, prepare_mounts};
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -91,7 +93,8 @@ pub struct Layers {
     pub network_namespace: bool,
     pub mount_namespace: bool,
     pub user_namespace: bool,
-    /// The Landlock ABI enforced, e.g. "v7", or none.
+    /// What Landlock enforces (asked for up to its ABI v6, best effort),
+    /// e.g. "filesystem, tcp, signal scope", or none.
     pub landlock: Option<String>,
     /// The uid programs run as, when the grader is root and drops it.
     pub runs_as: Option<u32>,
@@ -215,7 +218,9 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
             network: true,
             mount: true,
         };
-        match os::unshare(wanted) {
+        // SAFETY: the shim is single-threaded until init forks the program
+        // (no thread has been started yet).
+        match unsafe { os::unshare(wanted) } {
             Ok(()) => {
                 layers.user_namespace = wanted.user;
                 layers.pid_namespace = true;
@@ -230,7 +235,8 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
             return fail(format!("cannot map ids in the user namespace: {e}"));
         }
     }
-    match os::fork() {
+    // SAFETY: still single-threaded (see above).
+    match unsafe { os::fork() } {
         Err(e) => fail(format!("fork: {e}")),
         Ok(Forked::Parent(init)) => match os::wait(init) {
             Ok(ended) => match (ended.code, ended.signal) {
@@ -281,7 +287,9 @@ fn init(
             let _ = os::chown(dir, uid, uid);
         }
     }
-    let child = match os::fork() {
+    // SAFETY: init is single-threaded until it has forked the program: the
+    // shutdown watcher starts after this.
+    let child = match unsafe { os::fork() } {
         Err(e) => return fail(format!("fork: {e}")),
         Ok(Forked::Child) => {
             let result = confine(policy, &mut layers, drop_to).and_then(|()| match program {
@@ -296,8 +304,12 @@ fn init(
                         // The status descriptor is init's, not the program's:
                         // it closes on a successful exec and stays for the
                         // error.
-                        os::set_cloexec(STATUS_FD);
-                        os::close(SHUTDOWN_FD);
+                        // SAFETY: both descriptors were inherited for
+                        // the shim alone and nothing here holds them.
+                        unsafe {
+                            os::set_cloexec(STATUS_FD);
+                            os::close(SHUTDOWN_FD);
+                        }
                     }
                     let e = Command::new(&program).args(&args).exec();
                     Err(format!("cannot run {}: {e}", program.to_string_lossy()))
@@ -347,7 +359,8 @@ fn init(
 /// would hide the program's death from the grader.
 fn close_protocol_inputs() {
     for fd in [3, 4, 5] {
-        os::close(fd);
+        // SAFETY: inherited for the program, never wrapped in init.
+        unsafe { os::close(fd) };
     }
 }
 
@@ -357,7 +370,9 @@ fn close_protocol_inputs() {
 fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
     std::thread::spawn(move || {
         use std::io::Read;
-        let mut shutdown = os::take_fd(SHUTDOWN_FD);
+        // SAFETY: the shutdown descriptor is inherited for init alone and
+        // taken here once.
+        let mut shutdown = unsafe { os::take_fd(SHUTDOWN_FD) };
         let mut byte = [0u8; 1];
         loop {
             match shutdown.read(&mut byte) {
@@ -458,202 +473,4 @@ fn kill_descendants() {
         }
         while os::wait(-1).is_ok() {}
     }
-}
-
-/// In the new mount namespace: private mounts, a fresh /proc, the scratch
-/// tmpfs, and the read paths made reachable for an unprivileged uid.
-fn prepare_mounts(policy: &Policy, layers: &Layers, drop_to: Option<u32>) -> std::io::Result<()> {
-    os::make_mounts_private()?;
-    if layers.pid_namespace {
-        os::mount_fs(
-            "proc",
-            Path::new("/proc"),
-            libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-            "",
-        )?;
-    }
-    let owner = drop_to.unwrap_or(0);
-    os::mount_fs(
-        "tmpfs",
-        &policy.scratch,
-        libc::MS_NOSUID | libc::MS_NODEV,
-        &format!(
-            "size={},mode=0700,uid={owner},gid={owner}",
-            policy.limits.scratch_bytes
-        ),
-    )?;
-    if drop_to.is_some() {
-        let mut all: Vec<(PathBuf, bool)> = policy
-            .read
-            .iter()
-            .chain(&policy.list)
-            .map(|p| (p.clone(), false))
-            .collect();
-        all.extend(policy.write.iter().map(|p| (p.clone(), true)));
-        reveal_paths(&all)?;
-    }
-    Ok(())
-}
-
-/// A path below a folder that others may not traverse (a pyenv Python
-/// under /root) is unreachable once root is dropped. Cover each such folder
-/// with an empty tmpfs (which also hides the rest of it, the grader's home
-/// say) and bind the paths back into it, read-only unless `writable`.
-fn reveal_paths(paths: &[(PathBuf, bool)]) -> std::io::Result<()> {
-    /// A covered folder and the paths to bind back into it.
-    type Cover = (PathBuf, Vec<(PathBuf, bool, std::fs::File)>);
-    let mut covered: Vec<Cover> = Vec::new();
-    for (path, writable) in paths {
-        // A path inside another one is reachable through that one's bind.
-        if paths
-            .iter()
-            .any(|(other, _)| other != path && path.starts_with(other))
-        {
-            continue;
-        }
-        let Some(blocker) = path
-            .ancestors()
-            .skip(1)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|a| std::fs::metadata(a).is_ok_and(|m| m.is_dir() && m.mode() & 0o001 == 0))
-        else {
-            continue;
-        };
-        let handle = std::fs::File::open(path)?;
-        let entry = (path.clone(), *writable, handle);
-        match covered.iter_mut().find(|(b, _)| b == blocker) {
-            Some((_, paths)) => paths.push(entry),
-            None => covered.push((blocker.to_owned(), vec![entry])),
-        }
-    }
-    for (blocker, paths) in covered {
-        os::mount_fs(
-            "tmpfs",
-            &blocker,
-            libc::MS_NOSUID | libc::MS_NODEV,
-            "mode=0755,size=1m",
-        )?;
-        for (path, writable, handle) in paths {
-            use std::os::fd::AsRawFd;
-            if handle.metadata()?.is_dir() {
-                std::fs::create_dir_all(&path)?;
-            } else {
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent)?;
-                }
-                std::fs::write(&path, b"")?;
-            }
-            let source = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
-            os::bind_mount(&source, &path, !writable)?;
-        }
-    }
-    Ok(())
-}
-
-/// In the program's own process: limits, Landlock, and the uid drop.
-fn confine(policy: &Policy, layers: &mut Layers, drop_to: Option<u32>) -> Result<(), String> {
-    std::env::set_current_dir(&policy.scratch)
-        .map_err(|e| format!("cannot enter the scratch folder: {e}"))?;
-    let l = policy.limits;
-    let limits = [
-        (Resource::Cpu, l.cpu_seconds, l.cpu_seconds + 1),
-        (Resource::Data, l.memory_bytes, l.memory_bytes),
-        (Resource::Processes, l.processes, l.processes),
-        (Resource::OpenFiles, l.open_files, l.open_files),
-        (Resource::FileSize, l.file_size_bytes, l.file_size_bytes),
-        (Resource::Core, 0, 0),
-    ];
-    for (resource, soft, hard) in limits {
-        os::set_limit(resource, soft, hard)
-            .map_err(|e| format!("cannot set the {resource:?} limit: {e}"))?;
-    }
-    let ruleset = if policy.isolate {
-        match landlock_ruleset(policy) {
-            Ok(r) => Some(r),
-            Err(e) => {
-                layers.missing.push(format!("landlock ({e})"));
-                None
-            }
-        }
-    } else {
-        None
-    };
-    if let Some(uid) = drop_to {
-        os::become_user(uid, uid).map_err(|e| format!("cannot become uid {uid}: {e}"))?;
-        layers.runs_as = Some(uid);
-    }
-    if let Some((ruleset, abi)) = ruleset {
-        match ruleset.restrict_self() {
-            Ok(status) if status.ruleset == RulesetStatus::FullyEnforced => {
-                layers.landlock = Some(abi)
-            }
-            Ok(status) if status.ruleset == RulesetStatus::PartiallyEnforced => {
-                layers.landlock = Some(format!("{abi} (partial)"));
-                layers
-                    .missing
-                    .push("some landlock rights (an older kernel)".into());
-            }
-            Ok(_) => layers
-                .missing
-                .push("landlock (not supported by this kernel)".into()),
-            Err(e) => layers.missing.push(format!("landlock ({e})")),
-        }
-    }
-    if policy.isolate {
-        for (held, name) in [
-            (layers.pid_namespace, "pid namespace"),
-            (layers.network_namespace, "network namespace"),
-            (layers.mount_namespace, "mount namespace"),
-        ] {
-            if !held && !layers.missing.iter().any(|m| m.starts_with("namespaces")) {
-                layers.missing.push(name.into());
-            }
-        }
-    }
-    Ok(())
-}
-
-fn landlock_ruleset(
-    policy: &Policy,
-) -> Result<(landlock::RulesetCreated, String), landlock::RulesetError> {
-    let abi = ABI::V6;
-    let read = AccessFs::from_read(abi);
-    let mut ruleset = Ruleset::default()
-        .set_compatibility(CompatLevel::BestEffort)
-        .handle_access(AccessFs::from_all(abi))?
-        .handle_access(AccessNet::from_all(abi))?
-        .scope(Scope::from_all(abi))?
-        .create()?;
-    for path in &policy.read {
-        if let Ok(fd) = PathFd::new(path) {
-            let access = if path.is_dir() {
-                read
-            } else {
-                read & AccessFs::from_file(abi)
-            };
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, access))?;
-        }
-    }
-    for path in &policy.list {
-        if let Ok(fd) = PathFd::new(path) {
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::ReadDir))?;
-        }
-    }
-    for dev in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {
-        if let Ok(fd) = PathFd::new(dev) {
-            ruleset = ruleset.add_rule(PathBeneath::new(
-                fd,
-                AccessFs::ReadFile | AccessFs::WriteFile | AccessFs::Truncate,
-            ))?;
-        }
-    }
-    for path in std::iter::once(&policy.scratch).chain(&policy.write) {
-        if let Ok(fd) = PathFd::new(path) {
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(abi)))?;
-        }
-    }
-    // No TCP rule at all: every bind and connect is denied.
-    Ok((ruleset, "filesystem, tcp, signal scope".into()))
 }

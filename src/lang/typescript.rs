@@ -1,17 +1,76 @@
 //! TypeScript: types stripped inside the grader with oxc (no npm, no
-//! network), the result run under the Node driver as an ES module. The
-//! output carries an inline source map, so with `--enable-source-maps` a
-//! traceback points at the learner's `.ts` lines.
+//! network), the result cached by content and run under the Node driver as
+//! an ES module. The output carries an inline source map, so with
+//! `--enable-source-maps` a traceback points at the learner's `.ts` lines.
 
+use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
-use crate::run::LearnerError;
+use crate::error::Error;
+use crate::exec::{Build, Environment, Program};
+use crate::protocol::LearnerError;
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
 use oxc::parser::Parser;
 use oxc::semantic::SemanticBuilder;
 use oxc::span::SourceType;
 use oxc::transformer::{TransformOptions, Transformer};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The transpiled module of `submission`, from the cache when this grader
+/// version transpiled the same file before; `true` when it was cached.
+pub(super) fn transpile_cached(
+    env: &Environment,
+    submission: &Submission,
+) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
+    let source = super::read_source(submission)?;
+    let path = submission.absolute.to_string_lossy();
+    let key = super::cache_key(&[
+        b"ts",
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        path.as_bytes(),
+        source.as_bytes(),
+    ]);
+    let out = super::cache_folder(env, "ts")?.join(format!("{key}.mjs"));
+    if out.is_file() {
+        return Ok(Ok((out, true)));
+    }
+    let js = match transpile(&source, &submission.absolute) {
+        Ok(js) => js,
+        Err(e) => return Ok(Err(e)),
+    };
+    crate::fsutil::write_atomically(&out, js.as_bytes())?;
+    Ok(Ok((out, false)))
+}
+
+/// `node --no-warnings --enable-source-maps driver.js module.mjs router.ts`:
+/// the driver runs the module and names the learner's file in tracebacks.
+pub(super) fn program(
+    env: &Environment,
+    submission: &Submission,
+    module: &Path,
+    build: Build,
+) -> Result<Program, Error> {
+    let (node, driver) = super::javascript::node_and_driver(env)?;
+    let mut program = bare(submission, node);
+    program.args = vec![
+        "--no-warnings".into(),
+        "--enable-source-maps".into(),
+        driver.into(),
+        module.into(),
+        submission.absolute.clone().into(),
+    ];
+    program.read.extend(module.parent().map(Path::to_owned));
+    program.build = Some(build);
+    Ok(program)
+}
+
+pub(super) fn snippet(r: &Replay<'_>) -> String {
+    let header = format!(
+        "// Save as check.ts beside {} and run it with your TypeScript runner (tsx, deno): it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport {{ Router }} from './{}';\n",
+        r.file, r.stem
+    );
+    super::javascript::with_header(r, &header)
+}
 
 /// The JavaScript for the TypeScript `source` of file `path`, or the first
 /// syntax error as a compile error pointing into `path`.

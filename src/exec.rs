@@ -1,0 +1,510 @@
+//! Process execution, below every stage that starts a program: the
+//! environment a run shares (drivers written once, a scratch folder, the
+//! tools found once, the sandbox layers probed once), the limits, a
+//! contained command, running one to its end, and the [`Program`] that
+//! preparing a submission produces and a session runs.
+
+use crate::error::Error;
+use crate::os;
+use crate::sandbox::{self, FIRST_UID, Policy};
+use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+pub use crate::sandbox::Layers;
+
+/// Runs the sandbox shim when `args` (the process's own) ask for it: the
+/// grader re-executes itself around each session. Returns its exit code.
+pub fn shim_if_asked(args: &[OsString]) -> Option<i32> {
+    (args.get(1).is_some_and(|a| a == sandbox::SHIM_ARG)).then(|| sandbox::shim_main(&args[2..]))
+}
+
+/// What preparing a submission cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    /// Whether the artifact came from the cache (nothing was compiled).
+    pub cached: bool,
+    pub time_ms: u64,
+}
+
+/// A prepared submission: the command line that serves it over the
+/// protocol, and what of the file system it needs besides the system's.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The submission as the user named it (for messages).
+    pub name: String,
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    /// Read and execute beneath these.
+    pub read: Vec<PathBuf>,
+    /// List these folders, but read nothing beneath.
+    pub list: Vec<PathBuf>,
+    /// The learner's own program, not an interpreter of ours: when it
+    /// cannot even be started, that is the learner's to fix.
+    pub own_program: bool,
+    /// For compiled languages, what building it cost.
+    pub build: Option<Build>,
+}
+
+/// How sessions are contained.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Namespaces, Landlock and a dropped uid; `false` keeps only rlimits.
+    pub sandbox: bool,
+    /// Refuse to grade if any sandbox layer is missing.
+    pub require_sandbox: bool,
+    pub limits: SessionLimits,
+    /// What a submission must never read: the tests, the challenges, and
+    /// the other submissions of the run. A submission's folder that holds
+    /// any of them is reduced to the submission's file.
+    pub protected: Vec<PathBuf>,
+    /// Where compiled and transpiled submissions are cached.
+    pub cache_dir: PathBuf,
+}
+
+/// Per-session resource limits (the wall-clock limit is per case and
+/// lives with the test groups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionLimits {
+    pub memory_bytes: u64,
+    /// Bytes a case may print on stdout and stderr together.
+    pub output_bytes: u64,
+    pub processes: u64,
+    pub open_files: u64,
+    pub file_size_bytes: u64,
+    pub scratch_bytes: u64,
+}
+
+/// A tool found once (an interpreter): its place on every contained
+/// program's PATH, by `rank`.
+#[derive(Debug)]
+struct Tool {
+    name: &'static str,
+    rank: u8,
+    found: Result<PathBuf, String>,
+}
+
+/// What every run shares: the drivers written out once, a scratch folder,
+/// the tools found once, and the sandbox layers probed once.
+#[derive(Debug)]
+pub struct Environment {
+    drivers: tempfile::TempDir,
+    written: Mutex<Vec<&'static str>>,
+    scratch: tempfile::TempDir,
+    tools: Mutex<Vec<Tool>>,
+    options: RunOptions,
+    layers: Layers,
+    sessions: AtomicU32,
+}
+
+/// Folders every runtime may read.
+const SYSTEM_READ: [&str; 9] = [
+    "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc", "/proc", "/opt",
+];
+
+impl Environment {
+    /// Makes the folders for drivers and scratch, and probes the sandbox.
+    pub fn new(options: RunOptions) -> Result<Environment, Error> {
+        let drivers = tempfile::Builder::new()
+            .prefix("grader-drivers-")
+            .tempdir()
+            .map_err(Error::io(
+                "cannot create a temporary folder for the drivers",
+            ))?;
+        let scratch = tempfile::Builder::new()
+            .prefix("grader-scratch-")
+            .tempdir()
+            .map_err(Error::io("cannot create a scratch folder"))?;
+        // The sandbox's uid reads the drivers and reaches its scratch folder.
+        use std::os::unix::fs::PermissionsExt;
+        for (dir, mode) in [(drivers.path(), 0o755), (scratch.path(), 0o711)] {
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+                .map_err(Error::io(format!("cannot open up {}", dir.display())))?;
+        }
+        let mut env = Environment {
+            drivers,
+            written: Mutex::new(Vec::new()),
+            scratch,
+            tools: Mutex::new(Vec::new()),
+            layers: Layers::none(false),
+            options,
+            sessions: AtomicU32::new(0),
+        };
+        env.layers = env.probe()?;
+        if env.options.require_sandbox && (!env.layers.enabled || !env.layers.missing.is_empty()) {
+            return Err(Error::Usage(format!(
+                "--require-sandbox: the sandbox is not complete on this machine ({})",
+                env.layers.describe()
+            )));
+        }
+        Ok(env)
+    }
+
+    /// The sandbox layers in force.
+    pub fn layers(&self) -> &Layers {
+        &self.layers
+    }
+
+    /// The limits every session runs under.
+    pub fn limits(&self) -> SessionLimits {
+        self.options.limits
+    }
+
+    fn probe(&self) -> Result<Layers, Error> {
+        let dir = self.scratch.path().join("probe");
+        std::fs::create_dir_all(&dir)
+            .map_err(Error::io("cannot create the sandbox probe's folder"))?;
+        let policy = self.policy(Vec::new(), dir, FIRST_UID, self.session_limits(1));
+        sandbox::probe(&policy).map_err(|source| Error::Io {
+            context: "cannot start the sandbox shim (the grader binary itself)".into(),
+            source,
+        })
+    }
+
+    /// The sandbox limits of a session with `cpu_seconds` of CPU.
+    fn session_limits(&self, cpu_seconds: u64) -> sandbox::Limits {
+        let l = self.options.limits;
+        sandbox::Limits {
+            cpu_seconds,
+            memory_bytes: l.memory_bytes,
+            processes: l.processes,
+            open_files: l.open_files,
+            file_size_bytes: l.file_size_bytes,
+            scratch_bytes: l.scratch_bytes,
+        }
+    }
+
+    fn policy(
+        &self,
+        extra_read: Vec<PathBuf>,
+        scratch: PathBuf,
+        uid: u32,
+        limits: sandbox::Limits,
+    ) -> Policy {
+        let mut read: Vec<PathBuf> = SYSTEM_READ
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.exists())
+            .collect();
+        read.extend(extra_read);
+        Policy {
+            read,
+            list: Vec::new(),
+            write: Vec::new(),
+            scratch,
+            limits,
+            uid: (os::effective_ids().0 == 0 && self.options.sandbox).then_some(uid),
+            isolate: self.options.sandbox,
+            protocol: false,
+        }
+    }
+
+    /// The path of the driver `name` with source `text`, written into the
+    /// drivers' folder on first use.
+    pub fn driver(&self, name: &'static str, text: &str) -> Result<PathBuf, Error> {
+        let path = self.drivers.path().join(name);
+        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        if !written.contains(&name) {
+            std::fs::write(&path, text)
+                .map_err(Error::io(format!("cannot write the {name} driver")))?;
+            written.push(name);
+        }
+        Ok(path)
+    }
+
+    /// The tool `name`, found once by `find` (the real binary behind a
+    /// version manager's shim, which would cost a second process start for
+    /// every session). Every tool found goes on contained programs' PATH,
+    /// lowest `rank` first.
+    pub fn tool(
+        &self,
+        name: &'static str,
+        rank: u8,
+        find: impl FnOnce() -> Result<PathBuf, String>,
+    ) -> Result<PathBuf, String> {
+        let mut tools = self.tools.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tool) = tools.iter().find(|t| t.name == name) {
+            return tool.found.clone();
+        }
+        let found = find();
+        tools.push(Tool {
+            name,
+            rank,
+            found: found.clone(),
+        });
+        tools.sort_by_key(|t| t.rank);
+        found
+    }
+
+    /// The command that serves `program` over the protocol, inside the
+    /// sandbox, with `cpu_seconds` of CPU for the whole session.
+    pub fn session_command(&self, program: &Program, cpu_seconds: u64) -> Result<Command, Error> {
+        let mut read = vec![self.drivers.path().to_owned()];
+        read.extend(program.read.iter().cloned());
+        let access = Access {
+            read,
+            list: program.list.clone(),
+            write: Vec::new(),
+        };
+        let limits = self.session_limits(cpu_seconds);
+        let (mut command, _) =
+            self.contained(&program.program, &program.args, access, limits, true)?;
+        command.env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string());
+        Ok(command)
+    }
+
+    /// `program args` in a fresh sandbox with its own scratch folder and
+    /// uid and the file access `access` (plus the scratch folder);
+    /// `protocol` when it speaks the protocol over descriptors 3 to 7.
+    /// Returns the command and the scratch folder.
+    pub fn contained(
+        &self,
+        program: &Path,
+        args: &[OsString],
+        access: Access,
+        limits: sandbox::Limits,
+        protocol: bool,
+    ) -> Result<(Command, PathBuf), Error> {
+        let Access {
+            mut read,
+            list,
+            write,
+        } = access;
+        let session = self.sessions.fetch_add(1, Ordering::Relaxed);
+        let scratch = self.scratch.path().join(format!("session-{session}"));
+        std::fs::create_dir_all(&scratch)
+            .map_err(Error::io("cannot create a session's scratch folder"))?;
+        // The tools found, first on the program's PATH: an executable's
+        // `#!/usr/bin/env python3` gets the real interpreter.
+        let mut path_dirs = Vec::new();
+        for tool in self.tools.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            if let Ok(exe) = &tool.found
+                && let Some(bin) = exe.parent()
+            {
+                read.extend(bin.parent().map(Path::to_owned));
+                path_dirs.push(bin.to_owned());
+            }
+        }
+        path_dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
+        let uid = FIRST_UID + session % 4000;
+        let mut policy = self.policy(read, scratch.clone(), uid, limits);
+        policy.list = list;
+        policy.write = write;
+        policy.protocol = protocol;
+        let mut command = sandbox::wrap(&policy, program, args).map_err(Error::io(
+            "cannot find the grader binary to start the sandbox",
+        ))?;
+        // A clean environment: no CI secrets, no interpreter options that
+        // would change how the learner's code runs.
+        command
+            .env_clear()
+            .env("PATH", std::env::join_paths(path_dirs).unwrap_or_default())
+            .env("LANG", "C.UTF-8")
+            .env("HOME", &scratch)
+            .env("TMPDIR", &scratch)
+            .current_dir(&scratch);
+        Ok((command, scratch))
+    }
+
+    /// Where compiled and transpiled submissions are kept.
+    pub fn cache_dir(&self) -> &Path {
+        &self.options.cache_dir
+    }
+
+    /// Whether sessions are sandboxed.
+    pub fn sandboxed(&self) -> bool {
+        self.options.sandbox
+    }
+
+    /// What of a submission its session may read: its folder (for modules
+    /// it imports), less whatever is protected there (tests, challenges,
+    /// the other submissions of this run).
+    /// Returns the paths to read, and the folders only to list (so that
+    /// imports can look for a module beside it).
+    pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let Some(dir) = file.parent() else {
+            return (vec![file.to_owned()], Vec::new());
+        };
+        let protected: Vec<PathBuf> = self
+            .options
+            .protected
+            .iter()
+            .filter_map(|p| std::path::absolute(p).ok())
+            .filter(|p| p != file)
+            .collect();
+        if protected.iter().any(|p| dir.starts_with(p)) {
+            return (vec![file.to_owned()], Vec::new());
+        }
+        if !protected.iter().any(|p| p.starts_with(dir)) {
+            return (vec![dir.to_owned()], Vec::new());
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return (vec![file.to_owned()], Vec::new());
+        };
+        let read = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|entry| !protected.iter().any(|p| p.starts_with(entry)))
+            .collect();
+        (read, vec![dir.to_owned()])
+    }
+}
+
+/// What a sandboxed program may do with files, besides its scratch folder.
+#[derive(Debug, Clone, Default)]
+pub struct Access {
+    /// Read and execute beneath these.
+    pub read: Vec<PathBuf>,
+    /// List these folders, but read nothing beneath.
+    pub list: Vec<PathBuf>,
+    /// Write beneath these.
+    pub write: Vec<PathBuf>,
+}
+
+/// Limits for a program the grader runs for itself in the sandbox (a
+/// compiler), not a learner's session.
+pub use crate::sandbox::Limits as ToolLimits;
+
+/// How a command run to its end went.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// `None` when it was killed at the deadline.
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
+    pub timed_out: bool,
+}
+
+/// Runs `command` (no protocol) until it ends or `limit` passes, keeping
+/// `cap` bytes of each output stream and draining the rest. The command's
+/// process group is killed at the deadline.
+pub fn run_to_end(mut command: Command, limit: Duration, cap: usize) -> std::io::Result<Finished> {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    command
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0);
+    let mut child = command.spawn()?;
+    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut kept = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let mut buf = [0u8; 8192];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let room = cap.saturating_sub(kept.len()).min(n);
+                    kept.extend_from_slice(&buf[..room]);
+                }
+            }
+            String::from_utf8_lossy(&kept).into_owned()
+        })
+    };
+    let out = reader(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = reader(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = Instant::now() + limit;
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            timed_out = true;
+            os::kill_group(child.id());
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    // The group is gone by now, so the pipes reach end of file.
+    os::kill_group(child.id());
+    Ok(Finished {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+        timed_out,
+    })
+}
+
+/// "exited with code 1", "was killed by signal 11 (SIGSEGV)".
+pub fn describe_exit(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => describe_signal(signal),
+        _ => format!("ended ({status})"),
+    }
+}
+
+/// "was killed by signal 11 (SIGSEGV)".
+pub fn describe_signal(signal: i32) -> String {
+    format!("was killed by signal {signal} ({})", signal_name(signal))
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGILL => "SIGILL",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSTOP => "SIGSTOP",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => "signal",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_past_its_limit_is_stopped_with_its_children() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "sleep 30 & sleep 30; echo never"]);
+        let started = Instant::now();
+        let finished = run_to_end(command, Duration::from_millis(200), 1024).unwrap();
+        assert!(finished.timed_out);
+        assert!(finished.status.is_none());
+        // The background sleep held stdout too: had it survived, joining
+        // the reader would have waited for it.
+        assert!(started.elapsed() < Duration::from_secs(20));
+        assert!(!finished.stdout.contains("never"));
+    }
+
+    #[test]
+    fn a_flood_is_capped_and_drained_to_the_end() {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "head -c 5000000 /dev/zero | tr '\\\\0' x; echo; echo done >&2",
+        ]);
+        let finished = run_to_end(command, Duration::from_secs(30), 1000).unwrap();
+        assert!(!finished.timed_out);
+        assert!(finished.status.unwrap().success());
+        assert_eq!(finished.stdout.len(), 1000);
+        assert_eq!(finished.stderr, "done\n");
+    }
+}

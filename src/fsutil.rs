@@ -1,0 +1,108 @@
+//! Writing files so that nothing half-written is ever seen, and nothing is
+//! left behind when writing fails.
+
+use crate::error::Error;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A file being written beside `path` that replaces it whole on
+/// [`AtomicFile::commit`]. Dropped without committing (an error, a panic),
+/// the temporary file is removed.
+pub struct AtomicFile {
+    path: PathBuf,
+    file: BufWriter<tempfile::NamedTempFile>,
+}
+
+impl AtomicFile {
+    /// Starts writing what will become `path`.
+    pub fn create(path: &Path) -> Result<AtomicFile, Error> {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        // Readable by all, as a plain write would leave it: the sandbox's
+        // uid reads transpiled modules from the cache.
+        use std::os::unix::fs::PermissionsExt;
+        let file = tempfile::Builder::new()
+            .permissions(std::fs::Permissions::from_mode(0o644))
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(failed(path))?;
+        Ok(AtomicFile {
+            path: path.to_owned(),
+            file: BufWriter::new(file),
+        })
+    }
+
+    /// Writes `bytes` on.
+    pub fn write(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        self.file.write_all(bytes).map_err(failed(&self.path))
+    }
+
+    /// Puts the file in place of `path`, flushed to disk.
+    pub fn commit(self) -> Result<(), Error> {
+        let path = self.path;
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|e| failed(&path)(e.into_error()))?;
+        file.as_file().sync_all().map_err(failed(&path))?;
+        file.persist(&path).map_err(|e| failed(&path)(e.error))?;
+        Ok(())
+    }
+}
+
+fn failed(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
+    Error::io(format!("cannot write {}", path.display()))
+}
+
+/// Writes `bytes` to `path` so that a reader sees the old file or the new
+/// one, never half of one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let mut file = AtomicFile::create(path)?;
+    file.write(bytes)?;
+    file.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<std::ffi::OsString> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_and_nothing_is_left_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("result.json");
+        write_atomically(&path, b"old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "readable by the sandbox's uid");
+        assert_eq!(names(dir.path()), ["result.json"]);
+        // A folder that does not exist fails and leaves nothing.
+        assert!(write_atomically(&dir.path().join("no/such"), b"x").is_err());
+    }
+
+    #[test]
+    fn a_file_given_up_leaves_the_old_one_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("case.json");
+        write_atomically(&path, b"old").unwrap();
+        let mut file = AtomicFile::create(&path).unwrap();
+        file.write(b"half of a ne").unwrap();
+        drop(file);
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert_eq!(names(dir.path()), ["case.json"]);
+    }
+}

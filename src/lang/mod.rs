@@ -1,0 +1,438 @@
+//! The languages a submission may be written in, one file each: how it is
+//! recognised, its entry and starter names, how it is prepared (and cached),
+//! the interpreter or toolchain it needs, the command that serves it, and
+//! the snippet the shrinker writes in it. [`TABLE`] is what differs between
+//! them as data; the functions here dispatch to each language's file.
+//!
+//! Adding a language is a file here, a [`Language`] variant with its
+//! [`TABLE`] row, and a driver in `drivers/`; the test
+//! `every_language_is_wired_everywhere` says what is missing.
+
+mod executable;
+mod javascript;
+mod python;
+mod rust;
+mod typescript;
+
+use crate::challenge::Challenge;
+use crate::error::Error;
+use crate::exec::{Build, Environment, Program};
+use crate::protocol::LearnerError;
+use reference::{ModelSpec, Returns};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The language a submission is written in, from its file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    Python,
+    #[serde(rename = "javascript")]
+    #[value(name = "javascript")]
+    JavaScript,
+    #[serde(rename = "typescript")]
+    #[value(name = "typescript")]
+    TypeScript,
+    Rust,
+    /// Any program speaking the protocol itself.
+    #[value(skip)]
+    Executable,
+    /// No submission file was found (a batch folder without an entry).
+    #[value(skip)]
+    Unknown,
+}
+
+/// What differs between languages, as data.
+#[derive(Debug)]
+pub struct Spec {
+    pub language: Language,
+    /// The extensions that mark a file as this language, the first the
+    /// starter's.
+    pub extensions: &'static [&'static str],
+}
+
+/// Every language written as a module, in the order entry files are looked
+/// for. Executables are recognised by their mode, not their name.
+pub const TABLE: [Spec; 4] = [
+    Spec {
+        language: Language::Python,
+        extensions: &["py"],
+    },
+    Spec {
+        language: Language::JavaScript,
+        extensions: &["js", "cjs", "mjs"],
+    },
+    Spec {
+        language: Language::TypeScript,
+        extensions: &["ts", "mts"],
+    },
+    Spec {
+        language: Language::Rust,
+        extensions: &["rs"],
+    },
+];
+
+/// The stem of every entry file and starter: `router.py`, `router`.
+pub const ENTRY_STEM: &str = "router";
+
+impl Language {
+    /// The language's row of [`TABLE`], for modules.
+    pub fn spec(self) -> Option<&'static Spec> {
+        TABLE.iter().find(|s| s.language == self)
+    }
+
+    /// The starter's file name (`router.py`), for modules.
+    pub fn starter(self) -> Option<String> {
+        self.spec()
+            .map(|s| format!("{ENTRY_STEM}.{}", s.extensions[0]))
+    }
+}
+
+/// The file names a student's folder may hold as its entry, in the order
+/// they are looked for: `router.<ext>` for every module extension, then an
+/// executable `router`.
+pub fn entry_names() -> Vec<String> {
+    TABLE
+        .iter()
+        .flat_map(|s| s.extensions.iter())
+        .map(|ext| format!("{ENTRY_STEM}.{ext}"))
+        .chain([ENTRY_STEM.to_owned()])
+        .collect()
+}
+
+/// A submission to grade.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// The path as the user gave it (for reports).
+    pub path: PathBuf,
+    /// The absolute path (for running).
+    pub absolute: PathBuf,
+    pub language: Language,
+}
+
+impl Submission {
+    /// Recognises the submission at `path` by its extension (see
+    /// [`TABLE`]), or as an executable file without one.
+    pub fn detect(path: &Path) -> Result<Submission, Error> {
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Error::Usage(format!("cannot read submission {}: {e}", path.display())))?;
+        if !meta.is_file() {
+            return Err(Error::Usage(format!(
+                "submission {} is not a file; give the path of the module to grade",
+                path.display()
+            )));
+        }
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let language = match TABLE.iter().find(|s| s.extensions.contains(&extension)) {
+            Some(spec) => spec.language,
+            None => {
+                use std::os::unix::fs::PermissionsExt;
+                if meta.permissions().mode() & 0o111 != 0 {
+                    Language::Executable
+                } else {
+                    let known: Vec<String> = TABLE
+                        .iter()
+                        .flat_map(|s| s.extensions.iter())
+                        .map(|e| format!(".{e}"))
+                        .collect();
+                    return Err(Error::Usage(format!(
+                        "cannot tell the language of {}: expected {}, \
+                         or an executable file that speaks the protocol (chmod +x it)",
+                        path.display(),
+                        known.join(", ")
+                    )));
+                }
+            }
+        };
+        let absolute = std::path::absolute(path)
+            .map_err(Error::io(format!("cannot resolve {}", path.display())))?;
+        Ok(Submission {
+            path: path.to_owned(),
+            absolute,
+            language,
+        })
+    }
+}
+
+/// Prepares `submission` for `challenge`: transpiles or compiles it where
+/// its language needs it (cached by content), and returns the program that
+/// serves it. The inner `Err` is the learner's compile error.
+pub fn prepare(
+    env: &Environment,
+    challenge: &Challenge,
+    submission: &Submission,
+) -> Result<Result<Program, LearnerError>, Error> {
+    let started = Instant::now();
+    let built = |artifact: Result<(PathBuf, bool), LearnerError>| {
+        artifact.map(|(path, cached)| {
+            let build = Build {
+                cached,
+                time_ms: started.elapsed().as_millis() as u64,
+            };
+            (path, build)
+        })
+    };
+    let (own, list) = env.submission_paths(&submission.absolute);
+    let mut program = match submission.language {
+        Language::Python => python::program(env, submission)?,
+        Language::JavaScript => javascript::program(env, submission)?,
+        Language::TypeScript => match built(typescript::transpile_cached(env, submission)?) {
+            Ok((module, build)) => typescript::program(env, submission, &module, build)?,
+            Err(e) => return Ok(Err(e)),
+        },
+        Language::Rust => match built(rust::compile(env, challenge, submission)?) {
+            Ok((binary, build)) => rust::program(submission, &binary, build),
+            Err(e) => return Ok(Err(e)),
+        },
+        Language::Executable | Language::Unknown => executable::program(submission),
+    };
+    program.read.splice(0..0, own);
+    program.list.extend(list);
+    Ok(Ok(program))
+}
+
+/// A program with no arguments or grants of its own yet.
+fn bare(submission: &Submission, program: PathBuf) -> Program {
+    Program {
+        name: submission.path.display().to_string(),
+        program,
+        args: Vec::new(),
+        read: Vec::new(),
+        list: Vec::new(),
+        own_program: false,
+        build: None,
+    }
+}
+
+/// The submission's text; a file that is not UTF-8 cannot be a module.
+fn read_source(submission: &Submission) -> Result<String, Error> {
+    std::fs::read_to_string(&submission.absolute).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read submission {} as UTF-8 text: {e}",
+            submission.path.display()
+        ))
+    })
+}
+
+/// The cache key of `parts`: a SHA-256 over each part with its length, so
+/// that no two lists of parts share a key.
+fn cache_key(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The cache's folder for artifacts of `kind`, created if needed.
+fn cache_folder(env: &Environment, kind: &str) -> Result<PathBuf, Error> {
+    let dir = env.cache_dir().join(kind);
+    std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
+        context: format!(
+            "cannot create the cache folder {} (choose another with --cache-dir)",
+            dir.display()
+        ),
+        source,
+    })?;
+    Ok(dir)
+}
+
+/// Finds an interpreter's real binary by asking `program` (the variable
+/// `variable`'s value, else `default`) to print it with `flag probe`.
+fn interpreter(
+    env: &Environment,
+    name: &'static str,
+    rank: u8,
+    variable: &str,
+    default: &str,
+    (flag, probe): (&str, &str),
+    package: &str,
+) -> Result<PathBuf, Error> {
+    let found = env.tool(name, rank, || {
+        let program = std::env::var_os(variable).unwrap_or_else(|| default.into());
+        match std::process::Command::new(&program)
+            .args([flag, probe])
+            .output()
+        {
+            Ok(out) if out.status.success() => {
+                let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+                Ok(if path.is_empty() {
+                    PathBuf::from(&program)
+                } else {
+                    PathBuf::from(path)
+                })
+            }
+            Ok(out) => Err(format!(
+                "`{} {flag} ...` {}: {}",
+                program.to_string_lossy(),
+                crate::exec::describe_exit(out.status),
+                String::from_utf8_lossy(&out.stderr).trim()
+            )),
+            Err(e) => Err(format!("`{}`: {e}", program.to_string_lossy())),
+        }
+    });
+    found.map_err(|detail| Error::Runtime {
+        program: default.into(),
+        hint: format!(
+            "install {default} (e.g. apt-get install {package}) or set {variable} to its path"
+        ),
+        source: std::io::Error::other(detail),
+    })
+}
+
+/// A shrunk case to replay in the learner's language: the constructor's
+/// arguments, the operations before the last, and the last one with its
+/// expected answer.
+struct Replay<'a> {
+    model: &'static ModelSpec,
+    /// The submission's file name (`router.py`) and stem (`router`).
+    file: String,
+    stem: String,
+    case: &'a Value,
+    args: &'a [Value],
+    before: &'a [Value],
+    last: &'a Value,
+    /// What the last operation returns.
+    returns: Returns,
+    expected: &'a Value,
+}
+
+impl Replay<'_> {
+    /// `router.name(operands...)`, each operand written by `literal`.
+    fn call(&self, op: &Value, literal: &dyn Fn(&Value) -> String) -> String {
+        let name = op[0].as_str().unwrap_or_default();
+        let operands: Vec<String> = op
+            .as_array()
+            .map_or(&[][..], |a| &a[1..])
+            .iter()
+            .map(literal)
+            .collect();
+        format!("router.{name}({})", operands.join(", "))
+    }
+
+    /// The constructor's arguments, each written by `literal`.
+    fn arguments(&self, literal: &dyn Fn(&Value) -> String) -> String {
+        self.args.iter().map(literal).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// Code that replays `case` in the submission's language and asserts that
+/// its last operation answers `expected`.
+pub fn snippet(
+    challenge: &Challenge,
+    submission: &Submission,
+    case: &Value,
+    expected: &Value,
+) -> String {
+    let args = case[0].as_array().map_or(&[][..], Vec::as_slice);
+    let ops = case[1].as_array().map_or(&[][..], Vec::as_slice);
+    let Some((last, before)) = ops.split_last() else {
+        return String::new();
+    };
+    let name =
+        |part: Option<&std::ffi::OsStr>| part.unwrap_or_default().to_string_lossy().into_owned();
+    let replay = Replay {
+        model: challenge.model,
+        file: name(submission.path.file_name()),
+        stem: name(submission.path.file_stem()),
+        case,
+        args,
+        before,
+        last,
+        returns: last[0]
+            .as_str()
+            .and_then(|name| challenge.model.signature(name))
+            .map_or(Returns::MaybeName, |s| s.returns),
+        expected,
+    };
+    match submission.language {
+        Language::Python => python::snippet(&replay),
+        Language::JavaScript => javascript::snippet(&replay),
+        Language::TypeScript => typescript::snippet(&replay),
+        Language::Rust => rust::snippet(&replay),
+        Language::Executable | Language::Unknown => executable::snippet(&replay),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    fn root() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// Every module language: recognised by each of its extensions, a
+    /// starter in every challenge, an entry name a batch looks for, a
+    /// value of `grader init --lang`, a driver or toolchain, and a snippet.
+    #[test]
+    fn every_language_is_wired_everywhere() {
+        let dir = tempfile::tempdir().unwrap();
+        let entries = entry_names();
+        let case = serde_json::json!([[["a", "b"]], [["route", "k"]]]);
+        let challenges =
+            crate::challenge::list(&root().join("challenges")).expect("the shipped challenges");
+        assert!(!challenges.is_empty());
+        for spec in &TABLE {
+            let language = spec.language;
+            for ext in spec.extensions {
+                let path = dir.path().join(format!("router.{ext}"));
+                std::fs::write(&path, "").unwrap();
+                let found = Submission::detect(&path).unwrap();
+                assert_eq!(found.language, language, ".{ext}");
+                assert!(entries.contains(&format!("router.{ext}")), ".{ext}");
+            }
+            let starter = language.starter().unwrap();
+            for challenge in &challenges {
+                let file = challenge.dir.join("starters").join(&starter);
+                assert!(file.is_file(), "{} has no {starter}", challenge.id);
+            }
+            let value = language.to_possible_value().expect("a value of --lang");
+            assert_eq!(
+                serde_json::to_value(language).unwrap(),
+                Value::from(value.get_name()),
+                "--lang and the report name {language:?} alike"
+            );
+            let submission = Submission {
+                path: dir.path().join(&starter),
+                absolute: dir.path().join(&starter),
+                language,
+            };
+            let code = snippet(&challenges[0], &submission, &case, &Value::from("a"));
+            assert!(code.contains("route"), "{language:?}: {code}");
+            assert_ne!(
+                code,
+                snippet(
+                    &challenges[0],
+                    &Submission {
+                        language: Language::Executable,
+                        ..submission.clone()
+                    },
+                    &case,
+                    &Value::from("a")
+                ),
+                "{language:?} has a snippet of its own"
+            );
+        }
+        for driver in ["python_driver.py", "node_driver.js", "rust_driver.rs"] {
+            assert!(root().join("drivers").join(driver).is_file(), "{driver}");
+        }
+        // The executable is the one language without an extension.
+        assert_eq!(entries.last().map(String::as_str), Some(ENTRY_STEM));
+    }
+
+    #[test]
+    fn cache_keys_separate_their_parts() {
+        assert_ne!(cache_key(&[b"ab", b"c"]), cache_key(&[b"a", b"bc"]));
+        assert_eq!(cache_key(&[b"x"]).len(), 64);
+    }
+}

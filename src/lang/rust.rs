@@ -1,0 +1,501 @@
+//! Rust: the learner's `router.rs` compiled with `rustc -O` together with
+//! the grader's driver, whose glue (how to build the Router, how to call
+//! each operation) is generated from the challenge's signatures. rustc runs
+//! in the sandbox under limits; builds and compile errors are cached by the
+//! content of the driver, the source and the compiler's version.
+
+use super::{Replay, Submission, bare};
+use crate::challenge::Challenge;
+use crate::error::Error;
+use crate::exec::{Access, Build, Environment, Finished, Program, ToolLimits};
+use crate::protocol::LearnerError;
+use reference::{Kind, ModelSpec, Returns, Signature};
+use serde_json::Value;
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+const TEMPLATE: &str = include_str!("../../drivers/rust_driver.rs");
+
+/// How long the compiler may run.
+pub const COMPILE_LIMIT: Duration = Duration::from_secs(120);
+/// Compiler output kept for a compile error.
+const COMPILE_OUTPUT_CAP: usize = 64 * 1024;
+
+/// The compiled binary runs as it is: it is the driver.
+pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> Program {
+    let mut program = bare(submission, binary.to_owned());
+    program.read.extend(binary.parent().map(Path::to_owned));
+    program.build = Some(build);
+    program
+}
+
+/// Whether the learner's source exposes `pub fn h32`.
+pub fn has_h32(source: &str) -> bool {
+    source.split("pub fn").skip(1).any(|rest| {
+        rest.trim_start()
+            .strip_prefix("h32")
+            .is_some_and(|r| r.trim_start().starts_with('('))
+    })
+}
+
+/// The driver's source for `learner` (an absolute path), with the glue for
+/// `model`'s constructor and the challenge's `operations`.
+pub fn driver_source(
+    model: &ModelSpec,
+    operations: &[&'static Signature],
+    learner: &Path,
+    h32: bool,
+    runtime: &str,
+) -> String {
+    let module = format!(
+        "#[path = {:?}]\nmod submission;",
+        learner.display().to_string()
+    );
+    let mut glue = String::new();
+    let _ = writeln!(glue, "const RUNTIME: &str = {runtime:?};");
+    if h32 {
+        glue.push_str(
+            "const H32: Option<fn(&str) -> u64> = Some(|t| submission::h32(t) as u64);\n",
+        );
+    } else {
+        glue.push_str("const H32: Option<fn(&str) -> u64> = None;\n");
+    }
+    let args: Vec<String> = model
+        .constructor
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| match kind {
+            Kind::Name => format!("arg_str(args, {i}).to_owned()"),
+            Kind::Count | Kind::Size => format!("arg_usize(args, {i})"),
+            Kind::Weight => format!("arg_f64(args, {i})"),
+            Kind::Names => format!("arg_names(&args[{i}])"),
+            Kind::WeightedNames => format!("arg_pairs(&args[{i}])"),
+        })
+        .collect();
+    let _ = writeln!(
+        glue,
+        "fn construct(args: &[Json]) -> submission::Router {{\n    submission::Router::new({})\n}}",
+        args.join(", ")
+    );
+    glue.push_str("fn dispatch(router: &mut submission::Router, op: &[Json]) -> Json {\n    match arg_str(op, 0) {\n");
+    for signature in operations {
+        let operands: Vec<String> = signature
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(k, kind)| match kind {
+                Kind::Count | Kind::Size => format!("arg_usize(op, {})", k + 1),
+                Kind::Weight => format!("arg_f64(op, {})", k + 1),
+                _ => format!("arg_str(op, {})", k + 1),
+            })
+            .collect();
+        let call = format!("router.{}({})", signature.name, operands.join(", "));
+        let body = match signature.returns {
+            Returns::Nothing => format!("{{ let _ = {call}; Json::Null }}"),
+            _ => format!("{call}.to_json()"),
+        };
+        let _ = writeln!(glue, "        {:?} => {body},", signature.name);
+    }
+    glue.push_str(
+        "        other => panic!(\"the grader's driver has no operation {other}\"),\n    }\n}\n",
+    );
+    TEMPLATE
+        .replace("@@MODULE@@", &module)
+        .replace("@@GLUE@@", &glue)
+}
+
+/// The Rust toolchain: the real rustc inside the sysroot (not rustup's
+/// proxy, which needs the home folder) and its version.
+fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
+    static FOUND: OnceLock<Result<(PathBuf, PathBuf, String), String>> = OnceLock::new();
+    let found = FOUND.get_or_init(|| {
+        let rustc = std::env::var_os("GRADER_RUSTC").unwrap_or_else(|| "rustc".into());
+        let run = |arg: &str| {
+            std::process::Command::new(&rustc)
+                .arg(arg)
+                .output()
+                .map_err(|e| format!("`{}`: {e}", rustc.to_string_lossy()))
+                .and_then(|o| {
+                    if o.status.success() {
+                        Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
+                    } else {
+                        Err(format!(
+                            "`{} {arg}` {}",
+                            rustc.to_string_lossy(),
+                            crate::exec::describe_exit(o.status)
+                        ))
+                    }
+                })
+        };
+        let sysroot = PathBuf::from(run("--print=sysroot")?);
+        // "rustc 1.95.0 (59807616e 2026-04-14)" reads as "rustc 1.95.0".
+        let version = run("--version")?
+            .split(" (")
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        Ok((sysroot.join("bin/rustc"), sysroot, version))
+    });
+    found.clone().map_err(|detail| Error::Runtime {
+        program: "rustc".into(),
+        hint: "install Rust (rustup) or set GRADER_RUSTC to the rustc to use".into(),
+        source: std::io::Error::other(detail),
+    })
+}
+
+/// Compiles `submission` with the driver, or takes the binary (or the
+/// compile error) from the cache; `true` when it was cached.
+pub(super) fn compile(
+    env: &Environment,
+    challenge: &Challenge,
+    submission: &Submission,
+) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
+    let source = super::read_source(submission)?;
+    let (rustc, sysroot, version) = toolchain()?;
+    let driver = driver_source(
+        challenge.model,
+        &challenge.operations,
+        &submission.absolute,
+        has_h32(&source),
+        &version,
+    );
+    let key = super::cache_key(&[
+        b"rust",
+        version.as_bytes(),
+        driver.as_bytes(),
+        source.as_bytes(),
+    ]);
+    let folder = super::cache_folder(env, "rust")?;
+    let done = folder.join(&key);
+    let binary = done.join("router");
+    let failed = folder.join(format!("{key}.error.json"));
+    if binary.is_file() {
+        return Ok(Ok((binary, true)));
+    }
+    // A compile error is as deterministic as a success: remembered too.
+    if let Some(error) = std::fs::read(&failed)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<LearnerError>(&b).ok())
+    {
+        return Ok(Err(error));
+    }
+    let build = folder.join(format!("build-{key}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&build);
+    std::fs::create_dir_all(&build)
+        .map_err(Error::io(format!("cannot create {}", build.display())))?;
+    std::fs::write(build.join("main.rs"), &driver)
+        .map_err(Error::io("cannot write the Rust driver"))?;
+    let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
+    let args: Vec<OsString> = vec![
+        "--edition=2021".into(),
+        "-O".into(),
+        "--error-format=json".into(),
+        "--color=never".into(),
+        "-A".into(),
+        "warnings".into(),
+        "--crate-name=router".into(),
+        "--crate-type=bin".into(),
+        format!("--remap-path-prefix={}/=", learner_dir.display()).into(),
+        format!("--remap-path-prefix={}/=<grader-driver>/", build.display()).into(),
+        "-o".into(),
+        build.join("router").into(),
+        build.join("main.rs").into(),
+    ];
+    let (own, list) = env.submission_paths(&submission.absolute);
+    let mut read = vec![sysroot];
+    read.extend(own);
+    let limits = ToolLimits {
+        cpu_seconds: COMPILE_LIMIT.as_secs(),
+        memory_bytes: 4 << 30,
+        processes: 256,
+        open_files: 1024,
+        file_size_bytes: 1 << 30,
+        scratch_bytes: 1 << 30,
+    };
+    let access = Access {
+        read,
+        list,
+        write: vec![build.clone()],
+    };
+    let (command, _) = env.contained(&rustc, &args, access, limits, false)?;
+    let finished = crate::exec::run_to_end(command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
+        .map_err(Error::io("cannot run rustc in the sandbox"))?;
+    let compiled = finished.status.is_some_and(|s| s.success()) && build.join("router").is_file();
+    if !compiled {
+        let _ = std::fs::remove_dir_all(&build);
+        let error = compile_error(challenge, &finished)?;
+        if !finished.timed_out
+            && let Ok(bytes) = serde_json::to_vec(&error)
+        {
+            crate::fsutil::write_atomically(&failed, &bytes)?;
+        }
+        return Ok(Err(error));
+    }
+    if std::fs::rename(&build, &done).is_err() {
+        // Another grader finished the same build first: use its result.
+        let _ = std::fs::remove_dir_all(&build);
+    }
+    Ok(Ok((binary, false)))
+}
+
+/// One of rustc's JSON diagnostics, the parts read here.
+#[derive(Debug, serde::Deserialize)]
+struct Diagnostic {
+    message: String,
+    level: String,
+    code: Option<Code>,
+    #[serde(default)]
+    spans: Vec<Span>,
+    rendered: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Code {
+    code: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct Span {
+    file_name: String,
+    line_start: u64,
+    column_start: u64,
+    is_primary: bool,
+}
+
+/// A rustc failure as the learner's compile error: the first error, where
+/// it is, and every diagnostic as rustc renders it. A failure without any
+/// error diagnostic is not the learner's: the compiler or the sandbox broke.
+fn compile_error(challenge: &Challenge, finished: &Finished) -> Result<LearnerError, Error> {
+    let diagnostics: Vec<Diagnostic> = finished
+        .stderr
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    // What rustc said in plain text besides its diagnostics (an ICE, a
+    // linker's complaint) stays in the traceback.
+    let rendered: Vec<String> = finished
+        .stderr
+        .lines()
+        .map(|line| match serde_json::from_str::<Diagnostic>(line) {
+            Ok(d) => anstream::adapter::strip_str(d.rendered.as_deref().unwrap_or(&d.message))
+                .to_string()
+                .trim_end()
+                .to_owned(),
+            Err(_) => line.to_owned(),
+        })
+        .collect();
+    let text = rendered.join("\n").trim_end().to_owned();
+    if finished.timed_out {
+        let mut error = LearnerError::new(
+            "CompileError",
+            format!(
+                "the compiler ran past {} s and was stopped",
+                COMPILE_LIMIT.as_secs()
+            ),
+        );
+        error.traceback = text;
+        return Ok(error);
+    }
+    let Some(first) = diagnostics.iter().find(|d| d.level == "error") else {
+        return Err(Error::Io {
+            context: format!(
+                "rustc failed without a diagnostic ({})",
+                finished
+                    .status
+                    .map(crate::exec::describe_exit)
+                    .unwrap_or_else(|| "killed".into())
+            ),
+            source: std::io::Error::other(if text.is_empty() {
+                "no output".into()
+            } else {
+                text
+            }),
+        });
+    };
+    let headline = match &first.code {
+        Some(code) => format!("error[{}]: {}", code.code, first.message),
+        None => format!("error: {}", first.message),
+    };
+    let span = first
+        .spans
+        .iter()
+        .find(|s| s.is_primary)
+        .or(first.spans.first());
+    let place = span.map(|s| format!("{}:{}:{}", s.file_name, s.line_start, s.column_start));
+    let mut message = match &place {
+        Some(place) => format!("{headline} at {place}"),
+        None => headline,
+    };
+    let in_driver = span.is_some_and(|s| s.file_name.starts_with("<grader-driver>"));
+    if in_driver {
+        let wanted: Vec<String> = challenge.operations.iter().map(|s| s.to_string()).collect();
+        message.push_str(&format!(
+            " (in the grader's driver: your Router must have Router::new and the methods for {})",
+            wanted.join(", ")
+        ));
+    }
+    let mut error = LearnerError::new("CompileError", message);
+    error.traceback = text;
+    error.line = span.map(|s| s.line_start);
+    Ok(error)
+}
+
+pub(super) fn snippet(r: &Replay<'_>) -> String {
+    let constructor: Vec<String> = r
+        .model
+        .constructor
+        .iter()
+        .zip(r.args)
+        .map(|(kind, v)| argument(*kind, v))
+        .collect();
+    let operand = |v: &Value| match v {
+        Value::Number(n) if n.is_f64() => float(v),
+        other => other.to_string(),
+    };
+    // `mut` only when an operation before the last changes it.
+    let changes = r.before.iter().any(|op| {
+        op[0]
+            .as_str()
+            .and_then(|name| r.model.signature(name))
+            .is_some_and(|sig| !sig.returns.is_query())
+    });
+    let mut s = format!(
+        "// Add to the end of {}, run `cargo test` (or rustc --test): it fails until the bug is fixed.\n#[test]\nfn shrunk_case() {{\n    let {}router = Router::new({});\n",
+        r.file,
+        if changes { "mut " } else { "" },
+        constructor.join(", ")
+    );
+    for op in r.before {
+        s.push_str(&format!("    {};\n", r.call(op, &operand)));
+    }
+    s.push_str(&format!(
+        "    assert_eq!({}, {});\n}}\n",
+        r.call(r.last, &operand),
+        result(r.returns, r.expected)
+    ));
+    s
+}
+
+/// A number as a Rust `f64` literal (always with a point or exponent).
+fn float(v: &Value) -> String {
+    let x = v.as_f64().unwrap_or(0.0);
+    format!("{x:?}")
+}
+
+fn string(v: &Value) -> String {
+    format!("{v}.to_string()")
+}
+
+/// A constructor argument of `kind` as a Rust expression.
+fn argument(kind: Kind, v: &Value) -> String {
+    let items = || v.as_array().cloned().unwrap_or_default();
+    match kind {
+        Kind::Name => string(v),
+        Kind::Count | Kind::Size => v.to_string(),
+        Kind::Weight => float(v),
+        Kind::Names => format!(
+            "vec![{}]",
+            items().iter().map(string).collect::<Vec<_>>().join(", ")
+        ),
+        Kind::WeightedNames => format!(
+            "vec![{}]",
+            items()
+                .iter()
+                .map(|p| format!("({}, {})", string(&p[0]), float(&p[1])))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// An operation's expected result as the Rust value it returns.
+fn result(returns: Returns, v: &Value) -> String {
+    let items = || v.as_array().cloned().unwrap_or_default();
+    match (returns, v) {
+        (_, Value::Null) => "None".to_owned(),
+        (Returns::MaybeName, _) => format!("Some({})", string(v)),
+        (Returns::Names, _) => format!(
+            "Vec::<String>::from([{}])",
+            items().iter().map(string).collect::<Vec<_>>().join(", ")
+        ),
+        (Returns::Loads, _) => format!(
+            "Vec::<(String, usize)>::from([{}])",
+            items()
+                .iter()
+                .map(|p| format!("({}, {})", string(&p[0]), p[1]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => v.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h32_is_found_only_when_public() {
+        assert!(has_h32("pub fn h32(text: &str) -> u32 { 0 }"));
+        assert!(has_h32("pub fn  h32 (t: &str) -> u32 { 0 }"));
+        assert!(!has_h32("fn h32(text: &str) -> u32 { 0 }"));
+        assert!(!has_h32("pub fn h32_bytes(b: &[u8]) -> u32 { 0 }"));
+    }
+
+    #[test]
+    fn the_glue_calls_every_operation_with_its_types() {
+        let model = &reference::rendezvous::SPEC;
+        let ops: Vec<&'static Signature> = model.operations.iter().collect();
+        let source = driver_source(
+            model,
+            &ops,
+            Path::new("/learner/router.rs"),
+            true,
+            "rustc 1.0",
+        );
+        assert!(source.contains("#[path = \"/learner/router.rs\"]"));
+        assert!(source.contains("submission::Router::new(arg_names(&args[0]))"));
+        assert!(source.contains("\"route\" => router.route(arg_str(op, 1)).to_json(),"));
+        assert!(source.contains("\"add\" => { let _ = router.add(arg_str(op, 1)); Json::Null },"));
+        assert!(source.contains("Some(|t| submission::h32(t) as u64)"));
+        assert!(!source.contains("@@MODULE@@") && !source.contains("@@GLUE@@"));
+    }
+
+    #[test]
+    fn a_compile_error_is_read_from_rustcs_json_diagnostics() {
+        let challenge_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("challenges");
+        let challenge = Challenge::load(&challenge_dir, "rendezvous-router").unwrap();
+        // What rustc 1.9x writes for a type error, one diagnostic a line.
+        let stderr = concat!(
+            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"router.rs","byte_start":1,"byte_end":2,"line_start":14,"line_end":14,"column_start":9,"column_end":10,"is_primary":true,"text":[],"label":"expected `u32`","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"\u001b[1merror[E0308]\u001b[0m: mismatched types\n --> router.rs:14:9\n"}"#,
+            "\n",
+            r#"{"$message_type":"diagnostic","message":"aborting due to 1 previous error","code":null,"level":"error","spans":[],"children":[],"rendered":"error: aborting due to 1 previous error\n"}"#,
+            "\n"
+        );
+        let finished = Finished {
+            status: None,
+            stdout: String::new(),
+            stderr: stderr.into(),
+            timed_out: false,
+        };
+        let error = compile_error(&challenge, &finished).unwrap();
+        assert_eq!(
+            error.message,
+            "error[E0308]: mismatched types at router.rs:14:9"
+        );
+        assert_eq!(error.line, Some(14));
+        assert_eq!(
+            error.traceback,
+            "error[E0308]: mismatched types\n --> router.rs:14:9\nerror: aborting due to 1 previous error"
+        );
+        // No error diagnostic at all is the compiler's failure, not the learner's.
+        let silent = Finished {
+            stderr: "Killed\n".into(),
+            ..finished
+        };
+        assert!(compile_error(&challenge, &silent).is_err());
+    }
+}

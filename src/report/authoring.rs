@@ -1,0 +1,161 @@
+//! What the authoring commands print: `list`, `audit`, `bless` and
+//! `validate`. The commands compute; these functions only write.
+
+use crate::author::{Blessing, Finding};
+use crate::challenge::{Challenge, Scoring, Suite, Visibility};
+use crate::diagnose::AuditRow;
+use crate::words::counted;
+use std::io::{self, Write};
+
+/// `grader list`: each challenge with its operations, then its groups.
+pub fn render_list(challenges: &[(Challenge, Suite)], out: &mut dyn Write) -> io::Result<()> {
+    for (c, suite) in challenges {
+        let total: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
+        let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();
+        writeln!(
+            out,
+            "{}  {} ({}; operations: {})",
+            c.id,
+            c.config.title,
+            counted(total, "case"),
+            ops.join(", ")
+        )?;
+        for g in &suite.groups {
+            writeln!(
+                out,
+                "  {:<10} {:>10}  weight {} ({})  {}  {} ms",
+                g.name,
+                counted(g.cases.len(), "case"),
+                g.weight,
+                match g.scoring {
+                    Scoring::PerTest => "per test",
+                    Scoring::AllOrNothing => "all or nothing",
+                },
+                match g.visibility {
+                    Visibility::Visible => "visible",
+                    Visibility::Hidden => "hidden",
+                },
+                g.time_limit.as_millis()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `grader audit`: a line per mistake (and form), caught or a gap, and
+/// what to do about the gaps.
+pub fn render_audit(
+    challenge: &str,
+    tests: usize,
+    rows: &[AuditRow],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{challenge}: {} against {}",
+        counted(rows.len(), "known mistake"),
+        counted(tests, "test")
+    )?;
+    for r in rows {
+        let name = match &r.form {
+            Some(form) => format!("{} {form}", r.id),
+            None => r.id.clone(),
+        };
+        if r.caught_by.is_empty() {
+            writeln!(out, "  GAP  {name:<28} no test catches it: {}", r.title)?;
+        } else {
+            let shown: Vec<&str> = r.caught_by.iter().take(4).map(String::as_str).collect();
+            let more = r.caught_by.len().saturating_sub(shown.len());
+            writeln!(
+                out,
+                "  ok   {name:<28} caught by {}{}",
+                shown.join(", "),
+                if more > 0 {
+                    format!(" and {more} more")
+                } else {
+                    String::new()
+                }
+            )?;
+        }
+    }
+    let gaps = rows.iter().filter(|r| r.caught_by.is_empty()).count();
+    if gaps > 0 {
+        writeln!(
+            out,
+            "{} through: add cases that catch {}",
+            if gaps == 1 {
+                "1 mistake slips".to_owned()
+            } else {
+                format!("{gaps} mistakes slip")
+            },
+            if gaps == 1 { "it" } else { "them" }
+        )?;
+    }
+    Ok(())
+}
+
+/// `grader audit --format json`: the rows as they are.
+pub fn render_audit_json(rows: &[AuditRow], out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, rows)?;
+    writeln!(out)
+}
+
+/// `grader bless`: each expected file that changes (or would, with
+/// `check`), with the diff of its answers, and the summary.
+pub fn render_bless(changes: &[Blessing], check: bool, out: &mut dyn Write) -> io::Result<()> {
+    for c in changes {
+        writeln!(
+            out,
+            "{} {}",
+            if check { "would change" } else { "changed" },
+            c.path.display()
+        )?;
+        match &c.old {
+            Some(old) => write!(out, "{}", crate::diff::answers(old, &c.new))?,
+            None => writeln!(out, "  (missing or unreadable: written from the reference)")?,
+        }
+    }
+    if changes.is_empty() {
+        writeln!(out, "every expected file agrees with the reference")?;
+    } else if check {
+        writeln!(
+            out,
+            "{} expected files would change; run `grader bless` to write them",
+            changes.len()
+        )?;
+    }
+    Ok(())
+}
+
+/// `grader validate`'s findings, errors and warnings, each at its place.
+pub fn render_findings(findings: &[Finding], out: &mut dyn Write) -> io::Result<()> {
+    for f in findings {
+        writeln!(
+            out,
+            "{}: {}",
+            if f.error { "error" } else { "warning" },
+            f.problem
+        )?;
+    }
+    Ok(())
+}
+
+/// `grader validate`'s last line when nothing is wrong.
+pub fn render_valid(
+    challenge: &str,
+    suite: &Suite,
+    warnings: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{challenge}: {} in {}, all valid{}",
+        counted(suite.cases().count(), "case"),
+        counted(suite.groups.len(), "group"),
+        if warnings == 0 {
+            String::new()
+        } else {
+            format!(" ({})", counted(warnings, "warning"))
+        }
+    )
+}

@@ -1,0 +1,406 @@
+//! One failing test explained: what went wrong, the learner's traceback,
+//! the diff around the first wrong answer, the table of pinned scores (or
+//! rankings, ring points) that decide the expected answer, and what the
+//! learner's code printed. The human report shows it styled; the other
+//! formats take it as plain text from [`failure_text`].
+
+use super::style::{BAD, DIM, HEAD, NEW, NEW_EMPH, OLD, OLD_EMPH};
+use super::text::{abbreviate, display_width, number, pad, visible_json, visible_str};
+use super::{TestReport, Window};
+use crate::explain::{
+    ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
+};
+use reference::model::{PointsView, WinRule};
+use serde_json::Value;
+use std::io::{self, Write};
+
+/// A failing test's explanation as plain text, for the other formats.
+pub fn failure_text(t: &TestReport) -> String {
+    let mut bytes = Vec::new();
+    let _ = render_failure(t, &mut bytes);
+    anstream::adapter::strip_str(&String::from_utf8_lossy(&bytes)).to_string()
+}
+
+pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "{BAD}--- {}/{} ({}) ---{BAD:#}",
+        t.group, t.name, t.verdict
+    )?;
+    if t.expected_from == crate::challenge::ExpectedFrom::Reference {
+        writeln!(
+            out,
+            "{DIM}(this case has no expected file: the reference's output is expected){DIM:#}"
+        )?;
+    }
+    match &t.divergence {
+        Some(d) => {
+            writeln!(
+                out,
+                "first wrong answer at operation {}: {}",
+                d.op_index, d.op
+            )?;
+            writeln!(out, "  expected: {}", visible_json(&d.expected))?;
+            if d.missing {
+                writeln!(out, "  actual:   (no answer)")?;
+            } else {
+                writeln!(out, "  actual:   {}", visible_json(&d.actual))?;
+            }
+            if d.differing_ops > 1 {
+                writeln!(out, "  {} operations differ from here on", d.differing_ops)?;
+            }
+            // A wrong answer that came before an exception: the message
+            // names both.
+            if t.error.is_some() {
+                writeln!(out, "  {}", t.message)?;
+            }
+        }
+        None => writeln!(out, "{}", t.message)?,
+    }
+    if let Some(e) = &t.error
+        && !e.traceback.is_empty()
+    {
+        writeln!(out, "{DIM}traceback (your files only):{DIM:#}")?;
+        for line in e.traceback.lines() {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    if let Some(w) = &t.window {
+        render_diff(w, out)?;
+    }
+    match &t.explanation {
+        Some(ExplanationReport::Scores(s)) => {
+            render_scores(s, t.divergence.as_ref().map(|d| &d.actual), out)?
+        }
+        Some(ExplanationReport::Top(top)) => render_top(top, out)?,
+        Some(ExplanationReport::Ring(r)) => render_ring(r, out)?,
+        Some(ExplanationReport::Points(p)) => render_points(p, out)?,
+        None => {}
+    }
+    if let Some(c) = &t.captured {
+        for (name, text) in [("stdout", &c.stdout), ("stderr", &c.stderr)] {
+            if !text.is_empty() {
+                writeln!(out, "{DIM}captured {name}:{DIM:#}")?;
+                for line in text.lines() {
+                    writeln!(out, "  {DIM}|{DIM:#} {line}")?;
+                }
+            }
+        }
+        if c.dropped_bytes > 0 {
+            writeln!(
+                out,
+                "{DIM}({} more bytes of output not kept){DIM:#}",
+                c.dropped_bytes
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A diff of expected against actual around the divergence, one line per
+/// operation: `index op -> answer`.
+fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
+    let line = |i: usize, answer: Option<&Value>| {
+        let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
+        format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
+    };
+    let expected: String = (0..w.ops.len())
+        .map(|i| line(i, w.expected.get(i)))
+        .collect();
+    let actual: String = (0..w.ops.len())
+        .map(|i| line(i, w.actual[i].as_ref()))
+        .collect();
+    writeln!(
+        out,
+        "{DIM}diff around it ({OLD}-expected{OLD:#}{DIM}, {NEW}+actual{NEW:#}{DIM}):{DIM:#}"
+    )?;
+    for group in crate::diff::line_diff(&expected, &actual, 3) {
+        for line in &group {
+            let (plain, emph) = match line.tag {
+                similar::ChangeTag::Delete => (OLD, OLD_EMPH),
+                similar::ChangeTag::Insert => (NEW, NEW_EMPH),
+                similar::ChangeTag::Equal => (DIM, DIM),
+            };
+            write!(out, "{plain}{}{plain:#}", line.sign())?;
+            for (emphasized, text) in &line.parts {
+                let style = if *emphasized { emph } else { plain };
+                write!(out, "{style}{text}{style:#}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The submission's value beside a pinned one: plain when they agree.
+pub(super) fn yours_cell(yours: &Option<Value>, pinned: u32) -> String {
+    match yours {
+        Some(v) if v.as_u64() == Some(u64::from(pinned)) => format!("{v}"),
+        Some(v) => format!("{BAD}{v}{BAD:#}"),
+        None => String::new(),
+    }
+}
+
+/// The columns of a score row after the node: h32, the weighted steps
+/// where there are some, the submission's h32 where it gave one.
+struct ScoreColumns {
+    weighted: bool,
+    yours: bool,
+}
+
+impl ScoreColumns {
+    fn of<'a>(rows: impl Iterator<Item = &'a RankedRow> + Clone) -> ScoreColumns {
+        ScoreColumns {
+            weighted: rows.clone().any(|r| r.weighted.is_some()),
+            yours: rows.clone().any(|r| r.yours.is_some()),
+        }
+    }
+
+    fn header(&self) -> String {
+        let mut s = format!("{:>10}", "h32");
+        if self.weighted {
+            s.push_str(&format!(
+                "  {:>8}  {:>12}  {:>8}  {:>12}",
+                "weight", "U", "-ln(U)", "score"
+            ));
+        }
+        if self.yours {
+            s.push_str(&format!("  {:>12}", "your h32"));
+        }
+        s
+    }
+
+    fn cells(&self, r: &RankedRow) -> String {
+        let mut s = format!("{:>10}", r.h32);
+        if let (true, Some(w)) = (self.weighted, r.weighted) {
+            s.push_str(&format!(
+                "  {:>8}  {:>12.10}  {:>8.5}  {:>12.6}",
+                number(w.weight),
+                w.u,
+                w.neg_ln_u,
+                w.score
+            ));
+        }
+        if self.yours {
+            s.push_str(&format!("  {:>12}", yours_cell(&r.yours, r.h32)));
+        }
+        s
+    }
+}
+
+fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "why: each node scores {} for key {}; the highest wins, ties go to the smaller name",
+        s.formula,
+        visible_str(&s.key)
+    )?;
+    let columns = ScoreColumns::of(s.rows.iter());
+    let node_w = s
+        .rows
+        .iter()
+        .map(|r| display_width(&visible_str(&r.node)))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    writeln!(
+        out,
+        "  {DIM}{:>5}  {:<node_w$}  {}  text hashed{DIM:#}",
+        "rank",
+        "node",
+        columns.header()
+    )?;
+    let mut last_rank = 0;
+    for r in &s.rows {
+        if r.rank > last_rank + 1 {
+            writeln!(out, "  {DIM}{:>5}{DIM:#}", "...")?;
+        }
+        last_rank = r.rank;
+        write!(
+            out,
+            "  {:>5}  {}  {}  {}",
+            r.rank,
+            pad(&visible_str(&r.node), node_w),
+            columns.cells(r),
+            visible_str(&r.hashed)
+        )?;
+        let mut notes = Vec::new();
+        if s.winner.as_deref() == Some(r.node.as_str()) {
+            notes.push("expected");
+        }
+        if actual.and_then(Value::as_str) == Some(r.node.as_str()) {
+            notes.push("your answer");
+        }
+        if !notes.is_empty() {
+            write!(out, "  {HEAD}<- {}{HEAD:#}", notes.join(", "))?;
+        }
+        writeln!(out)?;
+    }
+    if s.total_nodes > s.rows.len() {
+        writeln!(
+            out,
+            "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}",
+            s.total_nodes,
+            crate::explain::MAX_ROWS
+        )?;
+    }
+    match (s.rule, s.rows.as_slice()) {
+        (WinRule::NoNodes, _) => writeln!(out, "  there are no nodes, so the answer is null")?,
+        (WinRule::TieSmallerName, [first, ..]) => {
+            let tied: Vec<String> = s
+                .rows
+                .iter()
+                .filter(|r| r.h32 == first.h32 && r.weighted == first.weighted)
+                .map(|r| visible_str(&r.node))
+                .collect();
+            writeln!(
+                out,
+                "  {} tie at {}; the smaller name, {}, wins",
+                tied.join(" and "),
+                first
+                    .weighted
+                    .map_or(first.h32.to_string(), |w| w.score.to_string()),
+                visible_str(&first.node)
+            )?;
+        }
+        (_, [first, ..]) => writeln!(out, "  {} has the highest score", visible_str(&first.node))?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "why: top({}, {}) lists the first min(n, {}) nodes by descending {}, ties by smaller name; the lists part at position {}",
+        visible_str(&t.key),
+        t.n,
+        t.total_nodes,
+        t.formula,
+        t.first_difference
+    )?;
+    let rows = t
+        .lines
+        .iter()
+        .flat_map(|l| l.expected.iter().chain(l.yours_row.iter()));
+    let columns = ScoreColumns::of(rows.clone());
+    let name_w = rows
+        .map(|r| display_width(&visible_str(&r.node)))
+        .max()
+        .unwrap_or(4)
+        .max(8);
+    let blank = " ".repeat(columns.header().chars().count());
+    // The submission's side shows the value ranked by; the rest of its row
+    // is on the expected side, where each node also appears.
+    let ranked_by = if columns.weighted { "score" } else { "h32" };
+    let value = |r: &RankedRow| match r.weighted {
+        Some(w) => format!("{:>12.6}", w.score),
+        None => format!("{:>12}", r.h32),
+    };
+    writeln!(
+        out,
+        "  {DIM}{:>4}  {:<name_w$}  {}  {:<name_w$}  {ranked_by:>12}{DIM:#}",
+        "pos",
+        "expected",
+        columns.header(),
+        "yours",
+    )?;
+    if t.lines.first().is_some_and(|l| l.position > 0) {
+        writeln!(out, "  {DIM}{:>4}{DIM:#}", "...")?;
+    }
+    for l in &t.lines {
+        let (name, cells) = match &l.expected {
+            Some(r) => (visible_str(&r.node), columns.cells(r)),
+            None => ("(none)".to_owned(), blank.clone()),
+        };
+        let (your_name, your_value) = match (&l.yours, &l.yours_row) {
+            (Some(_), Some(r)) => (visible_str(&r.node), value(r)),
+            (Some(v), None) => (visible_json(v), format!("{BAD}not a node{BAD:#}")),
+            (None, _) => ("(none)".to_owned(), String::new()),
+        };
+        let differs = l.expected.as_ref().map(|r| r.node.as_str())
+            != l.yours.as_ref().and_then(Value::as_str);
+        let style = if differs { BAD } else { DIM };
+        writeln!(
+            out,
+            "  {:>4}  {}  {cells}  {style}{}{style:#}  {your_value}",
+            l.position,
+            pad(&name, name_w),
+            pad(&your_name, name_w)
+        )?;
+    }
+    Ok(())
+}
+
+fn render_points(p: &PointsView, out: &mut dyn Write) -> io::Result<()> {
+    let names: Vec<String> = p.nodes.iter().map(|n| visible_str(n)).collect();
+    writeln!(
+        out,
+        "why: the ring has {} ({}) with k = {} points each: {} entries. Removing a node takes all k of its points away, and two points at one position both stay.",
+        crate::words::counted(p.nodes.len(), "node"),
+        abbreviate(&names, 8),
+        p.k,
+        p.points
+    )
+}
+
+fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
+    write!(
+        out,
+        "why: key {} sits at position h32 = {}",
+        visible_str(&r.key),
+        r.position
+    )?;
+    if let Some(v) = &r.position_yours {
+        write!(
+            out,
+            " (your h32: {})",
+            yours_cell(&Some(v.clone()), r.position)
+        )?;
+    }
+    writeln!(
+        out,
+        "; it belongs to the first of the ring's {} points at or after it{}",
+        r.points,
+        if r.wrapped {
+            ", and there is none, so the lookup wraps to the first point"
+        } else {
+            ""
+        }
+    )?;
+    if r.points == 0 {
+        return writeln!(out, "  the ring is empty, so the answer is null");
+    }
+    let yours = r.before.iter().chain(&r.after).any(|p| p.yours.is_some());
+    writeln!(
+        out,
+        "  {DIM}{:>6}  {:>10}{}  point{DIM:#}",
+        "index",
+        "position",
+        if yours { "      your h32" } else { "" }
+    )?;
+    let line = |p: &ShownPoint, note: &str, out: &mut dyn Write| -> io::Result<()> {
+        let mut cells = format!("{:>6}  {:>10}", p.index, p.position);
+        if yours {
+            cells.push_str(&format!("  {:>12}", yours_cell(&p.yours, p.position)));
+        }
+        writeln!(out, "  {cells}  {}{note}", visible_str(&p.hashed))
+    };
+    for p in &r.before {
+        line(p, "", out)?;
+    }
+    writeln!(
+        out,
+        "  {HEAD}{:>6}  {:>10}  <- the key{HEAD:#}",
+        "", r.position
+    )?;
+    for (i, p) in r.after.iter().enumerate() {
+        let note = if i == 0 {
+            format!("  {HEAD}<- expected: {}{HEAD:#}", visible_str(&p.node))
+        } else {
+            String::new()
+        };
+        line(p, &note, out)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! Words for counts, the one place English plurals are made.
+
+/// `n` and `word`, plural unless `n` is one: "1 case", "3 cases".
+pub fn counted(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(super::counted(1, "case"), "1 case");
+        assert_eq!(super::counted(0, "case"), "0 cases");
+        assert_eq!(super::counted(2, "known mistake"), "2 known mistakes");
+    }
+}

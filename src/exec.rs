@@ -400,8 +400,7 @@ pub fn run_to_end(mut command: Command, limit: Duration, cap: usize) -> std::io:
                     if n == 0 {
                         break;
                     }
-                    let room = cap.saturating_sub(kept.len()).min(n);
-                    kept.extend_from_slice(&buf[..room]);
+                    keep(&mut kept, cap, &buf[..n]);
                 }
             }
             String::from_utf8_lossy(&kept).into_owned()
@@ -441,6 +440,14 @@ pub fn run_to_end(mut command: Command, limit: Duration, cap: usize) -> std::io:
         stderr: err.join().unwrap_or_default(),
         timed_out,
     })
+}
+
+/// Keeps what of `bytes` fits in `kept` under `cap` bytes and returns how
+/// many did not fit: output is capped, but always read to its end.
+pub fn keep(kept: &mut Vec<u8>, cap: usize, bytes: &[u8]) -> u64 {
+    let room = cap.saturating_sub(kept.len()).min(bytes.len());
+    kept.extend_from_slice(&bytes[..room]);
+    (bytes.len() - room) as u64
 }
 
 /// "exited with code 1", "was killed by signal 11 (SIGSEGV)".

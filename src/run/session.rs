@@ -488,11 +488,7 @@ fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
     while let Some(pipe) = stream.pipe.as_mut() {
         match pipe.read(&mut buf) {
             Ok(0) => stream.pipe = None,
-            Ok(n) => {
-                let room = cap.saturating_sub(stream.kept.len()).min(n);
-                stream.kept.extend_from_slice(&buf[..room]);
-                dropped += (n - room) as u64;
-            }
+            Ok(n) => dropped += crate::exec::keep(&mut stream.kept, cap, &buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
             Err(_) => stream.pipe = None,

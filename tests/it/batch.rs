@@ -2,24 +2,13 @@
 //! sharding plus merge against one unsharded run, and an interrupted batch
 //! resumed without regrading what was done.
 
+use crate::support::{self, copy_tree, grader, json, output, root, run, tempdir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 const SAMPLE: &str = "challenges/rendezvous-router/tests/sample";
-
-fn grader(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 /// A class: students in folders (several languages, right and wrong, one
 /// without an entry file) and one as a bare file; with each one's verdict.
@@ -136,24 +125,19 @@ fn essentials(report: &Value) -> Vec<Value> {
 
 #[test]
 fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let (class, verdicts) = class(dir.path());
     let class_s = class.to_str().unwrap();
     // "sample" weighs nothing; "edge" carries points, so scores differ.
     let tests = dir.path().join("tests");
-    for group in ["sample", "edge"] {
-        let from = root()
-            .join("challenges/rendezvous-router/tests")
-            .join(group);
-        let to = tests.join(group);
-        std::fs::create_dir_all(&to).unwrap();
-        for f in std::fs::read_dir(from).unwrap().flatten() {
-            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
-        }
-    }
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &tests,
+        |rel| rel.starts_with("sample") || rel.starts_with("edge"),
+    );
     let tests_s = tests.to_str().unwrap();
     let gradebook = dir.path().join("gradebook.csv");
-    let whole = grader(&[
+    let whole = run(&[
         "grade",
         "--format",
         "json",
@@ -171,7 +155,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
         "{}",
         String::from_utf8_lossy(&whole.stderr)
     );
-    let whole: Value = serde_json::from_slice(&whole.stdout).unwrap();
+    let whole: Value = json(&whole);
     let submissions = whole["submissions"].as_array().unwrap();
     let names: Vec<&str> = submissions
         .iter()
@@ -214,7 +198,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
     let mut seen = 0;
     for k in 1..=3 {
         let file = dir.path().join(format!("shard-{k}.json"));
-        let out = grader(&[
+        let out = run(&[
             "grade",
             "--format",
             "json",
@@ -244,9 +228,9 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
     );
     let mut args = vec!["merge", "--format", "json"];
     args.extend(shard_files.iter().map(|f| f.to_str().unwrap()));
-    let merged = grader(&args);
+    let merged = run(&args);
     assert_eq!(merged.status.code(), Some(1));
-    let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
+    let merged: Value = json(&merged);
     assert_eq!(essentials(&merged), essentials(&whole));
 
     // Merging a shard twice is refused: it would count students twice.
@@ -257,7 +241,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
             !r["submissions"].as_array().unwrap().is_empty()
         })
         .unwrap();
-    let twice = grader(&[
+    let twice = run(&[
         "merge",
         nonempty.to_str().unwrap(),
         nonempty.to_str().unwrap(),
@@ -268,7 +252,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
 
 #[test]
 fn an_interrupted_batch_resumes_without_regrading() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let class = dir.path().join("class");
     // Each student takes about a second per case, so the batch can be
     // stopped half-way.
@@ -319,8 +303,9 @@ fn an_interrupted_batch_resumes_without_regrading() {
         v.sort();
         v
     };
-    let mut first = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
+    // A grader killed half-way: it runs under the gate like any other.
+    let gate = support::shared();
+    let mut first = grader()
         .args(args(false))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -333,6 +318,7 @@ fn an_interrupted_batch_resumes_without_regrading() {
     }
     first.kill().unwrap();
     first.wait().unwrap();
+    drop(gate);
     let before = saved();
     assert!(
         before.len() >= 2 && before.len() < names.len(),
@@ -350,18 +336,14 @@ fn an_interrupted_batch_resumes_without_regrading() {
         })
         .collect();
 
-    let second = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args(true))
-        .output()
-        .unwrap();
+    let second = output(grader().args(args(true)));
     assert_eq!(
         second.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&second.stderr)
     );
-    let report: Value = serde_json::from_slice(&second.stdout).unwrap();
+    let report: Value = json(&second);
     let graded: Vec<&str> = report["submissions"]
         .as_array()
         .unwrap()
@@ -424,10 +406,10 @@ fn an_interrupted_batch_resumes_without_regrading() {
 
 #[test]
 fn resuming_into_another_runs_results_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let results = dir.path().join("results");
     let r = results.to_str().unwrap();
-    let first = grader(&[
+    let first = run(&[
         "grade",
         "--tests",
         SAMPLE,
@@ -436,7 +418,7 @@ fn resuming_into_another_runs_results_is_refused() {
         "submissions/python/correct_class.py",
     ]);
     assert_eq!(first.status.code(), Some(0));
-    let other = grader(&[
+    let other = run(&[
         "grade",
         "--tests",
         "challenges/rendezvous-router/tests/edge",

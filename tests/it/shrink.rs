@@ -2,56 +2,46 @@
 //! their language, fail against the wrong example and pass against a
 //! correct one.
 
+use crate::support::{copy_tree, grader, json, output, root, tempdir};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// A challenge's suite without its large group: shrinking starts from the
 /// smallest failing case anyway, and this keeps the test quick.
 fn tests_dir(challenge: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let source = root().join("challenges").join(challenge).join("tests");
-    for group in std::fs::read_dir(&source).unwrap().flatten() {
-        if group.file_name() == "large" {
-            continue;
-        }
-        let to = dir.path().join(group.file_name());
-        std::fs::create_dir_all(&to).unwrap();
-        for f in std::fs::read_dir(group.path()).unwrap().flatten() {
-            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
-        }
-    }
+    let dir = tempdir();
+    copy_tree(
+        &root().join("challenges").join(challenge).join("tests"),
+        dir.path(),
+        |rel| !rel.starts_with("large"),
+    );
     dir
 }
 
 fn reproducer(challenge: &str, submission: &str) -> Value {
     let tests = tests_dir(challenge);
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args([
-            "grade",
-            "--challenge",
-            challenge,
-            "--format",
-            "json",
-            "--tests",
-        ])
-        .arg(tests.path())
-        .arg(submission)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = output(
+        grader()
+            .args([
+                "grade",
+                "--challenge",
+                challenge,
+                "--format",
+                "json",
+                "--tests",
+            ])
+            .arg(tests.path())
+            .arg(submission),
+    );
+    let report: Value = json(&out);
     report["submissions"][0]["reproducer"].clone()
 }
 
 /// Runs `snippet` saved as `check` beside a copy of `module` named like the
 /// wrong example; returns whether it passed.
 fn passes(program: &str, check: &str, snippet: &str, module: &str, as_name: &str) -> bool {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // The module's siblings come along: some examples import one.
     let folder = root().join(module).parent().unwrap().to_owned();
     for f in std::fs::read_dir(folder).unwrap().flatten() {
@@ -255,7 +245,7 @@ fn check_case((challenge, program, check, wrong, right): (&str, &str, &str, &str
 /// returns whether it passed. A snippet that does not compile fails the
 /// test outright.
 fn passes_rust(snippet: &str, module: &str) -> bool {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let source = dir.path().join("router.rs");
     let mut text = std::fs::read_to_string(root().join(module)).unwrap();
     text.push_str(snippet);

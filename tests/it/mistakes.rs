@@ -2,13 +2,10 @@
 //! against Node itself running the mistaken code, and `grader audit` on the
 //! shipped suite and on one with a gap.
 
+use crate::support::{copy_tree, grader, json, output, root, tempdir};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn the_float_multiply_variant_is_what_node_computes() {
@@ -42,7 +39,7 @@ fn the_float_multiply_variant_is_what_node_computes() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let node: Vec<u64> = serde_json::from_slice(&out.stdout).unwrap();
+    let node: Vec<u64> = json(&out);
     let ours: Vec<u64> = texts
         .iter()
         .map(|t| u64::from(reference::mistakes::float_multiply_h32(t.as_bytes())))
@@ -57,16 +54,13 @@ fn the_float_multiply_variant_is_what_node_computes() {
 }
 
 fn audit(tests: Option<&Path>) -> (Option<i32>, Vec<Value>) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
-    command
-        .current_dir(root())
-        .args(["audit", "--format", "json"]);
+    let mut command = grader();
+    command.args(["audit", "--format", "json"]);
     if let Some(dir) = tests {
         command.arg("--tests").arg(dir);
     }
-    let out = command.output().unwrap();
-    let rows: Vec<Value> = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let out = output(&mut command);
+    let rows: Vec<Value> = json(&out);
     (out.status.code(), rows)
 }
 
@@ -90,22 +84,18 @@ fn the_shipped_suite_catches_every_mistake_and_a_removed_test_shows_the_gap() {
         .iter()
         .map(|t| t.as_str().unwrap())
         .collect();
-    let dir = tempfile::tempdir().unwrap();
-    let source = root().join("challenges/rendezvous-router/tests");
-    for group in std::fs::read_dir(&source).unwrap().flatten() {
-        let name = group.file_name().into_string().unwrap();
-        std::fs::create_dir_all(dir.path().join(&name)).unwrap();
-        for file in std::fs::read_dir(group.path()).unwrap().flatten() {
-            let file_name = file.file_name().into_string().unwrap();
-            let stem = file_name
-                .trim_end_matches(".json")
-                .trim_end_matches(".expected");
-            if catching.contains(&format!("{name}/{stem}").as_str()) {
-                continue;
-            }
-            std::fs::copy(file.path(), dir.path().join(&name).join(&file_name)).unwrap();
-        }
-    }
+    let dir = tempdir();
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        dir.path(),
+        |rel| {
+            // Groups are folders of files: "group/stem.json" or
+            // "group/stem.expected.json".
+            let name = rel.to_str().unwrap();
+            let stem = name.trim_end_matches(".json").trim_end_matches(".expected");
+            !catching.contains(&stem)
+        },
+    );
     let (code, after) = audit(Some(dir.path()));
     assert_eq!(code, Some(1), "{after:#?}");
     let gaps: Vec<&Value> = after

@@ -2,11 +2,11 @@
 //! the verdicts listed in `submissions/expected.toml`, and the JSON report's
 //! public fields along the way.
 
+use crate::support::{grader, json, output, root, tempdir};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 use std::sync::Mutex;
 
 #[derive(Debug, Deserialize)]
@@ -42,14 +42,10 @@ fn default_challenge() -> String {
     "rendezvous-router".into()
 }
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// One cache for the whole test run, apart from the user's.
 fn cache_dir() -> &'static Path {
     static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| tempfile::tempdir().unwrap()).path()
+    DIR.get_or_init(tempdir).path()
 }
 
 fn grade_json(path: &Path) -> (Option<i32>, Value, String) {
@@ -57,20 +53,19 @@ fn grade_json(path: &Path) -> (Option<i32>, Value, String) {
 }
 
 fn grade_on(challenge: &str, path: &Path) -> (Option<i32>, Value, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args([
-            "grade",
-            "--challenge",
-            challenge,
-            "--format",
-            "json",
-            "--cache-dir",
-        ])
-        .arg(cache_dir())
-        .arg(path)
-        .output()
-        .expect("the grader runs");
+    let out = output(
+        grader()
+            .args([
+                "grade",
+                "--challenge",
+                challenge,
+                "--format",
+                "json",
+                "--cache-dir",
+            ])
+            .arg(cache_dir())
+            .arg(path),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -306,22 +301,21 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
     assert_eq!(code, Some(0));
     assert_eq!(report["submissions"][0]["verdict"], "accepted");
     // ...and a failing test shows what the learner printed during it.
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     std::fs::write(
         dir.path().join("wrong.json"),
         r#"[[["a","b"]],[["route","k"]]]"#,
     )
     .unwrap();
     std::fs::write(dir.path().join("wrong.expected.json"), r#"["nobody"]"#).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(["grade", "--format", "json", "--tests"])
-        .arg(dir.path())
-        .arg("submissions/python/chatty_correct.py")
-        .output()
-        .unwrap();
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--tests"])
+            .arg(dir.path())
+            .arg("submissions/python/chatty_correct.py"),
+    );
     assert_eq!(out.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = json(&out);
     let test = &report["submissions"][0]["tests"][0];
     assert_eq!(test["verdict"], "wrong-answer");
     let captured = &test["captured"];
@@ -348,29 +342,28 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
 
 #[test]
 fn a_rust_file_is_compiled_once() {
-    let cache = tempfile::tempdir().unwrap();
+    let cache = tempdir();
     let grade = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-            .current_dir(root())
-            .args([
-                "grade",
-                "--format",
-                "json",
-                "--tests",
-                "challenges/rendezvous-router/tests/sample",
-                "--cache-dir",
-            ])
-            .arg(cache.path())
-            .arg("submissions/rust/correct.rs")
-            .output()
-            .unwrap();
+        let out = output(
+            grader()
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--tests",
+                    "challenges/rendezvous-router/tests/sample",
+                    "--cache-dir",
+                ])
+                .arg(cache.path())
+                .arg("submissions/rust/correct.rs"),
+        );
         assert_eq!(
             out.status.code(),
             Some(0),
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let report: Value = json(&out);
         report["submissions"][0]["build"].clone()
     };
     let binaries = || -> Vec<(std::path::PathBuf, std::time::SystemTime)> {

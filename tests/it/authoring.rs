@@ -2,63 +2,27 @@
 //! byte for byte, bless and its check, validate on good and broken suites,
 //! gen's reproducibility and its ties profile.
 
+use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
 use reference::model::{Explanation, WinRule};
 use rendezvous_grader::challenge::Challenge;
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn grader(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::process::Output;
 
 /// A copy of the shipped suite to damage.
 fn copy_suite(dir: &Path) -> PathBuf {
     let to = dir.join("tests");
-    for entry in
-        walkdir::WalkDir::new(root().join("challenges/rendezvous-router/tests")).min_depth(1)
-    {
-        let entry = entry.unwrap();
-        let rel = entry
-            .path()
-            .strip_prefix(root().join("challenges/rendezvous-router/tests"))
-            .unwrap();
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(to.join(rel)).unwrap();
-        } else {
-            std::fs::copy(entry.path(), to.join(rel)).unwrap();
-        }
-    }
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &to,
+        |_| true,
+    );
     to
 }
 
 #[test]
 fn pasting_the_pages_sample_reproduces_the_shipped_files() {
-    let vectors: Value =
-        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let vectors = vectors();
     let name = "sample-1-keys-spread-over-three-nodes";
     let sample = &vectors["rendezvous-router"][name];
     // As the page shows it.
@@ -66,8 +30,8 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
         "Input:  {}\nOutput: {}\n",
         sample["input"], sample["output"]
     );
-    let dir = tempfile::tempdir().unwrap();
-    let out = grader(
+    let dir = tempdir();
+    let out = run_with_stdin(
         &[
             "add",
             "--tests",
@@ -76,7 +40,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
             "sample",
             name,
         ],
-        Some(&pasted),
+        &pasted,
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     for suffix in [".json", ".expected.json"] {
@@ -96,7 +60,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
         sample["input"],
         Value::from(vec!["cache-1"; 10])
     );
-    let out = grader(
+    let out = run_with_stdin(
         &[
             "add",
             "--tests",
@@ -105,7 +69,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
             "other",
             "wrong",
         ],
-        Some(&wrong),
+        &wrong,
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -120,7 +84,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
     );
     assert!(!dir.path().join("other/wrong.json").exists());
     // And an existing case is never overwritten.
-    let again = grader(
+    let again = run_with_stdin(
         &[
             "add",
             "--tests",
@@ -129,22 +93,22 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
             "sample",
             name,
         ],
-        Some(&pasted),
+        &pasted,
     );
     assert_eq!(again.status.code(), Some(2));
 }
 
 #[test]
 fn bless_rewrites_what_disagrees_and_check_says_so() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let tests = copy_suite(dir.path());
     let t = tests.to_str().unwrap();
-    let clean = grader(&["bless", "--check", "--tests", t], None);
+    let clean = run(&["bless", "--check", "--tests", t]);
     assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stdout));
     let damaged = tests.join("edge/single-node.expected.json");
     let original = std::fs::read(&damaged).unwrap();
     std::fs::write(&damaged, "[\"nobody\", null").unwrap(); // wrong and truncated
-    let check = grader(&["bless", "--check", "--tests", t], None);
+    let check = run(&["bless", "--check", "--tests", t]);
     assert_eq!(check.status.code(), Some(1));
     assert!(
         text(&check.stdout).contains("would change"),
@@ -156,7 +120,7 @@ fn bless_rewrites_what_disagrees_and_check_says_so() {
         original,
         "--check changes nothing"
     );
-    let bless = grader(&["bless", "--tests", t], None);
+    let bless = run(&["bless", "--tests", t]);
     assert_eq!(bless.status.code(), Some(0));
     assert_eq!(
         std::fs::read(&damaged).unwrap(),
@@ -167,7 +131,7 @@ fn bless_rewrites_what_disagrees_and_check_says_so() {
 
 #[test]
 fn validate_passes_the_shipped_suite_and_points_at_damage() {
-    let ok = grader(&["validate"], None);
+    let ok = run(&["validate"]);
     assert_eq!(
         ok.status.code(),
         Some(0),
@@ -199,10 +163,10 @@ fn validate_passes_the_shipped_suite_and_points_at_damage() {
         ),
     ];
     for (file, content, position, message) in cases {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let tests = copy_suite(dir.path());
         std::fs::write(tests.join(file), content).unwrap();
-        let out = grader(&["validate", "--tests", tests.to_str().unwrap()], None);
+        let out = run(&["validate", "--tests", tests.to_str().unwrap()]);
         let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
         assert_eq!(out.status.code(), Some(2), "{file}: {all}");
         assert!(
@@ -231,13 +195,13 @@ fn generate(challenge: &str, dir: &Path, profile: &str, seed: &str, extra: &[&st
         profile,
     ];
     args.extend(extra);
-    grader(&args, None)
+    run(&args)
 }
 
 #[test]
 fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
-    let a = tempfile::tempdir().unwrap();
-    let b = tempfile::tempdir().unwrap();
+    let a = tempdir();
+    let b = tempdir();
     for dir in [a.path(), b.path()] {
         for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
             let out = generate("rendezvous-router", dir, profile, "42", &[]);
@@ -267,7 +231,7 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
         );
     }
     // Another seed, another case.
-    let c = tempfile::tempdir().unwrap();
+    let c = tempdir();
     generate("rendezvous-router", c.path(), "random", "43", &[]);
     assert_ne!(
         std::fs::read(a.path().join("g/random.json")).unwrap(),
@@ -286,15 +250,15 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     let large = suite.cases().find(|c| c.name == "large").unwrap();
     assert_eq!(large.ops.len(), 12000);
     assert_eq!(large.input[0][0].as_array().unwrap().len(), 1500);
-    let valid = grader(&["validate", "--tests", a.path().to_str().unwrap()], None);
+    let valid = run(&["validate", "--tests", a.path().to_str().unwrap()]);
     assert_eq!(valid.status.code(), Some(0), "{}", text(&valid.stderr));
 }
 
 #[test]
 fn gen_serves_every_challenge_with_valid_reproducible_ties() {
     for id in ["hrw-top", "vnode-ring", "weighted-hrw"] {
-        let a = tempfile::tempdir().unwrap();
-        let b = tempfile::tempdir().unwrap();
+        let a = tempdir();
+        let b = tempdir();
         for dir in [a.path(), b.path()] {
             for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
                 let out = generate(id, dir, profile, "5", &[]);
@@ -317,16 +281,13 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
         }
         // Valid (weighted: no decision on a hair), every operation of the
         // challenge used, and a tie decided by the name rule.
-        let valid = grader(
-            &[
-                "validate",
-                "--challenge",
-                id,
-                "--tests",
-                a.path().to_str().unwrap(),
-            ],
-            None,
-        );
+        let valid = run(&[
+            "validate",
+            "--challenge",
+            id,
+            "--tests",
+            a.path().to_str().unwrap(),
+        ]);
         assert_eq!(
             valid.status.code(),
             Some(0),

@@ -2,21 +2,8 @@
 //! a file; each loads (compiles), has the pinned h32, and fails the samples
 //! as delivered (a starter that passes teaches nothing).
 
+use crate::support::{json, root, run, tempdir};
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn grader(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn every_starter_loads_hashes_right_and_fails_the_samples() {
@@ -26,7 +13,7 @@ fn every_starter_loads_hashes_right_and_fails_the_samples() {
 }
 
 fn starters_of(challenge: &str) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let cache = dir.path().join("cache");
     for (lang, file) in [
         ("python", "router.py"),
@@ -36,7 +23,7 @@ fn starters_of(challenge: &str) {
     ] {
         let work = dir.path().join(lang);
         let work_s = work.to_str().unwrap();
-        let out = grader(&["init", "--challenge", challenge, "--lang", lang, work_s]);
+        let out = run(&["init", "--challenge", challenge, "--lang", lang, work_s]);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -67,13 +54,13 @@ fn starters_of(challenge: &str) {
 
         // A second init refuses and leaves the learner's file alone.
         std::fs::write(work.join(file), "my work").unwrap();
-        let again = grader(&["init", "--challenge", challenge, "--lang", lang, work_s]);
+        let again = run(&["init", "--challenge", challenge, "--lang", lang, work_s]);
         assert_eq!(again.status.code(), Some(2), "{lang}");
         assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
         assert_eq!(std::fs::read_to_string(work.join(file)).unwrap(), "my work");
         std::fs::write(work.join(file), &starter).unwrap();
 
-        let out = grader(&[
+        let out = run(&[
             "grade",
             "--challenge",
             challenge,
@@ -91,7 +78,7 @@ fn starters_of(challenge: &str) {
             "{challenge}/{lang}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let report: Value = json(&out);
         let submission = &report["submissions"][0];
         // Loaded and ran: a wrong answer, not a compile or load failure.
         assert_eq!(
@@ -107,8 +94,8 @@ fn starters_of(challenge: &str) {
 
 #[test]
 fn init_names_a_missing_starter() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = grader(&[
+    let dir = tempdir();
+    let out = run(&[
         "init",
         "--lang",
         "python",

@@ -2,25 +2,8 @@
 //! message naming file and position; a missing runtime is the grader's
 //! fault (exit 3); `hash` and `list` print facts checked independently.
 
+use crate::support::{grader, json, output, root, run, tempdir, text, vectors};
 use serde_json::Value;
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn grader(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("the grader runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// Each folder in tests/fixtures/broken is a --tests folder with one kind of
 /// damage and an `expect.txt` whose lines must all appear in the error.
@@ -36,7 +19,7 @@ fn broken_test_files_are_rejected_before_anything_runs() {
             .to_str()
             .unwrap()
             .to_owned();
-        let out = grader(&[
+        let out = run(&[
             "grade",
             "--tests",
             &rel,
@@ -65,7 +48,7 @@ fn broken_test_files_are_rejected_before_anything_runs() {
 
 #[test]
 fn an_unknown_key_in_challenge_toml_is_pointed_at() {
-    let out = grader(&[
+    let out = run(&[
         "--challenges",
         "tests/fixtures/bad-challenges",
         "grade",
@@ -118,7 +101,7 @@ fn bad_usage_exits_2_with_a_hint() {
         ),
     ];
     for (args, message) in cases {
-        let out = grader(args);
+        let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             text(&out.stderr).contains(message),
@@ -130,17 +113,12 @@ fn bad_usage_exits_2_with_a_hint() {
 
 #[test]
 fn a_missing_interpreter_is_the_graders_fault_not_the_learners() {
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .env("GRADER_PYTHON", "/nonexistent/python3")
-        .args([
-            "grade",
-            "--format",
-            "json",
-            "submissions/python/correct_class.py",
-        ])
-        .output()
-        .unwrap();
+    let out = output(grader().env("GRADER_PYTHON", "/nonexistent/python3").args([
+        "grade",
+        "--format",
+        "json",
+        "submissions/python/correct_class.py",
+    ]));
     assert_eq!(out.status.code(), Some(3));
     assert!(
         out.stdout.is_empty(),
@@ -157,13 +135,12 @@ fn a_missing_interpreter_is_the_graders_fault_not_the_learners() {
 
 #[test]
 fn hash_prints_the_spec_check_values() {
-    let vectors: Value =
-        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let vectors = vectors();
     let checks = vectors["h32"].as_object().unwrap();
     let texts: Vec<&str> = checks.keys().map(String::as_str).collect();
     let mut args = vec!["hash"];
     args.extend(&texts);
-    let out = grader(&args);
+    let out = run(&args);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -175,7 +152,7 @@ fn hash_prints_the_spec_check_values() {
 
 #[test]
 fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
-    let out = grader(&["list"]);
+    let out = run(&["list"]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
     // Sections: a challenge's line, then its groups' indented lines.
@@ -228,16 +205,15 @@ fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
 
 #[test]
 fn a_case_without_expected_file_is_graded_against_the_reference() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     // Sample 1 of the challenge page without its output: the reference must
     // supply exactly the page's output, so the correct router passes and the
     // lowest-score one fails on its first route.
-    let vectors: Value =
-        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let vectors = vectors();
     let sample = &vectors["rendezvous-router"]["sample-1-keys-spread-over-three-nodes"];
     std::fs::write(dir.path().join("page.json"), sample["input"].to_string()).unwrap();
     let tests = dir.path().to_str().unwrap();
-    let out = grader(&[
+    let out = run(&[
         "grade",
         "--format",
         "json",
@@ -247,7 +223,7 @@ fn a_case_without_expected_file_is_graded_against_the_reference() {
         "submissions/python/lowest_score.py",
     ]);
     assert_eq!(out.status.code(), Some(1));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = json(&out);
     let [good, bad] = report["submissions"].as_array().unwrap().as_slice() else {
         panic!("two submissions")
     };
@@ -265,7 +241,7 @@ fn a_case_without_expected_file_is_graded_against_the_reference() {
 
 #[test]
 fn human_output_has_no_colour_when_piped() {
-    let out = grader(&[
+    let out = run(&[
         "grade",
         "--tests",
         "challenges/rendezvous-router/tests/sample",

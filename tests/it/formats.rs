@@ -2,22 +2,10 @@
 //! with nasty text in it, and the learner audience checked for leaks of
 //! hidden case data in every format.
 
+use crate::support::{grader, json, output, root, run, tempdir, xmllint};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn grader(args: &[&str], envs: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
-    command.current_dir(root()).args(args);
-    for (k, v) in envs {
-        command.env(k, v);
-    }
-    command.output().expect("the grader runs")
-}
+use std::process::Output;
 
 /// A --tests folder whose cases carry control characters, `]]>`, quotes,
 /// non-ASCII and a very long key, and whose expected outputs are wrong on
@@ -67,23 +55,12 @@ fn render(format: &str, tests: &Path, extra: &[&str]) -> Output {
     ];
     args.extend(extra);
     args.extend(SUBMISSIONS);
-    grader(&args, &[])
-}
-
-/// Validates a JUnit file against the Jenkins XSD.
-fn xmllint(xml: &Path) -> Output {
-    Command::new("xmllint")
-        .arg("--noout")
-        .arg("--schema")
-        .arg(root().join("tests/fixtures/schemas/junit-10.xsd"))
-        .arg(xml)
-        .output()
-        .expect("xmllint is installed (Debian: libxml2-utils); .ci/run installs it")
+    run(&args)
 }
 
 #[test]
 fn junit_validates_against_the_jenkins_schema() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let tests = nasty_tests(dir.path());
     let out = render("junit", &tests, &[]);
     assert_eq!(
@@ -137,19 +114,16 @@ fn junit_of_every_challenge_validates() {
             "submissions/weighted-hrw/python/times_weight.py",
         ),
     ] {
-        let out = grader(
-            &[
-                "grade",
-                "--challenge",
-                challenge,
-                "--format",
-                "junit",
-                wrong,
-            ],
-            &[],
-        );
+        let out = run(&[
+            "grade",
+            "--challenge",
+            challenge,
+            "--format",
+            "junit",
+            wrong,
+        ]);
         assert_eq!(out.status.code(), Some(1), "{challenge}");
-        let dir = tempfile::tempdir().unwrap();
+        let dir = tempdir();
         let xml = dir.path().join("report.xml");
         std::fs::write(&xml, &out.stdout).unwrap();
         let check = xmllint(&xml);
@@ -168,7 +142,7 @@ fn junit_of_every_challenge_validates() {
 
 #[test]
 fn ctrf_validates_against_its_schema() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let tests = nasty_tests(dir.path());
     let out = render("ctrf", &tests, &[]);
     assert_eq!(
@@ -177,7 +151,7 @@ fn ctrf_validates_against_its_schema() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let document: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let document: Value = json(&out);
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("tests/fixtures/schemas/ctrf.schema.json")).unwrap(),
     )
@@ -197,26 +171,23 @@ fn ctrf_validates_against_its_schema() {
 
 #[test]
 fn gradescope_has_every_field() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let tests = nasty_tests(dir.path());
-    let out = grader(
-        &[
-            "grade",
-            "--format",
-            "gradescope",
-            "--tests",
-            tests.to_str().unwrap(),
-            SUBMISSIONS[1],
-        ],
-        &[],
-    );
+    let out = run(&[
+        "grade",
+        "--format",
+        "gradescope",
+        "--tests",
+        tests.to_str().unwrap(),
+        SUBMISSIONS[1],
+    ]);
     assert_eq!(
         out.status.code(),
         Some(1),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results: Value = json(&out);
     for field in [
         "score",
         "max_score",
@@ -242,24 +213,21 @@ fn gradescope_has_every_field() {
         assert!(["visible", "after_published"].contains(&t["visibility"].as_str().unwrap()));
     }
     // One submission per results.json: more is a usage error, not a crash.
-    let two = grader(
-        &[
-            "grade",
-            "--format",
-            "gradescope",
-            "--tests",
-            tests.to_str().unwrap(),
-            SUBMISSIONS[0],
-            SUBMISSIONS[1],
-        ],
-        &[],
-    );
+    let two = run(&[
+        "grade",
+        "--format",
+        "gradescope",
+        "--tests",
+        tests.to_str().unwrap(),
+        SUBMISSIONS[0],
+        SUBMISSIONS[1],
+    ]);
     assert_eq!(two.status.code(), Some(2));
 }
 
 #[test]
 fn github_annotations_are_escaped_and_within_limits() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let tests = nasty_tests(dir.path());
     let summary = dir.path().join("summary.md");
     std::fs::write(&summary, "earlier step\n").unwrap();
@@ -271,7 +239,7 @@ fn github_annotations_are_escaped_and_within_limits() {
         tests.to_str().unwrap(),
     ];
     args.extend(SUBMISSIONS);
-    let out = grader(&args, &[("GITHUB_STEP_SUMMARY", &summary)]);
+    let out = output(grader().args(&args).env("GITHUB_STEP_SUMMARY", &summary));
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
@@ -324,7 +292,7 @@ fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
             Some(s) => args.push(s),
             None => args.extend(submissions),
         }
-        let out = grader(&args, &[]);
+        let out = crate::support::run(&args);
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
             "{}",

@@ -2,17 +2,12 @@
 //! shipped: the course's published facts, what each group promises, and
 //! `grader validate` / `grader audit` passing on every challenge.
 
+use crate::support::{grader, json, output_with_stdin, root, run, tempdir, vectors};
 use reference::h32;
 use reference::model::{Explanation, WinRule};
 use rendezvous_grader::challenge::{Case, Challenge, ExpectedFrom, Suite};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn suite(id: &str) -> (Challenge, Suite) {
     let challenge = Challenge::load(&root().join("challenges"), id).expect("the challenge loads");
@@ -20,18 +15,6 @@ fn suite(id: &str) -> (Challenge, Suite) {
         .load_suite(&challenge.tests_dir(), true)
         .expect("the suite loads");
     (challenge, suite)
-}
-
-fn grader(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn vectors() -> Value {
-    serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap()
 }
 
 fn group<'a>(suite: &'a Suite, name: &str) -> &'a [Case] {
@@ -73,7 +56,7 @@ fn every_expected_file_of_every_challenge_agrees_with_the_reference() {
 #[test]
 fn validate_and_audit_pass_on_every_challenge() {
     for id in ALL {
-        let out = grader(&["validate", "--challenge", id]);
+        let out = run(&["validate", "--challenge", id]);
         assert_eq!(
             out.status.code(),
             Some(0),
@@ -81,9 +64,9 @@ fn validate_and_audit_pass_on_every_challenge() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        let out = grader(&["audit", "--challenge", id, "--format", "json"]);
+        let out = run(&["audit", "--challenge", id, "--format", "json"]);
         assert_eq!(out.status.code(), Some(0), "{id}");
-        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        let rows: Vec<Value> = json(&out);
         let (challenge, _) = suite(id);
         let forms: usize = challenge.model.mistakes.iter().map(|m| m.forms.len()).sum();
         assert!(forms >= 4, "{id}: {forms} mistakes");
@@ -301,13 +284,13 @@ fn validate_flags_a_decision_that_hangs_on_a_hair() {
     let (ha, hb) = (h32("A:k"), h32("B:k"));
     let score = |h: u32| -((f64::from(h) + 0.5) / 4_294_967_296.0).ln();
     let wb = (1.0 / score(ha)) * score(hb) * (1.0 + 1e-12);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let sample = dir.path().join("sample");
     std::fs::create_dir_all(&sample).unwrap();
     let case =
         format!("[[[[\"A\",1],[\"B\",{wb:?}]]],\n [[\"route\",\"x\"],\n  [\"route\",\"k\"]]]\n");
     std::fs::write(sample.join("hair.json"), case).unwrap();
-    let out = grader(&[
+    let out = run(&[
         "validate",
         "--challenge",
         "weighted-hrw",
@@ -368,7 +351,7 @@ fn every_statements_example_is_what_the_reference_answers() {
 
 /// The JSON report of `submission` graded on `challenge`'s own suite.
 fn report(challenge: &str, submission: &str) -> Value {
-    let out = grader(&[
+    let out = run(&[
         "grade",
         "--challenge",
         challenge,
@@ -376,8 +359,7 @@ fn report(challenge: &str, submission: &str) -> Value {
         "json",
         submission,
     ]);
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    json(&out)
 }
 
 fn test_named<'a>(report: &'a Value, name: &str) -> &'a Value {
@@ -522,7 +504,7 @@ fn a_router_of_another_challenge_is_told_which_one() {
             "rendezvous-router",
         ),
     ] {
-        let out = grader(&[
+        let out = run(&[
             "grade",
             "--challenge",
             challenge,
@@ -533,7 +515,7 @@ fn a_router_of_another_challenge_is_told_which_one() {
             submission,
         ]);
         assert_eq!(out.status.code(), Some(1), "{submission}");
-        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let report: Value = json(&out);
         let hint = &report["submissions"][0]["api_hint"];
         assert_eq!(hint["missing"], serde_json::json!([missing]), "{hint}");
         assert_eq!(hint["other_challenge"], other, "{hint}");
@@ -546,7 +528,7 @@ fn a_router_of_another_challenge_is_told_which_one() {
         );
     }
     // A Router with every operation gets no hint.
-    let out = grader(&[
+    let out = run(&[
         "grade",
         "--challenge",
         "hrw-top",
@@ -556,7 +538,7 @@ fn a_router_of_another_challenge_is_told_which_one() {
         "challenges/hrw-top/tests/sample",
         "submissions/hrw-top/javascript/correct.js",
     ]);
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = json(&out);
     assert!(report["submissions"][0].get("api_hint").is_none());
 }
 
@@ -565,24 +547,14 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
     let (ha, hb) = (h32("A:k"), h32("B:k"));
     let score = |h: u32| -((f64::from(h) + 0.5) / 4_294_967_296.0).ln();
     let wb = (1.0 / score(ha)) * score(hb) * (1.0 + 1e-12);
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args(["add", "--challenge", "weighted-hrw", "--tests"])
-        .arg(dir.path())
-        .args(["--group", "g", "hair"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write as _;
-    write!(
-        child.stdin.take().unwrap(),
-        "[[[[\"A\",1],[\"B\",{wb:?}]]],[[\"route\",\"k\"]]]"
-    )
-    .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let dir = tempdir();
+    let out = output_with_stdin(
+        grader()
+            .args(["add", "--challenge", "weighted-hrw", "--tests"])
+            .arg(dir.path())
+            .args(["--group", "g", "hair"]),
+        &format!("[[[[\"A\",1],[\"B\",{wb:?}]]],[[\"route\",\"k\"]]]"),
+    );
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -600,7 +572,7 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
 
 #[test]
 fn a_ring_asking_for_absurd_work_is_refused_at_load() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempdir();
     let group = dir.path().join("g");
     std::fs::create_dir_all(&group).unwrap();
     std::fs::write(
@@ -613,7 +585,7 @@ fn a_ring_asking_for_absurd_work_is_refused_at_load() {
         "[[[\"A\"],4],\n [[\"points\"],\n  [\"load\",5000000]]]\n",
     )
     .unwrap();
-    let out = grader(&[
+    let out = run(&[
         "validate",
         "--challenge",
         "vnode-ring",

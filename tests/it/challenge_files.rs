@@ -1,16 +1,16 @@
 //! The shipped rendezvous-router suite: the samples are the challenge
 //! page's verbatim, and each group holds what its name promises
-//! (tests/course_challenges.rs checks every challenge's expected files
+//! (tests/it/course_challenges.rs checks every challenge's expected files
 //! against the reference).
 
+use crate::support::{root, vectors};
 use reference::model::{Explanation, WinRule};
 use rendezvous_grader::challenge::{self, Challenge, Suite};
 use serde_json::Value;
-use std::path::Path;
 
 fn suite() -> (Challenge, Suite) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("challenges");
-    let challenge = Challenge::load(&root, "rendezvous-router").expect("the challenge loads");
+    let challenge = Challenge::load(&root().join("challenges"), "rendezvous-router")
+        .expect("the challenge loads");
     let suite = challenge
         .load_suite(&challenge.tests_dir(), true)
         .expect("the suite loads");
@@ -20,8 +20,7 @@ fn suite() -> (Challenge, Suite) {
 #[test]
 fn the_samples_are_the_challenge_pages_verbatim() {
     let (_, suite) = suite();
-    let vectors: Value =
-        serde_json::from_str(include_str!("../reference/tests/fixtures/vectors.json")).unwrap();
+    let vectors = vectors();
     let samples = vectors["rendezvous-router"].as_object().unwrap();
     let group = suite.groups.iter().find(|g| g.name == "sample").unwrap();
     assert_eq!(group.cases.len(), samples.len());
@@ -111,10 +110,7 @@ fn the_large_case_is_large() {
 
 #[test]
 fn challenges_are_discovered() {
-    let root = challenge::root(Some(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("challenges"),
-    ))
-    .unwrap();
+    let root = challenge::root(Some(&root().join("challenges"))).unwrap();
     let ids: Vec<String> = challenge::list(&root)
         .unwrap()
         .into_iter()

@@ -3,13 +3,13 @@
 //! must finish in time, give each its verdict, leave no process behind,
 //! leak no test data, reach no network and change no file.
 
+use crate::support::{self, grader, json, output, root};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The wall-clock limit per case for the corpus.
@@ -34,10 +34,6 @@ struct Program {
     answer: Option<String>,
     #[serde(default)]
     layer: Option<String>,
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Processes run by a sandbox uid, or mentioning `marker` on their command
@@ -70,6 +66,10 @@ fn leftovers(marker: &str) -> Vec<String> {
 
 #[test]
 fn the_hostile_corpus_is_contained() {
+    // No other test's grader runs meanwhile: the corpus would starve its
+    // programs and share their sandbox uids, and every process of those
+    // uids still running at the end counts as left behind by the corpus.
+    let _alone = support::exclusive();
     let corpus = root().join("submissions/hostile");
     let manifest: Manifest =
         toml::from_str(&std::fs::read_to_string(corpus.join("expected.toml")).unwrap()).unwrap();
@@ -99,9 +99,8 @@ fn the_hostile_corpus_is_contained() {
     originals.insert(hints_path, hints.to_string().into_bytes());
 
     let in_ci = std::env::var_os("CI").is_some();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    let mut command = grader();
     command
-        .current_dir(root())
         .args([
             "grade",
             "--format",
@@ -119,11 +118,11 @@ fn the_hostile_corpus_is_contained() {
         command.arg(dir.path().join(&p.path));
     }
     let started = Instant::now();
-    let out = command.output().unwrap();
+    let out = output(&mut command);
     let elapsed = started.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = json(&out);
 
     let cases = std::fs::read_dir(&tests)
         .unwrap()
@@ -236,26 +235,22 @@ fn the_hostile_corpus_is_contained() {
 
 #[test]
 fn without_the_sandbox_the_report_says_so() {
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args([
-            "grade",
-            "--no-sandbox",
-            "--format",
-            "json",
-            "--tests",
-            "challenges/rendezvous-router/tests/sample",
-            "submissions/python/correct_class.py",
-        ])
-        .output()
-        .unwrap();
+    let out = output(grader().args([
+        "grade",
+        "--no-sandbox",
+        "--format",
+        "json",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/correct_class.py",
+    ]));
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: Value = json(&out);
     assert_eq!(report["sandbox"]["enabled"], false);
     assert_eq!(report["sandbox"]["pid_namespace"], false);
     assert!(report["sandbox"]["landlock"].is_null());
@@ -263,16 +258,12 @@ fn without_the_sandbox_the_report_says_so() {
 
 #[test]
 fn the_sandbox_is_on_by_default_and_in_every_report() {
-    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .current_dir(root())
-        .args([
-            "grade",
-            "--tests",
-            "challenges/rendezvous-router/tests/sample",
-            "submissions/javascript/correct.cjs",
-        ])
-        .output()
-        .unwrap();
+    let out = output(grader().args([
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/javascript/correct.cjs",
+    ]));
     assert_eq!(
         out.status.code(),
         Some(0),

@@ -154,7 +154,7 @@ pub fn shared() -> Shared {
 /// tests wait until it is dropped. The hostile corpus needs it: its fork
 /// bomb starves every other process of CPU and fills the process limit of
 /// the sandbox uid it shares with other graders' sessions of the same
-/// number, and it looks for processes of any sandbox uid left behind.
+/// number.
 pub struct Exclusive {
     _guard: RwLockWriteGuard<'static, ()>,
 }

@@ -13,4 +13,5 @@ mod formats;
 mod hostile;
 mod mistakes;
 mod shrink;
+mod snapshots;
 mod starters;

@@ -16,6 +16,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 pub use crate::sandbox::Layers;
+/// The first argument with which the grader runs itself as the sandbox
+/// shim around a program (`grader __sandbox ...`).
+pub use crate::sandbox::SHIM_ARG;
 
 /// Runs the sandbox shim when `args` (the process's own) ask for it: the
 /// grader re-executes itself around each session. Returns its exit code.

@@ -1,0 +1,324 @@
+//! Authoring through the real binary: add reproduces the shipped sample
+//! byte for byte, bless and its check, validate on good and broken suites,
+//! gen's reproducibility and its ties profile.
+
+use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
+use reference::model::{Explanation, WinRule};
+use rendezvous_grader::challenge::Challenge;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A copy of the shipped suite to damage.
+fn copy_suite(dir: &Path) -> PathBuf {
+    let to = dir.join("tests");
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &to,
+        |_| true,
+    );
+    to
+}
+
+#[test]
+fn pasting_the_pages_sample_reproduces_the_shipped_files() {
+    let vectors = vectors();
+    let name = "sample-1-keys-spread-over-three-nodes";
+    let sample = &vectors["rendezvous-router"][name];
+    // As the page shows it.
+    let pasted = format!(
+        "Input:  {}\nOutput: {}\n",
+        sample["input"], sample["output"]
+    );
+    let dir = tempdir();
+    let out = run_with_stdin(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "sample",
+            name,
+        ],
+        &pasted,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for suffix in [".json", ".expected.json"] {
+        let ours =
+            std::fs::read(dir.path().join("sample").join(format!("{name}{suffix}"))).unwrap();
+        let shipped = std::fs::read(
+            root()
+                .join("challenges/rendezvous-router/tests/sample")
+                .join(format!("{name}{suffix}")),
+        )
+        .unwrap();
+        assert_eq!(ours, shipped, "{suffix}");
+    }
+    // A pasted output that disagrees is refused, with the diff, and nothing written.
+    let wrong = format!(
+        "Input: {}\nOutput: {}\n",
+        sample["input"],
+        Value::from(vec!["cache-1"; 10])
+    );
+    let out = run_with_stdin(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "other",
+            "wrong",
+        ],
+        &wrong,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("disagrees with the reference"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stderr).contains("+    0: \"cache-3\""),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!dir.path().join("other/wrong.json").exists());
+    // And an existing case is never overwritten.
+    let again = run_with_stdin(
+        &[
+            "add",
+            "--tests",
+            dir.path().to_str().unwrap(),
+            "--group",
+            "sample",
+            name,
+        ],
+        &pasted,
+    );
+    assert_eq!(again.status.code(), Some(2));
+}
+
+#[test]
+fn bless_rewrites_what_disagrees_and_check_says_so() {
+    let dir = tempdir();
+    let tests = copy_suite(dir.path());
+    let t = tests.to_str().unwrap();
+    let clean = run(&["bless", "--check", "--tests", t]);
+    assert_eq!(clean.status.code(), Some(0), "{}", text(&clean.stdout));
+    let damaged = tests.join("edge/single-node.expected.json");
+    let original = std::fs::read(&damaged).unwrap();
+    std::fs::write(&damaged, "[\"nobody\", null").unwrap(); // wrong and truncated
+    let check = run(&["bless", "--check", "--tests", t]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        text(&check.stdout).contains("would change"),
+        "{}",
+        text(&check.stdout)
+    );
+    assert_ne!(
+        std::fs::read(&damaged).unwrap(),
+        original,
+        "--check changes nothing"
+    );
+    let bless = run(&["bless", "--tests", t]);
+    assert_eq!(bless.status.code(), Some(0));
+    assert_eq!(
+        std::fs::read(&damaged).unwrap(),
+        original,
+        "blessed back to the reference's output"
+    );
+}
+
+#[test]
+fn validate_passes_the_shipped_suite_and_points_at_damage() {
+    let ok = run(&["validate"]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}{}",
+        text(&ok.stdout),
+        text(&ok.stderr)
+    );
+    assert!(text(&ok.stdout).contains("all valid"));
+
+    let cases: [(&str, &str, &str, &str); 3] = [
+        // A corrupted expected file: the right type, the wrong answer.
+        (
+            "edge/single-node.expected.json",
+            "[\"only\",\"only\",\"nobody\",\"only\"]\n",
+            "single-node.expected.json:1:16",
+            "the reference answers \"only\"",
+        ),
+        (
+            "edge/single-node.json",
+            "[[[\"only\"]],[[\"rout\",\"x\"]]]\n",
+            "single-node.json:1:15",
+            "unknown operation `rout`",
+        ),
+        (
+            "edge/single-node.json",
+            "[[[\"only\"]],[[\"route\",",
+            "single-node.json:1:",
+            "invalid JSON",
+        ),
+    ];
+    for (file, content, position, message) in cases {
+        let dir = tempdir();
+        let tests = copy_suite(dir.path());
+        std::fs::write(tests.join(file), content).unwrap();
+        let out = run(&["validate", "--tests", tests.to_str().unwrap()]);
+        let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(2), "{file}: {all}");
+        assert!(
+            all.contains(position) && all.contains(message),
+            "{file}: {all}"
+        );
+    }
+}
+
+/// `grader gen` of `profile` into group `g` of `dir`, the case named after
+/// the profile.
+fn generate(challenge: &str, dir: &Path, profile: &str, seed: &str, extra: &[&str]) -> Output {
+    let dir = dir.to_str().unwrap();
+    let mut args = vec![
+        "gen",
+        "--challenge",
+        challenge,
+        "--tests",
+        dir,
+        "--profile",
+        profile,
+        "--seed",
+        seed,
+        "--group",
+        "g",
+        profile,
+    ];
+    args.extend(extra);
+    run(&args)
+}
+
+#[test]
+fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
+    let a = tempdir();
+    let b = tempdir();
+    for dir in [a.path(), b.path()] {
+        for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
+            let out = generate("rendezvous-router", dir, profile, "42", &[]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{profile}: {}",
+                text(&out.stderr)
+            );
+        }
+        let out = generate(
+            "rendezvous-router",
+            dir,
+            "large",
+            "42",
+            &["--nodes", "1500", "--ops", "12000"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
+        let other = b.path().join("g").join(entry.file_name());
+        assert_eq!(
+            std::fs::read(entry.path()).unwrap(),
+            std::fs::read(other).unwrap(),
+            "{:?}",
+            entry.file_name()
+        );
+    }
+    // Another seed, another case.
+    let c = tempdir();
+    generate("rendezvous-router", c.path(), "random", "43", &[]);
+    assert_ne!(
+        std::fs::read(a.path().join("g/random.json")).unwrap(),
+        std::fs::read(c.path().join("g/random.json")).unwrap()
+    );
+
+    // Everything generated is valid, and the ties case has a route that
+    // the reference decides by the name rule.
+    let challenge = Challenge::load(&root().join("challenges"), "rendezvous-router").unwrap();
+    let suite = challenge.load_suite(a.path(), false).unwrap();
+    let ties = suite.cases().find(|c| c.name == "ties").unwrap();
+    let by_name = (0..ties.ops.len()).any(|i| {
+        matches!(challenge.model.explain_at(&ties.args, &ties.ops, i), Some(Explanation::Scores(t)) if t.rule == WinRule::TieSmallerName)
+    });
+    assert!(by_name, "no tie in the ties case");
+    let large = suite.cases().find(|c| c.name == "large").unwrap();
+    assert_eq!(large.ops.len(), 12000);
+    assert_eq!(large.input[0][0].as_array().unwrap().len(), 1500);
+    let valid = run(&["validate", "--tests", a.path().to_str().unwrap()]);
+    assert_eq!(valid.status.code(), Some(0), "{}", text(&valid.stderr));
+}
+
+#[test]
+fn gen_serves_every_challenge_with_valid_reproducible_ties() {
+    for id in ["hrw-top", "vnode-ring", "weighted-hrw"] {
+        let a = tempdir();
+        let b = tempdir();
+        for dir in [a.path(), b.path()] {
+            for profile in ["random", "churn", "ties", "unicode", "high-scores"] {
+                let out = generate(id, dir, profile, "5", &[]);
+                assert_eq!(
+                    out.status.code(),
+                    Some(0),
+                    "{id} {profile}: {}",
+                    text(&out.stderr)
+                );
+            }
+        }
+        for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
+            let other = b.path().join("g").join(entry.file_name());
+            assert_eq!(
+                std::fs::read(entry.path()).unwrap(),
+                std::fs::read(other).unwrap(),
+                "{id}: {:?}",
+                entry.file_name()
+            );
+        }
+        // Valid (weighted: no decision on a hair), every operation of the
+        // challenge used, and a tie decided by the name rule.
+        let valid = run(&[
+            "validate",
+            "--challenge",
+            id,
+            "--tests",
+            a.path().to_str().unwrap(),
+        ]);
+        assert_eq!(
+            valid.status.code(),
+            Some(0),
+            "{id}: {}",
+            text(&valid.stderr)
+        );
+        let challenge = Challenge::load(&root().join("challenges"), id).unwrap();
+        let suite = challenge.load_suite(a.path(), false).unwrap();
+        for signature in &challenge.operations {
+            assert!(
+                suite
+                    .cases()
+                    .any(|c| c.ops.iter().any(|o| o.name() == signature.name)),
+                "{id}: no case uses {}",
+                signature.name
+            );
+        }
+        let ties = suite.cases().find(|c| c.name == "ties").unwrap();
+        let by_name = (0..ties.ops.len()).any(|i| {
+            match challenge.model.explain_at(&ties.args, &ties.ops, i) {
+                Some(Explanation::Scores(t)) | Some(Explanation::Top { table: t, .. }) => {
+                    t.rule == WinRule::TieSmallerName
+                }
+                Some(Explanation::Ring(v)) => {
+                    v.after.len() > 1
+                        && v.after[0].position == v.after[1].position
+                        && v.after[0].position == v.position
+                }
+                Some(Explanation::Points(_)) | None => false,
+            }
+        });
+        assert!(by_name, "{id}: no tie in the ties case");
+    }
+}

@@ -1,0 +1,434 @@
+//! Grading a class: a folder of students graded in parallel, the gradebook,
+//! sharding plus merge against one unsharded run, and an interrupted batch
+//! resumed without regrading what was done.
+
+use crate::support::{self, copy_tree, grader, json, output, root, run, tempdir};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+const SAMPLE: &str = "challenges/rendezvous-router/tests/sample";
+
+/// A class: students in folders (several languages, right and wrong, one
+/// without an entry file) and one as a bare file; with each one's verdict.
+fn class(dir: &Path) -> (PathBuf, Vec<(&'static str, &'static str)>) {
+    let class = dir.join("class");
+    let students: [(&str, &str, Option<&str>, &str); 9] = [
+        (
+            "ada",
+            "router.py",
+            Some("submissions/python/correct_class.py"),
+            "accepted",
+        ),
+        (
+            "ben",
+            "router.js",
+            Some("submissions/javascript/correct.cjs"),
+            "accepted",
+        ),
+        (
+            "cy",
+            "router.py",
+            Some("submissions/python/lowest_score.py"),
+            "wrong-answer",
+        ),
+        (
+            "dee",
+            "router.mjs",
+            Some("submissions/javascript/correct.mjs"),
+            "accepted",
+        ),
+        (
+            "eve",
+            "router.ts",
+            Some("submissions/typescript/signed_compare.ts"),
+            "wrong-answer",
+        ),
+        (
+            "fay",
+            "router.ts",
+            Some("submissions/typescript/correct.ts"),
+            "accepted",
+        ),
+        ("gus", "notes.txt", None, "compile-error"),
+        // Panics on removing an absent node, which only "edge" does.
+        (
+            "hal",
+            "router.rs",
+            Some("submissions/rust/panics_on_remove.rs"),
+            "runtime-error",
+        ),
+        (
+            "ivy",
+            "router.js",
+            Some("submissions/javascript/float_multiply.js"),
+            "wrong-answer",
+        ),
+    ];
+    let mut verdicts = Vec::new();
+    for (name, file, source, verdict) in students {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        let text = match source {
+            // Every source here stands alone (imports no sibling).
+            Some(source) => std::fs::read_to_string(root().join(source)).unwrap(),
+            None => "no code here".into(),
+        };
+        std::fs::write(folder.join(file), text).unwrap();
+        verdicts.push((name, verdict));
+    }
+    std::fs::copy(
+        root().join("submissions/python/correct_solve.py"),
+        class.join("zed.py"),
+    )
+    .unwrap();
+    verdicts.push(("zed.py", "accepted"));
+    (class, verdicts)
+}
+
+/// A report's submissions without what varies from run to run (times).
+fn essentials(report: &Value) -> Vec<Value> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let tests: Vec<Value> = s["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    serde_json::json!([
+                        t["group"],
+                        t["name"],
+                        t["verdict"],
+                        t["score"],
+                        t["message"],
+                        t["divergence"]
+                    ])
+                })
+                .collect();
+            serde_json::json!([
+                s["name"],
+                s["path"],
+                s["verdict"],
+                s["score"],
+                s["max_score"],
+                s["passed"],
+                s["total"],
+                tests
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report() {
+    let dir = tempdir();
+    let (class, verdicts) = class(dir.path());
+    let class_s = class.to_str().unwrap();
+    // "sample" weighs nothing; "edge" carries points, so scores differ.
+    let tests = dir.path().join("tests");
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &tests,
+        |rel| rel.starts_with("sample") || rel.starts_with("edge"),
+    );
+    let tests_s = tests.to_str().unwrap();
+    let gradebook = dir.path().join("gradebook.csv");
+    let whole = run(&[
+        "grade",
+        "--format",
+        "json",
+        "--jobs",
+        "2",
+        "--tests",
+        tests_s,
+        "--gradebook",
+        gradebook.to_str().unwrap(),
+        class_s,
+    ]);
+    assert_eq!(
+        whole.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    let whole: Value = json(&whole);
+    let submissions = whole["submissions"].as_array().unwrap();
+    let names: Vec<&str> = submissions
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    let expected_names: Vec<&str> = verdicts.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, expected_names, "every student once, in name order");
+    for (s, (name, verdict)) in submissions.iter().zip(&verdicts) {
+        assert_eq!(s["verdict"], *verdict, "{name}");
+    }
+    let gus = &submissions[6];
+    assert!(
+        gus["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no entry file"),
+        "{gus}"
+    );
+
+    let csv = std::fs::read_to_string(&gradebook).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("student,path,score,max_score,verdict,passed,total")
+    );
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), verdicts.len());
+    for (row, s) in rows.iter().zip(submissions) {
+        let cells: Vec<&str> = row.split(',').collect();
+        assert_eq!(cells[0], s["name"].as_str().unwrap());
+        assert_eq!(
+            cells[2].parse::<f64>().unwrap(),
+            s["score"].as_f64().unwrap()
+        );
+        assert_eq!(cells[4], s["verdict"].as_str().unwrap());
+    }
+
+    // Three shards, each its own run, merged.
+    let mut shard_files = Vec::new();
+    let mut seen = 0;
+    for k in 1..=3 {
+        let file = dir.path().join(format!("shard-{k}.json"));
+        let out = run(&[
+            "grade",
+            "--format",
+            "json",
+            "--shard",
+            &format!("{k}/3"),
+            "--tests",
+            tests_s,
+            "--output",
+            file.to_str().unwrap(),
+            "--exit-zero",
+            class_s,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "--exit-zero: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shard: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        seen += shard["submissions"].as_array().unwrap().len();
+        shard_files.push(file);
+    }
+    assert_eq!(
+        seen,
+        verdicts.len(),
+        "the shards cover the class, each student once"
+    );
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(shard_files.iter().map(|f| f.to_str().unwrap()));
+    let merged = run(&args);
+    assert_eq!(merged.status.code(), Some(1));
+    let merged: Value = json(&merged);
+    assert_eq!(essentials(&merged), essentials(&whole));
+
+    // Merging a shard twice is refused: it would count students twice.
+    let nonempty = shard_files
+        .iter()
+        .find(|f| {
+            let r: Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+            !r["submissions"].as_array().unwrap().is_empty()
+        })
+        .unwrap();
+    let twice = run(&[
+        "merge",
+        nonempty.to_str().unwrap(),
+        nonempty.to_str().unwrap(),
+    ]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("is in two of the reports"));
+}
+
+#[test]
+fn an_interrupted_batch_resumes_without_regrading() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    // Each student takes about a second per case, so the batch can be
+    // stopped half-way.
+    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    let names: Vec<String> = (0..6).map(|i| format!("s{i}")).collect();
+    for name in &names {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            folder.join("correct_base.py"),
+        )
+        .unwrap();
+    }
+    let results = dir.path().join("results");
+    let args = |resume: bool| {
+        let mut a = vec![
+            "grade".to_owned(),
+            "--format".into(),
+            "json".into(),
+            "--jobs".into(),
+            "1".into(),
+            "--tests".into(),
+            SAMPLE.into(),
+            "--results".into(),
+            results.to_str().unwrap().into(),
+        ];
+        if resume {
+            a.push("--resume".into());
+        }
+        a.push(class.to_str().unwrap().into());
+        a
+    };
+    let saved = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&results)
+            .map(|d| {
+                d.flatten()
+                    .filter_map(|e| {
+                        e.file_name()
+                            .to_str()?
+                            .strip_suffix(".result.json")
+                            .map(str::to_owned)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        v.sort();
+        v
+    };
+    // A grader killed half-way: it runs under the gate like any other.
+    let gate = support::shared();
+    let mut first = grader()
+        .args(args(false))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while saved().len() < 2 {
+        assert!(Instant::now() < deadline, "no results appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    drop(gate);
+    let before = saved();
+    assert!(
+        before.len() >= 2 && before.len() < names.len(),
+        "interrupted half-way: {before:?}"
+    );
+    let stamps: Vec<(String, std::time::SystemTime, Vec<u8>)> = before
+        .iter()
+        .map(|n| {
+            let p = results.join(format!("{n}.result.json"));
+            (
+                n.clone(),
+                std::fs::metadata(&p).unwrap().modified().unwrap(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+
+    let second = output(grader().args(args(true)));
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let report: Value = json(&second);
+    let graded: Vec<&str> = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        graded,
+        names.iter().map(String::as_str).collect::<Vec<_>>(),
+        "every student in the final report"
+    );
+    assert!(
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["verdict"] == "accepted")
+    );
+
+    // Graded once: what was saved before was not touched, and the resumed
+    // run graded exactly the others.
+    for (name, modified, bytes) in stamps {
+        let p = results.join(format!("{name}.result.json"));
+        assert_eq!(
+            std::fs::metadata(&p).unwrap().modified().unwrap(),
+            modified,
+            "{name} was rewritten"
+        );
+        assert_eq!(std::fs::read(&p).unwrap(), bytes);
+    }
+    let progress = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        progress.contains(&format!(
+            "resuming: {} of {} already graded",
+            before.len(),
+            names.len()
+        )),
+        "{progress}"
+    );
+    let regraded: Vec<&str> = progress
+        .lines()
+        .filter_map(|l| {
+            l.split_once("] ")
+                .map(|(_, rest)| rest.split(':').next().unwrap())
+        })
+        .collect();
+    let mut expected: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !before.iter().any(|b| b == n))
+        .collect();
+    expected.sort();
+    let mut regraded_sorted = regraded.clone();
+    regraded_sorted.sort();
+    assert_eq!(
+        regraded_sorted, expected,
+        "the resumed run grades only what was missing"
+    );
+}
+
+#[test]
+fn resuming_into_another_runs_results_is_refused() {
+    let dir = tempdir();
+    let results = dir.path().join("results");
+    let r = results.to_str().unwrap();
+    let first = run(&[
+        "grade",
+        "--tests",
+        SAMPLE,
+        "--results",
+        r,
+        "submissions/python/correct_class.py",
+    ]);
+    assert_eq!(first.status.code(), Some(0));
+    let other = run(&[
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/edge",
+        "--results",
+        r,
+        "--resume",
+        "submissions/python/correct_class.py",
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&other.stderr).contains("holds results of another grading run")
+    );
+}

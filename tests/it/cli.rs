@@ -1,0 +1,269 @@
+//! The command line through the real binary: bad input gives exit 2 and a
+//! message naming file and position; a missing runtime is the grader's
+//! fault (exit 3); `hash` and `list` print facts checked independently.
+
+use crate::support::{grader, json, output, root, run, tempdir, text, vectors};
+use serde_json::Value;
+
+/// Each folder in tests/fixtures/broken is a --tests folder with one kind of
+/// damage and an `expect.txt` whose lines must all appear in the error.
+#[test]
+fn broken_test_files_are_rejected_before_anything_runs() {
+    let fixtures = root().join("tests/fixtures/broken");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let dir = entry.unwrap().path();
+        let rel = dir
+            .strip_prefix(root())
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let out = run(&[
+            "grade",
+            "--tests",
+            &rel,
+            "submissions/python/correct_class.py",
+        ]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{rel}: {stderr}");
+        assert!(
+            out.stdout.is_empty(),
+            "{rel}: a report was written: {}",
+            text(&out.stdout)
+        );
+        for line in std::fs::read_to_string(dir.join("expect.txt"))
+            .unwrap()
+            .lines()
+        {
+            assert!(
+                stderr.contains(line),
+                "{rel}: stderr lacks {line:?}:\n{stderr}"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 9, "only {seen} fixtures found");
+}
+
+#[test]
+fn an_unknown_key_in_challenge_toml_is_pointed_at() {
+    let out = run(&[
+        "--challenges",
+        "tests/fixtures/bad-challenges",
+        "grade",
+        "--challenge",
+        "unknown-key",
+        "submissions/python/correct_class.py",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "unknown-key/challenge.toml:7:1: unknown field `timeout`, expected one of `time_ms`"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_usage_exits_2_with_a_hint() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &[
+                "grade",
+                "--challenge",
+                "nope",
+                "submissions/python/correct_class.py",
+            ],
+            "no challenge `nope`",
+        ),
+        (
+            &["grade", "submissions/expected.toml"],
+            "cannot tell the language of submissions/expected.toml",
+        ),
+        (
+            &["grade", "submissions/missing.py"],
+            "cannot read submission submissions/missing.py",
+        ),
+        (
+            &[
+                "grade",
+                "--tests",
+                "no/such/dir",
+                "submissions/python/correct_class.py",
+            ],
+            "tests folder no/such/dir does not exist",
+        ),
+        (
+            &["grade", "--frobnicate", "x.py"],
+            "unexpected argument '--frobnicate'",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_missing_interpreter_is_the_graders_fault_not_the_learners() {
+    let out = output(grader().env("GRADER_PYTHON", "/nonexistent/python3").args([
+        "grade",
+        "--format",
+        "json",
+        "submissions/python/correct_class.py",
+    ]));
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        out.stdout.is_empty(),
+        "no verdict may be reported: {}",
+        text(&out.stdout)
+    );
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("cannot start python3; install python3"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("GRADER_PYTHON"), "{stderr}");
+}
+
+#[test]
+fn hash_prints_the_spec_check_values() {
+    let vectors = vectors();
+    let checks = vectors["h32"].as_object().unwrap();
+    let texts: Vec<&str> = checks.keys().map(String::as_str).collect();
+    let mut args = vec!["hash"];
+    args.extend(&texts);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), texts.len());
+    for (line, text) in lines.iter().zip(&texts) {
+        assert_eq!(*line, format!("{}\t{text}", checks[*text]));
+    }
+}
+
+#[test]
+fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
+    let out = run(&["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    // Sections: a challenge's line, then its groups' indented lines.
+    let mut sections: Vec<(String, Vec<&str>)> = Vec::new();
+    for line in stdout.lines() {
+        if line.starts_with(' ') {
+            sections
+                .last_mut()
+                .expect("a group line after a challenge")
+                .1
+                .push(line);
+        } else {
+            let id = line.split_whitespace().next().unwrap().to_owned();
+            sections.push((id, Vec::new()));
+        }
+    }
+    let ids: Vec<&str> = sections.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["hrw-top", "rendezvous-router", "vnode-ring", "weighted-hrw"],
+        "{stdout}"
+    );
+    for (id, lines) in &sections {
+        let tests = root().join("challenges").join(id).join("tests");
+        let mut groups = 0;
+        for group in std::fs::read_dir(&tests).unwrap() {
+            let group = group.unwrap().file_name().into_string().unwrap();
+            let cases = std::fs::read_dir(tests.join(&group))
+                .unwrap()
+                .filter(|e| {
+                    let name = e.as_ref().unwrap().file_name().into_string().unwrap();
+                    name.ends_with(".json") && !name.ends_with(".expected.json")
+                })
+                .count();
+            let line = lines
+                .iter()
+                .find(|l| l.trim_start().starts_with(&format!("{group} ")))
+                .unwrap_or_else(|| panic!("{id}: no line for {group}:\n{stdout}"));
+            let counted = if cases == 1 {
+                "1 case ".to_owned()
+            } else {
+                format!("{cases} cases")
+            };
+            assert!(line.contains(&counted), "{id}: {line}");
+            groups += 1;
+        }
+        assert_eq!(lines.len(), groups, "{id}: a group without a folder");
+    }
+}
+
+#[test]
+fn a_case_without_expected_file_is_graded_against_the_reference() {
+    let dir = tempdir();
+    // Sample 1 of the challenge page without its output: the reference must
+    // supply exactly the page's output, so the correct router passes and the
+    // lowest-score one fails on its first route.
+    let vectors = vectors();
+    let sample = &vectors["rendezvous-router"]["sample-1-keys-spread-over-three-nodes"];
+    std::fs::write(dir.path().join("page.json"), sample["input"].to_string()).unwrap();
+    let tests = dir.path().to_str().unwrap();
+    let out = run(&[
+        "grade",
+        "--format",
+        "json",
+        "--tests",
+        tests,
+        "submissions/python/correct_solve.py",
+        "submissions/python/lowest_score.py",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = json(&out);
+    let [good, bad] = report["submissions"].as_array().unwrap().as_slice() else {
+        panic!("two submissions")
+    };
+    assert_eq!(good["verdict"], "accepted");
+    assert_eq!(good["tests"][0]["expected_from"], "reference");
+    assert_eq!(bad["verdict"], "wrong-answer");
+    assert_eq!(
+        bad["tests"][0]["divergence"]["expected"],
+        sample["output"][0]
+    );
+    // Files directly in the folder form one group named after it.
+    let group = dir.path().file_name().unwrap().to_str().unwrap();
+    assert_eq!(good["tests"][0]["group"], group);
+}
+
+#[test]
+fn human_output_has_no_colour_when_piped() {
+    let out = run(&[
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/lowest_score.py",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "escape sequences in piped output"
+    );
+    assert!(
+        stdout.contains("FAIL sample/sample-1-keys-spread-over-three-nodes"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("first wrong answer at operation 0: [\"route\",\"user:1\"]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("<- your answer"), "{stdout}");
+    assert!(
+        stdout.contains("wrong-answer: 0 of 3 tests passed"),
+        "{stdout}"
+    );
+}

@@ -1,0 +1,391 @@
+//! Grades every example in `submissions/` through the real binary and checks
+//! the verdicts listed in `submissions/expected.toml`, and the JSON report's
+//! public fields along the way.
+
+use crate::support::{grader, json, output, root, tempdir};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Mutex;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    example: Vec<Example>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Example {
+    /// The challenge whose suite grades it.
+    #[serde(default = "default_challenge")]
+    challenge: String,
+    path: String,
+    verdict: String,
+    #[serde(default)]
+    failing: Option<Vec<String>>,
+    #[serde(default)]
+    message: Option<String>,
+    /// Must appear in the first failing test's traceback.
+    #[serde(default)]
+    traceback: Option<String>,
+    /// The known mistake the grader must name.
+    #[serde(default)]
+    mistake: Option<String>,
+    /// The consistent-hashing property the grader must show broken.
+    #[serde(default)]
+    property: Option<String>,
+}
+
+fn default_challenge() -> String {
+    "rendezvous-router".into()
+}
+
+/// One cache for the whole test run, apart from the user's.
+fn cache_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(tempdir).path()
+}
+
+fn grade_json(path: &Path) -> (Option<i32>, Value, String) {
+    grade_on("rendezvous-router", path)
+}
+
+fn grade_on(challenge: &str, path: &Path) -> (Option<i32>, Value, String) {
+    let out = output(
+        grader()
+            .args([
+                "grade",
+                "--challenge",
+                challenge,
+                "--format",
+                "json",
+                "--cache-dir",
+            ])
+            .arg(cache_dir())
+            .arg(path),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: the JSON report does not parse: {e}\nstderr: {stderr}",
+            path.display()
+        )
+    });
+    (out.status.code(), report, stderr)
+}
+
+/// Checks the report fields the README promises.
+fn check_contract(report: &Value, challenge: &str) {
+    assert_eq!(report["challenge"], challenge);
+    let submission = &report["submissions"][0];
+    for field in ["path", "language", "verdict", "score", "max_score", "tests"] {
+        assert!(
+            submission.get(field).is_some(),
+            "submission lacks `{field}`"
+        );
+    }
+    for test in submission["tests"].as_array().unwrap() {
+        for field in [
+            "name",
+            "group",
+            "verdict",
+            "divergence",
+            "message",
+            "score",
+            "max_score",
+            "time_ms",
+        ] {
+            assert!(test.get(field).is_some(), "test lacks `{field}`: {test}");
+        }
+        let divergence = &test["divergence"];
+        if !divergence.is_null() {
+            for field in ["op_index", "op", "expected", "actual"] {
+                assert!(
+                    divergence.get(field).is_some(),
+                    "divergence lacks `{field}`"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_example_gets_its_verdict() {
+    let manifest: Manifest =
+        toml::from_str(&std::fs::read_to_string(root().join("submissions/expected.toml")).unwrap())
+            .unwrap();
+    // Every file in submissions/ is listed, so none goes unchecked.
+    let listed: BTreeSet<String> = manifest.example.iter().map(|e| e.path.clone()).collect();
+    // (The hostile corpus has its own manifest and test.)
+    for entry in walkdir::WalkDir::new(root().join("submissions")).min_depth(2) {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(root().join("submissions"))
+            .unwrap();
+        if entry.file_type().is_file() && !rel.starts_with("hostile") {
+            assert!(
+                listed.contains(&rel.to_string_lossy().into_owned()),
+                "{} is not in expected.toml",
+                rel.display()
+            );
+        }
+    }
+
+    // Two graders at a time: each runs one session, and the machine has two cores.
+    let queue = Mutex::new(manifest.example.clone());
+    let failures = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                while let Some(example) = { queue.lock().unwrap().pop() } {
+                    if let Err(why) = check_example(&example) {
+                        failures
+                            .lock()
+                            .unwrap()
+                            .push(format!("{}: {why}", example.path));
+                    }
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+fn check_example(example: &Example) -> Result<(), String> {
+    let (code, report, stderr) = grade_on(
+        &example.challenge,
+        &Path::new("submissions").join(&example.path),
+    );
+    check_contract(&report, &example.challenge);
+    let submission = &report["submissions"][0];
+    let verdict = submission["verdict"].as_str().unwrap();
+    if verdict != example.verdict {
+        return Err(format!(
+            "verdict {verdict}, expected {}; stderr: {stderr}",
+            example.verdict
+        ));
+    }
+    let expected_code = if example.verdict == "accepted" { 0 } else { 1 };
+    if code != Some(expected_code) {
+        return Err(format!("exit code {code:?}, expected {expected_code}"));
+    }
+    let tests = submission["tests"].as_array().unwrap();
+    let failing: Vec<&Value> = tests
+        .iter()
+        .filter(|t| t["verdict"] != "accepted")
+        .collect();
+    if let Some(want) = &example.failing {
+        let got: BTreeSet<String> = failing
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}/{}",
+                    t["group"].as_str().unwrap(),
+                    t["name"].as_str().unwrap()
+                )
+            })
+            .collect();
+        let want: BTreeSet<String> = want.iter().cloned().collect();
+        if got != want {
+            return Err(format!("failing tests {got:?}, expected {want:?}"));
+        }
+    }
+    if let Some(message) = &example.message {
+        let first = failing.first().ok_or("no failing test")?["message"]
+            .as_str()
+            .unwrap();
+        if !first.contains(message.as_str()) {
+            return Err(format!("message {first:?} lacks {message:?}"));
+        }
+    }
+    if let Some(traceback) = &example.traceback {
+        let got = failing.first().ok_or("no failing test")?["error"]["traceback"]
+            .as_str()
+            .unwrap_or_default();
+        if !got.contains(traceback.as_str()) {
+            return Err(format!("traceback {got:?} lacks {traceback:?}"));
+        }
+    }
+    let named = &submission["mistake"];
+    match &example.mistake {
+        Some(id) => {
+            if named["id"] != id.as_str() || named["exact"] != true {
+                return Err(format!("mistake {named}, expected exactly {id}"));
+            }
+            // Every failing test carries it too.
+            if failing.iter().any(|t| t["mistake"]["id"] != id.as_str()) {
+                return Err("a failing test lacks the mistake".into());
+            }
+        }
+        None if example.verdict == "accepted" && !named.is_null() => {
+            return Err(format!("a correct submission was diagnosed: {named}"));
+        }
+        None => {}
+    }
+    if let Some(property) = &example.property {
+        let shown = &submission["property"];
+        if shown["property"] != property.as_str() {
+            return Err(format!("property {shown}, expected {property}"));
+        }
+        if example.mistake.is_none() && submission["mistake"]["exact"] == true {
+            return Err(format!(
+                "an unknown mistake was named: {}",
+                submission["mistake"]
+            ));
+        }
+    }
+    if example.verdict == "accepted" && submission["passed"] != submission["total"] {
+        return Err("accepted but not every test passed".into());
+    }
+    Ok(())
+}
+
+#[test]
+fn a_wrong_route_is_explained_with_the_pinned_scores() {
+    let (_, report, _) = grade_json(Path::new("submissions/python/lowest_score.py"));
+    let test = report["submissions"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "sample-1-keys-spread-over-three-nodes")
+        .unwrap()
+        .clone();
+    let d = &test["divergence"];
+    assert_eq!(d["op_index"], 0);
+    assert_eq!(d["op"], serde_json::json!(["route", "user:1"]));
+    let e = &test["explanation"];
+    assert_eq!(e["kind"], "scores");
+    assert_eq!(e["key"], "user:1");
+    assert_eq!(e["winner"], "cache-3");
+    assert_eq!(e["rule"], "highest-score");
+    // Each row's score is the pinned hash of its text, highest first.
+    let rows = e["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let mut last = u64::MAX;
+    for row in rows {
+        let text = row["hashed"].as_str().unwrap();
+        assert_eq!(text, format!("{}:user:1", row["node"].as_str().unwrap()));
+        let h = row["h32"].as_u64().unwrap();
+        assert_eq!(h, u64::from(reference::h32(text)));
+        assert!(h <= last);
+        last = h;
+        // The submission exposes h32, and it is the right one.
+        assert_eq!(row["yours"], row["h32"]);
+    }
+    // The submission's answer is the lowest-ranked node.
+    assert_eq!(e["answer"]["node"], d["actual"]);
+    assert_eq!(e["answer"]["rank"], 3);
+}
+
+#[test]
+fn a_wrong_h32_is_shown_where_it_parts_from_the_pinned_one() {
+    let (_, report, _) = grade_json(Path::new("submissions/javascript/float_multiply.js"));
+    let check = &report["submissions"][0]["h32"];
+    let mismatch = &check["first_mismatch"];
+    let text = mismatch["text"].as_str().expect("a mismatch is named");
+    assert_eq!(
+        mismatch["pinned"].as_u64(),
+        Some(u64::from(reference::h32(text)))
+    );
+    assert_ne!(mismatch["yours"], mismatch["pinned"]);
+}
+
+#[test]
+fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
+    // Prints that look like protocol messages do not confuse the grader...
+    let (code, report, _) = grade_json(Path::new("submissions/python/chatty_correct.py"));
+    assert_eq!(code, Some(0));
+    assert_eq!(report["submissions"][0]["verdict"], "accepted");
+    // ...and a failing test shows what the learner printed during it.
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("wrong.json"),
+        r#"[[["a","b"]],[["route","k"]]]"#,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("wrong.expected.json"), r#"["nobody"]"#).unwrap();
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--tests"])
+            .arg(dir.path())
+            .arg("submissions/python/chatty_correct.py"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = json(&out);
+    let test = &report["submissions"][0]["tests"][0];
+    assert_eq!(test["verdict"], "wrong-answer");
+    let captured = &test["captured"];
+    assert!(
+        captured["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("route('k') -> "),
+        "{captured}"
+    );
+    assert!(
+        captured["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("loading chatty router")
+    );
+    assert!(
+        captured["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("debug: routing k")
+    );
+}
+
+#[test]
+fn a_rust_file_is_compiled_once() {
+    let cache = tempdir();
+    let grade = || {
+        let out = output(
+            grader()
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--tests",
+                    "challenges/rendezvous-router/tests/sample",
+                    "--cache-dir",
+                ])
+                .arg(cache.path())
+                .arg("submissions/rust/correct.rs"),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: Value = json(&out);
+        report["submissions"][0]["build"].clone()
+    };
+    let binaries = || -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
+        walkdir::WalkDir::new(cache.path())
+            .into_iter()
+            .flatten()
+            .filter(|e| e.file_name() == "router")
+            .map(|e| {
+                (
+                    e.path().to_owned(),
+                    e.metadata().unwrap().modified().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let first = grade();
+    assert_eq!(first["cached"], false, "{first}");
+    let built = binaries();
+    assert_eq!(built.len(), 1, "one binary in the cache: {built:?}");
+    let second = grade();
+    assert_eq!(second["cached"], true, "{second}");
+    // The same binary, untouched, and no second one. (The build times are
+    // in the report for people; the test checks facts, not timings.)
+    assert_eq!(binaries(), built);
+}

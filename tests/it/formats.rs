@@ -1,0 +1,325 @@
+//! The standard report formats, each validated against its schema or rules
+//! with nasty text in it, and the learner audience checked for leaks of
+//! hidden case data in every format.
+
+use crate::support::{grader, json, output, root, run, tempdir, xmllint};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A --tests folder whose cases carry control characters, `]]>`, quotes,
+/// non-ASCII and a very long key, and whose expected outputs are wrong on
+/// purpose so that every failure path prints them.
+fn nasty_tests(dir: &Path) -> PathBuf {
+    let tests = dir.join("nasty");
+    std::fs::create_dir_all(&tests).unwrap();
+    let long = "k".repeat(5000);
+    let keys = [
+        "\u{1}\u{8}\u{1b}[31m",
+        "]]>&<x a=\"b\">",
+        "'quote\"s'",
+        "日本語 🙂 \u{FFFE}\u{FFFF}",
+        &long,
+    ];
+    for (i, key) in keys.iter().enumerate() {
+        let case = serde_json::json!([
+            [["n1", "n\u{7}2", "]]>"]],
+            [["route", key], ["route", "plain"]]
+        ]);
+        std::fs::write(tests.join(format!("case{i}.json")), case.to_string()).unwrap();
+        // A wrong expectation, full of the same nastiness.
+        let expected = serde_json::json!([format!("{key}\u{0}"), null]);
+        std::fs::write(
+            tests.join(format!("case{i}.expected.json")),
+            expected.to_string(),
+        )
+        .unwrap();
+    }
+    tests
+}
+
+const SUBMISSIONS: [&str; 4] = [
+    "submissions/python/chatty_correct.py",
+    "submissions/python/remove_absent_raises.py",
+    "submissions/javascript/exits_on_remove.js",
+    "submissions/typescript/syntax_error.ts",
+];
+
+fn render(format: &str, tests: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "grade",
+        "--format",
+        format,
+        "--tests",
+        tests.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    args.extend(SUBMISSIONS);
+    run(&args)
+}
+
+#[test]
+fn junit_validates_against_the_jenkins_schema() {
+    let dir = tempdir();
+    let tests = nasty_tests(dir.path());
+    let out = render("junit", &tests, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let xml = dir.path().join("report.xml");
+    std::fs::write(&xml, &out.stdout).unwrap();
+    let check = xmllint(&xml);
+    assert!(
+        check.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&check.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("<testsuite ").count(), SUBMISSIONS.len());
+    assert_eq!(text.matches("<testcase ").count(), SUBMISSIONS.len() * 5);
+    assert!(!text.contains('\u{FFFE}') && !text.contains('\u{1}'));
+    assert!(text.contains("time=\""), "every case has a time");
+    // Messages are one line; the detail is in the body.
+    for line in text
+        .lines()
+        .filter(|l| l.contains("<failure ") || l.contains("<error "))
+    {
+        let message = line
+            .split("message=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert!(!message.contains('\n'));
+    }
+}
+
+#[test]
+fn junit_of_every_challenge_validates() {
+    // The explanations differ per challenge (rankings, rings, weighted
+    // scores); their text goes into failure bodies.
+    for (challenge, wrong) in [
+        ("hrw-top", "submissions/hrw-top/python/ascending.py"),
+        (
+            "vnode-ring",
+            "submissions/vnode-ring/python/bisect_right.py",
+        ),
+        (
+            "weighted-hrw",
+            "submissions/weighted-hrw/python/times_weight.py",
+        ),
+    ] {
+        let out = run(&[
+            "grade",
+            "--challenge",
+            challenge,
+            "--format",
+            "junit",
+            wrong,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{challenge}");
+        let dir = tempdir();
+        let xml = dir.path().join("report.xml");
+        std::fs::write(&xml, &out.stdout).unwrap();
+        let check = xmllint(&xml);
+        assert!(
+            check.status.success(),
+            "{challenge}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("why: "),
+            "{challenge}: no explanation in the bodies"
+        );
+    }
+}
+
+#[test]
+fn ctrf_validates_against_its_schema() {
+    let dir = tempdir();
+    let tests = nasty_tests(dir.path());
+    let out = render("ctrf", &tests, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let document: Value = json(&out);
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/schemas/ctrf.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&document)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let summary = &document["results"]["summary"];
+    assert_eq!(summary["tests"], SUBMISSIONS.len() * 5);
+    let scores = &document["results"]["extra"]["submissions"];
+    assert_eq!(scores.as_array().unwrap().len(), SUBMISSIONS.len());
+    assert!(scores[0].get("score").is_some() && scores[0].get("max_score").is_some());
+}
+
+#[test]
+fn gradescope_has_every_field() {
+    let dir = tempdir();
+    let tests = nasty_tests(dir.path());
+    let out = run(&[
+        "grade",
+        "--format",
+        "gradescope",
+        "--tests",
+        tests.to_str().unwrap(),
+        SUBMISSIONS[1],
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value = json(&out);
+    for field in [
+        "score",
+        "max_score",
+        "output",
+        "visibility",
+        "stdout_visibility",
+        "tests",
+    ] {
+        assert!(results.get(field).is_some(), "no {field}");
+    }
+    for t in results["tests"].as_array().unwrap() {
+        for field in [
+            "name",
+            "score",
+            "max_score",
+            "status",
+            "output",
+            "visibility",
+        ] {
+            assert!(t.get(field).is_some(), "a test lacks {field}");
+        }
+        assert!(["passed", "failed"].contains(&t["status"].as_str().unwrap()));
+        assert!(["visible", "after_published"].contains(&t["visibility"].as_str().unwrap()));
+    }
+    // One submission per results.json: more is a usage error, not a crash.
+    let two = run(&[
+        "grade",
+        "--format",
+        "gradescope",
+        "--tests",
+        tests.to_str().unwrap(),
+        SUBMISSIONS[0],
+        SUBMISSIONS[1],
+    ]);
+    assert_eq!(two.status.code(), Some(2));
+}
+
+#[test]
+fn github_annotations_are_escaped_and_within_limits() {
+    let dir = tempdir();
+    let tests = nasty_tests(dir.path());
+    let summary = dir.path().join("summary.md");
+    std::fs::write(&summary, "earlier step\n").unwrap();
+    let mut args = vec![
+        "grade",
+        "--format",
+        "github",
+        "--tests",
+        tests.to_str().unwrap(),
+    ];
+    args.extend(SUBMISSIONS);
+    let out = output(grader().args(&args).env("GITHUB_STEP_SUMMARY", &summary));
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!(
+        errors.len(),
+        10,
+        "GitHub shows ten error annotations per step"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("::notice title=More failing tests::"))
+    );
+    for line in &errors {
+        // A workflow command is one line: its data cannot hold a raw CR.
+        assert!(!line.contains('\r'));
+        let (properties, _) = line["::error ".len()..].split_once("::").unwrap();
+        assert!(properties.starts_with("file="), "{properties}");
+    }
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(
+        md.starts_with("earlier step\n"),
+        "the summary is appended to"
+    );
+    assert!(md.contains("| submission | verdict | score | tests passed |"));
+    assert_eq!(md.matches("| submissions/").count(), SUBMISSIONS.len());
+}
+
+/// Every format of a learner-audience report, searched for the hidden
+/// group's case data (all of it contains "SECRET").
+#[test]
+fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
+    let submissions = [
+        "submissions/python/lowest_score.py",
+        "submissions/python/remove_absent_raises.py",
+        "submissions/python/chatty_correct.py",
+    ];
+    let run = |format: &str, audience: &str, submission: Option<&str>| {
+        let mut args = vec![
+            "--challenges",
+            "tests/fixtures/challenges",
+            "grade",
+            "--challenge",
+            "hidden-router",
+            "--format",
+            format,
+            "--audience",
+            audience,
+        ];
+        match submission {
+            Some(s) => args.push(s),
+            None => args.extend(submissions),
+        }
+        let out = crate::support::run(&args);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for format in ["human", "json", "junit", "ctrf", "github"] {
+        let learner = run(format, "learner", None);
+        assert!(
+            !learner.contains("SECRET"),
+            "{format} leaks hidden data:\n{learner}"
+        );
+        // The hidden tests are still there, by name and verdict.
+        assert!(learner.contains("s1") && learner.contains("s2"), "{format}");
+        // And the instructor's report keeps the detail (the check can fail).
+        let instructor = run(format, "instructor", None);
+        assert!(
+            instructor.contains("SECRET"),
+            "{format}: the instructor sees the hidden cases"
+        );
+    }
+    for s in submissions {
+        let learner = run("gradescope", "learner", Some(s));
+        assert!(
+            !learner.contains("SECRET"),
+            "gradescope leaks for {s}:\n{learner}"
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! The hostile corpus (`submissions/hostile/`): every program attacks the
+//! grader in its own way. All are graded in one `grader grade` call, which
+//! must finish in time, give each its verdict, leave no process behind,
+//! leak no test data, reach no network and change no file.
+
+use crate::support::{self, grader, json, output, root};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::io::ErrorKind;
+use std::net::TcpListener;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The wall-clock limit per case for the corpus.
+const LIMIT_MS: u64 = 1500;
+/// Grace on top of a limit for killing, reaping and restarting.
+const GRACE_MS: u64 = 3000;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    program: Vec<Program>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Program {
+    path: String,
+    verdict: String,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    answer: Option<String>,
+    #[serde(default)]
+    layer: Option<String>,
+}
+
+/// Processes run by a sandbox uid that no running grader owns, or
+/// mentioning `marker` on their command line: anything the corpus left
+/// behind.
+fn leftovers(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|p| p.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let status = std::fs::read_to_string(entry.path().join("status")).unwrap_or_default();
+        let uid: u32 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|u| u.parse().ok())
+            .unwrap_or(0);
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if ((61_000..65_000).contains(&uid) && !owned_by_a_running_grader(pid))
+            || cmdline.contains(marker)
+        {
+            found.push(format!("pid {pid} uid {uid}: {cmdline}"));
+        }
+    }
+    found
+}
+
+/// Whether a grader that is still running (not a sandbox's own init, the
+/// grader binary as its shim) is among `pid`'s ancestors: then the process
+/// belongs to a grading still under way, another test's or another
+/// checkout's on the same machine, whose sessions use the same uids. The
+/// corpus's grader has exited when this is asked, and what its sandboxes
+/// left behind was handed to init or a subreaper, not to a grader.
+fn owned_by_a_running_grader(pid: u32) -> bool {
+    let mut pid = pid;
+    // A bound on the walk, in case the tree changes under it.
+    for _ in 0..64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let Some(parent) = status
+            .lines()
+            .find_map(|l| l.strip_prefix("PPid:"))
+            .and_then(|p| p.trim().parse::<u32>().ok())
+            .filter(|&p| p > 1)
+        else {
+            return false;
+        };
+        let cmdline = std::fs::read(format!("/proc/{parent}/cmdline")).unwrap_or_default();
+        let mut args = cmdline.split(|&b| b == 0);
+        let program = Path::new(OsStr::from_bytes(args.next().unwrap_or_default()));
+        let shim = args.next() == Some(rendezvous_grader::exec::SHIM_ARG.as_bytes());
+        if program.file_name() == Some(OsStr::new("grader")) && !shim {
+            return true;
+        }
+        pid = parent;
+    }
+    false
+}
+
+#[test]
+fn the_hostile_corpus_is_contained() {
+    // No other test's grader runs meanwhile: the corpus would starve its
+    // programs of CPU and fill the process limit of the sandbox uids their
+    // sessions share with the corpus's.
+    let _alone = support::exclusive();
+    let corpus = root().join("submissions/hostile");
+    let manifest: Manifest =
+        toml::from_str(&std::fs::read_to_string(corpus.join("expected.toml")).unwrap()).unwrap();
+
+    // Graded from a copy: even a sandbox that failed could not damage the
+    // repository, and the copy carries the hints the programs read.
+    let dir = tempfile::Builder::new()
+        .prefix("hostile-corpus-")
+        .tempdir()
+        .unwrap();
+    let mut originals: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&corpus).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap();
+        let copy = dir.path().join(entry.file_name());
+        std::fs::write(&copy, &bytes).unwrap();
+        originals.insert(copy, bytes);
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let tests = root().join("challenges/rendezvous-router/tests/sample");
+    let hints = serde_json::json!({
+        "tests_dir": tests,
+        "port": listener.local_addr().unwrap().port(),
+    });
+    let hints_path = dir.path().join("hints.json");
+    std::fs::write(&hints_path, hints.to_string()).unwrap();
+    originals.insert(hints_path, hints.to_string().into_bytes());
+
+    let in_ci = std::env::var_os("CI").is_some();
+    let mut command = grader();
+    command
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "--time-limit",
+            &LIMIT_MS.to_string(),
+            "--tests",
+        ])
+        .arg(&tests);
+    if in_ci {
+        // CI machines have every layer: none may be missing there.
+        command.arg("--require-sandbox");
+    }
+    for p in &manifest.program {
+        command.arg(dir.path().join(&p.path));
+    }
+    let started = Instant::now();
+    let out = output(&mut command);
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    let report: Value = json(&out);
+
+    let cases = std::fs::read_dir(&tests)
+        .unwrap()
+        .filter(|e| {
+            let n = e.as_ref().unwrap().file_name().into_string().unwrap();
+            n.ends_with(".json") && !n.ends_with(".expected.json")
+        })
+        .count() as u64;
+    let limits = Duration::from_millis(LIMIT_MS * cases * manifest.program.len() as u64);
+    assert!(
+        elapsed < limits + Duration::from_secs(30),
+        "the corpus took {elapsed:?}, more than its limits ({limits:?}) plus 30 s"
+    );
+
+    let sandbox = &report["sandbox"];
+    let missing: Vec<String> = sandbox["missing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    let layer_held = |layer: &str| match layer {
+        "landlock" => !sandbox["landlock"].is_null(),
+        other => sandbox[other].as_bool().unwrap_or(false),
+    };
+    let mut failures = Vec::new();
+    for (program, submission) in manifest
+        .program
+        .iter()
+        .zip(report["submissions"].as_array().unwrap())
+    {
+        if let Some(layer) = &program.layer
+            && !layer_held(layer)
+        {
+            // Only off CI (where --require-sandbox would have failed above).
+            println!(
+                "SKIPPED {}: the {layer} layer is missing here ({missing:?})",
+                program.path
+            );
+            continue;
+        }
+        let name = &program.path;
+        let tests = submission["tests"].as_array().unwrap();
+        if submission["verdict"] != program.verdict.as_str() {
+            failures.push(format!(
+                "{name}: verdict {}, expected {}",
+                submission["verdict"], program.verdict
+            ));
+            continue;
+        }
+        for t in tests {
+            let ms = t["time_ms"].as_u64().unwrap();
+            if ms > LIMIT_MS + GRACE_MS {
+                failures.push(format!("{name}: a test took {ms} ms"));
+            }
+        }
+        if let Some(message) = &program.message {
+            let got = tests[0]["message"].as_str().unwrap();
+            if !got.contains(message.as_str()) {
+                failures.push(format!("{name}: message {got:?} lacks {message:?}"));
+            }
+        }
+        if let Some(answer) = &program.answer {
+            let got = tests[0]["divergence"]["actual"]
+                .as_str()
+                .unwrap_or_default();
+            if !got.contains(answer.as_str()) {
+                failures.push(format!("{name}: answer {got:?} lacks {answer:?}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+
+    // Nothing left running: the kernel tears a PID namespace down as its
+    // init exits, which may take a moment after the grader itself exits.
+    let marker = dir.path().to_str().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut left = leftovers(marker);
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        left = leftovers(marker);
+    }
+    assert!(
+        left.is_empty(),
+        "processes left behind:\n{}",
+        left.join("\n")
+    );
+
+    if layer_held("network_namespace") || layer_held("landlock") {
+        match listener.accept() {
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+            other => panic!("a sandboxed program reached the test's port: {other:?}"),
+        }
+    }
+    if layer_held("landlock") {
+        for (path, bytes) in &originals {
+            assert_eq!(
+                &std::fs::read(path).unwrap(),
+                bytes,
+                "{} was changed",
+                path.display()
+            );
+        }
+        assert!(
+            !dir.path().join("planted.py").exists(),
+            "a file was planted beside the submission"
+        );
+    }
+}
+
+#[test]
+fn without_the_sandbox_the_report_says_so() {
+    let out = output(grader().args([
+        "grade",
+        "--no-sandbox",
+        "--format",
+        "json",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/correct_class.py",
+    ]));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = json(&out);
+    assert_eq!(report["sandbox"]["enabled"], false);
+    assert_eq!(report["sandbox"]["pid_namespace"], false);
+    assert!(report["sandbox"]["landlock"].is_null());
+}
+
+#[test]
+fn the_sandbox_is_on_by_default_and_in_every_report() {
+    let out = output(grader().args([
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/javascript/correct.cjs",
+    ]));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("sandbox: "))
+        .expect("a sandbox line");
+    assert!(!line.contains("off"), "{line}");
+}

@@ -1,0 +1,17 @@
+//! The integration tests, one binary: each module was once a test file of
+//! its own, and `support` holds what they share.
+
+mod support;
+
+mod authoring;
+mod batch;
+mod challenge_files;
+mod cli;
+mod course_challenges;
+mod examples;
+mod formats;
+mod hostile;
+mod mistakes;
+mod shrink;
+mod snapshots;
+mod starters;

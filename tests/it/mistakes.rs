@@ -1,0 +1,111 @@
+//! The known mistakes checked independently: the JavaScript `*` variant
+//! against Node itself running the mistaken code, and `grader audit` on the
+//! shipped suite and on one with a gap.
+
+use crate::support::{copy_tree, grader, json, output, root, tempdir};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn the_float_multiply_variant_is_what_node_computes() {
+    let texts = [
+        "",
+        "a",
+        "hello",
+        "A#0",
+        "cache-1:user:1",
+        "ключ",
+        "🙂 emoji",
+        "node-522789:key-0",
+    ];
+    let script = r#"
+        const texts = JSON.parse(process.argv[1]);
+        function h32(text) {
+          let h = 2166136261;
+          for (const b of Buffer.from(text, 'utf8')) { h ^= b; h = (h * 16777619) >>> 0; }
+          h ^= h >>> 16; h = (h * 0x85ebca6b) >>> 0;
+          h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
+          h ^= h >>> 16; return h >>> 0;
+        }
+        console.log(JSON.stringify(texts.map(h32)));
+    "#;
+    let out = Command::new("node")
+        .args(["-e", script, &serde_json::to_string(&texts).unwrap()])
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let node: Vec<u64> = json(&out);
+    let ours: Vec<u64> = texts
+        .iter()
+        .map(|t| u64::from(reference::mistakes::float_multiply_h32(t.as_bytes())))
+        .collect();
+    assert_eq!(ours, node);
+    // And the mistake is a mistake: it parts from the pinned hash.
+    assert!(
+        texts
+            .iter()
+            .any(|t| reference::mistakes::float_multiply_h32(t.as_bytes()) != reference::h32(t))
+    );
+}
+
+fn audit(tests: Option<&Path>) -> (Option<i32>, Vec<Value>) {
+    let mut command = grader();
+    command.args(["audit", "--format", "json"]);
+    if let Some(dir) = tests {
+        command.arg("--tests").arg(dir);
+    }
+    let out = output(&mut command);
+    let rows: Vec<Value> = json(&out);
+    (out.status.code(), rows)
+}
+
+#[test]
+fn the_shipped_suite_catches_every_mistake_and_a_removed_test_shows_the_gap() {
+    let (code, rows) = audit(None);
+    assert_eq!(code, Some(0), "{rows:#?}");
+    assert!(
+        rows.iter()
+            .all(|r| !r["caught_by"].as_array().unwrap().is_empty())
+    );
+
+    // A mistake caught by the fewest tests: remove them, and audit names it.
+    let row = rows
+        .iter()
+        .min_by_key(|r| r["caught_by"].as_array().unwrap().len())
+        .unwrap();
+    let catching: Vec<&str> = row["caught_by"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let dir = tempdir();
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        dir.path(),
+        |rel| {
+            // Groups are folders of files: "group/stem.json" or
+            // "group/stem.expected.json".
+            let name = rel.to_str().unwrap();
+            let stem = name.trim_end_matches(".json").trim_end_matches(".expected");
+            !catching.contains(&stem)
+        },
+    );
+    let (code, after) = audit(Some(dir.path()));
+    assert_eq!(code, Some(1), "{after:#?}");
+    let gaps: Vec<&Value> = after
+        .iter()
+        .filter(|r| r["caught_by"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(
+        gaps.iter()
+            .any(|g| g["id"] == row["id"] && g["form"] == row["form"]),
+        "{} is not named among the gaps {gaps:#?}",
+        row["id"]
+    );
+}

@@ -1,0 +1,412 @@
+//! Snapshots of every renderer, from the committed report fixtures in
+//! `tests/fixtures/reports/` (made through the binary by the script
+//! `regenerate.sh` beside them, which says what each one covers), of the
+//! JSON contract, and of the authoring commands' text through the binary.
+//! A snapshot per fixture and format, in `tests/it/snapshots/`; durations,
+//! paths, dates and the grader's version are redacted.
+//!
+//! After a deliberate change: `INSTA_UPDATE=always cargo test --test it
+//! snapshots` (or `cargo insta test --review`), then read every changed
+//! snapshot.
+
+use crate::support::{copy_tree, json, root, run, tempdir, text, xmllint};
+use rendezvous_grader::report::{Format, Report, github_summary, render};
+use serde_json::Value;
+use std::process::Output;
+
+/// Every format, with the name its snapshots carry.
+const FORMATS: [(Format, &str); 6] = [
+    (Format::Human, "human"),
+    (Format::Json, "json"),
+    (Format::Junit, "junit"),
+    (Format::Gradescope, "gradescope"),
+    (Format::Ctrf, "ctrf"),
+    (Format::Github, "github"),
+];
+
+/// Every fixture by name (its file stem), deserialised, in name order.
+fn fixtures() -> Vec<(String, Report)> {
+    let dir = root().join("tests/fixtures/reports");
+    let mut found: Vec<(String, Report)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_str().unwrap().to_owned();
+            let report = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
+                .unwrap_or_else(|e| panic!("{}: not a report: {e}", p.display()));
+            (name, report)
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(found.len() >= 10, "only {} report fixtures", found.len());
+    found
+}
+
+/// `report` written in `format`, as text with its ANSI styles.
+fn rendered(report: &Report, format: Format) -> String {
+    let mut out = Vec::new();
+    render(report, format, &mut out).unwrap_or_else(|e| panic!("{format:?}: {e}"));
+    String::from_utf8(out).unwrap()
+}
+
+/// Text without its ANSI styles, as a terminal-less reader sees it.
+fn plain(text: &str) -> String {
+    anstream::adapter::strip_str(text).to_string()
+}
+
+/// `text` as a regular expression that matches it literally.
+fn literal(text: &str) -> String {
+    let mut escaped = String::new();
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$#&-~".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// Settings for every snapshot here: plain names (the file is
+/// `snapshots/NAME.snap`), no expression in the header, and the checkout's
+/// path and the grader's version redacted.
+fn settings(description: &str) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description(description);
+    settings.add_filter(&literal(&root().display().to_string()), "[root]");
+    let version = literal(env!("CARGO_PKG_VERSION"));
+    settings.add_filter(
+        &format!("rendezvous-grader {version}"),
+        "rendezvous-grader [version]",
+    );
+    settings.add_filter(
+        &format!(r#""version": "{version}""#),
+        r#""version": "[version]""#,
+    );
+    settings
+}
+
+/// [`settings`] plus the durations and dates a report holds.
+fn report_settings(description: &str) -> insta::Settings {
+    let mut settings = settings(description);
+    // JSON: the report's own fields, CTRF's and Gradescope's.
+    settings.add_filter(
+        r#""(time_ms|started_at_ms|finished_at_ms|start|stop|duration|execution_time)": \d+"#,
+        r#""$1": "[time]""#,
+    );
+    // JUnit's seconds.
+    settings.add_filter(r#" time="[0-9.]+""#, r#" time="[time]""#);
+    // The human report's time of a passed test, at the end of its line
+    // (dimmed in the styled snapshot).
+    settings.add_filter(r"(?m)( |␛\[2m)\d+ ms(␛\[0m)?$", "${1}[time] ms${2}");
+    settings
+}
+
+#[test]
+fn human_reports() {
+    for (name, report) in fixtures() {
+        let text = rendered(&report, Format::Human);
+        // A report, not an error: it starts with the challenge's name.
+        assert!(
+            plain(&text).starts_with(&format!("{} · tests from ", report.challenge)),
+            "{name}: {text}"
+        );
+        report_settings(&format!(
+            "{name}.json rendered for people (styles stripped)"
+        ))
+        .bind(|| insta::assert_snapshot!(format!("{name}__human"), plain(&text)));
+    }
+}
+
+#[test]
+fn a_human_report_keeps_its_styles() {
+    // With the escape character made visible, to read and diff.
+    let (name, report) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "rendezvous-scores")
+        .unwrap();
+    let text = rendered(&report, Format::Human);
+    assert!(text.contains('\u{1b}'), "no styles at all");
+    let styled = text.replace('\u{1b}', "␛");
+    report_settings(&format!(
+        "{name}.json rendered for people, with its ANSI styles (ESC shown as ␛)"
+    ))
+    .bind(|| insta::assert_snapshot!(format!("{name}__human-styled"), styled));
+}
+
+#[test]
+fn json_reports() {
+    for (name, report) in fixtures() {
+        // Re-serialised from the deserialised report: a renamed or dropped
+        // field changes the snapshot.
+        let text = rendered(&report, Format::Json);
+        report_settings(&format!("{name}.json deserialised and written as JSON"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__json"), text));
+    }
+}
+
+/// The JSON contract both ways: every fixture, made by the binary, reads
+/// into a Report and writes back to the same value, field for field.
+#[test]
+fn the_json_report_round_trips_every_field() {
+    for (name, report) in fixtures() {
+        let file: Value = serde_json::from_str(
+            &std::fs::read_to_string(root().join(format!("tests/fixtures/reports/{name}.json")))
+                .unwrap(),
+        )
+        .unwrap();
+        let written: Value = serde_json::from_str(&rendered(&report, Format::Json)).unwrap();
+        if let Some(place) = difference(&file, &written, String::new()) {
+            panic!("{name}: the report does not write back what it read, at {place}");
+        }
+    }
+}
+
+/// Where `a` and `b` first differ (a JSON pointer, with both values there),
+/// if they do.
+fn difference(a: &Value, b: &Value, at: String) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (key, value) in x {
+                match y.get(key) {
+                    Some(other) => {
+                        if let Some(place) = difference(value, other, format!("{at}/{key}")) {
+                            return Some(place);
+                        }
+                    }
+                    None => return Some(format!("{at}/{key}: read, not written")),
+                }
+            }
+            y.keys()
+                .find(|key| !x.contains_key(*key))
+                .map(|key| format!("{at}/{key}: written, not read"))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| difference(v, w, format!("{at}/{i}"))),
+        _ if a == b => None,
+        _ => Some(format!("{at}: read {a}, written {b}")),
+    }
+}
+
+#[test]
+fn junit_reports() {
+    let dir = tempdir();
+    for (name, report) in fixtures() {
+        let text = rendered(&report, Format::Junit);
+        // Each one valid against the Jenkins schema, too.
+        let xml = dir.path().join(format!("{name}.xml"));
+        std::fs::write(&xml, &text).unwrap();
+        let check = xmllint(&xml);
+        assert!(
+            check.status.success(),
+            "{name}: {}",
+            crate::support::text(&check.stderr)
+        );
+        report_settings(&format!("{name}.json as JUnit XML"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__junit"), text));
+    }
+}
+
+#[test]
+fn gradescope_reports() {
+    for (name, report) in fixtures() {
+        // Gradescope's results.json holds one submission: a report of
+        // several is refused, and each of its submissions written alone.
+        let text = if report.submissions.len() == 1 {
+            rendered(&report, Format::Gradescope)
+        } else {
+            let mut out = Vec::new();
+            let refused = render(&report, Format::Gradescope, &mut out).unwrap_err();
+            assert!(refused.to_string().contains("one submission"), "{refused}");
+            let count = report.submissions.len();
+            let mut text = String::new();
+            for (i, submission) in report.submissions.iter().enumerate() {
+                let alone = Report {
+                    submissions: vec![submission.clone()],
+                    ..report.clone()
+                };
+                text.push_str(&format!(
+                    "# submission {} of {count}: {}\n",
+                    i + 1,
+                    submission.name
+                ));
+                text.push_str(&rendered(&alone, Format::Gradescope));
+            }
+            text
+        };
+        report_settings(&format!("{name}.json as Gradescope's results.json"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__gradescope"), text));
+    }
+}
+
+#[test]
+fn ctrf_reports() {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/fixtures/schemas/ctrf.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for (name, report) in fixtures() {
+        let text = rendered(&report, Format::Ctrf);
+        let document: Value = serde_json::from_str(&text).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&document)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        report_settings(&format!("{name}.json as CTRF JSON"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__ctrf"), text));
+    }
+}
+
+#[test]
+fn github_reports() {
+    for (name, report) in fixtures() {
+        let text = format!(
+            "{}\n--- step summary ---\n{}",
+            plain(&rendered(&report, Format::Github)),
+            github_summary(&report)
+        );
+        report_settings(&format!(
+            "{name}.json as GitHub annotations and log (styles stripped), then the step summary"
+        ))
+        .bind(|| insta::assert_snapshot!(format!("{name}__github"), text));
+    }
+}
+
+#[test]
+fn every_format_has_a_snapshot_test() {
+    // A new Format must get its snapshots: the list above is complete.
+    let names: Vec<&str> = FORMATS.iter().map(|(_, n)| *n).collect();
+    for (format, name) in FORMATS {
+        let value = clap::ValueEnum::to_possible_value(&format).unwrap();
+        assert_eq!(value.get_name(), name);
+    }
+    let all: Vec<String> = <Format as clap::ValueEnum>::value_variants()
+        .iter()
+        .map(|f| {
+            clap::ValueEnum::to_possible_value(f)
+                .unwrap()
+                .get_name()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(all, names);
+}
+
+/// The snapshots of the authoring commands below.
+const COMMAND_SNAPSHOTS: [&str; 5] = [
+    "list",
+    "audit__human",
+    "audit__json",
+    "validate__hrw-top",
+    "bless__check",
+];
+
+#[test]
+fn no_snapshot_is_left_over() {
+    // A renamed or removed fixture leaves its snapshots behind, which insta
+    // would keep silently.
+    let mut expected: Vec<String> = COMMAND_SNAPSHOTS.iter().map(|s| s.to_string()).collect();
+    expected.push("rendezvous-scores__human-styled".into());
+    for (name, _) in fixtures() {
+        expected.extend(FORMATS.iter().map(|(_, f)| format!("{name}__{f}")));
+    }
+    let dir = root().join("tests/it/snapshots");
+    // (Pending `.snap.new` files of a failed comparison are insta's own.)
+    let mut stray: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let file = e.file_name().into_string().unwrap();
+            let stem = file.strip_suffix(".snap")?;
+            (!expected.iter().any(|e| e == stem)).then(|| file.clone())
+        })
+        .collect();
+    stray.sort();
+    assert!(
+        stray.is_empty(),
+        "no test writes {stray:?} in {}",
+        dir.display()
+    );
+}
+
+/// A command's exit status, stdout and stderr, as one text to snapshot.
+fn transcript(out: &Output) -> String {
+    format!(
+        "{}\n--- stdout\n{}--- stderr\n{}",
+        out.status,
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+#[test]
+fn list_output() {
+    let out = run(&["list"]);
+    assert_eq!(out.status.code(), Some(0));
+    settings("grader list").bind(|| insta::assert_snapshot!("list", transcript(&out)));
+}
+
+#[test]
+fn audit_output() {
+    let human = run(&["audit", "--challenge", "rendezvous-router"]);
+    assert_eq!(human.status.code(), Some(0), "{}", transcript(&human));
+    settings("grader audit --challenge rendezvous-router")
+        .bind(|| insta::assert_snapshot!("audit__human", transcript(&human)));
+    let machine = run(&[
+        "audit",
+        "--challenge",
+        "rendezvous-router",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(machine.status.code(), Some(0), "{}", transcript(&machine));
+    let _: Value = json(&machine);
+    settings("grader audit --challenge rendezvous-router --format json")
+        .bind(|| insta::assert_snapshot!("audit__json", transcript(&machine)));
+}
+
+#[test]
+fn validate_output() {
+    let out = run(&["validate", "--challenge", "hrw-top"]);
+    assert_eq!(out.status.code(), Some(0), "{}", transcript(&out));
+    settings("grader validate --challenge hrw-top")
+        .bind(|| insta::assert_snapshot!("validate__hrw-top", transcript(&out)));
+}
+
+#[test]
+fn bless_check_output() {
+    // A copy of the challenge with one expected file wrong (and short).
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    let copy = challenges.join("rendezvous-router");
+    copy_tree(&root().join("challenges/rendezvous-router"), &copy, |_| {
+        true
+    });
+    std::fs::write(
+        copy.join("tests/edge/single-node.expected.json"),
+        "[\"only\",\"nobody\"]\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "--challenges",
+        challenges.to_str().unwrap(),
+        "bless",
+        "--check",
+        "--challenge",
+        "rendezvous-router",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", transcript(&out));
+    let mut settings = settings(
+        "grader bless --check on a copy of rendezvous-router with edge/single-node.expected.json altered",
+    );
+    settings.add_filter(&literal(&dir.path().display().to_string()), "[tmp]");
+    settings.bind(|| insta::assert_snapshot!("bless__check", transcript(&out)));
+}

@@ -1,0 +1,173 @@
+//! What the integration tests share: the repository, the grader binary and
+//! running it, the spec's facts, copies of suites, schema checks, and a
+//! gate that gives one test the machine's sandboxes to itself.
+//!
+//! Every module of this binary runs in one process, its tests in parallel
+//! threads: nothing here changes the process's environment or working
+//! directory, and every grader run goes through [`output`] (or holds
+//! [`shared`]) so that [`exclusive`] can keep them out.
+
+use serde_json::Value;
+use std::cell::Cell;
+use std::ffi::OsStr;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// The repository's root (where the grader's Cargo.toml is).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A command for the built `grader` binary, to run from the repository's
+/// root (test paths such as `submissions/...` are relative to it).
+pub fn grader() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    command.current_dir(root());
+    command
+}
+
+/// Runs `command` to its end with empty stdin, its stdout and stderr
+/// captured.
+pub fn output(command: &mut Command) -> Output {
+    let _gate = shared();
+    command.output().expect("the command runs")
+}
+
+/// Runs `command` to its end with `input` on its stdin.
+pub fn output_with_stdin(command: &mut Command, input: &str) -> Output {
+    let _gate = shared();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let mut stdin = child.stdin.take().unwrap();
+    // A program that stops reading early closes the pipe: not a failure of
+    // the test, which judges what the program said.
+    match stdin.write_all(input.as_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        other => other.unwrap(),
+    }
+    drop(stdin);
+    child.wait_with_output().expect("the command ends")
+}
+
+/// `grader` with `args`, run from the root to its end.
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    output(grader().args(args))
+}
+
+/// `grader` with `args` and `input` on its stdin.
+pub fn run_with_stdin<S: AsRef<OsStr>>(args: &[S], input: &str) -> Output {
+    output_with_stdin(grader().args(args), input)
+}
+
+/// Bytes a program wrote, as text (invalid UTF-8 replaced).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The JSON a program wrote on stdout; panics with its stderr when that
+/// does not parse.
+pub fn json<T: serde::de::DeserializeOwned>(out: &Output) -> T {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON: {e}\nstdout: {}\nstderr: {}",
+            text(&out.stdout),
+            text(&out.stderr)
+        )
+    })
+}
+
+/// The spec's facts: h32 check values and each challenge page's samples.
+pub fn vectors() -> Value {
+    serde_json::from_str(include_str!("../../reference/tests/fixtures/vectors.json")).unwrap()
+}
+
+/// A fresh temporary folder, removed when dropped.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary folder")
+}
+
+/// Copies the tree at `from` into `to` (created), keeping the files and
+/// folders whose path relative to `from` passes `keep`; a folder left out
+/// leaves out everything beneath it.
+pub fn copy_tree(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
+    std::fs::create_dir_all(to).unwrap();
+    let mut walk = walkdir::WalkDir::new(from).min_depth(1).into_iter();
+    while let Some(entry) = walk.next() {
+        let entry = entry.unwrap();
+        let rel = entry.path().strip_prefix(from).unwrap();
+        if !keep(rel) {
+            if entry.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(to.join(rel)).unwrap();
+        } else {
+            std::fs::copy(entry.path(), to.join(rel)).unwrap();
+        }
+    }
+}
+
+/// Validates a JUnit file against the Jenkins XSD.
+pub fn xmllint(xml: &Path) -> Output {
+    Command::new("xmllint")
+        .arg("--noout")
+        .arg("--schema")
+        .arg(root().join("tests/fixtures/schemas/junit-10.xsd"))
+        .arg(xml)
+        .output()
+        .expect("xmllint is installed (Debian: libxml2-utils); .ci/run installs it")
+}
+
+static GATE: RwLock<()> = RwLock::new(());
+
+thread_local! {
+    /// Whether this thread holds the gate alone.
+    static ALONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Held while a grader of an ordinary test runs ([`output`] takes it): many
+/// at once, but none while a test holds [`exclusive`].
+pub struct Shared {
+    _guard: Option<RwLockReadGuard<'static, ()>>,
+}
+
+/// See [`shared`]; for code that starts a grader without [`output`] (a
+/// child killed half-way), held until the child is gone.
+pub fn shared() -> Shared {
+    if ALONE.with(Cell::get) {
+        return Shared { _guard: None };
+    }
+    Shared {
+        _guard: Some(GATE.read().unwrap_or_else(PoisonError::into_inner)),
+    }
+}
+
+/// Held by a test that needs the sandboxes to itself: graders of other
+/// tests wait until it is dropped. The hostile corpus needs it: its fork
+/// bomb starves every other process of CPU and fills the process limit of
+/// the sandbox uid it shares with other graders' sessions of the same
+/// number.
+pub struct Exclusive {
+    _guard: RwLockWriteGuard<'static, ()>,
+}
+
+/// See [`Exclusive`]. The holding thread's own [`output`] calls still run.
+pub fn exclusive() -> Exclusive {
+    let guard = GATE.write().unwrap_or_else(PoisonError::into_inner);
+    ALONE.with(|a| a.set(true));
+    Exclusive { _guard: guard }
+}
+
+impl Drop for Exclusive {
+    fn drop(&mut self) {
+        ALONE.with(|a| a.set(false));
+    }
+}

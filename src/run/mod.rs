@@ -2,6 +2,7 @@
 //! cases in a session, restarting it after a crash or timeout. Preparing
 //! the program (transpiling, compiling) happened before, in `lang`.
 
+mod lines;
 mod session;
 
 pub use session::{Captured, Failure, Session};

@@ -6,6 +6,7 @@
 //! but always drained so the child never blocks on a full pipe). A deadline
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
+use super::lines::Lines;
 use crate::exec::describe_exit;
 use crate::os::{self as sys, Interest};
 use crate::protocol::preview;
@@ -94,7 +95,7 @@ pub struct Session {
     status_inbox: Vec<u8>,
     exit: Option<SandboxExit>,
     sandbox_error: Option<String>,
-    inbox: Vec<u8>,
+    inbox: Lines,
     responses_open: bool,
     last_progress: Option<i64>,
     next_id: u64,
@@ -166,7 +167,7 @@ impl Session {
             status_inbox: Vec::new(),
             exit: None,
             sandbox_error: None,
-            inbox: Vec::new(),
+            inbox: Lines::default(),
             responses_open: true,
             last_progress: None,
             next_id: 1,
@@ -276,9 +277,13 @@ impl Session {
         deadline: Instant,
     ) -> Result<Option<Value>, Failure> {
         loop {
-            if let Some(end) = self.inbox.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = self.inbox.drain(..=end).collect();
-                let text = String::from_utf8_lossy(&line[..end]);
+            // Checked before every line, however fast lines come: a child
+            // streaming valid but useless messages is out of time too.
+            if Instant::now() >= deadline {
+                return Ok(None);
+            }
+            if let Some(line) = self.inbox.next_line() {
+                let text = String::from_utf8_lossy(&line);
                 if text.trim().is_empty() {
                     continue;
                 }
@@ -293,16 +298,13 @@ impl Session {
             if !self.responses_open {
                 return Err(self.died());
             }
-            if self.inbox.len() > MAX_RESPONSE_BYTES {
+            if self.inbox.unread() > MAX_RESPONSE_BYTES {
                 return Err(self.protocol_failure(format!(
                     "a response line grew past {} MiB without ending",
                     MAX_RESPONSE_BYTES >> 20
                 )));
             }
             let now = Instant::now();
-            if now >= deadline {
-                return Ok(None);
-            }
             // Wake at least every 100 ms to notice a child that died while
             // something else still holds its response channel open.
             let timeout = (deadline - now).min(Duration::from_millis(100));
@@ -339,7 +341,7 @@ impl Session {
             {
                 if let Ok(Some(_)) = self.child.try_wait() {
                     self.read_responses().map_err(Failure::Io)?;
-                    if !self.inbox.contains(&b'\n') {
+                    if !self.inbox.has_line() {
                         return Err(self.died());
                     }
                 }
@@ -375,7 +377,7 @@ impl Session {
         while self.responses_open {
             match self.responses.read(&mut buf) {
                 Ok(0) => self.responses_open = false,
-                Ok(n) => self.inbox.extend_from_slice(&buf[..n]),
+                Ok(n) => self.inbox.extend(&buf[..n]),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
@@ -495,4 +497,39 @@ fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
         }
     }
     dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child that greets, then sends valid progress messages without end,
+    /// gets its time-out at the deadline instead of holding the grader.
+    #[test]
+    fn a_flood_of_progress_messages_times_out_at_the_deadline() {
+        let mut command = Command::new("python3");
+        command.args([
+            "-c",
+            "import os\nos.write(4, b'{\"hello\": {\"protocol\": 1}}\\n')\nline = b'{\"progress\": {\"op_index\": 7}}\\n' * 1000\nwhile True:\n    os.write(4, line)\n",
+        ]);
+        let mut session = Session::spawn(command, 1024, 1 << 20).unwrap();
+        let hello = session
+            .first_message(Instant::now() + Duration::from_secs(10))
+            .unwrap();
+        assert!(hello.get("hello").is_some(), "{hello}");
+        let started = Instant::now();
+        let result = session.request(
+            serde_json::Map::new(),
+            Instant::now() + Duration::from_millis(300),
+        );
+        assert!(
+            matches!(result, Err(Failure::TimedOut { op_index: Some(7) })),
+            "{result:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+    }
 }

@@ -134,9 +134,18 @@ fn the_hostile_corpus_is_contained() {
     std::fs::write(&hints_path, hints.to_string()).unwrap();
     originals.insert(hints_path, hints.to_string().into_bytes());
 
+    // The grader holds descriptor 9 on a canary file, as a CI runner's
+    // leaked descriptor would be: nothing of it may reach a program.
+    let canary_dir = tempfile::tempdir().unwrap();
+    let canary = canary_dir.path().join("inherited-canary.txt");
+    std::fs::write(&canary, "CANARY-INHERITED-DESCRIPTOR").unwrap();
     let in_ci = std::env::var_os("CI").is_some();
-    let mut command = grader();
+    let mut command = std::process::Command::new("sh");
     command
+        .current_dir(root())
+        .args(["-c", "exec 9<\"$0\"; exec \"$@\""])
+        .arg(&canary)
+        .arg(env!("CARGO_BIN_EXE_grader"))
         .args([
             "grade",
             "--format",
@@ -158,6 +167,12 @@ fn the_hostile_corpus_is_contained() {
     let elapsed = started.elapsed();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(
+            !String::from_utf8_lossy(stream).contains("CANARY-INHERITED-DESCRIPTOR"),
+            "an inherited descriptor reached a program"
+        );
+    }
     let report: Value = json(&out);
 
     let cases = std::fs::read_dir(&tests)

@@ -18,6 +18,8 @@ use std::sync::Mutex;
 pub struct Entry {
     /// The student's name: the folder's name, or the file's.
     pub name: String,
+    /// The student's folder or file, as found.
+    pub path: PathBuf,
     /// The file to grade, or why there is none.
     pub file: Result<PathBuf, String>,
 }
@@ -54,11 +56,16 @@ pub fn entries(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
                 } else {
                     Ok(child.clone())
                 };
-                entries.push(Entry { name, file });
+                entries.push(Entry {
+                    name,
+                    path: child.clone(),
+                    file,
+                });
             }
         } else {
             entries.push(Entry {
                 name: path.display().to_string(),
+                path: path.clone(),
                 file: Ok(path.clone()),
             });
         }
@@ -236,7 +243,10 @@ pub fn run(
 fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport, Error> {
     let file = match &entry.file {
         Ok(file) => file,
-        Err(why) => return Ok(grading.unpreparable(&entry.name, &entry.name, why)),
+        Err(why) => {
+            let path = entry.path.display().to_string();
+            return Ok(grading.unpreparable(&entry.name, &path, why));
+        }
     };
     match Submission::detect(file) {
         Ok(submission) => grading.grade_named(&entry.name, &submission),

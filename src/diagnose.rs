@@ -231,12 +231,16 @@ pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
         if let Some(&i) = last.get(&(ranking, key)) {
             let between = &ops[i + 1..j];
             let (before, after) = (&actual[i], &actual[j]);
+            // Each node once, however often it was added or removed.
             let names = |effect: Effect| -> Vec<Value> {
-                between
-                    .iter()
-                    .filter(|o| o.signature.effect == effect)
-                    .map(|o| Value::from(o.name_at(0)))
-                    .collect()
+                let mut names: Vec<Value> = Vec::new();
+                for o in between.iter().filter(|o| o.signature.effect == effect) {
+                    let name = Value::from(o.name_at(0));
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+                names
             };
             let (added, removed) = (names(Effect::Adds), names(Effect::Removes));
             // An addition with more than the node (a weight) may change a
@@ -402,6 +406,22 @@ mod tests {
         assert_eq!((hint.first_op, hint.second_op), (0, 2));
         // Moving off the removed node is fine.
         assert!(property_hint(&c, &[json!("c"), Value::Null, json!("b")]).is_none());
+    }
+
+    #[test]
+    fn a_node_removed_twice_is_named_once() {
+        let c = case(json!([
+            [["a", "b", "c"]],
+            [
+                ["route", "k"],
+                ["remove", "c"],
+                ["remove", "c"],
+                ["route", "k"]
+            ]
+        ]));
+        let answers = [json!("a"), Value::Null, Value::Null, json!("b")];
+        let hint = property_hint(&c, &answers).unwrap();
+        assert_eq!(hint.message.matches("\"c\"").count(), 1, "{}", hint.message);
     }
 
     #[test]

@@ -68,13 +68,16 @@ pub fn answers(old: &[Value], new: &[Value]) -> String {
             .collect::<String>()
     };
     let mut out = String::new();
-    for group in line_diff(&lines(old), &lines(new), 2) {
-        for line in &group {
+    for (i, group) in line_diff(&lines(old), &lines(new), 2).iter().enumerate() {
+        // Unchanged answers lie between two groups.
+        if i > 0 {
+            out.push_str("  ...\n");
+        }
+        for line in group {
             out.push(line.sign());
             out.push_str(&line.text());
             out.push('\n');
         }
-        out.push_str("  ...\n");
     }
     out
 }
@@ -104,7 +107,15 @@ mod tests {
         new[3] = Value::from("x");
         assert_eq!(
             answers(&old, &new),
-            "     1: \"b\"\n     2: \"c\"\n-    3: \"d\"\n+    3: \"x\"\n     4: \"e\"\n     5: \"f\"\n  ...\n"
+            "     1: \"b\"\n     2: \"c\"\n-    3: \"d\"\n+    3: \"x\"\n     4: \"e\"\n     5: \"f\"\n"
         );
+        // Two changes far apart: two groups, the answers between elided.
+        let long: Vec<Value> = (0..20).map(Value::from).collect();
+        let mut changed = long.clone();
+        changed[1] = Value::from("one");
+        changed[18] = Value::from("eighteen");
+        let diff = answers(&long, &changed);
+        assert_eq!(diff.matches("  ...\n").count(), 1, "{diff}");
+        assert!(!diff.ends_with("  ...\n"), "{diff}");
     }
 }

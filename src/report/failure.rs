@@ -133,11 +133,13 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// The submission's value beside a pinned one: plain when they agree.
-pub(super) fn yours_cell(yours: &Option<Value>, pinned: u32) -> String {
+/// Right-aligned to `width` columns before it is styled, so that the
+/// style's escape sequences never count as columns.
+fn yours_cell(yours: &Option<Value>, pinned: u32, width: usize) -> String {
     match yours {
-        Some(v) if v.as_u64() == Some(u64::from(pinned)) => format!("{v}"),
-        Some(v) => format!("{BAD}{v}{BAD:#}"),
-        None => String::new(),
+        Some(v) if v.as_u64() == Some(u64::from(pinned)) => format!("{:>width$}", v.to_string()),
+        Some(v) => format!("{BAD}{:>width$}{BAD:#}", v.to_string()),
+        None => " ".repeat(width),
     }
 }
 
@@ -182,7 +184,7 @@ impl ScoreColumns {
             ));
         }
         if self.yours {
-            s.push_str(&format!("  {:>12}", yours_cell(&r.yours, r.h32)));
+            s.push_str(&format!("  {}", yours_cell(&r.yours, r.h32, 12)));
         }
         s
     }
@@ -355,7 +357,7 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
         write!(
             out,
             " (your h32: {})",
-            yours_cell(&Some(v.clone()), r.position)
+            yours_cell(&Some(v.clone()), r.position, 0)
         )?;
     }
     writeln!(
@@ -382,7 +384,7 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
     let line = |p: &ShownPoint, note: &str, out: &mut dyn Write| -> io::Result<()> {
         let mut cells = format!("{:>6}  {:>10}", p.index, p.position);
         if yours {
-            cells.push_str(&format!("  {:>12}", yours_cell(&p.yours, p.position)));
+            cells.push_str(&format!("  {}", yours_cell(&p.yours, p.position, 12)));
         }
         writeln!(out, "  {cells}  {}{note}", visible_str(&p.hashed))
     };

@@ -107,8 +107,12 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
             writeln!(
                 out,
-                "  {DIM}(this mistake reproduces all {} failing tests compared){DIM:#}",
-                m.compared
+                "  {DIM}(this mistake reproduces {}){DIM:#}",
+                if m.compared == 1 {
+                    "the one failing test compared".to_owned()
+                } else {
+                    format!("all {} failing tests compared", m.compared)
+                }
             )?;
         } else {
             writeln!(
@@ -139,8 +143,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         if !others.is_empty() {
             writeln!(
                 out,
-                "{DIM}the same failure in {} more tests: {}{DIM:#}",
-                others.len(),
+                "{DIM}the same failure in {}: {}{DIM:#}",
+                crate::words::counted(others.len(), "more test"),
                 abbreviate(others, 5)
             )?;
         }

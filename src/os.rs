@@ -458,3 +458,18 @@ pub fn cloexec_from(first: u32) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// Takes an exclusive `flock` on `file` without waiting: `false` when
+/// another open file holds it. The lock goes with the file's last
+/// descriptor, whoever closes it and however.
+pub fn try_lock(file: &std::fs::File) -> io::Result<bool> {
+    // SAFETY: flock on a descriptor the borrowed file keeps open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::EWOULDBLOCK) => Ok(false),
+        _ => Err(e),
+    }
+}

@@ -220,9 +220,11 @@ pub(super) fn compile(
         list,
         write: vec![build.clone()],
     };
-    let (command, _) = env.contained(&rustc, &args, access, limits, false)?;
-    let finished = crate::exec::run_to_end(command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
+    // The lease on rustc's uid lasts until it has finished.
+    let contained = env.contained(&rustc, &args, access, limits, false)?;
+    let finished = crate::exec::run_to_end(contained.command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
         .map_err(Error::io("cannot run rustc in the sandbox"))?;
+    drop(contained.lease);
     let compiled = finished.status.is_some_and(|s| s.success()) && build.join("router").is_file();
     if !compiled {
         let _ = std::fs::remove_dir_all(&build);

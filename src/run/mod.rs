@@ -254,11 +254,11 @@ impl<'a> Runner<'a> {
             .program
             .as_ref()
             .expect("a runner without a program has a load failure");
-        let command = self.env.session_command(program, self.cpu_seconds)?;
+        let (command, lease) = self.env.session_command(program, self.cpu_seconds)?;
         let own_program = program.own_program;
         let program_path = program.program.display().to_string();
         let limits = self.env.limits();
-        let mut session = Session::spawn(command, CAPTURE_CAP, limits.output_bytes).map_err(|source| Error::Runtime {
+        let mut session = Session::spawn(command, CAPTURE_CAP, limits.output_bytes, lease).map_err(|source| Error::Runtime {
             program: program_path,
             hint: "check that the grader binary can be run again (the sandbox shim is the grader itself)".into(),
             source,

@@ -7,7 +7,7 @@
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
 use super::lines::Lines;
-use crate::exec::describe_exit;
+use crate::exec::{UidLease, describe_exit};
 use crate::os::{self as sys, Interest};
 use crate::protocol::preview;
 use crate::sandbox::SandboxExit;
@@ -99,6 +99,7 @@ pub struct Session {
     responses_open: bool,
     last_progress: Option<i64>,
     next_id: u64,
+    _lease: Option<UidLease>,
 }
 
 impl Session {
@@ -106,7 +107,13 @@ impl Session {
     /// most `cap` bytes of each output stream per request.
     /// The child is killed once it prints more than `output_limit` bytes
     /// during one request.
-    pub fn spawn(mut command: Command, cap: usize, output_limit: u64) -> io::Result<Session> {
+    /// `lease` is held as long as the session: its uid is the session's.
+    pub fn spawn(
+        mut command: Command,
+        cap: usize,
+        output_limit: u64,
+        lease: Option<UidLease>,
+    ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
         let (resp_read, resp_write) = io::pipe()?;
         let (ctl_read, ctl_write) = io::pipe()?;
@@ -171,6 +178,7 @@ impl Session {
             responses_open: true,
             last_progress: None,
             next_id: 1,
+            _lease: lease,
         })
     }
 
@@ -512,7 +520,7 @@ mod tests {
             "-c",
             "import os\nos.write(4, b'{\"hello\": {\"protocol\": 1}}\\n')\nline = b'{\"progress\": {\"op_index\": 7}}\\n' * 1000\nwhile True:\n    os.write(4, line)\n",
         ]);
-        let mut session = Session::spawn(command, 1024, 1 << 20).unwrap();
+        let mut session = Session::spawn(command, 1024, 1 << 20, None).unwrap();
         let hello = session
             .first_message(Instant::now() + Duration::from_secs(10))
             .unwrap();

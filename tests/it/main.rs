@@ -15,3 +15,4 @@ mod mistakes;
 mod shrink;
 mod snapshots;
 mod starters;
+mod uids;

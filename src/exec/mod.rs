@@ -4,6 +4,8 @@
 //! contained command, running one to its end, and the [`Program`] that
 //! preparing a submission produces and a session runs.
 
+mod uid;
+
 use crate::error::Error;
 use crate::os;
 use crate::sandbox::{self, FIRST_UID, Policy};
@@ -19,6 +21,8 @@ pub use crate::sandbox::Layers;
 /// The first argument with which the grader runs itself as the sandbox
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::sandbox::SHIM_ARG;
+pub use uid::UidLease;
+use uid::uid_lock_dir;
 
 /// Runs the sandbox shim when `args` (the process's own) ask for it: the
 /// grader re-executes itself around each session. Returns its exit code.
@@ -161,7 +165,9 @@ impl Environment {
         let dir = self.scratch.path().join("probe");
         std::fs::create_dir_all(&dir)
             .map_err(Error::io("cannot create the sandbox probe's folder"))?;
-        let policy = self.policy(Vec::new(), dir, FIRST_UID, self.session_limits(1));
+        let lease = self.lease(0)?;
+        let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
+        let policy = self.policy(Vec::new(), dir, uid, self.session_limits(1));
         sandbox::probe(&policy).map_err(|source| Error::Io {
             context: "cannot start the sandbox shim (the grader binary itself)".into(),
             source,
@@ -243,9 +249,28 @@ impl Environment {
         found
     }
 
+    /// A uid of its own for a session, when sessions run as one (as root,
+    /// sandboxed); `session` spreads the search.
+    fn lease(&self, session: u32) -> Result<Option<UidLease>, Error> {
+        if os::effective_ids().0 != 0 || !self.options.sandbox {
+            return Ok(None);
+        }
+        UidLease::take(std::process::id().wrapping_mul(7919).wrapping_add(session))
+            .map(Some)
+            .map_err(Error::io(format!(
+                "cannot lease a sandbox uid (locks in {})",
+                uid_lock_dir().display()
+            )))
+    }
+
     /// The command that serves `program` over the protocol, inside the
-    /// sandbox, with `cpu_seconds` of CPU for the whole session.
-    pub fn session_command(&self, program: &Program, cpu_seconds: u64) -> Result<Command, Error> {
+    /// sandbox, with `cpu_seconds` of CPU for the whole session, and the
+    /// lease on its uid, to hold while it runs.
+    pub fn session_command(
+        &self,
+        program: &Program,
+        cpu_seconds: u64,
+    ) -> Result<(Command, Option<UidLease>), Error> {
         let mut read = vec![self.drivers.path().to_owned()];
         read.extend(program.read.iter().cloned());
         let access = Access {
@@ -254,16 +279,17 @@ impl Environment {
             write: Vec::new(),
         };
         let limits = self.session_limits(cpu_seconds);
-        let (mut command, _) =
+        let mut contained =
             self.contained(&program.program, &program.args, access, limits, true)?;
-        command.env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string());
-        Ok(command)
+        contained
+            .command
+            .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string());
+        Ok((contained.command, contained.lease))
     }
 
     /// `program args` in a fresh sandbox with its own scratch folder and
     /// uid and the file access `access` (plus the scratch folder);
     /// `protocol` when it speaks the protocol over descriptors 3 to 7.
-    /// Returns the command and the scratch folder.
     pub fn contained(
         &self,
         program: &Path,
@@ -271,7 +297,7 @@ impl Environment {
         access: Access,
         limits: sandbox::Limits,
         protocol: bool,
-    ) -> Result<(Command, PathBuf), Error> {
+    ) -> Result<Contained, Error> {
         let Access {
             mut read,
             list,
@@ -293,7 +319,8 @@ impl Environment {
             }
         }
         path_dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
-        let uid = FIRST_UID + session % 4000;
+        let lease = self.lease(session)?;
+        let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
         let mut policy = self.policy(read, scratch.clone(), uid, limits);
         policy.list = list;
         policy.write = write;
@@ -310,7 +337,11 @@ impl Environment {
             .env("HOME", &scratch)
             .env("TMPDIR", &scratch)
             .current_dir(&scratch);
-        Ok((command, scratch))
+        Ok(Contained {
+            command,
+            scratch,
+            lease,
+        })
     }
 
     /// Where compiled and transpiled submissions are kept.
@@ -355,6 +386,15 @@ impl Environment {
             .collect();
         (read, vec![dir.to_owned()])
     }
+}
+
+/// A contained command, its scratch folder, and the lease on its uid: the
+/// uid is the command's alone while the lease lives.
+#[derive(Debug)]
+pub struct Contained {
+    pub command: Command,
+    pub scratch: PathBuf,
+    pub lease: Option<UidLease>,
 }
 
 /// What a sandboxed program may do with files, besides its scratch folder.

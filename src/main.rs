@@ -11,6 +11,11 @@ fn main() -> ExitCode {
     if let Some(code) = rendezvous_grader::exec::shim_if_asked(&args) {
         return ExitCode::from(u8::try_from(code).unwrap_or(125));
     }
+    // And as the transpiler of one TypeScript file, whose parser a
+    // submission must not crash the grader with.
+    if let Some(code) = rendezvous_grader::lang::transpiler_if_asked(&args) {
+        return ExitCode::from(u8::try_from(code).unwrap_or(1));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -344,6 +344,11 @@ impl Environment {
         })
     }
 
+    /// The run's scratch folder (every session has its own beneath it).
+    pub fn scratch_dir(&self) -> &Path {
+        self.scratch.path()
+    }
+
     /// Where compiled and transpiled submissions are kept.
     pub fn cache_dir(&self) -> &Path {
         &self.options.cache_dir

@@ -14,6 +14,8 @@ mod python;
 mod rust;
 mod typescript;
 
+pub use typescript::transpiler_if_asked;
+
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::exec::{Build, Environment, Program};

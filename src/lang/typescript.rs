@@ -6,7 +6,7 @@
 use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
-use crate::exec::{Build, Environment, Program};
+use crate::exec::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
 use crate::protocol::LearnerError;
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
@@ -15,6 +15,7 @@ use oxc::semantic::SemanticBuilder;
 use oxc::span::SourceType;
 use oxc::transformer::{TransformOptions, Transformer};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The transpiled module of `submission`, from the cache when this grader
 /// version transpiled the same file before; `true` when it was cached.
@@ -34,12 +35,140 @@ pub(super) fn transpile_cached(
     if out.is_file() {
         return Ok(Ok((out, true)));
     }
-    let js = match transpile(&source, &submission.absolute) {
+    let js = match transpile_contained(env, &source, &submission.absolute)? {
         Ok(js) => js,
         Err(e) => return Ok(Err(e)),
     };
     crate::fsutil::write_atomically(&out, js.as_bytes())?;
     Ok(Ok((out, false)))
+}
+
+/// The first argument with which the grader runs itself to transpile one
+/// file (`grader __transpile-ts SOURCE PATH`).
+pub const TRANSPILE_ARG: &str = "__transpile-ts";
+/// How long transpiling one file may take.
+const TRANSPILE_LIMIT: Duration = Duration::from_secs(30);
+/// The stack the parser gets in the transpiling process: deep enough for
+/// any code a person writes, and when a file nests deeper, only that
+/// process dies.
+const TRANSPILE_STACK: usize = 256 << 20;
+
+/// Transpiles `source` (of file `path`) in a contained child of the grader:
+/// oxc parses recursively, and a file that nests deep enough to overflow
+/// its stack, or makes it panic, must cost that submission a compile
+/// error, not the grader its run.
+fn transpile_contained(
+    env: &Environment,
+    source: &str,
+    path: &Path,
+) -> Result<Result<String, LearnerError>, Error> {
+    let input = tempfile::Builder::new()
+        .prefix("transpile-")
+        .suffix(".ts")
+        .tempfile_in(env.scratch_dir())
+        .and_then(|mut f| {
+            std::io::Write::write_all(&mut f, source.as_bytes())?;
+            use std::os::unix::fs::PermissionsExt;
+            f.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+            Ok(f)
+        })
+        .map_err(Error::io("cannot write the source to transpile"))?;
+    let grader = std::env::current_exe()
+        .map_err(Error::io("cannot find the grader binary to transpile with"))?;
+    let args: Vec<std::ffi::OsString> =
+        vec![TRANSPILE_ARG.into(), input.path().into(), path.into()];
+    let limits = ToolLimits {
+        cpu_seconds: TRANSPILE_LIMIT.as_secs(),
+        memory_bytes: 2 << 30,
+        processes: 4,
+        open_files: 64,
+        file_size_bytes: 1 << 20,
+        scratch_bytes: 1 << 20,
+    };
+    let access = Access {
+        read: vec![grader.clone(), input.path().to_owned()],
+        list: Vec::new(),
+        write: Vec::new(),
+    };
+    let contained = env.contained(&grader, &args, access, limits, false)?;
+    // The output holds the module and its inline source map.
+    let cap = 16 * source.len() + (1 << 20);
+    let finished = run_to_end(contained.command, TRANSPILE_LIMIT, cap)
+        .map_err(Error::io("cannot run the TypeScript transpiler"))?;
+    drop(contained.lease);
+    if let Some(Ok(reply)) = (finished.status.is_some_and(|s| s.success()))
+        .then(|| serde_json::from_str::<Transpiled>(&finished.stdout))
+    {
+        return Ok(match reply {
+            Transpiled::Js(js) => Ok(js),
+            Transpiled::Error(e) => Err(e),
+        });
+    }
+    if finished.status.and_then(|s| s.code()) == Some(125) {
+        // The sandbox shim could not start it: the grader's fault.
+        return Err(Error::Io {
+            context: "cannot start the TypeScript transpiler in the sandbox".into(),
+            source: std::io::Error::other(finished.stderr.trim().to_owned()),
+        });
+    }
+    let how = if finished.timed_out {
+        format!("ran past {} s", TRANSPILE_LIMIT.as_secs())
+    } else {
+        finished
+            .status
+            .map(describe_exit)
+            .unwrap_or_else(|| "was stopped".into())
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    Ok(Err(LearnerError::new(
+        "CompileError",
+        format!(
+            "{name} could not be transpiled: the TypeScript parser {how} (code nested too deeply? \
+             the parser keeps nesting within {} MiB of stack and 2 GiB of memory)",
+            TRANSPILE_STACK >> 20
+        ),
+    )))
+}
+
+/// What the transpiling process writes on standard output.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Transpiled {
+    Js(String),
+    Error(LearnerError),
+}
+
+/// Runs the transpiling process when `args` (the process's own) ask for
+/// it: reads the source at `args[2]`, transpiles it as the file `args[3]`
+/// on a thread with a large stack, and writes [`Transpiled`] as JSON.
+pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
+    if args.get(1).is_none_or(|a| a != TRANSPILE_ARG) {
+        return None;
+    }
+    let (Some(input), Some(path)) = (args.get(2), args.get(3)) else {
+        eprintln!("usage: grader {TRANSPILE_ARG} SOURCE PATH");
+        return Some(2);
+    };
+    let Ok(source) = std::fs::read_to_string(input) else {
+        eprintln!("cannot read {}", input.to_string_lossy());
+        return Some(2);
+    };
+    let path = PathBuf::from(path);
+    let worker = std::thread::Builder::new()
+        .stack_size(TRANSPILE_STACK)
+        .spawn(move || transpile(&source, &path));
+    let Ok(Ok(result)) = worker.map(|w| w.join()) else {
+        return Some(101);
+    };
+    let reply = match result {
+        Ok(js) => Transpiled::Js(js),
+        Err(e) => Transpiled::Error(e),
+    };
+    match serde_json::to_writer(std::io::stdout().lock(), &reply) {
+        Ok(()) => Some(0),
+        Err(_) => Some(1),
+    }
 }
 
 /// `node --no-warnings --enable-source-maps driver.js module.mjs router.ts`:

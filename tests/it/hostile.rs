@@ -328,3 +328,57 @@ fn the_sandbox_is_on_by_default_and_in_every_report() {
         .expect("a sandbox line");
     assert!(!line.contains("off"), "{line}");
 }
+
+/// A TypeScript file nested past what any parser's stack holds costs that
+/// submission a compile error; the class around it is graded, and the
+/// grader exits as for any failing class.
+#[test]
+fn a_typescript_file_nested_past_the_parsers_stack_is_its_compile_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 3_000_000;
+    let deep = format!(
+        "export class Router {{ constructor(n: string[]) {{}} route(k: string) {{ return {}1{}; }} }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let class = dir.path().join("class");
+    for (student, text) in [
+        ("deep", deep),
+        (
+            "fine",
+            std::fs::read_to_string(root().join("submissions/typescript/correct.ts")).unwrap(),
+        ),
+    ] {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::write(class.join(student).join("router.ts"), text).unwrap();
+    }
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--cache-dir"])
+        .arg(dir.path().join("cache"))
+        .args(["--tests"])
+        .arg(root().join("challenges/rendezvous-router/tests/sample"))
+        .arg(&class);
+    let out = output(&mut command);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = json(&out);
+    let verdicts: Vec<(&str, &str)> = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(verdicts, [("deep", "compile-error"), ("fine", "accepted")]);
+    let message = report["submissions"][0]["tests"][0]["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.contains("router.ts could not be transpiled"),
+        "{message}"
+    );
+}

@@ -71,6 +71,7 @@ pub struct MistakeReport {
 }
 
 /// One case with what the submission did and whether it passed.
+#[derive(Debug, Clone)]
 pub struct Observed<'a> {
     pub case: &'a Case,
     pub behaviour: Option<Behaviour>,

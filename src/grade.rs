@@ -1,7 +1,7 @@
 //! Drives the pipeline for a set of submissions: run every case, judge it,
 //! explain the failures, and build the [`Report`].
 
-use crate::challenge::{Case, Challenge, Scoring, Suite, Visibility};
+use crate::challenge::{Case, Challenge, Group, Scoring, Suite, Visibility};
 use crate::diagnose;
 use crate::error::Error;
 use crate::exec::Environment;
@@ -131,47 +131,55 @@ impl Grading<'_> {
         let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
         let prepared = lang::prepare(self.env, challenge, submission)?;
         let mut runner = Runner::new(self.env, prepared, cpu_seconds);
-        let mut tests = Vec::new();
-        let mut groups = Vec::new();
-        let mut observed = Vec::new();
-        for group in &suite.groups {
-            let share = if group.cases.is_empty() {
-                0.0
-            } else {
-                group.weight / group.cases.len() as f64
-            };
-            let first = tests.len();
-            for case in &group.cases {
-                let run = runner.run_case(case, group.time_limit)?;
-                let judgement = judge::judge(case, &run.outcome);
-                let accepted = judgement.verdict == Verdict::Accepted;
-                observed.push(diagnose::Observed {
-                    case,
-                    behaviour: diagnose::Behaviour::of(&run.outcome),
-                    passed: accepted,
-                });
-                tests.push(TestReport {
-                    name: case.name.clone(),
-                    group: case.group.clone(),
-                    visibility: group.visibility,
-                    verdict: judgement.verdict,
-                    score: if accepted { share } else { 0.0 },
-                    max_score: share,
-                    time_ms: run.elapsed.as_millis() as u64,
-                    expected_from: case.expected_from,
-                    explanation: judgement
-                        .divergence
-                        .as_ref()
-                        .and_then(|d| explain::explain(challenge, case, d)),
-                    window: window(case, &judgement),
-                    captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
-                    message: judgement.message,
-                    divergence: judgement.divergence,
-                    error: judgement.error,
-                    mistake: None,
-                });
+        let cases: Vec<(&Group, &Case)> = suite
+            .groups
+            .iter()
+            .flat_map(|g| g.cases.iter().map(move |c| (g, c)))
+            .collect();
+        // For a learner, the hidden cases run last, in a session of their
+        // own, after every extra run whose answers the report shows (the
+        // reproducer, the order check, the submission's own h32): whatever
+        // the code remembers of a hidden case it can print, raise or answer
+        // only where nothing of it is shown.
+        let hidden_last = self.audience == Audience::Learner;
+        let later = |g: &Group| hidden_last && g.visibility == Visibility::Hidden;
+        let mut ran: Vec<Option<(TestReport, diagnose::Observed<'_>)>> =
+            cases.iter().map(|_| None).collect();
+        for (slot, (group, case)) in ran.iter_mut().zip(&cases) {
+            if !later(group) {
+                *slot = Some(self.run_one(&mut runner, group, case)?);
             }
-            let group_tests = &mut tests[first..];
+        }
+        let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
+            ran.iter().flatten().cloned().unzip();
+        let (property, reproducer) = self.extras(&mut runner, submission, &observed, &tests)?;
+        let mut h32 = None;
+        if hidden_last {
+            h32 = check_hash(&mut runner, &mut tests)?;
+            let mut shown = tests.into_iter();
+            for slot in ran.iter_mut().filter(|s| s.is_some()) {
+                if let (Some((t, _)), Some(annotated)) = (slot.as_mut(), shown.next()) {
+                    *t = annotated;
+                }
+            }
+            if cases.iter().any(|(g, _)| later(g)) {
+                runner.restart();
+            }
+            for (slot, (group, case)) in ran.iter_mut().zip(&cases) {
+                if later(group) {
+                    let (mut test, observed) = self.run_one(&mut runner, group, case)?;
+                    redact(&mut test);
+                    *slot = Some((test, observed));
+                }
+            }
+        }
+        let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
+            ran.into_iter().flatten().unzip();
+        let mut groups = Vec::new();
+        let mut first = 0;
+        for group in &suite.groups {
+            let group_tests = &mut tests[first..first + group.cases.len()];
+            first += group.cases.len();
             let passed = group_tests
                 .iter()
                 .filter(|t| t.verdict == Verdict::Accepted)
@@ -192,53 +200,14 @@ impl Grading<'_> {
             });
         }
         let mistake = diagnose::diagnose(challenge, &observed);
-        // A broken property, from the submission's own answers on a failing
-        // case it may show (never a hidden case for a learner).
-        let property = observed
-            .iter()
-            .zip(&tests)
-            .filter(|(_, t)| t.verdict != Verdict::Accepted)
-            .filter(|(_, t)| self.shown(t))
-            .find_map(|(o, _)| match &o.behaviour {
-                Some(diagnose::Behaviour::Output(actual)) => {
-                    diagnose::property_hint(o.case, actual)
-                }
-                _ => None,
-            });
-        let property = match property {
-            Some(p) => Some(p),
-            None => self.order_hint(&mut runner, &observed, &tests)?,
-        };
-        // The smallest visible case with a wrong answer, shrunk on the
-        // submission itself (never a hidden case for a learner).
-        let reproducer = match observed
-            .iter()
-            .zip(&tests)
-            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
-            .filter(|(_, t)| self.shown(t))
-            .min_by_key(|(o, _)| o.case.ops.len())
-        {
-            Some((o, _)) => {
-                let limit = self.time_limit(o.case);
-                crate::shrink::shrink(challenge, &mut runner, submission, &o.case.input, limit)?
-            }
-            None => None,
-        };
         if let Some(m) = mistake.as_ref().filter(|m| m.exact) {
             for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
                 t.mistake = Some(m.clone());
             }
         }
-        if self.audience == Audience::Learner {
-            for t in tests
-                .iter_mut()
-                .filter(|t| t.visibility == Visibility::Hidden)
-            {
-                redact(t);
-            }
+        if !hidden_last {
+            h32 = check_hash(&mut runner, &mut tests)?;
         }
-        // After redaction: a hidden case's strings never reach the check.
-        let h32 = check_hash(&mut runner, &mut tests)?;
         let verdict = tests
             .iter()
             .map(|t| t.verdict)
@@ -273,6 +242,95 @@ impl Grading<'_> {
 }
 
 impl Grading<'_> {
+    /// Runs and judges one case: its report (unredacted) and what the
+    /// diagnosis needs of it.
+    fn run_one<'c>(
+        &self,
+        runner: &mut Runner<'_>,
+        group: &Group,
+        case: &'c Case,
+    ) -> Result<(TestReport, diagnose::Observed<'c>), Error> {
+        let share = group.weight / group.cases.len() as f64;
+        let run = runner.run_case(case, group.time_limit)?;
+        let judgement = judge::judge(case, &run.outcome);
+        let accepted = judgement.verdict == Verdict::Accepted;
+        let observed = diagnose::Observed {
+            case,
+            behaviour: diagnose::Behaviour::of(&run.outcome),
+            passed: accepted,
+        };
+        let test = TestReport {
+            name: case.name.clone(),
+            group: case.group.clone(),
+            visibility: group.visibility,
+            verdict: judgement.verdict,
+            score: if accepted { share } else { 0.0 },
+            max_score: share,
+            time_ms: run.elapsed.as_millis() as u64,
+            expected_from: case.expected_from,
+            explanation: judgement
+                .divergence
+                .as_ref()
+                .and_then(|d| explain::explain(self.challenge, case, d)),
+            window: window(case, &judgement),
+            captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
+            message: judgement.message,
+            divergence: judgement.divergence,
+            error: judgement.error,
+            mistake: None,
+        };
+        Ok((test, observed))
+    }
+
+    /// A broken property and a shrunk reproducer, from the failing cases
+    /// the report's reader may see.
+    fn extras(
+        &self,
+        runner: &mut Runner<'_>,
+        submission: &Submission,
+        observed: &[diagnose::Observed<'_>],
+        tests: &[TestReport],
+    ) -> Result<
+        (
+            Option<diagnose::PropertyHint>,
+            Option<crate::shrink::Reproducer>,
+        ),
+        Error,
+    > {
+        // A broken property, from the submission's own answers.
+        let property = observed
+            .iter()
+            .zip(tests)
+            .filter(|(_, t)| t.verdict != Verdict::Accepted)
+            .filter(|(_, t)| self.shown(t))
+            .find_map(|(o, _)| match &o.behaviour {
+                Some(diagnose::Behaviour::Output(actual)) => {
+                    diagnose::property_hint(o.case, actual)
+                }
+                _ => None,
+            });
+        let property = match property {
+            Some(p) => Some(p),
+            None => self.order_hint(runner, observed, tests)?,
+        };
+        // The smallest case with a wrong answer, shrunk on the submission
+        // itself.
+        let reproducer = match observed
+            .iter()
+            .zip(tests)
+            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
+            .filter(|(_, t)| self.shown(t))
+            .min_by_key(|(o, _)| o.case.ops.len())
+        {
+            Some((o, _)) => {
+                let limit = self.time_limit(o.case);
+                crate::shrink::shrink(self.challenge, runner, submission, &o.case.input, limit)?
+            }
+            None => None,
+        };
+        Ok((property, reproducer))
+    }
+
     /// Whether the report's reader may see `t`'s case.
     fn shown(&self, t: &TestReport) -> bool {
         self.audience == Audience::Instructor || t.visibility == Visibility::Visible

@@ -379,6 +379,12 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Ends the session: the next case starts the program afresh, with
+    /// nothing of what it did before.
+    pub fn restart(&mut self) {
+        self.stop();
+    }
+
     fn stop(&mut self) {
         if let Some(mut session) = self.session.take() {
             session.kill();

@@ -21,11 +21,12 @@ impl AtomicFile {
             _ => Path::new("."),
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        // Readable by all, as a plain write would leave it: the sandbox's
-        // uid reads transpiled modules from the cache.
+        // The mode a plain write would give (0666 less the umask), not the
+        // temporary file's 0600: the sandbox's uid reads transpiled modules
+        // from the cache.
         use std::os::unix::fs::PermissionsExt;
         let file = tempfile::Builder::new()
-            .permissions(std::fs::Permissions::from_mode(0o644))
+            .permissions(std::fs::Permissions::from_mode(0o666))
             .prefix(&format!(".{name}."))
             .suffix(".tmp")
             .tempfile_in(dir)
@@ -87,8 +88,11 @@ mod tests {
         write_atomically(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o644, "readable by the sandbox's uid");
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, b"x").unwrap();
+        assert_eq!(mode(&path), mode(&plain), "the mode a plain write gives");
+        std::fs::remove_file(&plain).unwrap();
         assert_eq!(names(dir.path()), ["result.json"]);
         // A folder that does not exist fails and leaves nothing.
         assert!(write_atomically(&dir.path().join("no/such"), b"x").is_err());

@@ -41,7 +41,8 @@ pub fn spawn_with_fds(command: &mut Command, fds: [OwnedFd; 5]) -> io::Result<Ch
     let sources: Vec<RawFd> = high.iter().map(AsRawFd::as_raw_fd).collect();
     command.process_group(0);
     // SAFETY: the closure runs between fork and exec and calls only
-    // async-signal-safe functions (dup2, setrlimit) on plain integers.
+    // async-signal-safe functions (dup2, setrlimit, prctl) on plain
+    // integers.
     unsafe {
         command.pre_exec(move || {
             for (source, target) in sources.iter().zip(CHILD_FDS) {
@@ -433,9 +434,14 @@ pub unsafe fn close(fd: RawFd) {
 
 /// Marks every descriptor from `first` on to close at the next exec, so
 /// that a program started by it inherits nothing the process held (a CI
-/// runner's descriptors, the grader's own). Closing nothing now, it cannot
-/// take a descriptor from under anyone in this process.
-pub fn cloexec_from(first: u32) -> io::Result<()> {
+/// runner's descriptors, the grader's own).
+///
+/// # Safety
+///
+/// Whoever owns a descriptor from `first` on loses it at the next exec: the
+/// caller must be about to exec, with nothing that must outlive the exec
+/// (in the shim, only descriptors inherited for it).
+pub unsafe fn cloexec_from(first: u32) -> io::Result<()> {
     const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
     // SAFETY: close_range with CLOSE_RANGE_CLOEXEC only sets a flag on
     // descriptor numbers; it closes nothing.

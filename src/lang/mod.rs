@@ -373,19 +373,37 @@ mod tests {
         PathBuf::from(env!("CARGO_MANIFEST_DIR"))
     }
 
-    /// Every module language: recognised by each of its extensions, a
-    /// starter in every challenge, an entry name a batch looks for, a
-    /// value of `grader init --lang`, a driver or toolchain, and a snippet.
+    /// Every language a learner can start in (`grader init --lang`, from
+    /// the enum itself, not from the table it is checked against): a row of
+    /// TABLE, recognised by each of its extensions, an entry name a batch
+    /// looks for, a starter in every challenge, the same name in reports,
+    /// and a snippet of its own.
     #[test]
     fn every_language_is_wired_everywhere() {
         let dir = tempfile::tempdir().unwrap();
         let entries = entry_names();
-        let case = serde_json::json!([[["a", "b"]], [["route", "k"]]]);
+        let case = serde_json::json!([[["a", "b"]], [["route", "k"], ["route", "k"]]]);
         let challenges =
             crate::challenge::list(&root().join("challenges")).expect("the shipped challenges");
         assert!(!challenges.is_empty());
-        for spec in &TABLE {
-            let language = spec.language;
+        let languages = Language::value_variants();
+        assert_eq!(languages.len(), TABLE.len(), "a row of TABLE for each");
+        let executable = |path: PathBuf| Submission {
+            path: path.clone(),
+            absolute: path,
+            language: Language::Executable,
+        };
+        let generic = snippet(
+            &challenges[0],
+            &executable(dir.path().join("router")),
+            &case,
+            &Value::from("a"),
+        );
+        let mut snippets = vec![generic];
+        for &language in languages {
+            let spec = language
+                .spec()
+                .unwrap_or_else(|| panic!("{language:?} has no row"));
             for ext in spec.extensions {
                 let path = dir.path().join(format!("router.{ext}"));
                 std::fs::write(&path, "").unwrap();
@@ -404,31 +422,26 @@ mod tests {
                 Value::from(value.get_name()),
                 "--lang and the report name {language:?} alike"
             );
-            let submission = Submission {
-                path: dir.path().join(&starter),
-                absolute: dir.path().join(&starter),
-                language,
-            };
-            let code = snippet(&challenges[0], &submission, &case, &Value::from("a"));
-            assert!(code.contains("route"), "{language:?}: {code}");
-            assert_ne!(
-                code,
-                snippet(
-                    &challenges[0],
-                    &Submission {
-                        language: Language::Executable,
-                        ..submission.clone()
-                    },
-                    &case,
-                    &Value::from("a")
-                ),
+            let path = dir.path().join(&starter);
+            let code = snippet(
+                &challenges[0],
+                &Submission {
+                    language,
+                    ..executable(path)
+                },
+                &case,
+                &Value::from("a"),
+            );
+            // It builds a Router and asks it, in this language's syntax.
+            assert!(code.contains("Router"), "{language:?}: {code}");
+            assert!(code.contains("route(\"k\")"), "{language:?}: {code}");
+            assert!(
+                !snippets.contains(&code),
                 "{language:?} has a snippet of its own"
             );
+            snippets.push(code);
         }
-        for driver in ["python_driver.py", "node_driver.js", "rust_driver.rs"] {
-            assert!(root().join("drivers").join(driver).is_file(), "{driver}");
-        }
-        // The executable is the one language without an extension.
+        // The executable is the one kind recognised without an extension.
         assert_eq!(entries.last().map(String::as_str), Some(ENTRY_STEM));
     }
 

@@ -22,7 +22,9 @@ const TEMPLATE: &str = include_str!("../../drivers/rust_driver.rs");
 /// How long the compiler may run.
 pub const COMPILE_LIMIT: Duration = Duration::from_secs(120);
 /// Compiler output kept for a compile error.
-const COMPILE_OUTPUT_CAP: usize = 64 * 1024;
+/// rustc's JSON diagnostics (each with its rendering) are several times
+/// the size of its plain text.
+const COMPILE_OUTPUT_CAP: usize = 1 << 20;
 
 /// The compiled binary runs as it is: it is the driver.
 pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> Program {
@@ -286,8 +288,11 @@ fn compile_error(challenge: &Challenge, finished: &Finished) -> Result<LearnerEr
                 .to_string()
                 .trim_end()
                 .to_owned(),
+            // A diagnostic cut off at the output cap is dropped whole.
+            Err(_) if line.starts_with('{') => String::new(),
             Err(_) => line.to_owned(),
         })
+        .filter(|line| !line.is_empty())
         .collect();
     let text = rendered.join("\n").trim_end().to_owned();
     if finished.timed_out {
@@ -301,7 +306,9 @@ fn compile_error(challenge: &Challenge, finished: &Finished) -> Result<LearnerEr
         error.traceback = text;
         return Ok(error);
     }
-    let Some(first) = diagnostics.iter().find(|d| d.level == "error") else {
+    // "error", or "error: internal compiler error": the compiler's own
+    // failure on the learner's code is still where they must change it.
+    let Some(first) = diagnostics.iter().find(|d| d.level.starts_with("error")) else {
         return Err(Error::Io {
             context: format!(
                 "rustc failed without a diagnostic ({})",

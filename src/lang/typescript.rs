@@ -188,7 +188,9 @@ pub(super) fn program(
         module.into(),
         submission.absolute.clone().into(),
     ];
-    program.read.extend(module.parent().map(Path::to_owned));
+    // The module alone, not the cache folder: other students' modules (and
+    // the sources their maps embed) are beside it.
+    program.read.push(module.to_owned());
     program.build = Some(build);
     Ok(program)
 }

@@ -120,8 +120,9 @@ pub fn render_bless(changes: &[Blessing], check: bool, out: &mut dyn Write) -> i
     } else if check {
         writeln!(
             out,
-            "{} expected files would change; run `grader bless` to write them",
-            changes.len()
+            "{} would change; run `grader bless` to write {}",
+            counted(changes.len(), "expected file"),
+            if changes.len() == 1 { "it" } else { "them" }
         )?;
     }
     Ok(())

@@ -244,7 +244,16 @@ impl Session {
                 Some(message) => {
                     if let Some(p) = message.get("progress") {
                         self.last_progress = p.get("op_index").and_then(Value::as_i64);
-                        continue;
+                        // A reply read before the deadline counts; a flood
+                        // of progress lines does not stop the clock.
+                        if Instant::now() < deadline {
+                            continue;
+                        }
+                        self.kill();
+                        self.drain_output();
+                        return Err(Failure::TimedOut {
+                            op_index: self.last_progress,
+                        });
                     }
                     if let Some(id) = id
                         && message.get("id").and_then(Value::as_u64) != Some(id)
@@ -285,14 +294,13 @@ impl Session {
         deadline: Instant,
     ) -> Result<Option<Value>, Failure> {
         loop {
-            // Checked before every line, however fast lines come: a child
-            // streaming valid but useless messages is out of time too.
-            if Instant::now() >= deadline {
-                return Ok(None);
-            }
             if let Some(line) = self.inbox.next_line() {
                 let text = String::from_utf8_lossy(&line);
                 if text.trim().is_empty() {
+                    // However fast empty lines come, time runs out.
+                    if Instant::now() >= deadline {
+                        return Ok(None);
+                    }
                     continue;
                 }
                 return match serde_json::from_str::<Value>(&text) {
@@ -313,6 +321,9 @@ impl Session {
                 )));
             }
             let now = Instant::now();
+            if now >= deadline {
+                return Ok(None);
+            }
             // Wake at least every 100 ms to notice a child that died while
             // something else still holds its response channel open.
             let timeout = (deadline - now).min(Duration::from_millis(100));

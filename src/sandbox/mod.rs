@@ -314,7 +314,9 @@ fn init(
                     // Nothing else the shim was given reaches the program:
                     // a CI runner's descriptors, the grader's.
                     let keep = if policy.protocol { STATUS_FD } else { 3 };
-                    if let Err(e) = os::cloexec_from(keep as u32) {
+                    // SAFETY: this process execs next; what it holds from
+                    // `keep` on was inherited for the shim, not the program.
+                    if let Err(e) = unsafe { os::cloexec_from(keep as u32) } {
                         return Err(format!("cannot close inherited descriptors: {e}"));
                     }
                     let e = Command::new(&program).args(&args).exec();

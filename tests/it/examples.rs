@@ -76,7 +76,7 @@ fn grade_on(challenge: &str, path: &Path) -> (Option<i32>, Value, String) {
     (out.status.code(), report, stderr)
 }
 
-/// Checks the report fields the README promises.
+/// Checks the report fields docs/json-report.md promises.
 fn check_contract(report: &Value, challenge: &str) {
     assert_eq!(report["challenge"], challenge);
     let submission = &report["submissions"][0];

@@ -141,7 +141,7 @@ enum Transpiled {
 
 /// Runs the transpiling process when `args` (the process's own) ask for
 /// it: reads the source at `args[2]`, transpiles it as the file `args[3]`
-/// on a thread with a large stack, and writes [`Transpiled`] as JSON.
+/// on a thread with a large stack, and writes the result as JSON.
 pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     if args.get(1).is_none_or(|a| a != TRANSPILE_ARG) {
         return None;

@@ -382,3 +382,37 @@ fn a_typescript_file_nested_past_the_parsers_stack_is_its_compile_error() {
         "{message}"
     );
 }
+
+/// A TypeScript session is given its own transpiled module, not the cache
+/// folder where a classmate's module (and the source its map embeds) lies.
+#[test]
+fn a_typescript_session_cannot_read_a_classmates_transpiled_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let fixtures = root().join("tests/fixtures/submissions");
+    // Graded in name order with one job: the classmate's module is in the
+    // cache before the reader runs.
+    for (student, file) in [
+        ("a-classmate", "ts_classmate.ts"),
+        ("b-reader", "ts_reads_cache.ts"),
+    ] {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::copy(fixtures.join(file), class.join(student).join("router.ts")).unwrap();
+    }
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--jobs", "1", "--cache-dir"])
+        .arg(dir.path().join("cache"))
+        .args(["--tests"])
+        .arg(root().join("challenges/rendezvous-router/tests/sample"))
+        .arg(&class);
+    let out = output(&mut command);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("CANARY-CLASSMATE-SOURCE"), "{text}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -72,7 +72,7 @@ fn leftovers(marker: &str) -> Vec<String> {
 /// Whether a grader that is still running (not a sandbox's own init, the
 /// grader binary as its shim) is among `pid`'s ancestors: then the process
 /// belongs to a grading still under way, another test's or another
-/// checkout's on the same machine, whose sessions use the same uids. The
+/// checkout's on the same machine, whose sessions use uids of the same range. The
 /// corpus's grader has exited when this is asked, and what its sandboxes
 /// left behind was handed to init or a subreaper, not to a grader.
 fn owned_by_a_running_grader(pid: u32) -> bool {
@@ -102,9 +102,8 @@ fn owned_by_a_running_grader(pid: u32) -> bool {
 
 #[test]
 fn the_hostile_corpus_is_contained() {
-    // No other test's grader runs meanwhile: the corpus would starve its
-    // programs of CPU and fill the process limit of the sandbox uids their
-    // sessions share with the corpus's.
+    // No other test's grader runs meanwhile: the corpus's fork bomb would
+    // starve their programs of CPU and time them out.
     let _alone = support::exclusive();
     let corpus = root().join("submissions/hostile");
     let manifest: Manifest =

@@ -152,9 +152,7 @@ pub fn shared() -> Shared {
 
 /// Held by a test that needs the sandboxes to itself: graders of other
 /// tests wait until it is dropped. The hostile corpus needs it: its fork
-/// bomb starves every other process of CPU and fills the process limit of
-/// the sandbox uid it shares with other graders' sessions of the same
-/// number.
+/// bomb starves every other process of CPU.
 pub struct Exclusive {
     _guard: RwLockWriteGuard<'static, ()>,
 }

@@ -391,12 +391,13 @@ fn a_typescript_session_cannot_read_a_classmates_transpiled_module() {
     let fixtures = root().join("tests/fixtures/submissions");
     // Graded in name order with one job: the classmate's module is in the
     // cache before the reader runs.
-    for (student, file) in [
-        ("a-classmate", "ts_classmate.ts"),
-        ("b-reader", "ts_reads_cache.ts"),
-    ] {
+    let correct =
+        std::fs::read_to_string(root().join("submissions/typescript/correct.ts")).unwrap();
+    let classmate = format!("// A secret: CANARY-CLASSMATE-SOURCE.\n{correct}");
+    let reader = std::fs::read_to_string(fixtures.join("ts_reads_cache.ts")).unwrap();
+    for (student, text) in [("a-classmate", classmate), ("b-reader", reader)] {
         std::fs::create_dir_all(class.join(student)).unwrap();
-        std::fs::copy(fixtures.join(file), class.join(student).join("router.ts")).unwrap();
+        std::fs::write(class.join(student).join("router.ts"), text).unwrap();
     }
     let mut command = grader();
     command

@@ -280,21 +280,24 @@ fn compile_error(challenge: &Challenge, finished: &Finished) -> Result<LearnerEr
         .collect();
     // What rustc said in plain text besides its diagnostics (an ICE, a
     // linker's complaint) stays in the traceback.
-    let rendered: Vec<String> = finished
-        .stderr
-        .lines()
-        .map(|line| match serde_json::from_str::<Diagnostic>(line) {
-            Ok(d) => anstream::adapter::strip_str(d.rendered.as_deref().unwrap_or(&d.message))
-                .to_string()
-                .trim_end()
-                .to_owned(),
+    // As rustc prints them for people: a blank line after each diagnostic.
+    let mut text = String::new();
+    for line in finished.stderr.lines() {
+        match serde_json::from_str::<Diagnostic>(line) {
+            Ok(d) => {
+                let shown = d.rendered.as_deref().unwrap_or(&d.message);
+                text.push_str(anstream::adapter::strip_str(shown).to_string().trim_end());
+                text.push_str("\n\n");
+            }
             // A diagnostic cut off at the output cap is dropped whole.
-            Err(_) if line.starts_with('{') => String::new(),
-            Err(_) => line.to_owned(),
-        })
-        .filter(|line| !line.is_empty())
-        .collect();
-    let text = rendered.join("\n").trim_end().to_owned();
+            Err(_) if line.starts_with('{') => {}
+            Err(_) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    let text = text.trim_end().to_owned();
     if finished.timed_out {
         let mut error = LearnerError::new(
             "CompileError",
@@ -498,7 +501,7 @@ mod tests {
         assert_eq!(error.line, Some(14));
         assert_eq!(
             error.traceback,
-            "error[E0308]: mismatched types\n --> router.rs:14:9\nerror: aborting due to 1 previous error"
+            "error[E0308]: mismatched types\n --> router.rs:14:9\n\nerror: aborting due to 1 previous error"
         );
         // No error diagnostic at all is the compiler's failure, not the learner's.
         let silent = Finished {

@@ -337,11 +337,7 @@ impl Environment {
             .env("HOME", &scratch)
             .env("TMPDIR", &scratch)
             .current_dir(&scratch);
-        Ok(Contained {
-            command,
-            scratch,
-            lease,
-        })
+        Ok(Contained { command, lease })
     }
 
     /// The run's scratch folder (every session has its own beneath it).
@@ -393,12 +389,11 @@ impl Environment {
     }
 }
 
-/// A contained command, its scratch folder, and the lease on its uid: the
-/// uid is the command's alone while the lease lives.
+/// A contained command and the lease on its uid: the uid is the command's
+/// alone while the lease lives.
 #[derive(Debug)]
 pub struct Contained {
     pub command: Command,
-    pub scratch: PathBuf,
     pub lease: Option<UidLease>,
 }
 

@@ -185,7 +185,7 @@ pub fn prepare(
             Ok((module, build)) => typescript::program(env, submission, &module, build)?,
             Err(e) => return Ok(Err(e)),
         },
-        Language::Rust => match built(rust::compile(env, challenge, submission)?) {
+        Language::Rust => match built(rust::compile(env, challenge, submission, (&own, &list))?) {
             Ok((binary, build)) => rust::program(submission, &binary, build),
             Err(e) => return Ok(Err(e)),
         },

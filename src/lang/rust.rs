@@ -154,6 +154,7 @@ pub(super) fn compile(
     env: &Environment,
     challenge: &Challenge,
     submission: &Submission,
+    (own, list): (&[PathBuf], &[PathBuf]),
 ) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
     let source = super::read_source(submission)?;
     let (rustc, sysroot, version) = toolchain()?;
@@ -206,9 +207,8 @@ pub(super) fn compile(
         build.join("router").into(),
         build.join("main.rs").into(),
     ];
-    let (own, list) = env.submission_paths(&submission.absolute);
     let mut read = vec![sysroot];
-    read.extend(own);
+    read.extend_from_slice(own);
     let limits = ToolLimits {
         cpu_seconds: COMPILE_LIMIT.as_secs(),
         memory_bytes: 4 << 30,
@@ -219,7 +219,7 @@ pub(super) fn compile(
     };
     let access = Access {
         read,
-        list,
+        list: list.to_vec(),
         write: vec![build.clone()],
     };
     // The lease on rustc's uid lasts until it has finished.

@@ -168,6 +168,9 @@ pub struct Namespaces {
     pub pid: bool,
     pub network: bool,
     pub mount: bool,
+    /// System V IPC objects and POSIX message queues: private, and gone
+    /// with the namespace.
+    pub ipc: bool,
 }
 
 /// Moves this process into new namespaces (the PID namespace applies to
@@ -184,6 +187,7 @@ pub unsafe fn unshare(ns: Namespaces) -> io::Result<()> {
         (ns.pid, libc::CLONE_NEWPID),
         (ns.network, libc::CLONE_NEWNET),
         (ns.mount, libc::CLONE_NEWNS),
+        (ns.ipc, libc::CLONE_NEWIPC),
     ] {
         if on {
             flags |= flag;
@@ -335,13 +339,32 @@ pub fn bind_mount(source: &Path, target: &Path, read_only: bool) -> io::Result<(
         )
     })?;
     if read_only {
+        // The remount must keep the flags the mount already has: in a user
+        // namespace, nosuid, nodev and noexec of a host mount are locked,
+        // and a remount that would clear them is refused.
+        // SAFETY: statvfs fills the zeroed struct it is given.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        check(unsafe { libc::statvfs(target.as_ptr(), &mut st) })?;
+        let mut kept = 0;
+        for (has, flag) in [
+            (libc::ST_NOSUID, libc::MS_NOSUID),
+            (libc::ST_NODEV, libc::MS_NODEV),
+            (libc::ST_NOEXEC, libc::MS_NOEXEC),
+            (libc::ST_NOATIME, libc::MS_NOATIME),
+            (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+            (libc::ST_RELATIME, libc::MS_RELATIME),
+        ] {
+            if st.f_flag & has != 0 {
+                kept |= flag;
+            }
+        }
         // SAFETY: as above; a remount changes only flags.
         check(unsafe {
             libc::mount(
                 none,
                 target.as_ptr(),
                 none,
-                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_REC,
+                libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_REC | kept,
                 none.cast(),
             )
         })?;
@@ -477,5 +500,27 @@ pub fn try_lock(file: &std::fs::File) -> io::Result<bool> {
     match e.raw_os_error() {
         Some(libc::EWOULDBLOCK) => Ok(false),
         _ => Err(e),
+    }
+}
+
+/// Installs the seccomp filter `program` on this process (and whatever it
+/// execs), after setting no-new-privileges, which an unprivileged filter
+/// requires. The kernel checks the program before taking it.
+pub fn install_seccomp(program: &[libc::sock_filter]) -> io::Result<()> {
+    let len = u16::try_from(program.len()).map_err(io::Error::other)?;
+    let fprog = libc::sock_fprog {
+        len,
+        filter: program.as_ptr().cast_mut(),
+    };
+    // SAFETY: prctl with integer arguments; then seccomp reads `fprog`,
+    // which points at `program`, both alive for the call's duration.
+    unsafe {
+        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))?;
+        check(libc::syscall(
+            libc::SYS_seccomp,
+            libc::SECCOMP_SET_MODE_FILTER,
+            0,
+            &fprog as *const libc::sock_fprog,
+        ) as libc::c_int)
     }
 }

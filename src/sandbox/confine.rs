@@ -2,7 +2,7 @@
 //! program: mounts (a fresh /proc, the scratch tmpfs, inaccessible folders
 //! covered), rlimits, the dropped uid, and Landlock.
 
-use super::{Layers, Policy};
+use super::{Layers, Policy, seccomp};
 use crate::os::{self, Resource};
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
@@ -11,14 +11,48 @@ use landlock::{
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-/// In the new mount namespace: private mounts, a fresh /proc, the scratch
-/// tmpfs, and the read paths made reachable for an unprivileged uid.
+/// Host folders any process may write to or serve sockets in: each is
+/// covered by a private tmpfs, so that nothing a session leaves there
+/// reaches another session or a later run (System V and POSIX shared
+/// memory, files in /tmp) and no host daemon's socket is in reach. The
+/// writable ones are bounded by the scratch size each.
+const COVERED: [(&str, bool); 4] = [
+    ("/tmp", true),
+    ("/dev/shm", true),
+    ("/run", false),
+    ("/var/run", false),
+];
+
+/// A path the program is granted, opened before anything is covered so
+/// that it can be bound back where a cover hides it.
+struct Kept {
+    path: PathBuf,
+    grant: Grant,
+    handle: std::fs::File,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grant {
+    Read,
+    /// A folder to list only: under a cover it is rebuilt from the granted
+    /// paths in it, never bound back whole, since a cover the program may
+    /// write (/tmp) lets it read whatever lies beneath.
+    List,
+    Write,
+}
+
+/// In the new mount namespace: private mounts, a fresh /proc, private
+/// tmpfs over /tmp, /dev/shm, /run and /var/run, the folders an
+/// unprivileged uid cannot traverse covered, every granted path bound back
+/// where a cover hid it, and the scratch tmpfs. Returns the private
+/// folders the program may write besides its scratch folder.
 pub(super) fn prepare_mounts(
     policy: &Policy,
     layers: &Layers,
     drop_to: Option<u32>,
-) -> std::io::Result<()> {
+) -> std::io::Result<Vec<PathBuf>> {
     os::make_mounts_private()?;
+    let kept = kept_paths(policy)?;
     if layers.pid_namespace {
         os::mount_fs(
             "proc",
@@ -27,84 +61,128 @@ pub(super) fn prepare_mounts(
             "",
         )?;
     }
+    let flags = libc::MS_NOSUID | libc::MS_NODEV;
+    let mut covers: Vec<(PathBuf, String, bool)> = Vec::new();
+    for (folder, writable) in COVERED {
+        let folder = Path::new(folder);
+        // A symlink (/var/run -> /run) is covered through its target.
+        if !std::fs::symlink_metadata(folder).is_ok_and(|m| m.is_dir()) {
+            continue;
+        }
+        let options = if writable {
+            format!("size={},mode=1777", policy.limits.scratch_bytes)
+        } else {
+            "size=64k,mode=0755".to_owned()
+        };
+        covers.push((folder.to_owned(), options, writable));
+    }
+    if drop_to.is_some() {
+        // A path below a folder that others may not traverse (a pyenv
+        // Python under /root) is unreachable once root is dropped: cover
+        // the folder (which also hides the rest of it, the grader's home
+        // say) and bind the path back.
+        for k in &kept {
+            if let Some(blocker) = untraversable_ancestor(&k.path)
+                && !covers.iter().any(|(c, ..)| *c == blocker)
+            {
+                covers.push((blocker, "mode=0755,size=1m".to_owned(), false));
+            }
+        }
+    }
+    // A granted folder that holds a cover (a submission directly in /tmp)
+    // keeps the host's view there: it was granted as it is.
+    covers.retain(|(cover, ..)| !kept.iter().any(|k| cover.starts_with(&k.path)));
+    covers.sort_by_key(|(cover, ..)| cover.components().count());
+    let mut private = Vec::new();
+    for (cover, options, writable) in &covers {
+        // A cover beneath another one (a folder in /tmp) needs its mount
+        // point made in the one above.
+        std::fs::create_dir_all(cover)?;
+        os::mount_fs("tmpfs", cover, flags, options)?;
+        if *writable {
+            private.push(cover.clone());
+        }
+    }
+    for k in &kept {
+        let hidden = covers.iter().any(|(cover, ..)| k.path.starts_with(cover));
+        // A path inside another granted one comes back with that one.
+        let inside = kept.iter().any(|other| {
+            other.grant != Grant::List && other.path != k.path && k.path.starts_with(&other.path)
+        });
+        match k.grant {
+            _ if !hidden || inside => {}
+            Grant::List => std::fs::create_dir_all(&k.path)?,
+            Grant::Read | Grant::Write => bind_back(k)?,
+        }
+    }
     let owner = drop_to.unwrap_or(0);
+    std::fs::create_dir_all(&policy.scratch)?;
     os::mount_fs(
         "tmpfs",
         &policy.scratch,
-        libc::MS_NOSUID | libc::MS_NODEV,
+        flags,
         &format!(
             "size={},mode=0700,uid={owner},gid={owner}",
             policy.limits.scratch_bytes
         ),
     )?;
-    if drop_to.is_some() {
-        let mut all: Vec<(PathBuf, bool)> = policy
-            .read
-            .iter()
-            .chain(&policy.list)
-            .map(|p| (p.clone(), false))
-            .collect();
-        all.extend(policy.write.iter().map(|p| (p.clone(), true)));
-        reveal_paths(&all)?;
-    }
-    Ok(())
+    Ok(private)
 }
 
-/// A path below a folder that others may not traverse (a pyenv Python
-/// under /root) is unreachable once root is dropped. Cover each such folder
-/// with an empty tmpfs (which also hides the rest of it, the grader's home
-/// say) and bind the paths back into it, read-only unless `writable`.
-fn reveal_paths(paths: &[(PathBuf, bool)]) -> std::io::Result<()> {
-    /// A covered folder and the paths to bind back into it.
-    type Cover = (PathBuf, Vec<(PathBuf, bool, std::fs::File)>);
-    let mut covered: Vec<Cover> = Vec::new();
-    for (path, writable) in paths {
-        // A path inside another one is reachable through that one's bind.
-        if paths
-            .iter()
-            .any(|(other, _)| other != path && path.starts_with(other))
-        {
-            continue;
-        }
-        let Some(blocker) = path
-            .ancestors()
-            .skip(1)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .find(|a| std::fs::metadata(a).is_ok_and(|m| m.is_dir() && m.mode() & 0o001 == 0))
-        else {
-            continue;
-        };
-        let handle = std::fs::File::open(path)?;
-        let entry = (path.clone(), *writable, handle);
-        match covered.iter_mut().find(|(b, _)| b == blocker) {
-            Some((_, paths)) => paths.push(entry),
-            None => covered.push((blocker.to_owned(), vec![entry])),
+/// Every path the policy grants that exists, opened (as a path only).
+fn kept_paths(policy: &Policy) -> std::io::Result<Vec<Kept>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let granted = policy
+        .read
+        .iter()
+        .map(|p| (p, Grant::Read))
+        .chain(policy.list.iter().map(|p| (p, Grant::List)))
+        .chain(policy.write.iter().map(|p| (p, Grant::Write)));
+    let mut kept = Vec::new();
+    for (path, grant) in granted {
+        let opened = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_PATH)
+            .open(path);
+        match opened {
+            Ok(handle) => kept.push(Kept {
+                path: path.clone(),
+                grant,
+                handle,
+            }),
+            // Not there: nothing to grant (Landlock skips it too).
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
         }
     }
-    for (blocker, paths) in covered {
-        os::mount_fs(
-            "tmpfs",
-            &blocker,
-            libc::MS_NOSUID | libc::MS_NODEV,
-            "mode=0755,size=1m",
-        )?;
-        for (path, writable, handle) in paths {
-            use std::os::fd::AsRawFd;
-            if handle.metadata()?.is_dir() {
-                std::fs::create_dir_all(&path)?;
-            } else {
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent)?;
-                }
-                std::fs::write(&path, b"")?;
-            }
-            let source = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
-            os::bind_mount(&source, &path, !writable)?;
+    Ok(kept)
+}
+
+/// The outermost ancestor of `path` that others may not traverse.
+fn untraversable_ancestor(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .skip(1)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.is_dir() && m.mode() & 0o001 == 0))
+        .map(Path::to_owned)
+}
+
+/// Binds a granted path back at its place under a cover, read-only unless
+/// it is granted for writing.
+fn bind_back(k: &Kept) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    if k.handle.metadata()?.is_dir() {
+        std::fs::create_dir_all(&k.path)?;
+    } else {
+        if let Some(parent) = k.path.parent() {
+            std::fs::create_dir_all(parent)?;
         }
+        std::fs::write(&k.path, b"")?;
     }
-    Ok(())
+    let source = PathBuf::from(format!("/proc/self/fd/{}", k.handle.as_raw_fd()));
+    os::bind_mount(&source, &k.path, k.grant != Grant::Write)
 }
 
 /// In the program's own process: limits, Landlock, and the uid drop.
@@ -112,6 +190,7 @@ pub(super) fn confine(
     policy: &Policy,
     layers: &mut Layers,
     drop_to: Option<u32>,
+    private: &[PathBuf],
 ) -> Result<(), String> {
     std::env::set_current_dir(&policy.scratch)
         .map_err(|e| format!("cannot enter the scratch folder: {e}"))?;
@@ -129,7 +208,7 @@ pub(super) fn confine(
             .map_err(|e| format!("cannot set the {resource:?} limit: {e}"))?;
     }
     let ruleset = if policy.isolate {
-        match landlock_ruleset(policy) {
+        match landlock_ruleset(policy, private) {
             Ok(r) => Some(r),
             Err(e) => {
                 layers.missing.push(format!("landlock ({e})"));
@@ -165,10 +244,22 @@ pub(super) fn confine(
             (layers.pid_namespace, "pid namespace"),
             (layers.network_namespace, "network namespace"),
             (layers.mount_namespace, "mount namespace"),
+            (layers.ipc_namespace, "ipc namespace"),
         ] {
             if !held && !layers.missing.iter().any(|m| m.starts_with("namespaces")) {
                 layers.missing.push(name.into());
             }
+        }
+        // Last: the filter would refuse nothing the steps above need, but
+        // it is the program's, not the shim's.
+        match seccomp::program() {
+            Some(program) => match os::install_seccomp(&program) {
+                Ok(()) => layers.seccomp = Some(seccomp::DESCRIPTION.into()),
+                Err(e) => layers.missing.push(format!("seccomp ({e})")),
+            },
+            None => layers
+                .missing
+                .push("seccomp (not built for this processor)".into()),
         }
     }
     Ok(())
@@ -176,6 +267,7 @@ pub(super) fn confine(
 
 fn landlock_ruleset(
     policy: &Policy,
+    private: &[PathBuf],
 ) -> Result<(landlock::RulesetCreated, String), landlock::RulesetError> {
     let abi = ABI::V6;
     let read = AccessFs::from_read(abi);
@@ -208,7 +300,10 @@ fn landlock_ruleset(
             ))?;
         }
     }
-    for path in std::iter::once(&policy.scratch).chain(&policy.write) {
+    for path in std::iter::once(&policy.scratch)
+        .chain(&policy.write)
+        .chain(private)
+    {
         if let Ok(fd) = PathFd::new(path) {
             ruleset = ruleset.add_rule(PathBeneath::new(fd, AccessFs::from_all(abi)))?;
         }

@@ -1,19 +1,22 @@
 //! Containment: every session runs under a small shim, the grader binary
 //! itself started as `grader __sandbox POLICY -- PROGRAM ARGS...`, which
 //!
-//! 1. leaves the host's PID, network and mount namespaces (and, when not
-//!    root, its user namespace), so the program sees no other process, has
-//!    no network at all (not even loopback), and mounts nothing on the host;
+//! 1. leaves the host's PID, network, mount and IPC namespaces (and, when
+//!    not root, its user namespace), so the program sees no other process,
+//!    has no network at all (not even loopback), mounts nothing on the host
+//!    and shares no System V or POSIX IPC object with anyone;
 //! 2. forks an init (PID 1 of the new PID namespace) that forks the program
 //!    and reaps everything; when the program ends, init reports how
 //!    (`{"sandbox_exit": ...}` on the status descriptor, 6, which the
 //!    program never holds, so it cannot forge it) and exits, and the kernel
 //!    kills whatever is left, `setsid` daemons included;
-//! 3. in the program's process: mounts a fresh `/proc` and a size-capped
-//!    tmpfs as its scratch folder, sets the rlimits, drops root for a
-//!    dedicated uid, and applies Landlock: read-only access to the runtime,
-//!    the driver and the submission, full access to the scratch folder, no
-//!    TCP, no signals or abstract sockets outside the sandbox.
+//! 3. in the program's process: mounts a fresh `/proc`, a size-capped
+//!    tmpfs as its scratch folder and private ones over /tmp, /dev/shm,
+//!    /run and /var/run, sets the rlimits, drops root for a dedicated uid,
+//!    applies Landlock (read-only access to the runtime, the driver and the
+//!    submission, full access to the scratch folder and the private /tmp
+//!    and /dev/shm, no TCP, no signals or abstract sockets outside the
+//!    sandbox) and last the seccomp filter (`seccomp.rs`).
 //!
 //! Which layers hold on this machine is probed once at start by running the
 //! shim in `--probe` mode, and recorded in every report.
@@ -23,6 +26,7 @@
 #![allow(unsafe_code)]
 
 mod confine;
+mod seccomp;
 
 use crate::os::{self, Forked, Namespaces};
 use confine::{confine, prepare_mounts};
@@ -38,8 +42,9 @@ pub const SHIM_ARG: &str = "__sandbox";
 pub const STATUS_FD: i32 = 6;
 /// The descriptor whose end of file tells init to end everything.
 pub const SHUTDOWN_FD: i32 = 7;
-/// The uid a sandboxed program runs as when the grader is root (plus a
-/// per-session offset, so that sessions do not share process limits).
+/// The first of the uids a sandboxed program runs as when the grader is
+/// root: each session leases one of its own (`exec::uid`), so that no two
+/// live sessions share process limits, signals or a keyring.
 pub const FIRST_UID: u32 = 61_000;
 
 /// Resource limits of one session.
@@ -92,10 +97,17 @@ pub struct Layers {
     pub pid_namespace: bool,
     pub network_namespace: bool,
     pub mount_namespace: bool,
+    /// System V IPC and POSIX message queues of the session's own, gone
+    /// with it. (Defaults keep reports of older versions readable.)
+    #[serde(default)]
+    pub ipc_namespace: bool,
     pub user_namespace: bool,
     /// What Landlock enforces (asked for up to its ABI v6, best effort),
     /// e.g. "filesystem, tcp, signal scope", or none.
     pub landlock: Option<String>,
+    /// What the seccomp filter refuses, or none.
+    #[serde(default)]
+    pub seccomp: Option<String>,
     /// The uid programs run as, when the grader is root and drops it.
     pub runs_as: Option<u32>,
     /// Layers wanted but not in force, in words.
@@ -110,8 +122,10 @@ impl Layers {
             pid_namespace: false,
             network_namespace: false,
             mount_namespace: false,
+            ipc_namespace: false,
             user_namespace: false,
             landlock: None,
+            seccomp: None,
             runs_as: None,
             missing: Vec::new(),
         }
@@ -127,6 +141,7 @@ impl Layers {
             (self.pid_namespace, "pid"),
             (self.network_namespace, "network"),
             (self.mount_namespace, "mount"),
+            (self.ipc_namespace, "ipc"),
             (self.user_namespace, "user"),
         ]
         .iter()
@@ -138,6 +153,9 @@ impl Layers {
         }
         if let Some(v) = &self.landlock {
             on.push(format!("landlock {v}"));
+        }
+        if self.seccomp.is_some() {
+            on.push("seccomp".into());
         }
         on.push("rlimits".into());
         if let Some(uid) = self.runs_as {
@@ -217,6 +235,7 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
             pid: true,
             network: true,
             mount: true,
+            ipc: true,
         };
         // SAFETY: the shim is single-threaded until init forks the program
         // (no thread has been started yet).
@@ -226,6 +245,7 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
                 layers.pid_namespace = true;
                 layers.network_namespace = true;
                 layers.mount_namespace = true;
+                layers.ipc_namespace = true;
             }
             Err(e) => layers.missing.push(format!("namespaces ({e})")),
         }
@@ -272,11 +292,14 @@ fn init(
         let _ = os::become_subreaper();
     }
     let drop_to = if root { policy.uid } else { None };
-    if layers.mount_namespace
-        && let Err(e) = prepare_mounts(policy, &layers, drop_to)
-    {
-        return fail(format!("cannot prepare the sandbox's mounts: {e}"));
-    }
+    let private = if layers.mount_namespace {
+        match prepare_mounts(policy, &layers, drop_to) {
+            Ok(private) => private,
+            Err(e) => return fail(format!("cannot prepare the sandbox's mounts: {e}")),
+        }
+    } else {
+        Vec::new()
+    };
     if !layers.mount_namespace
         && let Some(uid) = drop_to
     {
@@ -292,37 +315,38 @@ fn init(
     let child = match unsafe { os::fork() } {
         Err(e) => return fail(format!("fork: {e}")),
         Ok(Forked::Child) => {
-            let result = confine(policy, &mut layers, drop_to).and_then(|()| match program {
-                None => {
-                    // Probe: say what held, instead of running anything.
-                    let _ = serde_json::to_writer(std::io::stdout(), &layers);
-                    Ok(())
-                }
-                Some((program, args)) => {
-                    use std::os::unix::process::CommandExt;
-                    if policy.protocol {
-                        // The status descriptor is init's, not the program's:
-                        // it closes on a successful exec and stays for the
-                        // error.
-                        // SAFETY: both descriptors were inherited for
-                        // the shim alone and nothing here holds them.
-                        unsafe {
-                            os::set_cloexec(STATUS_FD);
-                            os::close(SHUTDOWN_FD);
+            let result =
+                confine(policy, &mut layers, drop_to, &private).and_then(|()| match program {
+                    None => {
+                        // Probe: say what held, instead of running anything.
+                        let _ = serde_json::to_writer(std::io::stdout(), &layers);
+                        Ok(())
+                    }
+                    Some((program, args)) => {
+                        use std::os::unix::process::CommandExt;
+                        if policy.protocol {
+                            // The status descriptor is init's, not the program's:
+                            // it closes on a successful exec and stays for the
+                            // error.
+                            // SAFETY: both descriptors were inherited for
+                            // the shim alone and nothing here holds them.
+                            unsafe {
+                                os::set_cloexec(STATUS_FD);
+                                os::close(SHUTDOWN_FD);
+                            }
                         }
+                        // Nothing else the shim was given reaches the program:
+                        // a CI runner's descriptors, the grader's.
+                        let keep = if policy.protocol { STATUS_FD } else { 3 };
+                        // SAFETY: this process execs next; what it holds from
+                        // `keep` on was inherited for the shim, not the program.
+                        if let Err(e) = unsafe { os::cloexec_from(keep as u32) } {
+                            return Err(format!("cannot close inherited descriptors: {e}"));
+                        }
+                        let e = Command::new(&program).args(&args).exec();
+                        Err(format!("cannot run {}: {e}", program.to_string_lossy()))
                     }
-                    // Nothing else the shim was given reaches the program:
-                    // a CI runner's descriptors, the grader's.
-                    let keep = if policy.protocol { STATUS_FD } else { 3 };
-                    // SAFETY: this process execs next; what it holds from
-                    // `keep` on was inherited for the shim, not the program.
-                    if let Err(e) = unsafe { os::cloexec_from(keep as u32) } {
-                        return Err(format!("cannot close inherited descriptors: {e}"));
-                    }
-                    let e = Command::new(&program).args(&args).exec();
-                    Err(format!("cannot run {}: {e}", program.to_string_lossy()))
-                }
-            });
+                });
             let code = match result {
                 Ok(()) => 0,
                 Err(message) => {

@@ -10,7 +10,10 @@ use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::io::ErrorKind;
 use std::net::TcpListener;
+use std::os::linux::net::SocketAddrExt;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -124,10 +127,26 @@ fn the_hostile_corpus_is_contained() {
     }
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
+    // UNIX sockets of the host, as a daemon's would be: one by path in a
+    // folder anyone may enter, one by abstract name.
+    let sockets = tempfile::tempdir().unwrap();
+    let unix_path = sockets.path().join("host.sock");
+    let by_path = UnixListener::bind(&unix_path).unwrap();
+    std::fs::set_permissions(&unix_path, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let abstract_name = format!("rendezvous-grader-hostile-{}", std::process::id());
+    let by_name = UnixListener::bind_addr(
+        &std::os::unix::net::SocketAddr::from_abstract_name(&abstract_name).unwrap(),
+    )
+    .unwrap();
+    for l in [&by_path, &by_name] {
+        l.set_nonblocking(true).unwrap();
+    }
     let tests = root().join("challenges/rendezvous-router/tests/sample");
     let hints = serde_json::json!({
         "tests_dir": tests,
         "port": listener.local_addr().unwrap().port(),
+        "unix_path": unix_path,
+        "unix_abstract": abstract_name,
     });
     let hints_path = dir.path().join("hints.json");
     std::fs::write(&hints_path, hints.to_string()).unwrap();
@@ -167,10 +186,10 @@ fn the_hostile_corpus_is_contained() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
     for stream in [&out.stdout, &out.stderr] {
-        assert!(
-            !String::from_utf8_lossy(stream).contains("CANARY-INHERITED-DESCRIPTOR"),
-            "an inherited descriptor reached a program"
-        );
+        let text = String::from_utf8_lossy(stream);
+        for canary in ["CANARY-INHERITED-DESCRIPTOR", "CANARY-KEPT-STATE"] {
+            assert!(!text.contains(canary), "{canary} reached a report");
+        }
     }
     let report: Value = json(&out);
 
@@ -195,7 +214,7 @@ fn the_hostile_corpus_is_contained() {
         .map(|m| m.as_str().unwrap().to_owned())
         .collect();
     let layer_held = |layer: &str| match layer {
-        "landlock" => !sandbox["landlock"].is_null(),
+        "landlock" | "seccomp" => !sandbox[layer].is_null(),
         other => sandbox[other].as_bool().unwrap_or(false),
     };
     let mut failures = Vec::new();
@@ -267,6 +286,19 @@ fn the_hostile_corpus_is_contained() {
             other => panic!("a sandboxed program reached the test's port: {other:?}"),
         }
     }
+    if layer_held("seccomp") || layer_held("mount_namespace") {
+        for l in [&by_path, &by_name] {
+            match l.accept() {
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+                other => panic!("a sandboxed program reached a host UNIX socket: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(
+        kept_state(),
+        Vec::<String>::new(),
+        "state outlived its session"
+    );
     if layer_held("landlock") {
         for (path, bytes) in &originals {
             assert_eq!(
@@ -281,6 +313,33 @@ fn the_hostile_corpus_is_contained() {
             "a file was planted beside the submission"
         );
     }
+}
+
+/// What `keeps_state.py` (and its JavaScript sibling) would leave on the
+/// host if their session's IPC objects and temporary files outlived it.
+fn kept_state() -> Vec<String> {
+    let mut kept = Vec::new();
+    // /proc/sysvipc/shm: a header, then one segment per line, key first
+    // (in decimal).
+    let segments = std::fs::read_to_string("/proc/sysvipc/shm").unwrap_or_default();
+    if segments
+        .lines()
+        .skip(1)
+        .any(|l| l.split_whitespace().next() == Some(&0x5247_0001_u32.to_string()))
+    {
+        kept.push("a System V segment".to_owned());
+    }
+    for file in [
+        "/tmp/rendezvous-grader-hostile-canary",
+        "/dev/shm/rendezvous-grader-hostile-canary",
+        "/dev/shm/rendezvous-grader-hostile-canary-js",
+        "/dev/mqueue/rendezvous-grader-hostile",
+    ] {
+        if Path::new(file).exists() {
+            kept.push(file.to_owned());
+        }
+    }
+    kept
 }
 
 #[test]

@@ -267,61 +267,89 @@ fn github_annotations_are_escaped_and_within_limits() {
     assert_eq!(md.matches("| submissions/").count(), SUBMISSIONS.len());
 }
 
-/// Every format of a learner-audience report, searched for the hidden
-/// group's case data (all of it contains "SECRET").
+/// Every format of a learner-audience report, and every file a run writes
+/// beside it (saved results, gradebook, GitHub step summary), searched for
+/// the hidden group's case data (all of it contains "SECRET"). The formats
+/// are taken from the command line's own list, so a new one is searched
+/// too.
 #[test]
 fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
+    use clap::ValueEnum;
+    use rendezvous_grader::report::Format;
     let submissions = [
         "submissions/python/lowest_score.py",
         "submissions/python/remove_absent_raises.py",
         "submissions/python/chatty_correct.py",
         // Hands back everything it was shown, in every way it can.
         "tests/fixtures/submissions/remembers_cases.py",
+        // Right on the open group, wrong on the hidden one only: whatever
+        // explains its failure comes from a hidden case.
+        "tests/fixtures/submissions/truncates_long_texts.py",
     ];
-    let run = |format: &str, audience: &str, submission: Option<&str>| {
-        let mut args = vec![
-            "--challenges",
-            "tests/fixtures/challenges",
-            "grade",
-            "--challenge",
-            "hidden-router",
-            "--format",
-            format,
-            "--audience",
-            audience,
-        ];
-        match submission {
-            Some(s) => args.push(s),
-            None => args.extend(submissions),
-        }
-        let out = crate::support::run(&args);
+    // Everything a run printed or wrote, as one text.
+    let run = |format: &str, audience: &str, submissions: &[&str]| -> String {
+        let dir = tempdir();
+        let summary = dir.path().join("summary.md");
+        let mut command = grader();
+        command
+            .args(["--challenges", "tests/fixtures/challenges", "grade"])
+            .args(["--challenge", "hidden-router", "--format", format])
+            .args(["--audience", audience, "--results"])
+            .arg(dir.path().join("results"))
+            .arg("--gradebook")
+            .arg(dir.path().join("gradebook.csv"))
+            .args(submissions)
+            .env("GITHUB_STEP_SUMMARY", &summary);
+        let out = output(&mut command);
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
-            "{}",
+            "{format}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        String::from_utf8(out.stdout).unwrap()
+        let mut all = String::from_utf8_lossy(&out.stdout).into_owned();
+        all.push_str(&String::from_utf8_lossy(&out.stderr));
+        let mut files = vec![dir.path().to_owned()];
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+            }
+        }
+        all
     };
-    for format in ["human", "json", "junit", "ctrf", "github"] {
-        let learner = run(format, "learner", None);
+    for format in Format::value_variants() {
+        let name = format.to_possible_value().unwrap().get_name().to_owned();
+        // Gradescope's results describe one submission at a time.
+        let runs: Vec<Vec<&str>> = if *format == Format::Gradescope {
+            submissions.iter().map(|s| vec![*s]).collect()
+        } else {
+            vec![submissions.to_vec()]
+        };
+        let mut instructor_saw = false;
+        for group in runs {
+            let learner = run(&name, "learner", &group);
+            if let Some(at) = learner.find("SECRET") {
+                let start = learner[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(200)
+                    .map_or(0, |(i, _)| i);
+                panic!(
+                    "{name} leaks hidden data for {group:?}: ...{}",
+                    &learner[start..]
+                );
+            }
+            instructor_saw |= run(&name, "instructor", &group).contains("SECRET");
+            if group.len() > 1 {
+                // The hidden tests are still there, by name.
+                assert!(learner.contains("s1") && learner.contains("s2"), "{name}");
+            }
+        }
+        // The instructor's report keeps the detail (the check can fail).
         assert!(
-            !learner.contains("SECRET"),
-            "{format} leaks hidden data:\n{learner}"
-        );
-        // The hidden tests are still there, by name and verdict.
-        assert!(learner.contains("s1") && learner.contains("s2"), "{format}");
-        // And the instructor's report keeps the detail (the check can fail).
-        let instructor = run(format, "instructor", None);
-        assert!(
-            instructor.contains("SECRET"),
-            "{format}: the instructor sees the hidden cases"
-        );
-    }
-    for s in submissions {
-        let learner = run("gradescope", "learner", Some(s));
-        assert!(
-            !learner.contains("SECRET"),
-            "gradescope leaks for {s}:\n{learner}"
+            instructor_saw,
+            "{name}: the instructor sees the hidden cases"
         );
     }
 }

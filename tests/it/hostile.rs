@@ -181,8 +181,14 @@ fn the_hostile_corpus_is_contained() {
         command.arg(dir.path().join(&p.path));
     }
     let started = Instant::now();
-    let out = output(&mut command);
+    // The grader execs in place of the shell: the peak is its own.
+    let (out, peak_kib) = support::output_with_peak(&mut command);
     let elapsed = started.elapsed();
+    assert!(peak_kib > 0, "the grader's memory was read");
+    assert!(
+        peak_kib < 600 * 1024,
+        "the grader itself peaked at {peak_kib} KiB grading the corpus"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
     for stream in [&out.stdout, &out.stderr] {

@@ -35,6 +35,42 @@ pub fn output(command: &mut Command) -> Output {
     command.output().expect("the command runs")
 }
 
+/// Runs `command` to its end, and also answers the peak resident memory of
+/// its own process (not its children's) in KiB: the kernel's high-water
+/// mark, read every few milliseconds while it runs (the last reading comes
+/// at most that long before it exits).
+pub fn output_with_peak(command: &mut Command) -> (Output, u64) {
+    let _gate = shared();
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    let status = format!("/proc/{}/status", child.id());
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let hwm = std::fs::read_to_string(&status)
+                    .unwrap_or_default()
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+                    .unwrap_or(0);
+                peak = peak.max(hwm);
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            peak
+        })
+    };
+    let out = child.wait_with_output().expect("the command ends");
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    (out, watcher.join().unwrap())
+}
+
 /// Runs `command` to its end with `input` on its stdin.
 pub fn output_with_stdin(command: &mut Command, input: &str) -> Output {
     let _gate = shared();

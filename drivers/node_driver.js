@@ -11,6 +11,7 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
+const { inspect } = require('util');
 const { Worker } = require('worker_threads');
 
 const REQUESTS = 3;
@@ -92,8 +93,8 @@ function describe(error) {
     return rel;
   });
   return {
-    type: isError ? error.name : typeof error,
-    message: isError ? error.message : String(error),
+    type: isError ? plain(error.name) : kind(error),
+    message: isError ? plain(error.message, 4000) : plain(error, 4000),
     traceback: trimmed.join('\n'),
     line,
     // An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
@@ -101,12 +102,56 @@ function describe(error) {
   };
 }
 
+// String() of a learner's value, which may itself throw (an object with no
+// prototype, a toString that throws) or run for pages: never this driver's
+// failure.
+function show(value, limit = 200) {
+  let text;
+  try {
+    // inspect shows cycles, Maps, Sets and prototype-less objects as they
+    // are, where String() gives "" or "[object Map]" or throws.
+    text = typeof value === 'string' ? JSON.stringify(value)
+      : inspect(value, { depth: 2, breakLength: Infinity, maxArrayLength: 20, sorted: true });
+  } catch (_) {
+    text = '<a value that cannot be shown>';
+  }
+  return text.length <= limit ? text : `${text.slice(0, limit)}...`;
+}
+
+// A text as it is (an error's name and message), anything else shown.
+function plain(value, limit = 200) {
+  if (typeof value !== 'string') return show(value, limit);
+  return value.length <= limit ? value : `${value.slice(0, limit)}...`;
+}
+
+// What a value is, in words: its class where it has one.
+function kind(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value;
+  try {
+    const name = Object.getPrototypeOf(value)?.constructor?.name;
+    return name ? `${name} object` : 'object';
+  } catch (_) {
+    return 'object';
+  }
+}
+
+// JSON.stringify turns NaN and the infinities into null, a Map or a Set into
+// {}, and drops functions and symbols: each would be judged as an answer the
+// learner never gave. They are refused instead, as BigInt and cycles are.
+function refuseSilentLosses(key, value) {
+  if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('not finite');
+  if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(typeof value);
+  if (value instanceof Map || value instanceof Set) throw new TypeError('a Map or Set');
+  return value;
+}
+
 function firstNonJson(values) {
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (v === undefined) { values[i] = null; continue; }
     try {
-      if (JSON.stringify(v) === undefined) return i;
+      if (JSON.stringify(v, refuseSilentLosses) === undefined) return i;
     } catch (_) {
       return i;
     }
@@ -154,9 +199,21 @@ function runCaseInner(id, args, ops, api) {
       Atomics.store(progress, 0, NO_OP);
       const result = api.solve(args, ops);
       if (!Array.isArray(result)) {
-        throw new TypeError(`solve must return an array, it returned ${result === null ? 'null' : typeof result}`);
+        const hint = result === undefined ? ': a function that ends without return gives undefined'
+          : (result !== null && typeof result[Symbol.iterator] === 'function' ? '; make it one with Array.from(...)' : '');
+        return {
+          id,
+          output: [],
+          error: {
+            type: 'TypeError',
+            message: `solve(args, ops) must return an array of answers, one per operation; it returned ${show(result, 80)} (${kind(result)})${hint}`,
+            traceback: '',
+            line: null,
+            op_index: null,
+          },
+        };
       }
-      output.push(...result);
+      for (const answer of result) output.push(answer);
     }
   } catch (error) {
     return { id, error: { ...describe(error), op_index: opIndex }, output: sanitize(output) };
@@ -169,7 +226,7 @@ function runCaseInner(id, args, ops, api) {
       output: output.slice(0, bad),
       error: {
         type: 'TypeError',
-        message: `${bad < ops.length ? ops[bad][0] : 'solve'} returned ${String(value)} (${typeof value}), which is not a JSON value`,
+        message: `${bad < ops.length && api.Router ? ops[bad][0] : 'solve'} returned ${show(value)} (${kind(value)}), which is not a JSON value`,
         traceback: '',
         line: null,
         op_index: bad,

@@ -11,6 +11,7 @@ Standard output and error belong to the learner; the grader captures them.
 import importlib.util
 import json
 import os
+import re
 import select
 import sys
 import threading
@@ -26,13 +27,32 @@ write_lock = threading.Lock()
 
 
 def encode(message):
-    return (json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    # NaN and the infinities are not JSON: refused here, they are reported as
+    # the learner's value instead of breaking the line.
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return (text + "\n").encode()
+
+
+def safe_text(thing, conversion=str, limit=200):
+    """str() or repr() of a learner's object, which may itself raise or
+    take pages: never the driver's failure."""
+    try:
+        if conversion is repr and isinstance(thing, (set, frozenset)):
+            # A set's order changes with the process's hash seed.
+            text = "{" + ", ".join(sorted(safe_text(t, repr) for t in thing)) + "}"
+        else:
+            text = conversion(thing)
+    except BaseException:
+        return f"<{type(thing).__name__} object that cannot be shown>"
+    # An object's address differs from run to run; a report may not.
+    text = re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def send(message, ops=None):
     try:
         data = encode(message)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         # Rare: find the culprit only now, so the common case pays one dump.
         data = encode(not_json_error(message, ops or []))
     with write_lock:
@@ -79,7 +99,7 @@ def describe(exc, learner_dir):
         if f.line:
             lines.append(f"    {f.line.strip()}")
     line = frames[-1].lineno if frames else None
-    message = str(exc)
+    message = safe_text(exc, limit=4000)
     if isinstance(exc, SyntaxError) and exc.filename and os.path.isabs(exc.filename):
         # Compile errors carry their place themselves, not in a frame.
         name = os.path.relpath(exc.filename, learner_dir)
@@ -101,9 +121,9 @@ def describe(exc, learner_dir):
 
 def not_json(value):
     try:
-        json.dumps(value)
+        json.dumps(value, allow_nan=False)
         return False
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return True
 
 
@@ -116,18 +136,39 @@ def not_json_error(message, ops):
         value, what = message, "the reply"
         bad = len(output)
     else:
-        value, what = output[bad], (ops[bad][0] if bad < len(ops) else "solve") + " returned"
+        by_class = isinstance(api_class, type)
+        value, what = output[bad], (ops[bad][0] if bad < len(ops) and by_class else "solve") + " returned"
     return {
         "id": message.get("id"),
         "output": output[:bad],
         "error": {
             "type": "TypeError",
-            "message": f"{what} {value!r:.200} ({type(value).__name__}), which is not a JSON value",
+            "message": f"{what} {safe_text(value, repr)} ({type(value).__name__}), which is not a JSON value",
             "traceback": "",
             "line": None,
             "op_index": bad,
             "errno": None,
         },
+    }
+
+
+def not_a_list(answers):
+    """The error for a solve() that returned something but a list, placed
+    at the function's first line (the return is not in any frame)."""
+    hint = ""
+    if answers is None:
+        hint = ": a function that ends without return gives None"
+    elif isinstance(answers, (tuple, range)) or hasattr(answers, "__next__"):
+        hint = "; make it one with list(...)"
+    code = getattr(api_solve, "__code__", None)
+    return {
+        "type": "TypeError",
+        "message": "solve(args, ops) must return a list of answers, one per operation; "
+        f"it returned {safe_text(answers, repr, 80)} ({type(answers).__name__}){hint}",
+        "traceback": "",
+        "line": code.co_firstlineno if code else None,
+        "op_index": None,
+        "errno": None,
     }
 
 
@@ -149,10 +190,11 @@ def run_case(case_id, case, api, learner_dir):
     try:
         if api == "solve":
             current[0] = None
-            output = api_solve(args, ops)
-            if not isinstance(output, (list, tuple)):
-                raise TypeError(f"solve must return a list, it returned {type(output).__name__}")
-            output = list(output)
+            answers = api_solve(args, ops)
+            if not isinstance(answers, list):
+                flush_learner_output()
+                return {"id": case_id, "output": [], "error": not_a_list(answers)}
+            output = answers
         else:
             router = api_class(*args)
             append = output.append

@@ -11,6 +11,7 @@ mod course_challenges;
 mod examples;
 mod formats;
 mod hostile;
+mod learner_values;
 mod mistakes;
 mod shrink;
 mod snapshots;

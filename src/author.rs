@@ -13,6 +13,47 @@ pub fn canonical(value: &Value) -> String {
     format!("{value}\n")
 }
 
+/// Where a case's expected file disagrees with the reference's `output`,
+/// if it does: the first differing result, pointed at in the file.
+fn disagreement(case: &Case, output: &[Value]) -> Option<Problem> {
+    if case.expected_from != ExpectedFrom::File {
+        return None;
+    }
+    let i = (0..output.len()).find(|&i| !crate::judge::same(&output[i], &case.expected[i]))?;
+    let path = case.expected_path();
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    Some(Problem {
+        position: locate::position_of(&text, &[i]),
+        path,
+        message: format!(
+            "result {i} is {}, the reference answers {} to {}; fix the case, or run `grader bless` if the reference is right",
+            case.expected[i],
+            output[i],
+            case.op_json(i)
+        ),
+    })
+}
+
+/// Every expected file of `suite` checked against the reference before a
+/// grading run uses it: an expected file is the author's word on what is
+/// right, and a wrong one would fail correct students (and explain it
+/// with the reference's answer beside the file's). Cheap next to running
+/// any submission.
+pub fn check_expected(challenge: &Challenge, suite: &Suite) -> Result<(), Error> {
+    let problems: Vec<Problem> = suite
+        .groups
+        .iter()
+        .flat_map(|g| &g.cases)
+        .filter(|case| case.expected_from == ExpectedFrom::File)
+        .filter_map(|case| disagreement(case, &challenge.model.run(&case.args, &case.ops)))
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(problems))
+    }
+}
+
 /// A finding of `validate`.
 #[derive(Debug, Clone)]
 pub struct Finding {
@@ -75,24 +116,10 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                     },
                 });
             }
-            if case.expected_from == ExpectedFrom::File
-                && let Some(i) =
-                    (0..output.len()).find(|&i| !crate::judge::same(&output[i], &case.expected[i]))
-            {
-                let path = case.expected_path();
-                let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if let Some(problem) = disagreement(case, output) {
                 findings.push(Finding {
                     error: true,
-                    problem: Problem {
-                        position: locate::position_of(&text, &[i]),
-                        path,
-                        message: format!(
-                            "result {i} is {}, the reference answers {} to {}; fix the case, or run `grader bless` if the reference is right",
-                            case.expected[i],
-                            output[i],
-                            case.op_json(i)
-                        ),
-                    },
+                    problem,
                 });
             }
             // A decision on a hair is a flaky test: ln may differ in the

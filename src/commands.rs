@@ -68,6 +68,8 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let challenge = Challenge::load(&root, &args.challenge)?;
     let (dir, own) = challenge.suite_dir(args.tests.as_deref());
     let mut suite = challenge.load_suite(&dir, own)?;
+    // A wrong expected file stops the run before anyone is graded by it.
+    crate::author::check_expected(&challenge, &suite)?;
     // Named files must be gradable (a typo is bad usage); entries found in
     // a batch folder that are not become that student's failure instead.
     for path in args.paths.iter().filter(|p| !p.is_dir()) {

@@ -176,6 +176,43 @@ fn validate_passes_the_shipped_suite_and_points_at_damage() {
     }
 }
 
+/// `grade` holds an expected file to what `validate` does: a wrong one
+/// stops the run with exit 2, the file's place and both answers, before any
+/// submission runs, so no correct student is failed by it.
+#[test]
+fn grade_refuses_an_expected_file_the_reference_contradicts() {
+    let dir = tempdir();
+    let tests = copy_suite(dir.path());
+    std::fs::write(
+        tests.join("edge/single-node.expected.json"),
+        "[\"only\",\"only\",\"nobody\",\"only\"]\n",
+    )
+    .unwrap();
+    let results = dir.path().join("results");
+    let out = run(&[
+        "grade",
+        "--tests",
+        tests.to_str().unwrap(),
+        "--results",
+        results.to_str().unwrap(),
+        "submissions/python/correct_class.py",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("single-node.expected.json:1:16")
+            && stderr.contains("result 2 is \"nobody\", the reference answers \"only\""),
+        "{stderr}"
+    );
+    assert!(
+        text(&out.stdout).is_empty(),
+        "no report: {}",
+        text(&out.stdout)
+    );
+    let saved = std::fs::read_dir(&results).map_or(0, |d| d.count());
+    assert_eq!(saved, 0, "nothing was graded");
+}
+
 /// `grader gen` of `profile` into group `g` of `dir`, the case named after
 /// the profile.
 fn generate(challenge: &str, dir: &Path, profile: &str, seed: &str, extra: &[&str]) -> Output {

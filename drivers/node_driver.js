@@ -80,14 +80,26 @@ for (const [stream, fd] of [[process.stdout, 1], [process.stderr, 2]]) {
 const moduleFile = path.resolve(process.argv[2]);
 const learnerFile = path.resolve(process.argv[3] || process.argv[2]);
 const learnerDir = path.dirname(learnerFile);
+// Node names modules by their real path: a folder reached through a link
+// appears in stacks resolved, so frames are matched both ways.
+const learnerDirs = [...new Set([learnerDir, realFolder(learnerDir)])];
+
+function realFolder(dir) {
+  try {
+    return fs.realpathSync(dir);
+  } catch (_) {
+    return dir;
+  }
+}
 
 function describe(error) {
   const isError = error instanceof Error;
   const stack = isError && typeof error.stack === 'string' ? error.stack : '';
-  const frames = stack.split('\n').slice(1).filter((l) => l.includes(learnerDir + path.sep));
+  const frames = stack.split('\n').slice(1).filter((l) => learnerDirs.some((d) => l.includes(d + path.sep)));
   let line = null;
   const trimmed = frames.map((l) => {
-    const rel = l.replace(pathToFileURL(learnerDir).href + '/', '').split(learnerDir + path.sep).join('');
+    let rel = l;
+    for (const d of learnerDirs) rel = rel.replace(pathToFileURL(d).href + '/', '').split(d + path.sep).join('');
     const m = /:(\d+):\d+\)?$/.exec(l);
     if (m && line === null) line = Number(m[1]);
     return rel;
@@ -159,12 +171,60 @@ function firstNonJson(values) {
   return -1;
 }
 
+// The learner's export called `name`, wherever a module shape puts it:
+// a named export (ES `export`, CommonJS `exports.X`), a property of the
+// default export (`module.exports = { X }`, `export default { X }`), the
+// default export itself when it bears the name (`module.exports = X`,
+// `export default class X`, `export { X as default }`), and the same one
+// level down for tsc's and Babel's CommonJS output (`exports.default = X`
+// beside `__esModule`). Answers undefined when there is none.
 function pick(module, name) {
-  if (typeof module[name] === 'function') return module[name];
+  const layers = [module];
   const def = module.default;
-  if (def && typeof def[name] === 'function') return def[name];
-  if (typeof def === 'function' && def.name === name) return def;
-  return null;
+  if (def !== undefined && def !== null) {
+    layers.push(def);
+    const inner = def.default;
+    if (inner !== undefined && inner !== null && inner !== def) layers.push(inner);
+  }
+  for (const layer of layers) {
+    if (typeof layer !== 'object' && typeof layer !== 'function') continue;
+    const own = Object.getOwnPropertyDescriptor(layer, name);
+    if (own && own.value !== undefined) return own.value;
+    if (own && own.get) return layer[name];
+  }
+  for (const layer of layers.slice(1)) {
+    if (typeof layer === 'function' && layer.name === name) return layer;
+  }
+  // An anonymous class as the default export (`export default class {}`,
+  // `module.exports = class {}`) can only be the Router.
+  if (name === 'Router') {
+    for (const layer of layers.slice(1)) {
+      if (typeof layer === 'function' && /^class\b/.test(Function.prototype.toString.call(layer))) return layer;
+    }
+  }
+  return undefined;
+}
+
+// Whether `f` can be called with `new` (a class or an ordinary function,
+// not an arrow function or a method), without calling it.
+function isConstructor(f) {
+  try {
+    Reflect.construct(String, [], f);
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+// Builds the learner's router: `new Router(...args)` for a class or a
+// constructor function, a plain call for a factory (an arrow function
+// returning the object). What it gives must be an object.
+function construct(Router, args) {
+  const router = isConstructor(Router) ? new Router(...args) : Router(...args);
+  if (router === null || (typeof router !== 'object' && typeof router !== 'function')) {
+    throw new TypeError(`Router(...) gave ${show(router, 80)} (${kind(router)}): a factory function must return the router object`);
+  }
+  return router;
 }
 
 function runCase(id, [args, ops], api) {
@@ -182,7 +242,7 @@ function runCaseInner(id, args, ops, api) {
   let opIndex = -1;
   try {
     if (api.Router) {
-      const router = new api.Router(...args);
+      const router = construct(api.Router, args);
       for (let i = 0; i < ops.length; i++) {
         opIndex = i;
         Atomics.store(progress, 0, i);
@@ -285,7 +345,22 @@ async function main() {
     return;
   }
   const api = { Router: pick(module, 'Router'), solve: pick(module, 'solve') };
-  const h32 = pick(module, 'h32');
+  let h32 = pick(module, 'h32');
+  if (typeof h32 !== 'function') h32 = null;
+  for (const [name, what] of [['Router', 'a class, or a function that returns the router object'], ['solve', 'a function solve(args, ops)']]) {
+    const value = api[name];
+    if (value !== undefined && typeof value !== 'function') {
+      send({
+        load_error: {
+          type: 'MissingApi',
+          message: `the module's ${name} is ${show(value, 120)} (${kind(value)}); ${name} must be ${what}`,
+          traceback: '',
+          line: null,
+        },
+      });
+      return;
+    }
+  }
   if (!api.Router && !api.solve) {
     send({
       load_error: {

@@ -88,13 +88,16 @@ def answer_progress_queries():
 def describe(exc, learner_dir):
     """An exception as the protocol's error object, the traceback trimmed to
     the learner's own files."""
+    # Compared by real path: a folder reached through a link may appear
+    # either way in a frame.
+    real_dir = os.path.realpath(learner_dir)
     frames = [
         f for f in traceback.extract_tb(exc.__traceback__)
-        if os.path.abspath(f.filename).startswith(learner_dir + os.sep)
+        if os.path.realpath(f.filename).startswith(real_dir + os.sep)
     ]
     lines = []
     for f in frames:
-        name = os.path.relpath(f.filename, learner_dir)
+        name = os.path.relpath(os.path.realpath(f.filename), real_dir)
         lines.append(f'  File "{name}", line {f.lineno}, in {f.name}')
         if f.line:
             lines.append(f"    {f.line.strip()}")
@@ -102,7 +105,7 @@ def describe(exc, learner_dir):
     message = safe_text(exc, limit=4000)
     if isinstance(exc, SyntaxError) and exc.filename and os.path.isabs(exc.filename):
         # Compile errors carry their place themselves, not in a frame.
-        name = os.path.relpath(exc.filename, learner_dir)
+        name = os.path.relpath(os.path.realpath(exc.filename), real_dir)
         line, message = exc.lineno, exc.msg
         lines.append(f'  File "{name}", line {exc.lineno}')
         if exc.text:

@@ -22,6 +22,10 @@ pub use crate::sandbox::Layers;
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::sandbox::SHIM_ARG;
 pub use uid::UidLease;
+
+/// The exit code of a contained command whose sandbox could not start it
+/// (as env(1) and friends use it): the grader's fault, not the program's.
+pub const SHIM_FAILED: i32 = 125;
 use uid::uid_lock_dir;
 
 /// Runs the sandbox shim when `args` (the process's own) ask for it: the

@@ -105,7 +105,7 @@ fn transpile_contained(
             Transpiled::Error(e) => Err(e),
         });
     }
-    if finished.status.and_then(|s| s.code()) == Some(125) {
+    if finished.status.and_then(|s| s.code()) == Some(crate::exec::SHIM_FAILED) {
         // The sandbox shim could not start it: the grader's fault.
         return Err(Error::Io {
             context: "cannot start the TypeScript transpiler in the sandbox".into(),

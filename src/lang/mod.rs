@@ -8,6 +8,7 @@
 //! [`TABLE`] row, and a driver in `drivers/`; the test
 //! `every_language_is_wired_everywhere` says what is missing.
 
+mod cache;
 mod executable;
 mod javascript;
 mod python;
@@ -23,7 +24,6 @@ use crate::protocol::LearnerError;
 use reference::{ModelSpec, Returns};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -217,34 +217,6 @@ fn read_source(submission: &Submission) -> Result<String, Error> {
             submission.path.display()
         ))
     })
-}
-
-/// The cache key of `parts`: a SHA-256 over each part with its length, so
-/// that no two lists of parts share a key.
-fn cache_key(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The cache's folder for artifacts of `kind`, created if needed.
-fn cache_folder(env: &Environment, kind: &str) -> Result<PathBuf, Error> {
-    let dir = env.cache_dir().join(kind);
-    std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
-        context: format!(
-            "cannot create the cache folder {} (choose another with --cache-dir)",
-            dir.display()
-        ),
-        source,
-    })?;
-    Ok(dir)
 }
 
 /// Finds an interpreter's real binary by asking `program` (the variable
@@ -443,11 +415,5 @@ mod tests {
         }
         // The executable is the one kind recognised without an extension.
         assert_eq!(entries.last().map(String::as_str), Some(ENTRY_STEM));
-    }
-
-    #[test]
-    fn cache_keys_separate_their_parts() {
-        assert_ne!(cache_key(&[b"ab", b"c"]), cache_key(&[b"a", b"bc"]));
-        assert_eq!(cache_key(&[b"x"]).len(), 64);
     }
 }

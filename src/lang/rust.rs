@@ -32,10 +32,11 @@ pub const COMPILE_MEMORY: u64 = 4 << 30;
 /// the size of its plain text.
 const COMPILE_OUTPUT_CAP: usize = 1 << 20;
 
-/// The compiled binary runs as it is: it is the driver.
+/// The compiled binary runs as it is: it is the driver. Its session is
+/// granted that one file, not the cache folder of everyone's.
 pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> Program {
     let mut program = bare(submission, binary.to_owned());
-    program.read.extend(binary.parent().map(Path::to_owned));
+    program.read.push(binary.to_owned());
     program.build = Some(build);
     program
 }
@@ -171,17 +172,16 @@ pub(super) fn compile(
         has_h32(&source),
         &version,
     );
-    let key = super::cache_key(&[
+    let key = super::cache::cache_key(&[
         b"rust",
         version.as_bytes(),
         driver.as_bytes(),
         source.as_bytes(),
     ]);
-    let folder = super::cache_folder(env, "rust")?;
-    let done = folder.join(&key);
-    let binary = done.join("router");
+    let folder = super::cache::cache_folder(env, "rust")?;
+    let binary = folder.join(format!("{key}.router"));
     let failed = folder.join(format!("{key}.error.json"));
-    if binary.is_file() {
+    if super::cache::verified(&binary) {
         return Ok(Ok((binary, true)));
     }
     // A compile error is as deterministic as a success: remembered too.
@@ -191,10 +191,13 @@ pub(super) fn compile(
     {
         return Ok(Err(error));
     }
-    let build = folder.join(format!("build-{key}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&build);
-    std::fs::create_dir_all(&build)
-        .map_err(Error::io(format!("cannot create {}", build.display())))?;
+    // A folder of this build's own, outside the cache (rustc's uid owns it
+    // while it runs), removed when it is done.
+    let private = tempfile::Builder::new()
+        .prefix("rust-build-")
+        .tempdir_in(env.scratch_dir())
+        .map_err(Error::io("cannot create a folder to build in"))?;
+    let build = private.path().to_owned();
     std::fs::write(build.join("main.rs"), &driver)
         .map_err(Error::io("cannot write the Rust driver"))?;
     let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
@@ -235,7 +238,6 @@ pub(super) fn compile(
     drop(contained.lease);
     let compiled = finished.status.is_some_and(|s| s.success()) && build.join("router").is_file();
     if !compiled {
-        let _ = std::fs::remove_dir_all(&build);
         let name = submission.path.file_name().unwrap_or_default();
         let (error, deterministic) = compile_error(challenge, &name.to_string_lossy(), &finished)?;
         // A build stopped by a limit or a signal may be the machine's
@@ -246,10 +248,14 @@ pub(super) fn compile(
         }
         return Ok(Err(error));
     }
-    if std::fs::rename(&build, &done).is_err() {
-        // Another grader finished the same build first: use its result.
-        let _ = std::fs::remove_dir_all(&build);
-    }
+    // The grader's own copy, whoever wrote the build's: nothing a sandbox
+    // uid owns is ever run again. Two graders storing the same build write
+    // the same bytes.
+    let bytes = super::cache::read_no_follow(&build.join("router")).map_err(Error::io(format!(
+        "cannot read the program rustc built in {}",
+        build.display()
+    )))?;
+    super::cache::store(&binary, &bytes, 0o755)?;
     Ok(Ok((binary, false)))
 }
 

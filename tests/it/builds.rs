@@ -112,3 +112,156 @@ fn a_rust_build_out_of_memory_is_that_submissions_compile_error() {
         assert!(remembered.is_empty(), "{run}: {remembered:?}");
     }
 }
+
+/// The artifacts (not their hash records or remembered errors) beneath the
+/// cache folder `cache`.
+fn artifacts(cache: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = files(cache)
+        .into_iter()
+        .filter(|f| {
+            let name = f.to_string_lossy();
+            !name.ends_with(".sha256") && !name.ends_with(".error.json")
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A compiled Rust program and a transpiled TypeScript module are the
+/// grader's own files (its uid, a fixed mode, their SHA-256 beside them),
+/// whichever uid built them; one changed between two runs is built again,
+/// never run, and the verdict is the submission's own.
+#[test]
+fn cached_artifacts_are_the_graders_own_and_a_changed_one_is_built_again() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempdir();
+    let class = class(
+        dir.path(),
+        &[
+            ("rust", "router.rs", example("submissions/rust/correct.rs")),
+            (
+                "ts",
+                "router.ts",
+                example("submissions/typescript/correct.ts"),
+            ),
+        ],
+    );
+    let cache = dir.path().join("cache");
+    let mine = std::fs::metadata(&class).unwrap().uid();
+    let run = |what: &str| {
+        let out = grade(&cache, &class);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", text(&out.stderr));
+        let report: Value = json(&out);
+        let cached: Vec<bool> = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["build"]["cached"].as_bool().unwrap())
+            .collect();
+        cached
+    };
+    assert_eq!(run("first"), [false, false]);
+    let stored = artifacts(&cache);
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    for file in files(&cache) {
+        let meta = std::fs::symlink_metadata(&file).unwrap();
+        assert_eq!(meta.uid(), mine, "{} is not the grader's", file.display());
+    }
+    for (artifact, mode) in stored.iter().zip([0o755, 0o644]) {
+        let meta = std::fs::metadata(artifact).unwrap();
+        assert_eq!(
+            meta.permissions().mode() & 0o7777,
+            mode,
+            "{}",
+            artifact.display()
+        );
+        let record = std::fs::read_to_string(format!("{}.sha256", artifact.display())).unwrap();
+        assert_eq!(record.trim(), sha256(&std::fs::read(artifact).unwrap()));
+    }
+    assert_eq!(run("again"), [true, true]);
+    // Each replaced by something that would answer nothing right.
+    std::fs::write(&stored[0], "#!/bin/sh\necho tampered\n").unwrap();
+    std::fs::write(&stored[1], "throw new Error('tampered');\n").unwrap();
+    assert_eq!(run("tampered"), [false, false], "built again, not run");
+    assert_eq!(run("rebuilt"), [true, true]);
+}
+
+/// A Rust session is granted its own program, not the cache folder: it can
+/// list neither the cache nor the folder its program is in, nor read a
+/// classmate's compiled program, whose path it is given.
+#[test]
+fn a_rust_session_cannot_list_the_cache_or_read_a_classmates_program() {
+    let dir = tempdir();
+    let cache = dir.path().join("cache");
+    let first = class(
+        dir.path(),
+        &[(
+            "a-classmate",
+            "router.rs",
+            example("submissions/rust/correct.rs"),
+        )],
+    );
+    let out = grade(&cache, &first);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = json(&out);
+    if report["sandbox"]["landlock"].is_null() {
+        println!("SKIPPED: no Landlock here");
+        return;
+    }
+    let classmate = artifacts(&cache).pop().expect("the classmate's program");
+    let reader = format!(
+        r#"// Looks through the cache for what is not its own, and answers every
+// question with what it found: "blocked" when it found nothing.
+const CACHE: &str = {cache:?};
+const CLASSMATE: &str = {classmate:?};
+
+fn look() -> Option<String> {{
+    let mut found = Vec::new();
+    let here = std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.to_owned()));
+    for folder in [Some(std::path::PathBuf::from(CACHE)), here].into_iter().flatten() {{
+        if let Ok(entries) = std::fs::read_dir(&folder) {{
+            found.push(format!("listed {{}}: {{}} entries", folder.display(), entries.count()));
+        }}
+    }}
+    if let Ok(bytes) = std::fs::read(CLASSMATE) {{
+        found.push(format!("read the classmate's {{}} bytes", bytes.len()));
+    }}
+    (!found.is_empty()).then(|| found.join("; "))
+}}
+
+pub struct Router {{
+    found: Option<String>,
+}}
+
+impl Router {{
+    pub fn new(_nodes: Vec<String>) -> Router {{
+        Router {{ found: look() }}
+    }}
+    pub fn route(&self, _key: &str) -> Option<String> {{
+        Some(self.found.as_ref().map_or("blocked".to_owned(), |f| format!("leaked: {{f}}")))
+    }}
+    pub fn add(&mut self, _node: &str) {{}}
+    pub fn remove(&mut self, _node: &str) {{}}
+}}
+"#,
+        cache = cache.join("rust"),
+    );
+    let both = class(dir.path(), &[("b-reader", "router.rs", reader)]);
+    let out = grade(&cache, &both);
+    let report: Value = json(&out);
+    let reader = &report["submissions"][1];
+    assert_eq!(reader["name"], "b-reader", "{report}");
+    assert_eq!(
+        reader["tests"][0]["divergence"]["actual"], "blocked",
+        "{reader}"
+    );
+    assert_eq!(report["submissions"][0]["verdict"], "accepted");
+}

@@ -151,6 +151,7 @@ impl Submission {
         };
         let absolute = std::path::absolute(path)
             .map_err(Error::io(format!("cannot resolve {}", path.display())))?;
+        resolve_entry(path, &absolute)?;
         Ok(Submission {
             path: path.to_owned(),
             absolute,
@@ -209,9 +210,40 @@ fn bare(submission: &Submission, program: PathBuf) -> Program {
     }
 }
 
-/// The submission's text; a file that is not UTF-8 cannot be a module.
+/// Where the entry file `path` (absolute: `absolute`) really is: itself,
+/// or where a link within its own folder points. A link out of its folder
+/// is refused: the grader reads the entry as its own user, and would read
+/// (and cache) whatever it points at. The folder itself may be a link (a
+/// class folder of links to students' folders is the instructor's).
+fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, Error> {
+    let unreadable =
+        |e: std::io::Error| Error::Usage(format!("cannot read submission {}: {e}", path.display()));
+    let folder = absolute.parent().unwrap_or(Path::new("/"));
+    let real_folder = std::fs::canonicalize(folder).map_err(unreadable)?;
+    let real = std::fs::canonicalize(absolute).map_err(unreadable)?;
+    if !real.starts_with(&real_folder) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let target = std::fs::read_link(absolute).unwrap_or(real);
+        return Err(Error::Usage(format!(
+            "{name} is a symbolic link to {}, outside its folder {}; submit the file itself",
+            target.display(),
+            folder.display()
+        )));
+    }
+    Ok(real)
+}
+
+/// The submission's text, read from where it really is (never through a
+/// link out of its folder); a file that is not UTF-8 cannot be a module.
 fn read_source(submission: &Submission) -> Result<String, Error> {
-    std::fs::read_to_string(&submission.absolute).map_err(|e| {
+    let real = resolve_entry(&submission.path, &submission.absolute)?;
+    let bytes = cache::read_no_follow(&real).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read submission {}: {e}",
+            submission.path.display()
+        ))
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
         Error::Usage(format!(
             "cannot read submission {} as UTF-8 text: {e}",
             submission.path.display()

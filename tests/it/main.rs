@@ -12,6 +12,7 @@ mod course_challenges;
 mod examples;
 mod formats;
 mod hostile;
+mod links;
 mod mistakes;
 mod shrink;
 mod snapshots;

@@ -248,14 +248,23 @@ fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport,
             return Ok(grading.unpreparable(&entry.name, &path, why));
         }
     };
+    let path = file.display().to_string();
     match Submission::detect(file) {
-        Ok(submission) => grading.grade_named(&entry.name, &submission),
+        // The grader failing on one submission (a compiler it cannot
+        // start, a file it cannot write) is recorded as that submission's
+        // grader fault, and the rest of the class is graded: the run still
+        // exits 3.
+        Ok(submission) => Ok(grading
+            .grade_named(&entry.name, &submission)
+            .unwrap_or_else(|e| {
+                let mut report = grading.faulted(&entry.name, &path, &e);
+                report.language = submission.language;
+                report
+            })),
         // One student's unreadable or unknown file is that student's
         // problem, not the batch's.
-        Err(Error::Usage(why)) => {
-            Ok(grading.unpreparable(&entry.name, &file.display().to_string(), &why))
-        }
-        Err(e) => Err(e),
+        Err(Error::Usage(why)) => Ok(grading.unpreparable(&entry.name, &path, &why)),
+        Err(e) => Ok(grading.faulted(&entry.name, &path, &e)),
     }
 }
 
@@ -301,9 +310,10 @@ fn prepare_results(dir: &Path, key: &RunKey, resume: bool) -> Result<(), Error> 
 
 fn load_result(dir: &Path, name: &str) -> Option<SubmissionReport> {
     let bytes = std::fs::read(result_path(dir, name)).ok()?;
+    // A grader fault is no result: resuming grades it again.
     serde_json::from_slice::<SubmissionReport>(&bytes)
         .ok()
-        .filter(|r| r.name == name)
+        .filter(|r| r.name == name && r.verdict != crate::judge::Verdict::GraderFault)
 }
 
 fn save_result(dir: &Path, report: &SubmissionReport) -> Result<(), Error> {

@@ -186,6 +186,24 @@ fn publish(
         let json = path.extension().is_some_and(|e| e == "json");
         crate::fsutil::write_atomically(path, &report::gradebook::render_gradebook(report, json))?;
     }
+    // The report is out, with every submission the grader failed on
+    // recorded as such; the run still ends as the grader's fault (exit 3),
+    // --exit-zero or not, so that CI sees it.
+    let faulted: Vec<&report::SubmissionReport> = report
+        .submissions
+        .iter()
+        .filter(|s| s.verdict == crate::judge::Verdict::GraderFault)
+        .collect();
+    if let Some(first) = faulted.first() {
+        let why = first.tests.first().map_or("", |t| t.message.as_str());
+        return Err(Error::Io {
+            context: format!(
+                "the grader failed on {} (recorded in the report as grader-fault; the others were graded)",
+                crate::words::counted(faulted.len(), "submission")
+            ),
+            source: std::io::Error::other(format!("{}: {why}", first.name)),
+        });
+    }
     Ok(if report.all_passed() || exit_zero {
         Status::Passed
     } else {

@@ -67,6 +67,20 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     file.commit()
 }
 
+/// [`write_atomically`] with exactly `mode`, whatever the umask: a cached
+/// program must be executable by the sandbox's uid.
+pub fn write_atomically_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut file = AtomicFile::create(path)?;
+    file.file
+        .get_ref()
+        .as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))
+        .map_err(failed(path))?;
+    file.write(bytes)?;
+    file.commit()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,24 @@ impl Grading<'_> {
     /// The report of a submission that could not even be found or
     /// prepared (`why`): every test fails with a compile error saying so.
     pub fn unpreparable(&self, name: &str, path: &str, why: &str) -> SubmissionReport {
+        self.ungraded(name, path, why, Verdict::CompileError)
+    }
+
+    /// The record of a submission the grader failed on (`error`, a fault
+    /// of the grader or its machine): every test says so, with no score
+    /// and no verdict on the learner's code.
+    pub fn faulted(&self, name: &str, path: &str, error: &Error) -> SubmissionReport {
+        let mut why = format!("the grader failed on this submission: {error}");
+        let mut source = std::error::Error::source(error);
+        while let Some(cause) = source {
+            why.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        self.ungraded(name, path, &why, Verdict::GraderFault)
+    }
+
+    /// A submission with `verdict` and message `why` on every test.
+    fn ungraded(&self, name: &str, path: &str, why: &str, verdict: Verdict) -> SubmissionReport {
         let mut groups = Vec::new();
         let mut tests = Vec::new();
         for group in &self.suite.groups {
@@ -67,7 +85,7 @@ impl Grading<'_> {
                     name: case.name.clone(),
                     group: case.group.clone(),
                     visibility: group.visibility,
-                    verdict: Verdict::CompileError,
+                    verdict,
                     score: 0.0,
                     max_score: share,
                     time_ms: 0,
@@ -98,7 +116,7 @@ impl Grading<'_> {
             runtime: None,
             api: None,
             build: None,
-            verdict: Verdict::CompileError,
+            verdict,
             score: 0.0,
             max_score: groups.iter().map(|g| g.max_score).sum(),
             passed: 0,

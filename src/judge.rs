@@ -22,6 +22,10 @@ pub enum Verdict {
     OutputLimit,
     ProtocolError,
     CompileError,
+    /// Not a verdict on the learner's code: the grader or its machine
+    /// failed while grading it (the run exits 3, and resuming grades it
+    /// again).
+    GraderFault,
 }
 
 impl Verdict {
@@ -36,6 +40,7 @@ impl Verdict {
             Verdict::OutputLimit => "output-limit",
             Verdict::ProtocolError => "protocol-error",
             Verdict::CompileError => "compile-error",
+            Verdict::GraderFault => "grader-fault",
         }
     }
 }

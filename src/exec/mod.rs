@@ -22,6 +22,10 @@ pub use crate::sandbox::Layers;
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::sandbox::SHIM_ARG;
 pub use uid::UidLease;
+
+/// The exit code of a contained command whose sandbox could not start it
+/// (as env(1) and friends use it): the grader's fault, not the program's.
+pub const SHIM_FAILED: i32 = 125;
 use uid::uid_lock_dir;
 
 /// Runs the sandbox shim when `args` (the process's own) ask for it: the
@@ -360,32 +364,46 @@ impl Environment {
     /// the other submissions of this run).
     /// Returns the paths to read, and the folders only to list (so that
     /// imports can look for a module beside it).
+    ///
+    /// Every path is granted where it really is: a grant follows links
+    /// (Landlock opens the path), so an entry of the folder that is a link
+    /// out of it (to the hidden tests, say) is left out, and so is one to
+    /// anything protected.
     pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
-        let Some(dir) = file.parent() else {
-            return (vec![file.to_owned()], Vec::new());
+        let real = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+        let Ok(file) = real(file) else {
+            return (Vec::new(), Vec::new());
+        };
+        let Some(dir) = file.parent().map(Path::to_owned) else {
+            return (vec![file], Vec::new());
         };
         let protected: Vec<PathBuf> = self
             .options
             .protected
             .iter()
-            .filter_map(|p| std::path::absolute(p).ok())
-            .filter(|p| p != file)
+            .filter_map(|p| real(p).ok())
+            .filter(|p| *p != file)
             .collect();
         if protected.iter().any(|p| dir.starts_with(p)) {
-            return (vec![file.to_owned()], Vec::new());
+            return (vec![file], Vec::new());
         }
-        if !protected.iter().any(|p| p.starts_with(dir)) {
-            return (vec![dir.to_owned()], Vec::new());
+        if !protected.iter().any(|p| p.starts_with(&dir)) {
+            return (vec![dir], Vec::new());
         }
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return (vec![file.to_owned()], Vec::new());
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return (vec![file], Vec::new());
         };
         let read = entries
             .flatten()
-            .map(|e| e.path())
-            .filter(|entry| !protected.iter().any(|p| p.starts_with(entry)))
+            .filter_map(|e| std::fs::canonicalize(e.path()).ok())
+            .filter(|entry| entry.starts_with(&dir) && *entry != dir)
+            .filter(|entry| {
+                !protected
+                    .iter()
+                    .any(|p| p.starts_with(entry) || entry.starts_with(p))
+            })
             .collect();
-        (read, vec![dir.to_owned()])
+        (read, vec![dir])
     }
 }
 

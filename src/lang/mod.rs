@@ -8,6 +8,7 @@
 //! [`TABLE`] row, and a driver in `drivers/`; the test
 //! `every_language_is_wired_everywhere` says what is missing.
 
+mod cache;
 mod executable;
 mod javascript;
 mod python;
@@ -23,7 +24,6 @@ use crate::protocol::LearnerError;
 use reference::{ModelSpec, Returns};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -151,6 +151,7 @@ impl Submission {
         };
         let absolute = std::path::absolute(path)
             .map_err(Error::io(format!("cannot resolve {}", path.display())))?;
+        resolve_entry(path, &absolute)?;
         Ok(Submission {
             path: path.to_owned(),
             absolute,
@@ -209,42 +210,45 @@ fn bare(submission: &Submission, program: PathBuf) -> Program {
     }
 }
 
-/// The submission's text; a file that is not UTF-8 cannot be a module.
+/// Where the entry file `path` (absolute: `absolute`) really is: itself,
+/// or where a link within its own folder points. A link out of its folder
+/// is refused: the grader reads the entry as its own user, and would read
+/// (and cache) whatever it points at. The folder itself may be a link (a
+/// class folder of links to students' folders is the instructor's).
+fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, Error> {
+    let unreadable =
+        |e: std::io::Error| Error::Usage(format!("cannot read submission {}: {e}", path.display()));
+    let folder = absolute.parent().unwrap_or(Path::new("/"));
+    let real_folder = std::fs::canonicalize(folder).map_err(unreadable)?;
+    let real = std::fs::canonicalize(absolute).map_err(unreadable)?;
+    if !real.starts_with(&real_folder) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let target = std::fs::read_link(absolute).unwrap_or(real);
+        return Err(Error::Usage(format!(
+            "{name} is a symbolic link to {}, outside its folder {}; submit the file itself",
+            target.display(),
+            folder.display()
+        )));
+    }
+    Ok(real)
+}
+
+/// The submission's text, read from where it really is (never through a
+/// link out of its folder); a file that is not UTF-8 cannot be a module.
 fn read_source(submission: &Submission) -> Result<String, Error> {
-    std::fs::read_to_string(&submission.absolute).map_err(|e| {
+    let real = resolve_entry(&submission.path, &submission.absolute)?;
+    let bytes = cache::read_no_follow(&real).map_err(|e| {
+        Error::Usage(format!(
+            "cannot read submission {}: {e}",
+            submission.path.display()
+        ))
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
         Error::Usage(format!(
             "cannot read submission {} as UTF-8 text: {e}",
             submission.path.display()
         ))
     })
-}
-
-/// The cache key of `parts`: a SHA-256 over each part with its length, so
-/// that no two lists of parts share a key.
-fn cache_key(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The cache's folder for artifacts of `kind`, created if needed.
-fn cache_folder(env: &Environment, kind: &str) -> Result<PathBuf, Error> {
-    let dir = env.cache_dir().join(kind);
-    std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
-        context: format!(
-            "cannot create the cache folder {} (choose another with --cache-dir)",
-            dir.display()
-        ),
-        source,
-    })?;
-    Ok(dir)
 }
 
 /// Finds an interpreter's real binary by asking `program` (the variable
@@ -443,11 +447,5 @@ mod tests {
         }
         // The executable is the one kind recognised without an extension.
         assert_eq!(entries.last().map(String::as_str), Some(ENTRY_STEM));
-    }
-
-    #[test]
-    fn cache_keys_separate_their_parts() {
-        assert_ne!(cache_key(&[b"ab", b"c"]), cache_key(&[b"a", b"bc"]));
-        assert_eq!(cache_key(&[b"x"]).len(), 64);
     }
 }

@@ -7,7 +7,7 @@
 use super::{Replay, Submission, bare};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::exec::{Access, Build, Environment, Finished, Program, ToolLimits};
+use crate::exec::{Access, Build, Environment, Program, ToolLimits};
 use crate::protocol::LearnerError;
 use reference::{Kind, ModelSpec, Returns, Signature};
 use serde_json::Value;
@@ -17,19 +17,26 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+mod failure;
+
+use failure::compile_error;
+
 const TEMPLATE: &str = include_str!("../../drivers/rust_driver.rs");
 
 /// How long the compiler may run.
 pub const COMPILE_LIMIT: Duration = Duration::from_secs(120);
+/// The memory the compiler may use (RLIMIT_DATA).
+pub const COMPILE_MEMORY: u64 = 4 << 30;
 /// Compiler output kept for a compile error.
 /// rustc's JSON diagnostics (each with its rendering) are several times
 /// the size of its plain text.
 const COMPILE_OUTPUT_CAP: usize = 1 << 20;
 
-/// The compiled binary runs as it is: it is the driver.
+/// The compiled binary runs as it is: it is the driver. Its session is
+/// granted that one file, not the cache folder of everyone's.
 pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> Program {
     let mut program = bare(submission, binary.to_owned());
-    program.read.extend(binary.parent().map(Path::to_owned));
+    program.read.push(binary.to_owned());
     program.build = Some(build);
     program
 }
@@ -165,17 +172,16 @@ pub(super) fn compile(
         has_h32(&source),
         &version,
     );
-    let key = super::cache_key(&[
+    let key = super::cache::cache_key(&[
         b"rust",
         version.as_bytes(),
         driver.as_bytes(),
         source.as_bytes(),
     ]);
-    let folder = super::cache_folder(env, "rust")?;
-    let done = folder.join(&key);
-    let binary = done.join("router");
+    let folder = super::cache::cache_folder(env, "rust")?;
+    let binary = folder.join(format!("{key}.router"));
     let failed = folder.join(format!("{key}.error.json"));
-    if binary.is_file() {
+    if super::cache::verified(&binary) {
         return Ok(Ok((binary, true)));
     }
     // A compile error is as deterministic as a success: remembered too.
@@ -185,10 +191,13 @@ pub(super) fn compile(
     {
         return Ok(Err(error));
     }
-    let build = folder.join(format!("build-{key}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&build);
-    std::fs::create_dir_all(&build)
-        .map_err(Error::io(format!("cannot create {}", build.display())))?;
+    // A folder of this build's own, outside the cache (rustc's uid owns it
+    // while it runs), removed when it is done.
+    let private = tempfile::Builder::new()
+        .prefix("rust-build-")
+        .tempdir_in(env.scratch_dir())
+        .map_err(Error::io("cannot create a folder to build in"))?;
+    let build = private.path().to_owned();
     std::fs::write(build.join("main.rs"), &driver)
         .map_err(Error::io("cannot write the Rust driver"))?;
     let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
@@ -211,7 +220,7 @@ pub(super) fn compile(
     read.extend_from_slice(own);
     let limits = ToolLimits {
         cpu_seconds: COMPILE_LIMIT.as_secs(),
-        memory_bytes: 4 << 30,
+        memory_bytes: COMPILE_MEMORY,
         processes: 256,
         open_files: 1024,
         file_size_bytes: 1 << 30,
@@ -229,130 +238,25 @@ pub(super) fn compile(
     drop(contained.lease);
     let compiled = finished.status.is_some_and(|s| s.success()) && build.join("router").is_file();
     if !compiled {
-        let _ = std::fs::remove_dir_all(&build);
-        let error = compile_error(challenge, &finished)?;
-        if !finished.timed_out
-            && let Ok(bytes) = serde_json::to_vec(&error)
-        {
+        let name = submission.path.file_name().unwrap_or_default();
+        let (error, deterministic) = compile_error(challenge, &name.to_string_lossy(), &finished)?;
+        // A build stopped by a limit or a signal may be the machine's
+        // doing (a busy host, memory pressure): it is tried again next
+        // time, never remembered.
+        if deterministic && let Ok(bytes) = serde_json::to_vec(&error) {
             crate::fsutil::write_atomically(&failed, &bytes)?;
         }
         return Ok(Err(error));
     }
-    if std::fs::rename(&build, &done).is_err() {
-        // Another grader finished the same build first: use its result.
-        let _ = std::fs::remove_dir_all(&build);
-    }
+    // The grader's own copy, whoever wrote the build's: nothing a sandbox
+    // uid owns is ever run again. Two graders storing the same build write
+    // the same bytes.
+    let bytes = super::cache::read_no_follow(&build.join("router")).map_err(Error::io(format!(
+        "cannot read the program rustc built in {}",
+        build.display()
+    )))?;
+    super::cache::store(&binary, &bytes, 0o755)?;
     Ok(Ok((binary, false)))
-}
-
-/// One of rustc's JSON diagnostics, the parts read here.
-#[derive(Debug, serde::Deserialize)]
-struct Diagnostic {
-    message: String,
-    level: String,
-    code: Option<Code>,
-    #[serde(default)]
-    spans: Vec<Span>,
-    rendered: Option<String>,
-}
-
-#[derive(Debug, serde::Deserialize)]
-struct Code {
-    code: String,
-}
-
-#[derive(Debug, serde::Deserialize)]
-struct Span {
-    file_name: String,
-    line_start: u64,
-    column_start: u64,
-    is_primary: bool,
-}
-
-/// A rustc failure as the learner's compile error: the first error, where
-/// it is, and every diagnostic as rustc renders it. A failure without any
-/// error diagnostic is not the learner's: the compiler or the sandbox broke.
-fn compile_error(challenge: &Challenge, finished: &Finished) -> Result<LearnerError, Error> {
-    let diagnostics: Vec<Diagnostic> = finished
-        .stderr
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect();
-    // What rustc said in plain text besides its diagnostics (an ICE, a
-    // linker's complaint) stays in the traceback.
-    // As rustc prints them for people: a blank line after each diagnostic.
-    let mut text = String::new();
-    for line in finished.stderr.lines() {
-        match serde_json::from_str::<Diagnostic>(line) {
-            Ok(d) => {
-                let shown = d.rendered.as_deref().unwrap_or(&d.message);
-                text.push_str(anstream::adapter::strip_str(shown).to_string().trim_end());
-                text.push_str("\n\n");
-            }
-            // A diagnostic cut off at the output cap is dropped whole.
-            Err(_) if line.starts_with('{') => {}
-            Err(_) => {
-                text.push_str(line);
-                text.push('\n');
-            }
-        }
-    }
-    let text = text.trim_end().to_owned();
-    if finished.timed_out {
-        let mut error = LearnerError::new(
-            "CompileError",
-            format!(
-                "the compiler ran past {} s and was stopped",
-                COMPILE_LIMIT.as_secs()
-            ),
-        );
-        error.traceback = text;
-        return Ok(error);
-    }
-    // "error", or "error: internal compiler error": the compiler's own
-    // failure on the learner's code is still where they must change it.
-    let Some(first) = diagnostics.iter().find(|d| d.level.starts_with("error")) else {
-        return Err(Error::Io {
-            context: format!(
-                "rustc failed without a diagnostic ({})",
-                finished
-                    .status
-                    .map(crate::exec::describe_exit)
-                    .unwrap_or_else(|| "killed".into())
-            ),
-            source: std::io::Error::other(if text.is_empty() {
-                "no output".into()
-            } else {
-                text
-            }),
-        });
-    };
-    let headline = match &first.code {
-        Some(code) => format!("error[{}]: {}", code.code, first.message),
-        None => format!("error: {}", first.message),
-    };
-    let span = first
-        .spans
-        .iter()
-        .find(|s| s.is_primary)
-        .or(first.spans.first());
-    let place = span.map(|s| format!("{}:{}:{}", s.file_name, s.line_start, s.column_start));
-    let mut message = match &place {
-        Some(place) => format!("{headline} at {place}"),
-        None => headline,
-    };
-    let in_driver = span.is_some_and(|s| s.file_name.starts_with("<grader-driver>"));
-    if in_driver {
-        let wanted: Vec<String> = challenge.operations.iter().map(|s| s.to_string()).collect();
-        message.push_str(&format!(
-            " (in the grader's driver: your Router must have Router::new and the methods for {})",
-            wanted.join(", ")
-        ));
-    }
-    let mut error = LearnerError::new("CompileError", message);
-    error.traceback = text;
-    error.line = span.map(|s| s.line_start);
-    Ok(error)
 }
 
 pub(super) fn snippet(r: &Replay<'_>) -> String {
@@ -474,40 +378,5 @@ mod tests {
         assert!(source.contains("\"add\" => { let _ = router.add(arg_str(op, 1)); Json::Null },"));
         assert!(source.contains("Some(|t| submission::h32(t) as u64)"));
         assert!(!source.contains("@@MODULE@@") && !source.contains("@@GLUE@@"));
-    }
-
-    #[test]
-    fn a_compile_error_is_read_from_rustcs_json_diagnostics() {
-        let challenge_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("challenges");
-        let challenge = Challenge::load(&challenge_dir, "rendezvous-router").unwrap();
-        // What rustc 1.9x writes for a type error, one diagnostic a line.
-        let stderr = concat!(
-            r#"{"$message_type":"diagnostic","message":"mismatched types","code":{"code":"E0308","explanation":null},"level":"error","spans":[{"file_name":"router.rs","byte_start":1,"byte_end":2,"line_start":14,"line_end":14,"column_start":9,"column_end":10,"is_primary":true,"text":[],"label":"expected `u32`","suggested_replacement":null,"suggestion_applicability":null,"expansion":null}],"children":[],"rendered":"\u001b[1merror[E0308]\u001b[0m: mismatched types\n --> router.rs:14:9\n"}"#,
-            "\n",
-            r#"{"$message_type":"diagnostic","message":"aborting due to 1 previous error","code":null,"level":"error","spans":[],"children":[],"rendered":"error: aborting due to 1 previous error\n"}"#,
-            "\n"
-        );
-        let finished = Finished {
-            status: None,
-            stdout: String::new(),
-            stderr: stderr.into(),
-            timed_out: false,
-        };
-        let error = compile_error(&challenge, &finished).unwrap();
-        assert_eq!(
-            error.message,
-            "error[E0308]: mismatched types at router.rs:14:9"
-        );
-        assert_eq!(error.line, Some(14));
-        assert_eq!(
-            error.traceback,
-            "error[E0308]: mismatched types\n --> router.rs:14:9\n\nerror: aborting due to 1 previous error"
-        );
-        // No error diagnostic at all is the compiler's failure, not the learner's.
-        let silent = Finished {
-            stderr: "Killed\n".into(),
-            ..finished
-        };
-        assert!(compile_error(&challenge, &silent).is_err());
     }
 }

@@ -25,21 +25,21 @@ pub(super) fn transpile_cached(
 ) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
     let source = super::read_source(submission)?;
     let path = submission.absolute.to_string_lossy();
-    let key = super::cache_key(&[
+    let key = super::cache::cache_key(&[
         b"ts",
         env!("CARGO_PKG_VERSION").as_bytes(),
         path.as_bytes(),
         source.as_bytes(),
     ]);
-    let out = super::cache_folder(env, "ts")?.join(format!("{key}.mjs"));
-    if out.is_file() {
+    let out = super::cache::cache_folder(env, "ts")?.join(format!("{key}.mjs"));
+    if super::cache::verified(&out) {
         return Ok(Ok((out, true)));
     }
     let js = match transpile_contained(env, &source, &submission.absolute)? {
         Ok(js) => js,
         Err(e) => return Ok(Err(e)),
     };
-    crate::fsutil::write_atomically(&out, js.as_bytes())?;
+    super::cache::store(&out, js.as_bytes(), 0o644)?;
     Ok(Ok((out, false)))
 }
 
@@ -105,7 +105,7 @@ fn transpile_contained(
             Transpiled::Error(e) => Err(e),
         });
     }
-    if finished.status.and_then(|s| s.code()) == Some(125) {
+    if finished.status.and_then(|s| s.code()) == Some(crate::exec::SHIM_FAILED) {
         // The sandbox shim could not start it: the grader's fault.
         return Err(Error::Io {
             context: "cannot start the TypeScript transpiler in the sandbox".into(),

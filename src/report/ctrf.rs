@@ -16,7 +16,12 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         for t in &s.tests {
             let mut test = json!({
                 "name": format!("{} :: {}/{}", s.path, t.group, t.name),
-                "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
+                // A grader's fault is no failure of the test's.
+                "status": match t.verdict {
+                    Verdict::Accepted => "passed",
+                    Verdict::GraderFault => "other",
+                    _ => "failed",
+                },
                 "duration": t.time_ms,
                 "suite": [s.path.clone(), t.group.clone()],
                 "rawStatus": t.verdict,

@@ -100,11 +100,15 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// A learner's code that broke (raised, crashed, did not compile, spoke
-/// nonsense) is an error; a wrong or over-limit answer is a failure.
+/// nonsense), or a grader that did, is an error; a wrong or over-limit
+/// answer is a failure.
 fn is_error(v: Verdict) -> bool {
     matches!(
         v,
-        Verdict::RuntimeError | Verdict::CompileError | Verdict::ProtocolError
+        Verdict::RuntimeError
+            | Verdict::CompileError
+            | Verdict::ProtocolError
+            | Verdict::GraderFault
     )
 }
 

@@ -111,26 +111,73 @@ fn bad_usage_exits_2_with_a_hint() {
     }
 }
 
+/// A grader that cannot start an interpreter fails on that submission
+/// alone: it is recorded as a grader fault (no verdict on the learner's
+/// code), the rest of the class is graded, the run exits 3 even with
+/// --exit-zero, and resuming grades the faulted submission again.
 #[test]
 fn a_missing_interpreter_is_the_graders_fault_not_the_learners() {
-    let out = output(grader().env("GRADER_PYTHON", "/nonexistent/python3").args([
-        "grade",
-        "--format",
-        "json",
-        "submissions/python/correct_class.py",
-    ]));
-    assert_eq!(out.status.code(), Some(3));
-    assert!(
-        out.stdout.is_empty(),
-        "no verdict may be reported: {}",
-        text(&out.stdout)
-    );
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    for (student, file, example) in [
+        (
+            "a-python",
+            "router.py",
+            "submissions/python/correct_class.py",
+        ),
+        ("b-node", "router.cjs", "submissions/javascript/correct.cjs"),
+    ] {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::copy(root().join(example), class.join(student).join(file)).unwrap();
+    }
+    let results = dir.path().join("results");
+    let grade = |python: &str, resume: bool| {
+        let mut command = grader();
+        command
+            .env("GRADER_PYTHON", python)
+            .args(["grade", "--format", "json", "--exit-zero", "--results"])
+            .arg(&results)
+            .args(["--tests", "challenges/rendezvous-router/tests/sample"])
+            .arg(&class);
+        if resume {
+            command.arg("--resume");
+        }
+        output(&mut command)
+    };
+    let out = grade("/nonexistent/python3", false);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("cannot start python3; install python3"),
+        stderr.contains("the grader failed on 1 submission"),
         "{stderr}"
     );
-    assert!(stderr.contains("GRADER_PYTHON"), "{stderr}");
+    assert!(stderr.contains("a-python"), "{stderr}");
+    let report: Value = json(&out);
+    let python = &report["submissions"][0];
+    assert_eq!(python["name"], "a-python");
+    assert_eq!(
+        python["verdict"], "grader-fault",
+        "never a learner's verdict"
+    );
+    let message = python["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("cannot start python3; install python3"),
+        "{message}"
+    );
+    assert!(message.contains("GRADER_PYTHON"), "{message}");
+    assert_eq!(report["submissions"][1]["verdict"], "accepted");
+
+    // With the interpreter back, resuming grades the faulted one only.
+    let out = grade("python3", true);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = json(&out);
+    let verdicts: Vec<&str> = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["accepted", "accepted"]);
 }
 
 #[test]

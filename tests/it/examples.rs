@@ -370,7 +370,7 @@ fn a_rust_file_is_compiled_once() {
         walkdir::WalkDir::new(cache.path())
             .into_iter()
             .flatten()
-            .filter(|e| e.file_name() == "router")
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".router"))
             .map(|e| {
                 (
                     e.path().to_owned(),

@@ -148,6 +148,9 @@ fn the_hostile_corpus_is_contained() {
         "unix_path": unix_path,
         "unix_abstract": abstract_name,
     });
+    // A link beside the programs to the tests: granting the folder's
+    // entries one by one must not grant what a link points at.
+    std::os::unix::fs::symlink(&tests, dir.path().join("linked-tests")).unwrap();
     let hints_path = dir.path().join("hints.json");
     std::fs::write(&hints_path, hints.to_string()).unwrap();
     originals.insert(hints_path, hints.to_string().into_bytes());

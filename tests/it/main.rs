@@ -5,6 +5,7 @@ mod support;
 
 mod authoring;
 mod batch;
+mod builds;
 mod challenge_files;
 mod cli;
 mod course_challenges;
@@ -12,6 +13,7 @@ mod examples;
 mod formats;
 mod hostile;
 mod learner_values;
+mod links;
 mod mistakes;
 mod shrink;
 mod snapshots;

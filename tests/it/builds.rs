@@ -1,0 +1,267 @@
+//! Building submissions: how a Rust build that dies is reported, and what
+//! becomes of what a build leaves in the cache (the grader's own files,
+//! checked by their hash before every use, granted to their session alone).
+
+use crate::support::{grader, json, output, root, tempdir, text};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const SAMPLE: &str = "challenges/rendezvous-router/tests/sample";
+
+/// `grader grade --format json --jobs 1 --cache-dir CACHE --tests SAMPLE
+/// PATH`: graded in name order, so a classmate's artifact is in the cache
+/// before the next student runs.
+fn grade(cache: &Path, path: &Path) -> Output {
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--jobs", "1", "--cache-dir"])
+        .arg(cache)
+        .args(["--tests", SAMPLE])
+        .arg(path);
+    output(&mut command)
+}
+
+/// A class folder in `dir` with one student folder per `(name, file, text)`.
+fn class(dir: &Path, students: &[(&str, &str, String)]) -> PathBuf {
+    let class = dir.join("class");
+    for (student, file, text) in students {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::write(class.join(student).join(file), text).unwrap();
+    }
+    class
+}
+
+fn example(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap()
+}
+
+/// `(name, verdict)` of every submission in `report`.
+fn verdicts(report: &Value) -> Vec<(String, String)> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Every file beneath `dir`.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// A static array whose constant LLVM cannot hold within the compiler's
+/// 4 GiB (rustc's LLVM reports "out of memory" and aborts): that
+/// submission's compile error naming the limit, the class graded, and the
+/// failure not remembered, so that a later run compiles it again.
+#[test]
+fn a_rust_build_out_of_memory_is_that_submissions_compile_error() {
+    let dir = tempdir();
+    let huge = format!(
+        "{}\n#[used]\npub static BIG: [u8; 1 << 29] = [1; 1 << 29];\n",
+        example("submissions/rust/correct.rs")
+    );
+    let class = class(
+        dir.path(),
+        &[
+            ("a-huge", "router.rs", huge),
+            (
+                "b-fine",
+                "router.rs",
+                example("submissions/rust/correct.rs"),
+            ),
+        ],
+    );
+    let cache = dir.path().join("cache");
+    for run in ["first", "second"] {
+        let out = grade(&cache, &class);
+        assert_eq!(out.status.code(), Some(1), "{run}: {}", text(&out.stderr));
+        let report: Value = json(&out);
+        assert_eq!(
+            verdicts(&report),
+            [
+                ("a-huge".to_owned(), "compile-error".to_owned()),
+                ("b-fine".to_owned(), "accepted".to_owned())
+            ],
+            "{run}"
+        );
+        let message = report["submissions"][0]["tests"][0]["message"]
+            .as_str()
+            .unwrap();
+        assert!(
+            message.contains(
+                "router.rs could not be compiled: the compiler ran out of its 4096 MiB memory limit"
+            ),
+            "{run}: {message}"
+        );
+        let remembered: Vec<PathBuf> = files(&cache)
+            .into_iter()
+            .filter(|f| f.to_string_lossy().ends_with(".error.json"))
+            .collect();
+        assert!(remembered.is_empty(), "{run}: {remembered:?}");
+    }
+}
+
+/// The artifacts (not their hash records or remembered errors) beneath the
+/// cache folder `cache`.
+fn artifacts(cache: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = files(cache)
+        .into_iter()
+        .filter(|f| {
+            let name = f.to_string_lossy();
+            !name.ends_with(".sha256") && !name.ends_with(".error.json")
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A compiled Rust program and a transpiled TypeScript module are the
+/// grader's own files (its uid, a fixed mode, their SHA-256 beside them),
+/// whichever uid built them; one changed between two runs is built again,
+/// never run, and the verdict is the submission's own.
+#[test]
+fn cached_artifacts_are_the_graders_own_and_a_changed_one_is_built_again() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempdir();
+    let class = class(
+        dir.path(),
+        &[
+            ("rust", "router.rs", example("submissions/rust/correct.rs")),
+            (
+                "ts",
+                "router.ts",
+                example("submissions/typescript/correct.ts"),
+            ),
+        ],
+    );
+    let cache = dir.path().join("cache");
+    let mine = std::fs::metadata(&class).unwrap().uid();
+    let run = |what: &str| {
+        let out = grade(&cache, &class);
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", text(&out.stderr));
+        let report: Value = json(&out);
+        let cached: Vec<bool> = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["build"]["cached"].as_bool().unwrap())
+            .collect();
+        cached
+    };
+    assert_eq!(run("first"), [false, false]);
+    let stored = artifacts(&cache);
+    assert_eq!(stored.len(), 2, "{stored:?}");
+    for file in files(&cache) {
+        let meta = std::fs::symlink_metadata(&file).unwrap();
+        assert_eq!(meta.uid(), mine, "{} is not the grader's", file.display());
+    }
+    for (artifact, mode) in stored.iter().zip([0o755, 0o644]) {
+        let meta = std::fs::metadata(artifact).unwrap();
+        assert_eq!(
+            meta.permissions().mode() & 0o7777,
+            mode,
+            "{}",
+            artifact.display()
+        );
+        let record = std::fs::read_to_string(format!("{}.sha256", artifact.display())).unwrap();
+        assert_eq!(record.trim(), sha256(&std::fs::read(artifact).unwrap()));
+    }
+    assert_eq!(run("again"), [true, true]);
+    // Each replaced by something that would answer nothing right.
+    std::fs::write(&stored[0], "#!/bin/sh\necho tampered\n").unwrap();
+    std::fs::write(&stored[1], "throw new Error('tampered');\n").unwrap();
+    assert_eq!(run("tampered"), [false, false], "built again, not run");
+    assert_eq!(run("rebuilt"), [true, true]);
+}
+
+/// A Rust session is granted its own program, not the cache folder: it can
+/// list neither the cache nor the folder its program is in, nor read a
+/// classmate's compiled program, whose path it is given.
+#[test]
+fn a_rust_session_cannot_list_the_cache_or_read_a_classmates_program() {
+    let dir = tempdir();
+    let cache = dir.path().join("cache");
+    let first = class(
+        dir.path(),
+        &[(
+            "a-classmate",
+            "router.rs",
+            example("submissions/rust/correct.rs"),
+        )],
+    );
+    let out = grade(&cache, &first);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = json(&out);
+    if report["sandbox"]["landlock"].is_null() {
+        println!("SKIPPED: no Landlock here");
+        return;
+    }
+    let classmate = artifacts(&cache).pop().expect("the classmate's program");
+    let reader = format!(
+        r#"// Looks through the cache for what is not its own, and answers every
+// question with what it found: "blocked" when it found nothing.
+const CACHE: &str = {cache:?};
+const CLASSMATE: &str = {classmate:?};
+
+fn look() -> Option<String> {{
+    let mut found = Vec::new();
+    let here = std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.to_owned()));
+    for folder in [Some(std::path::PathBuf::from(CACHE)), here].into_iter().flatten() {{
+        if let Ok(entries) = std::fs::read_dir(&folder) {{
+            found.push(format!("listed {{}}: {{}} entries", folder.display(), entries.count()));
+        }}
+    }}
+    if let Ok(bytes) = std::fs::read(CLASSMATE) {{
+        found.push(format!("read the classmate's {{}} bytes", bytes.len()));
+    }}
+    (!found.is_empty()).then(|| found.join("; "))
+}}
+
+pub struct Router {{
+    found: Option<String>,
+}}
+
+impl Router {{
+    pub fn new(_nodes: Vec<String>) -> Router {{
+        Router {{ found: look() }}
+    }}
+    pub fn route(&self, _key: &str) -> Option<String> {{
+        Some(self.found.as_ref().map_or("blocked".to_owned(), |f| format!("leaked: {{f}}")))
+    }}
+    pub fn add(&mut self, _node: &str) {{}}
+    pub fn remove(&mut self, _node: &str) {{}}
+}}
+"#,
+        cache = cache.join("rust"),
+    );
+    let both = class(dir.path(), &[("b-reader", "router.rs", reader)]);
+    let out = grade(&cache, &both);
+    let report: Value = json(&out);
+    let reader = &report["submissions"][1];
+    assert_eq!(reader["name"], "b-reader", "{report}");
+    assert_eq!(
+        reader["tests"][0]["divergence"]["actual"], "blocked",
+        "{reader}"
+    );
+    assert_eq!(report["submissions"][0]["verdict"], "accepted");
+}

@@ -1,0 +1,83 @@
+//! Links in students' folders: an entry file that is a link out of its
+//! folder is refused with a message naming it, and nothing it points at is
+//! read, run or cached; a link that stays in the folder works.
+
+use crate::support::{grader, json, output, root, tempdir, text};
+use serde_json::Value;
+
+#[test]
+fn an_entry_file_linked_out_of_its_folder_is_refused_and_never_read() {
+    let dir = tempdir();
+    // Correct routers with a canary line: had the grader followed a link
+    // to one, it would have transpiled (and cached) or run it.
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let canary = "CANARY-LINKED-ENTRY";
+    for (file, example, comment) in [
+        ("secret.ts", "submissions/typescript/correct.ts", "//"),
+        ("secret.py", "submissions/python/correct_class.py", "#"),
+    ] {
+        let text = std::fs::read_to_string(root().join(example)).unwrap();
+        std::fs::write(outside.join(file), format!("{comment} {canary}\n{text}")).unwrap();
+    }
+    let class = dir.path().join("class");
+    for student in ["ts-link", "py-link", "inside-link"] {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+    }
+    let link = |target: &std::path::Path, at: &str| {
+        std::os::unix::fs::symlink(target, class.join(at)).unwrap();
+    };
+    link(&outside.join("secret.ts"), "ts-link/router.ts");
+    link(&outside.join("secret.py"), "py-link/router.py");
+    // A link within the student's own folder keeps working.
+    std::fs::create_dir_all(class.join("inside-link/src")).unwrap();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        class.join("inside-link/src/impl.py"),
+    )
+    .unwrap();
+    link(std::path::Path::new("src/impl.py"), "inside-link/router.py");
+    let cache = dir.path().join("cache");
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--cache-dir"])
+        .arg(&cache)
+        .args(["--tests", "challenges/rendezvous-router/tests/sample"])
+        .arg(&class);
+    let out = output(&mut command);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    for stream in [&out.stdout, &out.stderr] {
+        assert!(!text(stream).contains(canary), "{}", text(stream));
+    }
+    let report: Value = json(&out);
+    let by_name = |name: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {report}"))
+            .clone()
+    };
+    assert_eq!(by_name("inside-link")["verdict"], "accepted");
+    for (student, file) in [("ts-link", "router.ts"), ("py-link", "router.py")] {
+        let s = by_name(student);
+        assert_eq!(s["verdict"], "compile-error", "{s}");
+        let message = s["tests"][0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(&format!("{file} is a symbolic link to ")),
+            "{message}"
+        );
+        assert!(message.contains("submit the file itself"), "{message}");
+    }
+    for entry in walkdir::WalkDir::new(&cache).into_iter().flatten() {
+        if entry.file_type().is_file() {
+            let bytes = std::fs::read(entry.path()).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(canary),
+                "{} holds the canary",
+                entry.path().display()
+            );
+        }
+    }
+}

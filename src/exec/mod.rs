@@ -371,12 +371,23 @@ impl Environment {
     /// anything protected.
     pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
         let real = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+        // The student's folder is the one the entry is named in, where it
+        // really is: an entry that is a link within it (router.py ->
+        // src/impl.py) is run through the link, which must be granted too.
+        let Some(dir) = std::path::absolute(file)
+            .ok()
+            .and_then(|f| f.parent().map(Path::to_owned))
+            .and_then(|d| real(&d).ok())
+        else {
+            return (Vec::new(), Vec::new());
+        };
         let Ok(file) = real(file) else {
             return (Vec::new(), Vec::new());
         };
-        let Some(dir) = file.parent().map(Path::to_owned) else {
-            return (vec![file], Vec::new());
-        };
+        if !file.starts_with(&dir) {
+            // Refused when it was prepared: nothing of it is granted.
+            return (Vec::new(), Vec::new());
+        }
         let protected: Vec<PathBuf> = self
             .options
             .protected

@@ -29,6 +29,10 @@ struct Kept {
     path: PathBuf,
     grant: Grant,
     handle: std::fs::File,
+    /// For a folder to list: its links that resolve into a granted path,
+    /// and what each says, to be made again where the folder is rebuilt
+    /// (a submission's `router.py -> src/impl.py`).
+    links: Vec<(PathBuf, PathBuf)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,7 +115,12 @@ pub(super) fn prepare_mounts(
         });
         match k.grant {
             _ if !hidden || inside => {}
-            Grant::List => std::fs::create_dir_all(&k.path)?,
+            Grant::List => {
+                std::fs::create_dir_all(&k.path)?;
+                for (link, target) in &k.links {
+                    std::os::unix::fs::symlink(target, link)?;
+                }
+            }
             Grant::Read | Grant::Write => bind_back(k)?,
         }
     }
@@ -149,10 +158,35 @@ fn kept_paths(policy: &Policy) -> std::io::Result<Vec<Kept>> {
                 path: path.clone(),
                 grant,
                 handle,
+                links: Vec::new(),
             }),
             // Not there: nothing to grant (Landlock skips it too).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
+        }
+    }
+    // Read while the host's view is still there: only links whose target
+    // is granted anyway come back.
+    let granted: Vec<PathBuf> = kept
+        .iter()
+        .filter(|k| k.grant != Grant::List)
+        .map(|k| k.path.clone())
+        .collect();
+    for k in kept.iter_mut().filter(|k| k.grant == Grant::List) {
+        let Ok(entries) = std::fs::read_dir(&k.path) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if !entry.file_type().is_ok_and(|t| t.is_symlink()) {
+                continue;
+            }
+            let resolved = std::fs::canonicalize(&path);
+            if let (Ok(resolved), Ok(target)) = (resolved, std::fs::read_link(&path))
+                && granted.iter().any(|g| resolved.starts_with(g))
+            {
+                k.links.push((path, target));
+            }
         }
     }
     Ok(kept)

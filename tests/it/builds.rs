@@ -194,9 +194,12 @@ fn cached_artifacts_are_the_graders_own_and_a_changed_one_is_built_again() {
     assert_eq!(run("rebuilt"), [true, true]);
 }
 
-/// A Rust session is granted its own program, not the cache folder: it can
-/// list neither the cache nor the folder its program is in, nor read a
-/// classmate's compiled program, whose path it is given.
+/// A Rust session is granted its own program, not the cache folder: it
+/// finds nothing but its own program in the cache or in the folder its
+/// program is in (where the cache lies under /tmp, the sandbox's private
+/// /tmp holds that folder with the program alone; elsewhere listing it is
+/// refused), and cannot read a classmate's compiled program, whose path it
+/// is given.
 #[test]
 fn a_rust_session_cannot_list_the_cache_or_read_a_classmates_program() {
     let dir = tempdir();
@@ -225,10 +228,20 @@ const CLASSMATE: &str = {classmate:?};
 
 fn look() -> Option<String> {{
     let mut found = Vec::new();
-    let here = std::env::current_exe().ok().and_then(|p| p.parent().map(|d| d.to_owned()));
+    let exe = std::env::current_exe().ok();
+    let own = exe.as_ref().and_then(|p| p.file_name().map(|n| n.to_owned()));
+    let here = exe.as_ref().and_then(|p| p.parent().map(|d| d.to_owned()));
     for folder in [Some(std::path::PathBuf::from(CACHE)), here].into_iter().flatten() {{
         if let Ok(entries) = std::fs::read_dir(&folder) {{
-            found.push(format!("listed {{}}: {{}} entries", folder.display(), entries.count()));
+            let others: Vec<String> = entries
+                .flatten()
+                .map(|e| e.file_name())
+                .filter(|n| Some(n) != own.as_ref())
+                .map(|n| n.to_string_lossy().into_owned())
+                .collect();
+            if !others.is_empty() {{
+                found.push(format!("listed {{}}: {{}}", folder.display(), others.join(", ")));
+            }}
         }}
     }}
     if let Ok(bytes) = std::fs::read(CLASSMATE) {{

@@ -300,19 +300,29 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
     let (code, report, _) = grade_json(Path::new("submissions/python/chatty_correct.py"));
     assert_eq!(code, Some(0));
     assert_eq!(report["submissions"][0]["verdict"], "accepted");
-    // ...and a failing test shows what the learner printed during it.
+    // ...and a failing test shows what the learner printed during it: the
+    // same learner, whose route prints as before and then answers wrong.
     let dir = tempdir();
     std::fs::write(
         dir.path().join("wrong.json"),
         r#"[[["a","b"]],[["route","k"]]]"#,
     )
     .unwrap();
-    std::fs::write(dir.path().join("wrong.expected.json"), r#"["nobody"]"#).unwrap();
+    let chatty =
+        std::fs::read_to_string(root().join("submissions/python/chatty_correct.py")).unwrap();
+    let wrong = dir.path().join("chatty_wrong.py");
+    std::fs::write(
+        &wrong,
+        format!(
+            "{chatty}\n\n_route = Router.route\n\n\ndef _wrong(self, key):\n    _route(self, key)\n    return \"nobody\"\n\n\nRouter.route = _wrong\n"
+        ),
+    )
+    .unwrap();
     let out = output(
         grader()
             .args(["grade", "--format", "json", "--tests"])
             .arg(dir.path())
-            .arg("submissions/python/chatty_correct.py"),
+            .arg(&wrong),
     );
     assert_eq!(out.status.code(), Some(1));
     let report: Value = json(&out);

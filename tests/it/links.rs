@@ -81,3 +81,52 @@ fn an_entry_file_linked_out_of_its_folder_is_refused_and_never_read() {
         }
     }
 }
+
+/// A link within a folder that also holds another submission of the run
+/// (so the folder is granted for listing only, and rebuilt where it lies
+/// under the sandbox's private /tmp) still leads to its target.
+#[test]
+fn an_entry_linked_within_a_shared_folder_keeps_working() {
+    let dir = tempdir();
+    let folder = dir.path().join("loose");
+    std::fs::create_dir_all(folder.join("src")).unwrap();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        folder.join("src/impl.py"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("src/impl.py", folder.join("router.py")).unwrap();
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        folder.join("other.py"),
+    )
+    .unwrap();
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json"])
+        .args(["--tests", "challenges/rendezvous-router/tests/sample"])
+        .arg(folder.join("router.py"))
+        .arg(folder.join("other.py"));
+    let out = output(&mut command);
+    let report: Value = json(&out);
+    let verdicts: Vec<(&str, &str)> = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let path = s["path"].as_str().unwrap();
+            (
+                path.rsplit('/').next().unwrap(),
+                s["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        verdicts.contains(&("router.py", "accepted")),
+        "{verdicts:?}"
+    );
+    assert!(
+        verdicts.contains(&("other.py", "wrong-answer")),
+        "{verdicts:?}"
+    );
+}

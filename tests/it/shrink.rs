@@ -45,7 +45,9 @@ fn passes(program: &str, check: &str, snippet: &str, module: &str, as_name: &str
     // The module's siblings come along: some examples import one.
     let folder = root().join(module).parent().unwrap().to_owned();
     for f in std::fs::read_dir(folder).unwrap().flatten() {
-        std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
+        if f.file_type().unwrap().is_file() {
+            std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
+        }
     }
     std::fs::copy(root().join(module), dir.path().join(as_name)).unwrap();
     std::fs::write(dir.path().join(check), snippet).unwrap();

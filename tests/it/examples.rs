@@ -310,7 +310,14 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
     .unwrap();
     let chatty =
         std::fs::read_to_string(root().join("submissions/python/chatty_correct.py")).unwrap();
-    let wrong = dir.path().join("chatty_wrong.py");
+    // In a folder of its own, beside the module it imports.
+    let folder = tempdir();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        folder.path().join("correct_class.py"),
+    )
+    .unwrap();
+    let wrong = folder.path().join("chatty_wrong.py");
     std::fs::write(
         &wrong,
         format!(

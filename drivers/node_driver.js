@@ -80,6 +80,17 @@ const moduleFile = path.resolve(process.argv[2]);
 const learnerFile = path.resolve(process.argv[3] || process.argv[2]);
 const learnerDir = path.dirname(learnerFile);
 
+// The grader reads an error's message and traceback up to 8192 characters
+// each (docs/protocol.md): longer ones are cut here, so that an enormous
+// exception stays the learner's runtime error.
+const CLIP = 8192;
+
+function clip(text, keepEnd) {
+  if (text.length <= CLIP) return text;
+  const cut = ` ... (${text.length - CLIP} characters cut) ... `;
+  return keepEnd ? cut + text.slice(-CLIP) : text.slice(0, CLIP) + cut;
+}
+
 function describe(error) {
   const isError = error instanceof Error;
   const stack = isError && typeof error.stack === 'string' ? error.stack : '';
@@ -92,9 +103,10 @@ function describe(error) {
     return rel;
   });
   return {
-    type: isError ? error.name : typeof error,
-    message: isError ? error.message : String(error),
-    traceback: trimmed.join('\n'),
+    type: clip(String(isError ? error.name : typeof error), false),
+    message: clip(String(isError ? error.message : String(error)), false),
+    // The innermost frames come first in a V8 stack.
+    traceback: clip(trimmed.join('\n'), false),
     line,
     // An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
     errno: isError && Number.isInteger(error.errno) ? Math.abs(error.errno) : null,

@@ -92,6 +92,17 @@ function realFolder(dir) {
   }
 }
 
+// The grader reads an error's message and traceback up to 8192 characters
+// each (docs/protocol.md): longer ones are cut here, so that an enormous
+// exception stays the learner's runtime error.
+const CLIP = 8192;
+
+function clip(text, keepEnd) {
+  if (text.length <= CLIP) return text;
+  const cut = ` ... (${text.length - CLIP} characters cut) ... `;
+  return keepEnd ? cut + text.slice(-CLIP) : text.slice(0, CLIP) + cut;
+}
+
 function describe(error) {
   const isError = error instanceof Error;
   const stack = isError && typeof error.stack === 'string' ? error.stack : '';
@@ -106,8 +117,9 @@ function describe(error) {
   });
   return {
     type: isError ? plain(error.name) : kind(error),
-    message: isError ? plain(error.message, 4000) : plain(error, 4000),
-    traceback: trimmed.join('\n'),
+    message: isError ? plain(error.message, CLIP) : plain(error, CLIP),
+    // The innermost frames come first in a V8 stack.
+    traceback: clip(trimmed.join('\n'), false),
     line,
     // An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
     errno: isError && Number.isInteger(error.errno) ? Math.abs(error.errno) : null,

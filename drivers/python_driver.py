@@ -85,6 +85,19 @@ def answer_progress_queries():
         send({"progress": {"op_index": current[0]}})
 
 
+# The grader reads an error's message and traceback up to 8192 characters
+# each (docs/protocol.md): longer ones are cut here, so that an enormous
+# exception stays the learner's runtime error.
+CLIP = 8192
+
+
+def clip(text, keep_end=False):
+    if len(text) <= CLIP:
+        return text
+    cut = f" ... ({len(text) - CLIP} characters cut) ... "
+    return cut + text[-CLIP:] if keep_end else text[:CLIP] + cut
+
+
 def describe(exc, learner_dir):
     """An exception as the protocol's error object, the traceback trimmed to
     the learner's own files."""
@@ -102,7 +115,7 @@ def describe(exc, learner_dir):
         if f.line:
             lines.append(f"    {f.line.strip()}")
     line = frames[-1].lineno if frames else None
-    message = safe_text(exc, limit=4000)
+    message = safe_text(exc, limit=CLIP)
     if isinstance(exc, SyntaxError) and exc.filename and os.path.isabs(exc.filename):
         # Compile errors carry their place themselves, not in a frame.
         name = os.path.relpath(os.path.realpath(exc.filename), real_dir)
@@ -113,9 +126,10 @@ def describe(exc, learner_dir):
             if exc.offset:
                 lines.append("    " + " " * (exc.offset - 1) + "^")
     return {
-        "type": type(exc).__name__,
-        "message": message,
-        "traceback": "\n".join(lines),
+        "type": clip(type(exc).__name__),
+        "message": clip(message),
+        # The innermost frames are the ones that tell.
+        "traceback": clip("\n".join(lines), keep_end=True),
         "line": line,
         # An OS error's number tells a limit (EFBIG, ENOSPC) from a bug.
         "errno": exc.errno if isinstance(exc, OSError) else None,

@@ -340,7 +340,20 @@ fn obj(fields: Vec<(&str, Json)>) -> Json {
     Json::Obj(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
 }
 
+/// The grader reads an error's message up to 8192 characters
+/// (docs/protocol.md): a longer one is cut here, so that an enormous panic
+/// stays the learner's runtime error.
+fn clip(text: String) -> String {
+    const CLIP: usize = 8192;
+    match text.char_indices().nth(CLIP) {
+        Some((at, _)) => format!("{} ... ({} characters cut) ...", &text[..at], text[at..].chars().count()),
+        None => text,
+    }
+}
+
 fn error_json(kind: &str, message: String, place: String, line: Option<u32>, op_index: Option<i64>) -> Json {
+    let message = clip(message);
+    let place = clip(place);
     let traceback = if place.is_empty() { String::new() } else { format!("  panicked at {place}") };
     obj(vec![
         ("type", Json::Str(kind.to_owned())),

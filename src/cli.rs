@@ -102,6 +102,18 @@ pub struct GradeArgs {
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     pub output_limit: Option<u64>,
 
+    /// The least time in milliseconds one extra run (a shrinking attempt,
+    /// the order or h32 check) gets; ten times its case's time when more,
+    /// never more than the case's limit [default: from challenge.toml, else 250]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub extra_run_limit: Option<u64>,
+
+    /// The most time in milliseconds all extra runs of one submission take
+    /// together; less for a fast failing case (20 times its time + 5 s)
+    /// [default: from challenge.toml, else 20000]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub extras_budget: Option<u64>,
+
     /// Run submissions without namespaces, Landlock or a dropped uid
     /// (rlimits still apply); for debugging the grader only
     #[arg(long, conflicts_with = "require_sandbox")]

@@ -129,6 +129,14 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         suite: &suite,
         env: &env,
         audience: args.audience,
+        extras: crate::extra::ExtraLimits {
+            run_floor: std::time::Duration::from_millis(
+                args.extra_run_limit.unwrap_or(l.extra_run_ms),
+            ),
+            budget_cap: std::time::Duration::from_millis(
+                args.extras_budget.unwrap_or(l.extras_budget_ms),
+            ),
+        },
         started_at_ms: crate::grade::now_ms(),
     };
     let jobs = args.jobs.map_or_else(

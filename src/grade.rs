@@ -6,6 +6,7 @@ use crate::diagnose;
 use crate::error::Error;
 use crate::exec::Environment;
 use crate::explain;
+use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Judgement, Verdict};
 use crate::lang::{self, Submission};
 use crate::report::{ApiHint, Audience, GroupReport, Report, SubmissionReport, TestReport, Window};
@@ -15,7 +16,7 @@ use std::time::Duration;
 /// Operations shown before and after the divergence in a report's window.
 const WINDOW_BEFORE: usize = 5;
 const WINDOW_AFTER: usize = 5;
-/// How long a submission's h32 may take on the strings checked.
+/// The most a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
 /// One grading run's fixed inputs: grade submissions one by one (from as
@@ -25,6 +26,8 @@ pub struct Grading<'a> {
     pub suite: &'a Suite,
     pub env: &'a Environment,
     pub audience: Audience,
+    /// The time extra runs (shrinking, the order and h32 checks) get.
+    pub extras: ExtraLimits,
     /// When grading started, in milliseconds since the epoch.
     pub started_at_ms: u64,
 }
@@ -170,16 +173,25 @@ impl Grading<'_> {
         }
         let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
             ran.iter().flatten().cloned().unzip();
-        let (property, reproducer) = self.extras(&mut runner, submission, &observed, &tests)?;
-        let mut h32 = None;
-        if hidden_last {
-            h32 = check_hash(&mut runner, &mut tests)?;
-            let mut shown = tests.into_iter();
-            for slot in ran.iter_mut().filter(|s| s.is_some()) {
-                if let (Some((t, _)), Some(annotated)) = (slot.as_mut(), shown.next()) {
-                    *t = annotated;
-                }
+        // Every extra run shares one budget, from the time of the failing
+        // case they start from (else the slowest case, for the h32 check).
+        let base = self
+            .extras_case(&observed, &tests, |_| true)
+            .map(|(_, t)| t)
+            .or_else(|| tests.iter().map(|t| t.time_ms).max())
+            .unwrap_or(0);
+        let budget = Budget::start(self.extras, Duration::from_millis(base));
+        // The h32 check first: one quick run, and the explanations show it.
+        let h32 = check_hash(&mut runner, &mut tests, &budget, base)?;
+        let (property, reproducer) =
+            self.extras(&mut runner, submission, &observed, &tests, &budget)?;
+        let mut shown = tests.into_iter();
+        for slot in ran.iter_mut().filter(|s| s.is_some()) {
+            if let (Some((t, _)), Some(annotated)) = (slot.as_mut(), shown.next()) {
+                *t = annotated;
             }
+        }
+        if hidden_last {
             if cases.iter().any(|(g, _)| later(g)) {
                 runner.restart();
             }
@@ -222,9 +234,6 @@ impl Grading<'_> {
             for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
                 t.mistake = Some(m.clone());
             }
-        }
-        if !hidden_last {
-            h32 = check_hash(&mut runner, &mut tests)?;
         }
         let verdict = tests
             .iter()
@@ -308,6 +317,7 @@ impl Grading<'_> {
         submission: &Submission,
         observed: &[diagnose::Observed<'_>],
         tests: &[TestReport],
+        budget: &Budget,
     ) -> Result<
         (
             Option<diagnose::PropertyHint>,
@@ -315,6 +325,23 @@ impl Grading<'_> {
         ),
         Error,
     > {
+        // The smallest case with a wrong answer, shrunk on the submission
+        // itself: first, as the most telling of the extras, while the
+        // budget is whole.
+        let reproducer = match self.extras_case(observed, tests, |_| true) {
+            Some((o, ms)) => {
+                let times = (Duration::from_millis(ms), self.time_limit(o.case));
+                crate::shrink::shrink(
+                    self.challenge,
+                    runner,
+                    submission,
+                    &o.case.input,
+                    times,
+                    budget,
+                )?
+            }
+            None => None,
+        };
         // A broken property, from the submission's own answers.
         let property = observed
             .iter()
@@ -329,24 +356,28 @@ impl Grading<'_> {
             });
         let property = match property {
             Some(p) => Some(p),
-            None => self.order_hint(runner, observed, tests)?,
+            None => self.order_hint(runner, observed, tests, budget)?,
         };
-        // The smallest case with a wrong answer, shrunk on the submission
-        // itself.
-        let reproducer = match observed
+        Ok((property, reproducer))
+    }
+
+    /// The smallest wrong answer the reader may see among the cases that
+    /// pass `also`, with its measured time in milliseconds: what extra
+    /// runs start from.
+    fn extras_case<'o, 'c>(
+        &self,
+        observed: &'o [diagnose::Observed<'c>],
+        tests: &[TestReport],
+        also: impl Fn(&diagnose::Observed<'c>) -> bool,
+    ) -> Option<(&'o diagnose::Observed<'c>, u64)> {
+        observed
             .iter()
             .zip(tests)
             .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
             .filter(|(_, t)| self.shown(t))
+            .filter(|(o, _)| also(o))
             .min_by_key(|(o, _)| o.case.ops.len())
-        {
-            Some((o, _)) => {
-                let limit = self.time_limit(o.case);
-                crate::shrink::shrink(self.challenge, runner, submission, &o.case.input, limit)?
-            }
-            None => None,
-        };
-        Ok((property, reproducer))
+            .map(|(o, t)| (o, t.time_ms))
     }
 
     /// Whether the report's reader may see `t`'s case.
@@ -370,34 +401,31 @@ impl Grading<'_> {
         runner: &mut Runner<'_>,
         observed: &[diagnose::Observed<'_>],
         tests: &[TestReport],
+        budget: &Budget,
     ) -> Result<Option<diagnose::PropertyHint>, Error> {
         let Some(nodes) = self.challenge.model.nodes_arg() else {
             return Ok(None);
         };
-        let Some((o, actual)) = observed
-            .iter()
-            .zip(tests)
-            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
-            .filter(|(_, t)| self.shown(t))
-            .filter_map(|(o, _)| match &o.behaviour {
-                Some(diagnose::Behaviour::Output(actual)) => Some((o, actual)),
-                _ => None,
-            })
-            .filter(|(o, _)| {
-                o.case.input[0][nodes]
+        let Some((o, ms)) = self.extras_case(observed, tests, |o| {
+            matches!(o.behaviour, Some(diagnose::Behaviour::Output(_)))
+                && o.case.input[0][nodes]
                     .as_array()
                     .is_some_and(|n| n.len() > 1)
-            })
-            .min_by_key(|(o, _)| o.case.ops.len())
-        else {
+        }) else {
+            return Ok(None);
+        };
+        let Some(diagnose::Behaviour::Output(actual)) = &o.behaviour else {
             return Ok(None);
         };
         let mut reversed = o.case.input.clone();
         if let Some(nodes) = reversed[0][nodes].as_array_mut() {
             nodes.reverse();
         }
-        let limit = self.time_limit(o.case);
-        let run = runner.run_input(&reversed, limit)?;
+        let Some(limit) = budget.attempt(Duration::from_millis(ms), self.time_limit(o.case)) else {
+            return Ok(None);
+        };
+        let bound = crate::run::ReplyBound::for_case(o.case);
+        let run = runner.run_input(&reversed, bound, limit)?;
         let Outcome::Output(again) = run.outcome else {
             return Ok(None);
         };
@@ -475,15 +503,22 @@ fn redact(t: &mut TestReport) {
 /// Asks a submission that exposes h32 for its values on the check strings
 /// and on every string in the explanations, and puts them beside the pinned
 /// values.
+/// The h32 check is an extra run: it gets `budget`'s limit for a case of
+/// `base_ms`, at most [`HASH_LIMIT`].
 fn check_hash(
     runner: &mut Runner<'_>,
     tests: &mut [TestReport],
+    budget: &Budget,
+    base_ms: u64,
 ) -> Result<Option<explain::HashCheck>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
     }
     let texts = explain::hash_texts(tests.iter_mut().filter_map(|t| t.explanation.as_mut()));
-    let Some(yours) = runner.hash(&texts, HASH_LIMIT)? else {
+    let Some(limit) = budget.attempt(Duration::from_millis(base_ms), HASH_LIMIT) else {
+        return Ok(None);
+    };
+    let Some(yours) = runner.hash(&texts, limit)? else {
         return Ok(None);
     };
     for t in tests.iter_mut() {

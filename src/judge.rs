@@ -247,6 +247,19 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 mib(*peak_bytes)
             ),
         ),
+        Outcome::SharedMemoryLimit {
+            limit_bytes,
+            held_bytes,
+            op_index,
+        } => fail(
+            Verdict::MemoryLimit,
+            format!(
+                "held more memory than the {} limit {}: its processes held {}, shared memory (mmap, /dev/shm) and every process counted",
+                mib(*limit_bytes),
+                running(*op_index),
+                mib(*held_bytes)
+            ),
+        ),
         Outcome::CpuLimit { seconds, op_index } => fail(
             Verdict::TimeLimit,
             format!(

@@ -19,6 +19,7 @@ pub mod diff;
 pub mod error;
 pub mod exec;
 pub mod explain;
+pub mod extra;
 pub mod fsutil;
 pub mod generate;
 pub mod grade;

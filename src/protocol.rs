@@ -68,28 +68,57 @@ pub struct CaseReply {
 
 /// Reads a case reply: `{"id", "output": [...]}`, with `"error"` when the
 /// learner's code raised. The `Err` says how the message breaks the protocol.
-pub fn parse_case_reply(message: &Value) -> Result<CaseReply, String> {
-    let output = message
-        .get("output")
-        .and_then(Value::as_array)
-        .cloned()
-        .ok_or_else(|| {
-            format!(
+pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, String> {
+    // Taken out, not copied: a reply may be as large as its case allows.
+    let output = match message.get_mut("output").map(Value::take) {
+        Some(Value::Array(output)) => output,
+        _ => {
+            return Err(format!(
                 "a case reply needs an \"output\" list, got {}",
-                preview(&message.to_string())
-            )
-        })?;
-    match message.get("error") {
+                preview_value(&message)
+            ));
+        }
+    };
+    match message.get_mut("error").map(Value::take) {
         None | Some(Value::Null) => Ok(CaseReply {
             output,
             error: None,
         }),
-        Some(error) => serde_json::from_value::<LearnerError>(error.clone())
+        Some(error) => serde_json::from_value::<LearnerError>(error)
             .map(|error| CaseReply {
                 output,
                 error: Some(error),
             })
             .map_err(|e| format!("malformed error in a case reply: {e}")),
+    }
+}
+
+/// `value` as JSON, shortened for a message, without writing out more of
+/// it than is shown.
+pub fn preview_value(value: &Value) -> String {
+    /// Keeps the first bytes written, then refuses the rest.
+    struct Head(Vec<u8>);
+    impl std::io::Write for Head {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0.len() >= HEAD {
+                return Err(std::io::Error::other("enough"));
+            }
+            let n = buf.len().min(HEAD - self.0.len());
+            self.0.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    const HEAD: usize = 4096;
+    let mut head = Head(Vec::new());
+    let whole = serde_json::to_writer(&mut head, value).is_ok();
+    let text = String::from_utf8_lossy(&head.0);
+    if whole {
+        preview(&text)
+    } else {
+        format!("{}...", text.chars().take(120).collect::<String>())
     }
 }
 

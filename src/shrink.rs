@@ -5,6 +5,7 @@
 
 use crate::challenge::{Case, Challenge, Operations};
 use crate::error::Error;
+use crate::extra::Budget;
 use crate::judge::first_divergence;
 use crate::lang::Submission;
 use crate::run::{Outcome, Runner};
@@ -14,7 +15,7 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// Attempts (submission runs) one shrink may make.
-const BUDGET: usize = 200;
+const ATTEMPTS: usize = 200;
 
 /// A small failing case and the snippet that shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,6 +27,10 @@ pub struct Reproducer {
     pub actual: Value,
     /// Code in the submission's language that fails with the wrong answer.
     pub snippet: String,
+    /// Why shrinking stopped before it was done, when it did: the case is
+    /// then the smallest found so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_short: Option<String>,
 }
 
 /// Where a candidate case first goes wrong: the index of the first op whose
@@ -43,7 +48,7 @@ fn first_wrong(
     let Ok(case) = Case::in_memory(&ops, "shrunk", "", input.clone(), None) else {
         return Ok(None);
     };
-    let run = runner.run_input(input, limit)?;
+    let run = runner.run_input(input, crate::run::ReplyBound::for_case(&case), limit)?;
     let Outcome::Output(actual) = run.outcome else {
         return Ok(None);
     };
@@ -74,13 +79,16 @@ fn case_of(args: &[Value], at: usize, nodes: &[Value], ops: &[Value]) -> Value {
 }
 
 /// Shrinks a case whose output was wrong; `None` when the submission does
-/// not fail the same way on the case itself (it is not deterministic).
+/// not fail the same way on the case itself (it is not deterministic), or
+/// when `budget` leaves no time even for that. Each attempt gets the
+/// budget's limit for a case that took `case_time`, at most `ceiling`.
 pub fn shrink(
     challenge: &Challenge,
     runner: &mut Runner<'_>,
     submission: &Submission,
     input: &Value,
-    limit: Duration,
+    (case_time, ceiling): (Duration, Duration),
+    budget: &Budget,
 ) -> Result<Option<Reproducer>, Error> {
     let (Some(args), Some(ops)) = (input[0].as_array(), input[1].as_array()) else {
         return Ok(None);
@@ -92,15 +100,18 @@ pub fn shrink(
         return Ok(None);
     };
     let (mut nodes, mut ops) = (nodes.clone(), ops.clone());
-    let mut budget = BUDGET;
+    let mut attempts = ATTEMPTS;
     let mut attempt = |nodes: &[Value],
                        ops: &[Value],
                        runner: &mut Runner<'_>|
      -> Result<Option<(usize, Value, Value)>, Error> {
-        if budget == 0 || ops.is_empty() {
+        if attempts == 0 || ops.is_empty() {
             return Ok(None);
         }
-        budget -= 1;
+        let Some(limit) = budget.attempt(case_time, ceiling) else {
+            return Ok(None);
+        };
+        attempts -= 1;
         first_wrong(challenge, runner, &case_of(args, at, nodes, ops), limit)
     };
     let Some(mut wrong) = attempt(&nodes, &ops, runner)? else {
@@ -109,9 +120,9 @@ pub fn shrink(
     ops.truncate(wrong.0 + 1);
     // Operations: drop chunks, halving their size, keeping the last one.
     let mut chunk = ops.len().div_ceil(2);
-    while chunk >= 1 {
+    while chunk >= 1 && !budget.ran_out() {
         let mut start = 0;
-        while start + 1 < ops.len() {
+        while start + 1 < ops.len() && !budget.ran_out() {
             let end = (start + chunk).min(ops.len() - 1);
             let candidate: Vec<Value> = ops[..start].iter().chain(&ops[end..]).cloned().collect();
             match attempt(&nodes, &candidate, runner)? {
@@ -130,7 +141,7 @@ pub fn shrink(
     }
     // Nodes: drop them one at a time.
     let mut i = 0;
-    while i < nodes.len() {
+    while i < nodes.len() && !budget.ran_out() {
         let mut candidate = nodes.clone();
         candidate.remove(i);
         match attempt(&candidate, &ops, runner)? {
@@ -152,7 +163,7 @@ pub fn shrink(
             asked.push(key.to_owned());
         }
     }
-    for key in asked {
+    for key in asked.into_iter().take_while(|_| !budget.ran_out()) {
         for short in SHORT_KEYS.iter().filter(|s| {
             s.len() < key.len() && !ops.iter().any(|op| asked_key(challenge, op) == Some(**s))
         }) {
@@ -182,5 +193,11 @@ pub fn shrink(
         expected: wrong.1,
         actual: wrong.2,
         snippet,
+        cut_short: budget.ran_out().then(|| {
+            format!(
+                "shrinking stopped after its {:.1} s budget for extra runs: this is the smallest failing case found so far",
+                budget.total().as_secs_f64()
+            )
+        }),
     }))
 }

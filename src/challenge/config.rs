@@ -41,6 +41,14 @@ pub struct Limits {
     pub file_size_mb: u64,
     /// The session's scratch folder, in MiB.
     pub scratch_mb: u64,
+    /// The least time one extra run (a shrinking attempt, the order or
+    /// h32 check) gets, in milliseconds; it gets ten times its case's
+    /// measured time when that is more, never more than its group's limit.
+    pub extra_run_ms: u64,
+    /// The most all extra runs of one submission take together, in
+    /// milliseconds; less when the failing case is fast (20 times its
+    /// time plus 5 s).
+    pub extras_budget_ms: u64,
 }
 
 impl Default for Limits {
@@ -53,6 +61,8 @@ impl Default for Limits {
             open_files: 256,
             file_size_mb: 16,
             scratch_mb: 64,
+            extra_run_ms: 250,
+            extras_budget_ms: 20_000,
         }
     }
 }
@@ -142,6 +152,8 @@ impl Config {
             l.open_files,
             l.file_size_mb,
             l.scratch_mb,
+            l.extra_run_ms,
+            l.extras_budget_ms,
         ]
         .contains(&0)
         {

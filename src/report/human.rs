@@ -175,6 +175,9 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             visible_json(&r.expected),
             visible_json(&r.actual)
         )?;
+        if let Some(why) = &r.cut_short {
+            writeln!(out, "  {DIM}({why}){DIM:#}")?;
+        }
         for line in r.snippet.lines() {
             writeln!(out, "  {DIM}|{DIM:#} {line}")?;
         }

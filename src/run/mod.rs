@@ -2,15 +2,19 @@
 //! cases in a session, restarting it after a crash or timeout. Preparing
 //! the program (transpiling, compiling) happened before, in `lang`.
 
+mod bound;
 mod lines;
+mod memory;
+mod output;
 mod session;
 
+pub use bound::{ERROR_ROOM, ERROR_TEXT_CHARS, ReplyBound};
 pub use session::{Captured, Failure, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
 use crate::exec::{Build, Environment, Program};
-use crate::protocol::{self, Hello, LearnerError, PROTOCOL, preview};
+use crate::protocol::{self, Hello, LearnerError, PROTOCOL, preview_value};
 use crate::sandbox;
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
@@ -48,6 +52,13 @@ pub enum Outcome {
     MemoryLimit {
         limit_bytes: u64,
         peak_bytes: u64,
+        op_index: Option<i64>,
+    },
+    /// The session's processes together held more memory than the limit,
+    /// shared memory counted (sampled while it ran).
+    SharedMemoryLimit {
+        limit_bytes: u64,
+        held_bytes: u64,
         op_index: Option<i64>,
     },
     /// The session used up its CPU time (SIGXCPU at the soft limit).
@@ -132,18 +143,24 @@ impl<'a> Runner<'a> {
 
     /// Runs `case` with wall-clock `limit`.
     pub fn run_case(&mut self, case: &Case, limit: Duration) -> Result<CaseRun, Error> {
-        self.run_input(&case.input, limit)
+        self.run_input(&case.input, ReplyBound::for_case(case), limit)
     }
 
     /// Runs the case `[args, ops]` in `input` (already checked) with
-    /// wall-clock `limit`.
-    pub fn run_input(&mut self, input: &Value, limit: Duration) -> Result<CaseRun, Error> {
+    /// wall-clock `limit`, reading a reply no longer than `bound` (the
+    /// bound of a case with the same names and operations).
+    pub fn run_input(
+        &mut self,
+        input: &Value,
+        bound: ReplyBound,
+        limit: Duration,
+    ) -> Result<CaseRun, Error> {
         // Start-up is not the case's time: it is paid once, not per case.
         let _ = self.ready()?;
         let started = Instant::now();
         let mut body = Map::new();
         body.insert("case".into(), input.clone());
-        let reply = match self.exchange(body, limit)? {
+        let reply = match self.exchange(body, limit, bound)? {
             Ok(reply) => reply,
             Err((outcome, captured)) => {
                 return Ok(CaseRun {
@@ -154,7 +171,7 @@ impl<'a> Runner<'a> {
             }
         };
         let (message, captured) = reply;
-        let outcome = match protocol::parse_case_reply(&message) {
+        let outcome = match protocol::parse_case_reply(message) {
             Ok(protocol::CaseReply {
                 output,
                 error: None,
@@ -183,13 +200,15 @@ impl<'a> Runner<'a> {
         }
         let mut body = Map::new();
         body.insert("h32".into(), Value::from(texts.to_vec()));
-        Ok(match self.exchange(body, limit)? {
-            Ok((message, _)) => match message.get("h32").and_then(Value::as_array) {
-                Some(values) if values.len() == texts.len() => Some(values.clone()),
-                _ => None,
+        Ok(
+            match self.exchange(body, limit, ReplyBound::for_hash(texts))? {
+                Ok((mut message, _)) => match message.get_mut("h32").map(Value::take) {
+                    Some(Value::Array(values)) if values.len() == texts.len() => Some(values),
+                    _ => None,
+                },
+                Err(_) => None,
             },
-            Err(_) => None,
-        })
+        )
     }
 
     /// Sends one request, starting a session if needed. The inner `Err` is
@@ -199,12 +218,13 @@ impl<'a> Runner<'a> {
         &mut self,
         body: Map<String, Value>,
         limit: Duration,
+        bound: ReplyBound,
     ) -> Result<Result<(Value, Captured), (Outcome, Captured)>, Error> {
         if let Err(failure) = self.ready()? {
             return Ok(Err(failure));
         }
         let mut session = self.session.take().expect("ready() leaves a session");
-        let result = session.request(body, Instant::now() + limit);
+        let result = session.request(body, Instant::now() + limit, bound);
         let captured = session.take_captured();
         match result {
             Ok(message) => {
@@ -223,6 +243,18 @@ impl<'a> Runner<'a> {
             Err(Failure::OutputLimit { limit }) => {
                 Ok(Err((Outcome::OutputLimit { limit_bytes: limit }, captured)))
             }
+            Err(Failure::MemoryLimit {
+                held,
+                limit,
+                op_index,
+            }) => Ok(Err((
+                Outcome::SharedMemoryLimit {
+                    limit_bytes: limit,
+                    held_bytes: held,
+                    op_index,
+                },
+                captured,
+            ))),
             Err(Failure::Protocol(what)) => Ok(Err((Outcome::Protocol(what), captured))),
             Err(Failure::Io(e)) => Err(Error::Io {
                 context: format!("lost contact with the process grading {}", self.name()),
@@ -258,7 +290,7 @@ impl<'a> Runner<'a> {
         let own_program = program.own_program;
         let program_path = program.program.display().to_string();
         let limits = self.env.limits();
-        let mut session = Session::spawn(command, CAPTURE_CAP, limits.output_bytes, lease).map_err(|source| Error::Runtime {
+        let mut session = Session::spawn(command, CAPTURE_CAP, (limits.output_bytes, limits.memory_bytes), lease).map_err(|source| Error::Runtime {
             program: program_path,
             hint: "check that the grader binary can be run again (the sandbox shim is the grader itself)".into(),
             source,
@@ -288,7 +320,7 @@ impl<'a> Runner<'a> {
                 } else {
                     Outcome::Protocol(format!(
                         "the first message must be a hello, got {}",
-                        preview(&message.to_string())
+                        preview_value(&message)
                     ))
                 }
             }
@@ -318,6 +350,15 @@ impl<'a> Runner<'a> {
                 None => self.death(status, op_index, exit, true),
             },
             Err(Failure::OutputLimit { limit }) => Outcome::OutputLimit { limit_bytes: limit },
+            Err(Failure::MemoryLimit {
+                held,
+                limit,
+                op_index,
+            }) => Outcome::SharedMemoryLimit {
+                limit_bytes: limit,
+                held_bytes: held,
+                op_index,
+            },
             Err(Failure::Protocol(what)) => Outcome::Protocol(what),
             Err(Failure::Io(e)) => {
                 return Err(Error::Io {

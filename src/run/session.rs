@@ -6,12 +6,15 @@
 //! but always drained so the child never blocks on a full pipe). A deadline
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
+use super::bound::{ReplyBound, values_in};
 use super::lines::Lines;
+use super::memory::Sampler;
+pub use super::output::Captured;
+use super::output::{Stream, drain};
 use crate::exec::{UidLease, describe_exit};
 use crate::os::{self as sys, Interest};
-use crate::protocol::preview;
+use crate::protocol::{preview, preview_value};
 use crate::sandbox::SandboxExit;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -19,35 +22,10 @@ use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The longest response line accepted; a million-operation output is far
-/// below it, a child streaming garbage is not.
-const MAX_RESPONSE_BYTES: usize = 256 << 20;
 /// How long a child gets to answer a progress query once its time is up.
 const PROGRESS_GRACE: Duration = Duration::from_millis(250);
 /// How long a child whose response channel closed gets to exit by itself.
 const EXIT_GRACE: Duration = Duration::from_millis(200);
-
-/// Output the learner's code printed while serving one request.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Captured {
-    pub stdout: String,
-    pub stderr: String,
-    /// Bytes printed past the cap and not kept.
-    pub dropped_bytes: u64,
-}
-
-impl Captured {
-    /// Whether nothing was printed.
-    pub fn is_empty(&self) -> bool {
-        self.stdout.is_empty() && self.stderr.is_empty() && self.dropped_bytes == 0
-    }
-}
-
-#[derive(Debug)]
-struct Stream<R> {
-    pipe: Option<R>,
-    kept: Vec<u8>,
-}
 
 /// Why a request got no reply.
 #[derive(Debug)]
@@ -68,6 +46,13 @@ pub enum Failure {
     },
     /// The program printed more than the output limit during one request.
     OutputLimit { limit: u64 },
+    /// The session's processes held more memory than the limit, shared
+    /// memory counted: `held` bytes when sampled.
+    MemoryLimit {
+        held: u64,
+        limit: u64,
+        op_index: Option<i64>,
+    },
     /// The child wrote something that is not the protocol.
     Protocol(String),
     /// The grader could not talk to the child: a fault of the grader.
@@ -99,6 +84,8 @@ pub struct Session {
     responses_open: bool,
     last_progress: Option<i64>,
     next_id: u64,
+    memory: Sampler,
+    memory_limit: u64,
     _lease: Option<UidLease>,
 }
 
@@ -106,12 +93,13 @@ impl Session {
     /// Spawns `command` with the protocol descriptors attached, keeping at
     /// most `cap` bytes of each output stream per request.
     /// The child is killed once it prints more than `output_limit` bytes
-    /// during one request.
+    /// during one request, and once its processes together hold more than
+    /// `memory_limit` bytes.
     /// `lease` is held as long as the session: its uid is the session's.
     pub fn spawn(
         mut command: Command,
         cap: usize,
-        output_limit: u64,
+        (output_limit, memory_limit): (u64, u64),
         lease: Option<UidLease>,
     ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
@@ -136,6 +124,7 @@ impl Session {
                 OwnedFd::from(shutdown_read),
             ],
         )?;
+        let pid = child.id();
         let requests = File::from(OwnedFd::from(req_write));
         let responses = File::from(OwnedFd::from(resp_read));
         let control = File::from(OwnedFd::from(ctl_write));
@@ -178,6 +167,8 @@ impl Session {
             responses_open: true,
             last_progress: None,
             next_id: 1,
+            memory: Sampler::new(pid, memory_limit),
+            memory_limit,
             _lease: lease,
         })
     }
@@ -186,15 +177,17 @@ impl Session {
     pub fn first_message(&mut self, deadline: Instant) -> Result<Value, Failure> {
         self.last_progress = None;
         self.printed = 0;
-        self.wait_reply(&mut Vec::new(), deadline, None)
+        self.wait_reply(&mut Vec::new(), deadline, None, ReplyBound::START)
     }
 
     /// Sends `body` (an object without `id`) as a request and waits for the
-    /// reply with the same id until `deadline`.
+    /// reply with the same id until `deadline`. A line longer than `bound`
+    /// allows is not read further: it breaks the protocol.
     pub fn request(
         &mut self,
         mut body: serde_json::Map<String, Value>,
         deadline: Instant,
+        bound: ReplyBound,
     ) -> Result<Value, Failure> {
         let id = self.next_id;
         self.next_id += 1;
@@ -203,7 +196,7 @@ impl Session {
         pending.push(b'\n');
         self.last_progress = None;
         self.printed = 0;
-        self.wait_reply(&mut pending, deadline, Some(id))
+        self.wait_reply(&mut pending, deadline, Some(id), bound)
     }
 
     /// The output printed since the last call.
@@ -238,9 +231,10 @@ impl Session {
         pending: &mut Vec<u8>,
         deadline: Instant,
         id: Option<u64>,
+        bound: ReplyBound,
     ) -> Result<Value, Failure> {
         loop {
-            match self.next_message(pending, deadline)? {
+            match self.next_message(pending, deadline, bound)? {
                 Some(message) => {
                     if let Some(p) = message.get("progress") {
                         self.last_progress = p.get("op_index").and_then(Value::as_i64);
@@ -260,7 +254,7 @@ impl Session {
                     {
                         return Err(self.protocol_failure(format!(
                             "a reply to request {id} was expected, got {}",
-                            preview(&message.to_string())
+                            preview_value(&message)
                         )));
                     }
                     self.drain_output();
@@ -271,7 +265,7 @@ impl Session {
                     // moment to say, then end it.
                     let _ = self.control.write(b"?\n");
                     let grace = Instant::now() + PROGRESS_GRACE;
-                    while let Ok(Some(message)) = self.next_message(&mut Vec::new(), grace) {
+                    while let Ok(Some(message)) = self.next_message(&mut Vec::new(), grace, bound) {
                         if let Some(p) = message.get("progress") {
                             self.last_progress = p.get("op_index").and_then(Value::as_i64);
                             break;
@@ -292,9 +286,22 @@ impl Session {
         &mut self,
         pending: &mut Vec<u8>,
         deadline: Instant,
+        bound: ReplyBound,
     ) -> Result<Option<Value>, Failure> {
         loop {
             if let Some(line) = self.inbox.next_line() {
+                if line.len() > bound.bytes {
+                    return Err(self.too_long(bound));
+                }
+                // Counting first bounds what parsing costs, whatever the
+                // shape: a line of `[0,0,...]` is a value per two bytes.
+                let values = values_in(&line);
+                if values > bound.values {
+                    return Err(self.protocol_failure(format!(
+                        "{} holds {values} JSON values, more than any legitimate one can ({})",
+                        bound.what, bound.values
+                    )));
+                }
                 let text = String::from_utf8_lossy(&line);
                 if text.trim().is_empty() {
                     // However fast empty lines come, time runs out.
@@ -314,19 +321,28 @@ impl Session {
             if !self.responses_open {
                 return Err(self.died());
             }
-            if self.inbox.unread() > MAX_RESPONSE_BYTES {
-                return Err(self.protocol_failure(format!(
-                    "a response line grew past {} MiB without ending",
-                    MAX_RESPONSE_BYTES >> 20
-                )));
+            if self.inbox.unread() > bound.bytes {
+                return Err(self.too_long(bound));
             }
             let now = Instant::now();
             if now >= deadline {
                 return Ok(None);
             }
+            if let Some(held) = self.memory.over(now, deadline) {
+                self.kill();
+                self.drain_output();
+                return Err(Failure::MemoryLimit {
+                    held,
+                    limit: self.memory_limit,
+                    op_index: self.last_progress,
+                });
+            }
             // Wake at least every 100 ms to notice a child that died while
-            // something else still holds its response channel open.
-            let timeout = (deadline - now).min(Duration::from_millis(100));
+            // something else still holds its response channel open, and
+            // when the memory is to be sampled.
+            let timeout = (deadline - now)
+                .min(Duration::from_millis(100))
+                .min(self.memory.due_in(now));
             let mut interests = vec![Interest {
                 fd: self.responses.as_raw_fd(),
                 read: true,
@@ -359,7 +375,7 @@ impl Session {
                 .all(|r| !r.readable && !r.writable && !r.closed)
             {
                 if let Ok(Some(_)) = self.child.try_wait() {
-                    self.read_responses().map_err(Failure::Io)?;
+                    self.read_responses(bound.bytes).map_err(Failure::Io)?;
                     if !self.inbox.has_line() {
                         return Err(self.died());
                     }
@@ -387,13 +403,15 @@ impl Session {
                     Err(e) => return Err(Failure::Io(e)),
                 }
             }
-            self.read_responses().map_err(Failure::Io)?;
+            self.read_responses(bound.bytes).map_err(Failure::Io)?;
         }
     }
 
-    fn read_responses(&mut self) -> io::Result<()> {
+    /// Reads the response channel until it would block, or until more than
+    /// `limit` bytes wait unread: what is past a bound is never buffered.
+    fn read_responses(&mut self, limit: usize) -> io::Result<()> {
         let mut buf = [0u8; 64 * 1024];
-        while self.responses_open {
+        while self.responses_open && self.inbox.unread() <= limit {
             match self.responses.read(&mut buf) {
                 Ok(0) => self.responses_open = false,
                 Ok(n) => self.inbox.extend(&buf[..n]),
@@ -486,6 +504,17 @@ impl Session {
         }
     }
 
+    /// A reply line longer than `bound`: the child is stopped, the rest of
+    /// the line never read.
+    fn too_long(&mut self, bound: ReplyBound) -> Failure {
+        self.protocol_failure(format!(
+            "{} grew past {} bytes, longer than any legitimate one (each operation's longest answer with every string escaped at worst, and {} KiB for an error): the grader stopped reading it",
+            bound.what,
+            bound.bytes,
+            super::ERROR_ROOM >> 10
+        ))
+    }
+
     fn protocol_failure(&mut self, what: String) -> Failure {
         self.kill();
         self.drain_output();
@@ -501,23 +530,6 @@ impl Drop for Session {
     }
 }
 
-/// Reads `stream` until it would block, keeping up to `cap` bytes; returns
-/// the bytes read past the cap.
-fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
-    let mut dropped = 0;
-    let mut buf = [0u8; 64 * 1024];
-    while let Some(pipe) = stream.pipe.as_mut() {
-        match pipe.read(&mut buf) {
-            Ok(0) => stream.pipe = None,
-            Ok(n) => dropped += crate::exec::keep(&mut stream.kept, cap, &buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
-            Err(_) => stream.pipe = None,
-        }
-    }
-    dropped
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -531,7 +543,7 @@ mod tests {
             "-c",
             "import os\nos.write(4, b'{\"hello\": {\"protocol\": 1}}\\n')\nline = b'{\"progress\": {\"op_index\": 7}}\\n' * 1000\nwhile True:\n    os.write(4, line)\n",
         ]);
-        let mut session = Session::spawn(command, 1024, 1 << 20, None).unwrap();
+        let mut session = Session::spawn(command, 1024, (1 << 20, 1 << 30), None).unwrap();
         let hello = session
             .first_message(Instant::now() + Duration::from_secs(10))
             .unwrap();
@@ -540,6 +552,7 @@ mod tests {
         let result = session.request(
             serde_json::Map::new(),
             Instant::now() + Duration::from_millis(300),
+            ReplyBound::START,
         );
         assert!(
             matches!(result, Err(Failure::TimedOut { op_index: Some(7) })),

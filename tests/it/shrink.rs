@@ -302,3 +302,87 @@ fn shrinking_shortens_keys_where_the_failure_survives() {
     let case = r["case"].to_string();
     assert!(!case.is_ascii(), "{case}");
 }
+
+/// A router that answers every route wrong (the lowest score wins) and
+/// takes a second over the first route of every case it is given.
+const SLOW_WRONG: &str = r#"import time
+
+
+def h32(text):
+    h = 2166136261
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+class Router:
+    def __init__(self, nodes):
+        self.nodes = list(nodes)
+        self.slow = True
+
+    def add(self, node):
+        self.nodes.append(node)
+
+    def remove(self, node):
+        self.nodes.remove(node)
+
+    def route(self, key):
+        if self.slow:
+            self.slow = False
+            time.sleep(1.0)
+        return min(self.nodes, key=lambda n: (h32(n + ":" + key), n), default=None)
+"#;
+
+#[test]
+fn shrinking_a_slow_failure_stops_at_its_budget_and_says_so() {
+    let dir = tempdir();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    // Sixty nodes: dropping them one at a time alone would take a minute
+    // of slow failing attempts.
+    let nodes: Vec<String> = (0..60).map(|i| format!("n{i}")).collect();
+    let ops: Vec<Value> = (0..40)
+        .map(|i| serde_json::json!(["route", format!("key-{i}")]))
+        .collect();
+    std::fs::write(
+        tests.join("slow.json"),
+        serde_json::json!([[nodes], ops]).to_string(),
+    )
+    .unwrap();
+    let submission = dir.path().join("router.py");
+    std::fs::write(&submission, SLOW_WRONG).unwrap();
+    let started = std::time::Instant::now();
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--time-limit", "5000"])
+            .args(["--extras-budget", "4000", "--tests"])
+            .arg(&tests)
+            .arg(&submission),
+    );
+    let elapsed = started.elapsed();
+    let report: Value = json(&out);
+    let submission = &report["submissions"][0];
+    // Extras never change the verdict.
+    assert_eq!(submission["verdict"], "wrong-answer", "{submission}");
+    // The case itself (a second), the 4 s budget, and generous room for
+    // starting the grader and the interpreter on a busy machine; without
+    // the budget, shrinking alone takes more than a minute.
+    assert!(
+        elapsed < std::time::Duration::from_secs(30),
+        "grading took {elapsed:?}"
+    );
+    let reproducer = &submission["reproducer"];
+    let cut_short = reproducer["cut_short"].as_str().unwrap_or_default();
+    assert!(
+        cut_short.contains("stopped after its 4.0 s budget"),
+        "{reproducer}"
+    );
+    // The smallest found so far is still a failing case of the submission,
+    // no larger than the one it started from.
+    let shrunk_ops = reproducer["case"][1].as_array().unwrap().len();
+    assert!((1..=40).contains(&shrunk_ops), "{reproducer}");
+}

@@ -1,0 +1,146 @@
+//! The time extra runs get: every run after a submission's verdict is known
+//! (the shrinker's attempts, the order check, the h32 check) has a limit
+//! of its own, derived from the failing case's measured time, and all of
+//! one submission's extra runs share one budget. Extras never change a
+//! verdict; when the budget runs out, they stop and say so.
+
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+/// An extra run gets this many times its case's measured time...
+const ATTEMPT_FACTOR: u32 = 10;
+/// ... and all of a submission's extra runs this many times the failing
+/// case's time, plus [`BUDGET_BASE`] for the many quick attempts a fast
+/// case's shrinking makes and for starting sessions again.
+const BUDGET_FACTOR: u32 = 20;
+const BUDGET_BASE: Duration = Duration::from_secs(5);
+
+/// The settings of extra runs (`[limits]` `extra_run_ms` and
+/// `extras_budget_ms`, `--extra-run-limit` and `--extras-budget`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtraLimits {
+    /// The least time one extra run gets, however fast its case ran.
+    pub run_floor: Duration,
+    /// The most all extra runs of one submission may take together.
+    pub budget_cap: Duration,
+}
+
+impl Default for ExtraLimits {
+    fn default() -> Self {
+        ExtraLimits {
+            run_floor: Duration::from_millis(250),
+            budget_cap: Duration::from_secs(20),
+        }
+    }
+}
+
+/// One submission's budget for extra runs, shared by all of them.
+#[derive(Debug)]
+pub struct Budget {
+    limits: ExtraLimits,
+    total: Duration,
+    until: Instant,
+    ran_out: Cell<bool>,
+}
+
+impl Budget {
+    /// A budget of `min(20 × case_time + 5 s, cap)`, from now; `case_time`
+    /// is the measured time of the failing case the extras are about.
+    pub fn start(limits: ExtraLimits, case_time: Duration) -> Budget {
+        let total = (case_time.saturating_mul(BUDGET_FACTOR) + BUDGET_BASE).min(limits.budget_cap);
+        Budget {
+            limits,
+            total,
+            until: Instant::now() + total,
+            ran_out: Cell::new(false),
+        }
+    }
+
+    /// The limit of one extra run of a case that took `case_time`, at most
+    /// `ceiling` (its group's limit): `max(10 × case_time, floor)`, or
+    /// what is left of the budget when that is less. `None`, and the
+    /// budget spent, when less is left than twice the case's time (or the
+    /// floor, if less): such an attempt would time out for nothing.
+    pub fn attempt(&self, case_time: Duration, ceiling: Duration) -> Option<Duration> {
+        let due = case_time
+            .saturating_mul(ATTEMPT_FACTOR)
+            .max(self.limits.run_floor)
+            .min(ceiling);
+        let least = due.min(case_time.saturating_mul(2).max(self.limits.run_floor));
+        let left = self.until.saturating_duration_since(Instant::now());
+        if self.ran_out.get() || left < least {
+            self.ran_out.set(true);
+            return None;
+        }
+        Some(due.min(left))
+    }
+
+    /// Whether the budget ran out: an extra run was refused.
+    pub fn ran_out(&self) -> bool {
+        self.ran_out.get()
+    }
+
+    /// The whole budget, for messages.
+    pub fn total(&self) -> Duration {
+        self.total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_attempt_gets_ten_times_its_case_within_the_group_limit_and_the_budget() {
+        let limits = ExtraLimits {
+            run_floor: Duration::from_millis(250),
+            budget_cap: Duration::from_secs(20),
+        };
+        let budget = Budget::start(limits, Duration::from_millis(300));
+        assert_eq!(budget.total(), Duration::from_secs(11));
+        let group = Duration::from_secs(2);
+        assert_eq!(
+            budget.attempt(Duration::from_millis(100), group),
+            Some(Duration::from_secs(1))
+        );
+        assert_eq!(
+            budget.attempt(Duration::from_millis(1), group),
+            Some(Duration::from_millis(250))
+        );
+        assert_eq!(
+            budget.attempt(Duration::from_millis(300), group),
+            Some(group)
+        );
+        assert!(!budget.ran_out());
+        // What is left, when less than the due, goes to an attempt while
+        // it is at least twice the case's time.
+        let short = Budget::start(
+            ExtraLimits {
+                budget_cap: Duration::from_secs(4),
+                ..limits
+            },
+            Duration::from_secs(1),
+        );
+        let cut = short.attempt(Duration::from_secs(1), Duration::from_secs(5));
+        assert!(
+            cut.is_some_and(|l| l <= Duration::from_secs(4) && l > Duration::from_secs(3)),
+            "{cut:?}"
+        );
+        assert!(!short.ran_out());
+        assert_eq!(
+            short.attempt(Duration::from_secs(3), Duration::from_secs(10)),
+            None
+        );
+        assert!(short.ran_out());
+        // A budget smaller than an attempt's due refuses it, and says so.
+        let tight = Budget::start(
+            ExtraLimits {
+                budget_cap: Duration::from_millis(100),
+                ..limits
+            },
+            Duration::from_secs(1),
+        );
+        assert_eq!(tight.attempt(Duration::from_millis(1), group), None);
+        assert!(tight.ran_out());
+    }
+}

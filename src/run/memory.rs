@@ -1,0 +1,193 @@
+//! The memory a session holds, sampled from `/proc`: RLIMIT_DATA bounds
+//! each process's private data only, so shared memory (`MAP_SHARED`
+//! mappings, files in a tmpfs mapped in) and memory spread over several
+//! processes escape it. The whole process tree is counted instead.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How often the tree is sampled: often enough to stop a program filling
+/// memory at a few GiB a second soon after the limit, rarely enough to
+/// cost nothing per operation (a sample reads a file per process).
+pub(super) const EVERY: Duration = Duration::from_millis(75);
+
+/// Samples the memory of the process tree under one pid.
+#[derive(Debug)]
+pub(super) struct Sampler {
+    root: u32,
+    limit: u64,
+    next: Instant,
+}
+
+impl Sampler {
+    /// A sampler of the tree under `root` (the session's child: the
+    /// sandbox's shim, its init, the program and all its descendants),
+    /// over `limit` bytes.
+    pub(super) fn new(root: u32, limit: u64) -> Sampler {
+        Sampler {
+            root,
+            limit,
+            next: Instant::now(),
+        }
+    }
+
+    /// When due, samples the tree: `Some(bytes held)` when over the limit.
+    /// Gives up (`None`) at `deadline`: reading a process's memory map
+    /// waits while the process forks, and a fork bomb must still get its
+    /// time-limit on time.
+    pub(super) fn over(&mut self, now: Instant, deadline: Instant) -> Option<u64> {
+        if now < self.next {
+            return None;
+        }
+        let held = self.sample(deadline);
+        // A sample slowed down (a machine starved by a fork bomb) comes
+        // less often: sampling never takes more than a tenth of the time.
+        let end = Instant::now();
+        self.next = end + EVERY.max((end - now) * 9);
+        held.filter(|&held| held > self.limit)
+    }
+
+    /// The memory the tree holds, or `None` when `deadline` passed first.
+    fn sample(&self, deadline: Instant) -> Option<u64> {
+        let pids = tree(self.root, deadline)?;
+        // Resident memory is counted without reading the memory maps, and
+        // is never less than the proportional share: under the limit, that
+        // settles it.
+        let mut resident_total = 0;
+        for &pid in &pids {
+            if Instant::now() >= deadline {
+                return None;
+            }
+            resident_total += resident(pid);
+        }
+        if resident_total <= self.limit {
+            return Some(resident_total);
+        }
+        let mut held = 0;
+        for &pid in &pids {
+            if Instant::now() >= deadline {
+                return None;
+            }
+            held += share(pid);
+        }
+        Some(held)
+    }
+
+    /// How long until the next sample is due.
+    pub(super) fn due_in(&self, now: Instant) -> Duration {
+        self.next.saturating_duration_since(now)
+    }
+}
+
+/// `root` and every process descending from it, from each process's parent
+/// in `/proc/PID/stat` (`/proc/PID/task/TID/children` needs a kernel option
+/// that is not always there); `None` when `deadline` passes first.
+fn tree(root: u32, deadline: Instant) -> Option<Vec<u32>> {
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if Instant::now() >= deadline {
+            return None;
+        }
+        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
+            continue;
+        };
+        if let Some(parent) = parent_of(pid) {
+            children.entry(parent).or_default().push(pid);
+        }
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        if let Some(kids) = children.get(&found[i]) {
+            found.extend(kids);
+        }
+        i += 1;
+    }
+    Some(found)
+}
+
+/// The parent in `/proc/PID/stat`: the fourth field, after the command's
+/// name in parentheses (which may itself hold spaces and parentheses).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Reads the `keys` of a `/proc` file in kB, summed, in bytes.
+fn kib(text: &str, keys: &[&str]) -> Option<u64> {
+    let mut total = 0;
+    for key in keys {
+        let line = text.lines().find_map(|l| l.strip_prefix(key))?;
+        total += line
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse::<u64>()
+            .ok()?;
+    }
+    Some(total * 1024)
+}
+
+/// The resident anonymous and shared memory of `pid`, from
+/// `/proc/PID/status`: pages shared with other processes (after a fork,
+/// or a shared mapping) count in each.
+fn resident(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| kib(&status, &["RssAnon:", "RssShmem:"]))
+        .unwrap_or(0)
+}
+
+/// The memory `pid` holds, in bytes: its proportional share (PSS) of
+/// anonymous and shared memory, from `/proc/PID/smaps_rollup`. Shares, so
+/// that pages shared by several processes of the session count once in
+/// the sum; anonymous and shared only, because file pages (the
+/// interpreter's own binary and libraries) are the page cache's, not the
+/// program's. Where smaps_rollup cannot be read (an old kernel), the
+/// resident memory, which may count a shared page more than once.
+fn share(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
+        .ok()
+        .and_then(|rollup| kib(&rollup, &["Pss_Anon:", "Pss_Shmem:"]))
+        .unwrap_or_else(|| resident(pid))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A child holding 64 MiB of shared memory is found under this process
+    /// and its memory counted.
+    #[test]
+    fn shared_memory_in_a_child_is_counted() {
+        let mut child = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import mmap, sys, time\nm = mmap.mmap(-1, 64 << 20)\nfor i in range(0, len(m), 4096): m[i] = 1\nprint(flush=True)\ntime.sleep(30)\n",
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let me = std::process::id();
+        let far = Instant::now() + Duration::from_secs(60);
+        assert!(tree(me, far).unwrap().contains(&child.id()));
+        let total: u64 = tree(child.id(), far).unwrap().into_iter().map(share).sum();
+        let upper: u64 = tree(child.id(), far)
+            .unwrap()
+            .into_iter()
+            .map(resident)
+            .sum();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(total >= 64 << 20, "{total}");
+        assert!(total < 256 << 20, "{total}");
+        assert!(upper >= total, "{upper} < {total}");
+    }
+}

@@ -13,6 +13,11 @@
 //!   calls this filter would see;
 //! - `bpf`, `perf_event_open` and `userfaultfd`: kernel attack surface and
 //!   side channels, needed by no submission;
+//! - new namespaces (`unshare`, `clone` with a `CLONE_NEW*` flag, `setns`):
+//!   a user namespace of its own would give the program capabilities over
+//!   whatever it creates inside, more kernel surface for nothing the
+//!   challenge needs; `clone3`, whose flags sit in memory the filter cannot
+//!   read, answers ENOSYS, and the C library falls back to `clone`;
 //! - any system call of another ABI (32-bit calls through `int 0x80`, x32),
 //!   whose numbers, and `socketcall`, this filter does not know.
 //!
@@ -22,11 +27,12 @@
 
 /// What the filter refuses, in words, for the report's `sandbox` record.
 pub const DESCRIPTION: &str = "sockets but IPv4, IPv6 and UNIX pairs; keyrings; io_uring; \
-     bpf, perf events and userfaultfd; other syscall ABIs";
+     bpf, perf events and userfaultfd; new namespaces; other syscall ABIs";
 
 const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
 const JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
 const JGE_K: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+const JSET_K: u16 = 0x45; // BPF_JMP | BPF_JSET | BPF_K
 const RET_K: u16 = 0x06; // BPF_RET | BPF_K
 
 const RET_ALLOW: u32 = 0x7fff_0000;
@@ -88,6 +94,27 @@ fn first_argument_in(values: &[i32], e: i32) -> Vec<libc::sock_filter> {
     block
 }
 
+/// Every `CLONE_NEW*` flag: namespaces (and `CLONE_NEWTIME`).
+const NEW_NAMESPACES: u32 = (libc::CLONE_NEWNS
+    | libc::CLONE_NEWCGROUP
+    | libc::CLONE_NEWUTS
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUSER
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWNET) as u32
+    | 0x80; // CLONE_NEWTIME
+
+/// Fail with `e` when the first argument has any bit of `mask`, else
+/// allow. Every path returns.
+fn first_argument_without(mask: u32, e: i32) -> Vec<libc::sock_filter> {
+    vec![
+        op(LD_W_ABS, ARG0),
+        jump(JSET_K, mask, 0, 1),
+        errno(e),
+        op(RET_K, RET_ALLOW),
+    ]
+}
+
 /// The filter for this architecture, or `None` where it is not built.
 pub fn program() -> Option<Vec<libc::sock_filter>> {
     let arch = NATIVE_ARCH?;
@@ -111,7 +138,17 @@ pub fn program() -> Option<Vec<libc::sock_filter>> {
         libc::SYS_socketpair,
         &first_argument_in(&[libc::AF_UNIX], libc::EAFNOSUPPORT),
     );
+    // Both take their flags first (on x86-64 and AArch64 alike).
+    for call in [libc::SYS_clone, libc::SYS_unshare] {
+        on_call(
+            &mut p,
+            call,
+            &first_argument_without(NEW_NAMESPACES, libc::EPERM),
+        );
+    }
     let refused = [
+        (libc::SYS_clone3, libc::ENOSYS),
+        (libc::SYS_setns, libc::EPERM),
         (libc::SYS_add_key, libc::ENOSYS),
         (libc::SYS_keyctl, libc::ENOSYS),
         (libc::SYS_request_key, libc::ENOSYS),
@@ -150,11 +187,11 @@ mod tests {
                     let at = i.k as usize;
                     acc = u32::from_ne_bytes(data[at..at + 4].try_into().unwrap());
                 }
-                JEQ_K | JGE_K => {
-                    let taken = if i.code == JEQ_K {
-                        acc == i.k
-                    } else {
-                        acc >= i.k
+                JEQ_K | JGE_K | JSET_K => {
+                    let taken = match i.code {
+                        JEQ_K => acc == i.k,
+                        JGE_K => acc >= i.k,
+                        _ => acc & i.k != 0,
                     };
                     pc += usize::from(if taken { i.jt } else { i.jf });
                 }
@@ -203,13 +240,26 @@ mod tests {
         );
         assert_eq!(call(libc::SYS_bpf, 0), refused_with(libc::EPERM));
         assert_eq!(call(libc::SYS_userfaultfd, 0), refused_with(libc::EPERM));
+        // Threads and processes, but no namespace.
+        let thread = libc::CLONE_VM | libc::CLONE_FS | libc::CLONE_FILES | libc::CLONE_THREAD;
+        assert_eq!(call(libc::SYS_clone, thread), RET_ALLOW);
+        assert_eq!(call(libc::SYS_clone, libc::SIGCHLD), RET_ALLOW);
+        for flag in [libc::CLONE_NEWUSER, libc::CLONE_NEWNS, libc::CLONE_NEWNET] {
+            assert_eq!(
+                call(libc::SYS_clone, libc::SIGCHLD | flag),
+                refused_with(libc::EPERM)
+            );
+            assert_eq!(call(libc::SYS_unshare, flag), refused_with(libc::EPERM));
+        }
+        assert_eq!(call(libc::SYS_unshare, libc::CLONE_FILES), RET_ALLOW);
+        assert_eq!(call(libc::SYS_clone3, 0), refused_with(libc::ENOSYS));
+        assert_eq!(call(libc::SYS_setns, 0), refused_with(libc::EPERM));
         // What a program needs goes through, whatever its first argument.
         for nr in [
             libc::SYS_read,
             libc::SYS_write,
             libc::SYS_mmap,
             libc::SYS_execve,
-            libc::SYS_clone,
             libc::SYS_connect,
         ] {
             assert_eq!(call(nr, libc::AF_UNIX), RET_ALLOW, "call {nr}");

@@ -169,6 +169,11 @@ def not_json_error(message, ops):
     }
 
 
+class MissingMethod(AttributeError):
+    """An operation the Router does not have, found when it is called (a
+    method set in __init__ counts): the grader's API hint rests on it."""
+
+
 def not_a_list(answers):
     """The error for a solve() that returned something but a list, placed
     at the function's first line (the return is not in any frame)."""
@@ -217,7 +222,10 @@ def run_case(case_id, case, api, learner_dir):
             append = output.append
             for i, op in enumerate(ops):
                 current[0] = i
-                append(getattr(router, op[0])(*op[1:]))
+                method = getattr(router, op[0], None)
+                if not callable(method):
+                    raise MissingMethod(f"Router has no method {op[0]}")
+                append(method(*op[1:]))
     except BaseException as exc:  # SystemExit too: the learner's, not ours
         flush_learner_output()
         error = describe(exc, learner_dir)

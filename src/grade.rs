@@ -241,7 +241,21 @@ impl Grading<'_> {
             .max()
             .unwrap_or(Verdict::Accepted);
         let hello = runner.hello();
-        let api_hint = hello.and_then(|h| api_hint(challenge, &h.methods));
+        // The hello lists methods from the class; one set on the instance
+        // (a class field, an attribute set in __init__) is not there. The
+        // hint stands only on evidence: an operation really was missing,
+        // or no Router could even be built (another challenge's takes
+        // other arguments), so none of its operations ever ran.
+        let missed = tests
+            .iter()
+            .any(|t| t.error.as_ref().is_some_and(|e| e.kind == MISSING_METHOD))
+            || (!tests.is_empty()
+                && tests
+                    .iter()
+                    .all(|t| t.error.as_ref().is_some_and(|e| e.op_index == Some(-1))));
+        let api_hint = hello
+            .filter(|_| missed)
+            .and_then(|h| api_hint(challenge, &h.methods));
         Ok(SubmissionReport {
             name: name.to_owned(),
             path: submission.path.display().to_string(),
@@ -443,6 +457,9 @@ fn group_score(weight: f64, scoring: Scoring, passed: usize, total: usize) -> f6
         _ => weight * passed as f64 / total as f64,
     }
 }
+
+/// The error type a driver gives an operation the Router does not have.
+const MISSING_METHOD: &str = "MissingMethod";
 
 /// Compares the Router's public `methods` (empty when the driver cannot
 /// list them) with the challenge's operations.

@@ -243,6 +243,12 @@ fn check_example(example: &Example) -> Result<(), String> {
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());
     }
+    if example.verdict == "accepted" && submission.get("api_hint").is_some() {
+        return Err(format!(
+            "an accepted submission got an API hint: {}",
+            submission["api_hint"]
+        ));
+    }
     Ok(())
 }
 

@@ -377,6 +377,61 @@ fn list(names: &[Value]) -> String {
         .join(", ")
 }
 
+/// Routes between two nodes whose answer went against the pinned scores,
+/// for a submission without `h32` to compare: with two nodes and two
+/// different scores, nothing but the hash decides, so such answers say the
+/// submission's scores do not follow h32 as pinned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashHint {
+    /// Two-node routes answered with the other node.
+    pub against: usize,
+    /// Two-node routes answered at all.
+    pub asked: usize,
+    pub message: String,
+}
+
+/// The fewest routes against the pinned scores that make a hint: one could
+/// be a tie rule or an off-by-one, three in two-node routes are the hash.
+const HASH_HINT_EVIDENCE: usize = 3;
+
+/// The hint, when the answers of `observed` went against the pinned scores
+/// in at least [`HASH_HINT_EVIDENCE`] two-node routes. The caller gives it
+/// only to a submission without `h32` and no exactly named mistake.
+pub fn hash_hint(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<HashHint> {
+    let (mut asked, mut against) = (0, 0);
+    for o in observed {
+        let answers = match &o.behaviour {
+            Some(Behaviour::Output(output)) | Some(Behaviour::Raised { output, .. }) => output,
+            None => continue,
+        };
+        for (i, answer) in answers.iter().enumerate() {
+            let Some(reference::Explanation::Scores(table)) =
+                challenge.model.explain_at(&o.case.args, &o.case.ops, i)
+            else {
+                continue;
+            };
+            let [first, second] = table.rows.as_slice() else {
+                continue;
+            };
+            if first.h32 == second.h32 || table.rows.iter().any(|r| r.weighted.is_some()) {
+                // A tie goes by the names; a weight changes the scores.
+                continue;
+            }
+            asked += 1;
+            if answer.as_str() == Some(second.node.as_str()) {
+                against += 1;
+            }
+        }
+    }
+    (against >= HASH_HINT_EVIDENCE).then(|| HashHint {
+        against,
+        asked,
+        message: format!(
+            "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
+        ),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

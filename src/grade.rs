@@ -125,6 +125,7 @@ impl Grading<'_> {
             passed: 0,
             total: tests.len(),
             h32: None,
+            hash_hint: None,
             mistake: None,
             property: None,
             reproducer: None,
@@ -241,6 +242,10 @@ impl Grading<'_> {
             .max()
             .unwrap_or(Verdict::Accepted);
         let hello = runner.hello();
+        let exact = mistake.as_ref().is_some_and(|m| m.exact);
+        let hash_hint = (h32.is_none() && !exact && hello.is_some_and(|h| !h.h32))
+            .then(|| diagnose::hash_hint(challenge, &observed))
+            .flatten();
         // The hello lists methods from the class; one set on the instance
         // (a class field, an attribute set in __init__) is not there. The
         // hint stands only on evidence: an operation really was missing,
@@ -272,6 +277,7 @@ impl Grading<'_> {
                 .count(),
             total: tests.len(),
             h32,
+            hash_hint,
             mistake,
             property,
             reproducer,

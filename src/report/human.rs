@@ -186,6 +186,9 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         writeln!(out)?;
         render_hash_check(check, out)?;
     }
+    if let Some(hint) = &s.hash_hint {
+        writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
+    }
     if s.groups.len() > 1 {
         let groups: Vec<String> = s
             .groups

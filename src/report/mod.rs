@@ -111,6 +111,10 @@ pub struct SubmissionReport {
     pub total: usize,
     /// The submission's own h32 against the pinned one, where it has one.
     pub h32: Option<HashCheck>,
+    /// Without an h32 to compare: the two-node routes whose answers went
+    /// against the pinned scores, when there are enough to blame the hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_hint: Option<crate::diagnose::HashHint>,
     /// The known mistake that explains the failures (`exact`), or the
     /// closest one with how many failing tests it reproduces.
     pub mistake: Option<crate::diagnose::MistakeReport>,

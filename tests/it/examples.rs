@@ -414,3 +414,48 @@ fn a_rust_file_is_compiled_once() {
     // in the report for people; the test checks facts, not timings.)
     assert_eq!(binaries(), built);
 }
+
+/// A submission without h32 whose two-node routes go against the pinned
+/// scores is told its hash is not the pinned one; a correct one without
+/// h32 is told nothing.
+#[test]
+fn a_hash_without_h32_is_blamed_on_two_node_routes() {
+    let (_, report, _) = grade_json(Path::new("submissions/python/no_finalizer.py"));
+    let s = &report["submissions"][0];
+    let hint = &s["hash_hint"];
+    let against = hint["against"].as_u64().expect("a hash hint");
+    assert!(
+        against >= 3 && against <= hint["asked"].as_u64().unwrap(),
+        "{hint}"
+    );
+    assert!(
+        hint["message"].as_str().unwrap().contains("export h32"),
+        "{hint}"
+    );
+    // At least one failing test shows such a route: two nodes, and the
+    // answer is the one the pinned scores rank second.
+    let shown = s["tests"].as_array().unwrap().iter().any(|t| {
+        let rows = t["explanation"]["rows"].as_array();
+        rows.is_some_and(|r| {
+            r.len() == 2
+                && r[0]["h32"].as_u64().unwrap() > r[1]["h32"].as_u64().unwrap()
+                && t["divergence"]["actual"] == r[1]["node"]
+        })
+    });
+    assert!(shown, "no two-node route against the scores is shown");
+
+    let dir = tempdir();
+    let text = std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    let without = dir.path().join("router.py");
+    // The same router, its h32 made private: nothing to compare.
+    assert_eq!(
+        text.matches("h32(").count(),
+        1,
+        "h32 is defined, not called"
+    );
+    std::fs::write(&without, text.replace("def h32(", "def _h32(")).unwrap();
+    let (_, report, _) = grade_json(&without);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("hash_hint").is_none(), "{s}");
+}

@@ -64,6 +64,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    check_outputs(
+        args.format,
+        args.output.as_deref(),
+        args.gradebook.as_deref(),
+    )?;
     let root = challenge::root(cli.challenges.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
     let (dir, own) = challenge.suite_dir(args.tests.as_deref());
@@ -75,7 +80,19 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     for path in args.paths.iter().filter(|p| !p.is_dir()) {
         Submission::detect(path)?;
     }
-    let mut entries = batch::entries(&args.paths)?;
+    let found = batch::entries(&args.paths)?;
+    if !found.skipped.is_empty() {
+        eprintln!(
+            "warning: not graded, as no submissions: {} (a student is a folder holding router.*, or a file of a known language, or an executable)",
+            found
+                .skipped
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let mut entries = found.entries;
     if let Some(shard) = args.shard {
         entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
     }
@@ -161,6 +178,28 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     )
 }
 
+/// Proves every file a run will write can be written, before the work
+/// that writing it would otherwise lose.
+fn check_outputs(
+    format: Format,
+    output: Option<&std::path::Path>,
+    gradebook: Option<&std::path::Path>,
+) -> Result<(), Error> {
+    use crate::fsutil::{check_appendable, check_writable};
+    if let Some(path) = output {
+        check_writable(path, "--output")?;
+    }
+    if let Some(path) = gradebook {
+        check_writable(path, "--gradebook")?;
+    }
+    match std::env::var_os("GITHUB_STEP_SUMMARY") {
+        Some(path) if format == Format::Github => {
+            check_appendable(std::path::Path::new(&path), "$GITHUB_STEP_SUMMARY")
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Writes a finished report where it was asked for, with its gradebook,
 /// and says how the run ended.
 fn publish(
@@ -221,6 +260,11 @@ fn publish(
 
 /// `grader merge`: shard reports into one.
 fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    check_outputs(
+        args.format,
+        args.output.as_deref(),
+        args.gradebook.as_deref(),
+    )?;
     let mut reports = Vec::new();
     for path in &args.files {
         let text = std::fs::read_to_string(path)

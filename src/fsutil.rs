@@ -81,6 +81,58 @@ pub fn write_atomically_with_mode(path: &Path, bytes: &[u8], mode: u32) -> Resul
     file.commit()
 }
 
+/// Proves that `path` (given as `what`, e.g. `--output`) can be written
+/// before any work that would be lost if it could not: a file is made and
+/// removed beside it, and nothing is left behind either way.
+pub fn check_writable(path: &Path, what: &str) -> Result<(), Error> {
+    let refuse = |why: String| {
+        Error::Usage(format!(
+            "cannot write {what} {}: {why}; nothing was done",
+            path.display()
+        ))
+    };
+    if path.is_dir() {
+        return Err(refuse("it is a folder; name a file in it".into()));
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    if !dir.exists() {
+        return Err(refuse(format!(
+            "the folder {} does not exist; create it first or choose another path",
+            dir.display()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(refuse(format!(
+            "{} is not a folder; choose another path",
+            dir.display()
+        )));
+    }
+    tempfile::tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| refuse(format!("{e}; choose a path the grader can write")))
+}
+
+/// [`check_writable`] for a file that is appended to: an existing one must
+/// open for appending (and is left as it was).
+pub fn check_appendable(path: &Path, what: &str) -> Result<(), Error> {
+    if !path.exists() || path.is_dir() {
+        return check_writable(path, what);
+    }
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| {
+            Error::Usage(format!(
+                "cannot append to {what} {}: {e}; make it writable or point it elsewhere; nothing was done",
+                path.display()
+            ))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

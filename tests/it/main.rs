@@ -5,6 +5,7 @@ mod support;
 
 mod authoring;
 mod batch;
+mod batch_inputs;
 mod bounds;
 mod builds;
 mod challenge_files;

@@ -3,13 +3,14 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+mod results;
+
 use crate::error::Error;
-use crate::fsutil::write_atomically;
 use crate::grade::Grading;
 use crate::lang::Submission;
 use crate::report::{Report, SubmissionReport};
-use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
+use results::Results;
+use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -24,54 +25,42 @@ pub struct Entry {
     pub file: Result<PathBuf, String>,
 }
 
+/// What the command line's paths hold.
+#[derive(Debug, Default)]
+pub struct Found {
+    /// The submissions, in the order given (a class folder's by name).
+    pub entries: Vec<Entry>,
+    /// Files of class folders that are no submission (a README, a roster):
+    /// not graded.
+    pub skipped: Vec<PathBuf>,
+}
+
 /// Expands the command line's paths: a file is one submission; a folder
-/// holds one entry per student (a subfolder, or a file).
-pub fn entries(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
-    let mut entries = Vec::new();
+/// holding an entry file (`router.*`) is one student's; any other folder
+/// holds one entry per student (a subfolder, or a file a language is known
+/// for), and its other files are skipped. A folder that yields no
+/// submission is refused: a mis-mounted class folder must not pass.
+pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
+    let mut found = Found::default();
     for path in paths {
-        if path.is_dir() {
-            let mut children: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(|e| {
-                    Error::Usage(format!(
-                        "cannot read the batch folder {}: {e}",
-                        path.display()
-                    ))
-                })?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| {
-                    !p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-                })
-                .collect();
-            children.sort();
-            for child in children {
-                let name = child
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned();
-                let file = if child.is_dir() {
-                    entry_file(&child)
-                } else {
-                    Ok(child.clone())
-                };
-                entries.push(Entry {
-                    name,
-                    path: child.clone(),
-                    file,
-                });
-            }
-        } else {
-            entries.push(Entry {
+        if !path.is_dir() {
+            found.entries.push(Entry {
                 name: path.display().to_string(),
                 path: path.clone(),
                 file: Ok(path.clone()),
             });
+        } else if holds_entry_file(path) {
+            found.entries.push(Entry {
+                name: path.display().to_string(),
+                path: path.clone(),
+                file: entry_file(path),
+            });
+        } else {
+            class(path, &mut found)?;
         }
     }
     let mut seen = std::collections::BTreeSet::new();
-    for e in &entries {
+    for e in &found.entries {
         if !seen.insert(e.name.clone()) {
             return Err(Error::Usage(format!(
                 "two submissions are named `{}`; give each student one folder or file",
@@ -79,7 +68,89 @@ pub fn entries(paths: &[PathBuf]) -> Result<Vec<Entry>, Error> {
             )));
         }
     }
-    Ok(entries)
+    Ok(found)
+}
+
+/// The students of the class folder `dir`, added to `found`.
+fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
+    let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| {
+            Error::Usage(format!(
+                "cannot read the batch folder {}: {e}",
+                dir.display()
+            ))
+        })?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    children.sort();
+    let before = found.entries.len();
+    let mut skipped = Vec::new();
+    for child in children {
+        let name = child
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let file = if child.is_dir() {
+            entry_file(&child)
+        } else if is_submission_file(&child) {
+            Ok(child.clone())
+        } else {
+            skipped.push(child);
+            continue;
+        };
+        found.entries.push(Entry {
+            name,
+            path: child.clone(),
+            file,
+        });
+    }
+    if found.entries.len() == before {
+        let holds = if skipped.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (it holds only {})",
+                skipped
+                    .iter()
+                    .map(|p| p.file_name().unwrap_or_default().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(Error::Usage(format!(
+            "no submissions found in {}: expected folders holding router.* or entry files{holds}; check the path (a folder mounted empty?)",
+            dir.display()
+        )));
+    }
+    found.skipped.extend(skipped);
+    Ok(())
+}
+
+/// Whether `dir` holds an entry file itself: then it is one student's
+/// folder (their module beside its helpers), not a class.
+fn holds_entry_file(dir: &Path) -> bool {
+    crate::lang::entry_names()
+        .iter()
+        .any(|name| dir.join(name).is_file())
+}
+
+/// Whether a file in a class folder is a student's: a language is known
+/// for its extension, or it is executable (it may speak the protocol). A
+/// file that cannot be inspected is kept, so that its student hears why.
+fn is_submission_file(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let known = crate::lang::entry_names().iter().any(|name| {
+        name.split_once('.')
+            .is_some_and(|(_, ext)| ext == extension)
+    });
+    known || std::fs::metadata(path).map_or(true, |m| m.permissions().mode() & 0o111 != 0)
 }
 
 /// A student folder's entry file: the one `router.<ext>` with a known
@@ -153,18 +224,10 @@ impl std::str::FromStr for Shard {
     }
 }
 
-/// What a results folder was made for; resuming into another run is
-/// refused rather than mixed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct RunKey {
-    challenge: String,
-    tests_dir: String,
-    audience: crate::report::Audience,
-}
-
 /// Grades `entries` with `jobs` threads. With `results`, each graded
 /// submission is saved there as it finishes (atomically), and with
-/// `resume` the ones already saved are loaded instead of graded again.
+/// `resume` the ones already saved, of the same run and the same files,
+/// are loaded instead of graded again.
 pub fn run(
     grading: &Grading<'_>,
     entries: &[Entry],
@@ -172,24 +235,28 @@ pub fn run(
     results: Option<&Path>,
     resume: bool,
 ) -> Result<Vec<SubmissionReport>, Error> {
-    let key = RunKey {
-        challenge: grading.challenge.id.clone(),
-        tests_dir: grading.suite.dir.display().to_string(),
-        audience: grading.audience,
+    let results = results
+        .map(|dir| Results::open(dir, grading, resume))
+        .transpose()?;
+    // Hashed before grading: a submission changed meanwhile is graded
+    // again next time.
+    let sources: BTreeMap<&str, String> = match &results {
+        Some(_) => entries
+            .iter()
+            .map(|e| (e.name.as_str(), results::source_hash(e)))
+            .collect(),
+        None => BTreeMap::new(),
     };
     let mut done: Vec<SubmissionReport> = Vec::new();
     let mut todo: VecDeque<&Entry> = entries.iter().collect();
-    if let Some(dir) = results {
-        prepare_results(dir, &key, resume)?;
-        if resume {
-            todo.retain(|e| match load_result(dir, &e.name) {
-                Some(report) => {
-                    done.push(report);
-                    false
-                }
-                None => true,
-            });
-        }
+    if let Some(saved) = results.as_ref().filter(|_| resume) {
+        todo.retain(|e| match saved.load(&e.name, &sources[e.name.as_str()]) {
+            Some(report) => {
+                done.push(report);
+                false
+            }
+            None => true,
+        });
     }
     let progress = crate::report::progress::Progress::new(entries.len() as u64, done.len() as u64);
     let queue = Mutex::new(todo);
@@ -206,8 +273,8 @@ pub fn run(
                         return;
                     };
                     let graded = grade_entry(grading, entry).and_then(|report| {
-                        if let Some(dir) = results {
-                            save_result(dir, &report)?;
+                        if let Some(saved) = &results {
+                            saved.save(&report, &sources[entry.name.as_str()])?;
                         }
                         Ok(report)
                     });
@@ -266,60 +333,6 @@ fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport,
         Err(Error::Usage(why)) => Ok(grading.unpreparable(&entry.name, &path, &why)),
         Err(e) => Ok(grading.faulted(&entry.name, &path, &e)),
     }
-}
-
-fn result_path(dir: &Path, name: &str) -> PathBuf {
-    // Names are folder or file names, so they hold no '/'; keep them apart
-    // from the run key anyway.
-    dir.join(format!("{}.result.json", name.replace('/', "%2F")))
-}
-
-fn prepare_results(dir: &Path, key: &RunKey, resume: bool) -> Result<(), Error> {
-    std::fs::create_dir_all(dir).map_err(Error::io(format!("cannot create {}", dir.display())))?;
-    let key_path = dir.join("run.json");
-    if let Ok(bytes) = std::fs::read(&key_path) {
-        let existing: Option<RunKey> = serde_json::from_slice(&bytes).ok();
-        if existing.as_ref() != Some(key) {
-            return Err(Error::Usage(format!(
-                "{} holds results of another grading run ({}); use another --results folder or empty this one",
-                dir.display(),
-                existing.map_or_else(
-                    || "unreadable".into(),
-                    |k| format!("challenge {}, tests {}", k.challenge, k.tests_dir)
-                )
-            )));
-        }
-        if !resume {
-            // A fresh run replaces what an earlier one left.
-            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                if entry
-                    .file_name()
-                    .to_string_lossy()
-                    .ends_with(".result.json")
-                {
-                    let _ = std::fs::remove_file(entry.path());
-                }
-            }
-        }
-    }
-    write_atomically(
-        &key_path,
-        &serde_json::to_vec_pretty(key).unwrap_or_default(),
-    )
-}
-
-fn load_result(dir: &Path, name: &str) -> Option<SubmissionReport> {
-    let bytes = std::fs::read(result_path(dir, name)).ok()?;
-    // A grader fault is no result: resuming grades it again.
-    serde_json::from_slice::<SubmissionReport>(&bytes)
-        .ok()
-        .filter(|r| r.name == name && r.verdict != crate::judge::Verdict::GraderFault)
-}
-
-fn save_result(dir: &Path, report: &SubmissionReport) -> Result<(), Error> {
-    let bytes =
-        serde_json::to_vec(report).map_err(|e| Error::io("cannot encode a result")(e.into()))?;
-    write_atomically(&result_path(dir, &report.name), &bytes)
 }
 
 /// Combines shard reports into one: the same challenge, tests and

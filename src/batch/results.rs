@@ -1,0 +1,278 @@
+//! A batch's results folder: each submission's result saved as it
+//! finishes, reused by `--resume` only when nothing that decides it has
+//! changed, and the folder held by one run at a time.
+//!
+//! A result is reused when the run key (the grader's version, the
+//! challenge, the tests and their expected answers, the audience and every
+//! limit) is the one the folder was made with, and the submission's own
+//! files hash as they did when it was graded.
+
+use super::Entry;
+use crate::error::Error;
+use crate::fsutil::write_atomically;
+use crate::grade::Grading;
+use crate::report::{Audience, SubmissionReport};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The lock file a run holds (an exclusive `flock`) while it writes the
+/// folder; the kernel releases it when the run ends, however it ends.
+const LOCK: &str = ".lock";
+
+/// Everything a result depends on besides the submission itself. A
+/// results folder is made for one key; another run's is refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct RunKey {
+    /// The grader's name and version: the drivers, the reference and the
+    /// judging are built into it.
+    grader: String,
+    challenge: String,
+    tests_dir: String,
+    audience: Audience,
+    /// A hash of challenge.toml as loaded and of every case with its
+    /// expected answers and its group's weight, scoring and visibility.
+    suite: String,
+    time_limits_ms: BTreeMap<String, u64>,
+    memory_bytes: u64,
+    output_bytes: u64,
+    processes: u64,
+    open_files: u64,
+    file_size_bytes: u64,
+    scratch_bytes: u64,
+    extra_run_ms: u64,
+    extras_budget_ms: u64,
+    sandbox: bool,
+}
+
+impl RunKey {
+    fn of(grading: &Grading<'_>) -> RunKey {
+        let limits = grading.env.limits();
+        let suite = Sha256::digest(
+            format!("{:?}\n{:?}", grading.challenge.config, grading.suite.groups).as_bytes(),
+        );
+        RunKey {
+            grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
+            challenge: grading.challenge.id.clone(),
+            tests_dir: grading.suite.dir.display().to_string(),
+            audience: grading.audience,
+            suite: hex(&suite),
+            time_limits_ms: grading
+                .suite
+                .groups
+                .iter()
+                .map(|g| (g.name.clone(), g.time_limit.as_millis() as u64))
+                .collect(),
+            memory_bytes: limits.memory_bytes,
+            output_bytes: limits.output_bytes,
+            processes: limits.processes,
+            open_files: limits.open_files,
+            file_size_bytes: limits.file_size_bytes,
+            scratch_bytes: limits.scratch_bytes,
+            extra_run_ms: grading.extras.run_floor.as_millis() as u64,
+            extras_budget_ms: grading.extras.budget_cap.as_millis() as u64,
+            sandbox: grading.env.sandboxed(),
+        }
+    }
+}
+
+/// A saved result and the hash of the submission it is the result of.
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    source: String,
+    report: SubmissionReport,
+}
+
+/// A results folder this run holds: no other run writes it meanwhile.
+pub(super) struct Results {
+    dir: PathBuf,
+    /// Holds the lock; closing it (at the end of the run) releases it.
+    _lock: std::fs::File,
+}
+
+impl Results {
+    /// Takes `dir` for this run: created if need be, proved writable,
+    /// locked, and checked to hold results of this same run. A fresh run
+    /// (not `resume`) starts it over.
+    pub(super) fn open(dir: &Path, grading: &Grading<'_>, resume: bool) -> Result<Results, Error> {
+        let unwritable = |e: std::io::Error| {
+            Error::Usage(format!(
+                "cannot write the results folder {} ({e}); give --results a folder the grader can create and write",
+                dir.display()
+            ))
+        };
+        std::fs::create_dir_all(dir).map_err(unwritable)?;
+        // Proves that files can be made there, leaving none behind.
+        tempfile::tempfile_in(dir).map_err(unwritable)?;
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(LOCK))
+            .map_err(unwritable)?;
+        if !crate::os::try_lock(&lock).map_err(unwritable)? {
+            return Err(Error::Usage(format!(
+                "the results folder {} is in use by another grading run (it holds {}); wait for that run to end, or give this one another --results folder",
+                dir.display(),
+                dir.join(LOCK).display()
+            )));
+        }
+        let key = RunKey::of(grading);
+        let key_path = dir.join("run.json");
+        if let Ok(bytes) = std::fs::read(&key_path) {
+            let existing: serde_json::Value =
+                serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
+            let wanted = serde_json::to_value(&key).unwrap_or_default();
+            if existing != wanted {
+                return Err(Error::Usage(format!(
+                    "{} holds results of another grading run ({}); use another --results folder or empty this one",
+                    dir.display(),
+                    differences(&existing, &wanted)
+                )));
+            }
+            if !resume {
+                // A fresh run replaces what an earlier one left.
+                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                    if entry
+                        .file_name()
+                        .to_string_lossy()
+                        .ends_with(".result.json")
+                    {
+                        let _ = std::fs::remove_file(entry.path());
+                    }
+                }
+            }
+        }
+        write_atomically(
+            &key_path,
+            &serde_json::to_vec_pretty(&key).unwrap_or_default(),
+        )?;
+        Ok(Results {
+            dir: dir.to_owned(),
+            _lock: lock,
+        })
+    }
+
+    /// The saved result of `name`, if it is one of the submission whose
+    /// files hash to `source` and no grader fault (resuming grades a fault
+    /// again).
+    pub(super) fn load(&self, name: &str, source: &str) -> Option<SubmissionReport> {
+        let bytes = std::fs::read(self.path(name)).ok()?;
+        serde_json::from_slice::<Saved>(&bytes)
+            .ok()
+            .filter(|s| s.source == source)
+            .map(|s| s.report)
+            .filter(|r| r.name == name && r.verdict != crate::judge::Verdict::GraderFault)
+    }
+
+    /// Saves `report`, the result of the submission whose files hash to
+    /// `source`.
+    pub(super) fn save(&self, report: &SubmissionReport, source: &str) -> Result<(), Error> {
+        let bytes = serde_json::to_vec(&serde_json::json!({
+            "source": source,
+            "report": report,
+        }))
+        .map_err(|e| Error::io("cannot encode a result")(e.into()))?;
+        write_atomically(&self.path(&report.name), &bytes)
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        // Names are folder or file names, or paths as given: keep their
+        // '/' out of the file name.
+        self.dir
+            .join(format!("{}.result.json", name.replace('/', "%2F")))
+    }
+}
+
+/// What differs between the key a folder was made with and this run's,
+/// named for the person who must decide.
+fn differences(existing: &serde_json::Value, wanted: &serde_json::Value) -> String {
+    let (Some(old), Some(new)) = (existing.as_object(), wanted.as_object()) else {
+        return "its run.json is unreadable".into();
+    };
+    let changed: Vec<String> = new
+        .iter()
+        .filter(|(field, value)| old.get(*field) != Some(value))
+        .map(|(field, value)| match field.as_str() {
+            "suite" => "the tests or challenge.toml changed".to_owned(),
+            _ => format!(
+                "{field} was {}, now {value}",
+                old.get(field).map_or("unset".into(), |v| v.to_string())
+            ),
+        })
+        .collect();
+    if changed.is_empty() {
+        "its run.json is another grader's".into()
+    } else {
+        changed.join("; ")
+    }
+}
+
+/// A hash of what grading `entry` reads of it: for a student's folder,
+/// every file and link beneath it (a link by where it points, never
+/// followed: what it reaches within the folder is hashed as itself); for a
+/// file given alone, the file (a link out of its folder only by where it
+/// points, as such an entry is refused unread).
+pub(super) fn source_hash(entry: &Entry) -> String {
+    let mut hasher = Sha256::new();
+    let mut put = |tag: &str, bytes: &[u8]| {
+        hasher.update(tag.as_bytes());
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    let path = &entry.path;
+    if path.is_dir() {
+        // The root is followed when it is a link (a class of links to
+        // checkouts); nothing beneath it is.
+        for item in walkdir::WalkDir::new(path)
+            .follow_links(false)
+            .sort_by_file_name()
+            .min_depth(1)
+        {
+            let item = match item {
+                Ok(item) => item,
+                Err(e) => {
+                    put("error", e.to_string().as_bytes());
+                    continue;
+                }
+            };
+            let rel = item.path().strip_prefix(path).unwrap_or(item.path());
+            let rel = rel.as_os_str().as_encoded_bytes();
+            let kind = item.file_type();
+            if kind.is_symlink() {
+                put("link", rel);
+                let target = std::fs::read_link(item.path()).unwrap_or_default();
+                put("to", target.as_os_str().as_encoded_bytes());
+            } else if kind.is_file() {
+                put("file", rel);
+                match std::fs::read(item.path()) {
+                    Ok(bytes) => put("bytes", &bytes),
+                    Err(e) => put("error", e.to_string().as_bytes()),
+                }
+            } else {
+                put("other", rel);
+            }
+        }
+    } else {
+        let folder = std::path::absolute(path)
+            .ok()
+            .and_then(|p| p.parent().and_then(|f| std::fs::canonicalize(f).ok()));
+        let real = std::fs::canonicalize(path).ok();
+        match (folder, real) {
+            (Some(folder), Some(real)) if real.starts_with(&folder) => match std::fs::read(&real) {
+                Ok(bytes) => put("bytes", &bytes),
+                Err(e) => put("error", e.to_string().as_bytes()),
+            },
+            _ => {
+                let target = std::fs::read_link(path).unwrap_or_default();
+                put("to", target.as_os_str().as_encoded_bytes());
+            }
+        }
+    }
+    hex(&hasher.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

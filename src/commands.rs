@@ -75,7 +75,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let output = args.output.as_deref().map(absolute).transpose()?;
     let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
     let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
-    let root = challenge::root(cli.challenges.as_deref())?;
+    let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
     let challenge = Challenge::load(&root, &args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let mut suite = challenge.load_suite(&dir, own)?;
@@ -123,7 +123,6 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         protected,
         cache_dir,
     })?;
-    crate::lang::check_interpreters(&env, &submissions)?;
     let layers = env.layers();
     if layers.enabled && !layers.missing.is_empty() {
         eprintln!(

@@ -76,13 +76,6 @@ impl Suite {
 /// Where challenges live: `explicit` if given, else `$GRADER_CHALLENGES`,
 /// else `./challenges`, else the folder this grader was built from.
 pub fn root(explicit: Option<&Path>) -> Result<PathBuf, Error> {
-    // Absolute, so that no path derived from it depends on the folder a
-    // program runs in (a session runs in its scratch folder).
-    let dir = root_as_named(explicit)?;
-    std::path::absolute(&dir).map_err(Error::io(format!("cannot resolve {}", dir.display())))
-}
-
-fn root_as_named(explicit: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(dir) = explicit {
         return if dir.is_dir() {
             Ok(dir.to_owned())

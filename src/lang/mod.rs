@@ -217,25 +217,6 @@ pub fn prepare(
     Ok(Ok(program))
 }
 
-/// Finds, once, every interpreter the submissions at `files` need, and
-/// checks its version: a missing or too old one is the grader's setup to
-/// fix, found before anyone is graded, and never a learner's verdict.
-/// Files that are no submission are left to be reported as such.
-pub fn check_interpreters(env: &Environment, files: &[&Path]) -> Result<(), Error> {
-    for file in files {
-        match Submission::detect(file).map(|s| s.language) {
-            Ok(Language::Python) => {
-                python::PYTHON.find(env)?;
-            }
-            Ok(Language::JavaScript | Language::TypeScript) => {
-                javascript::NODE.find(env)?;
-            }
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
 /// A program with no arguments or grants of its own yet.
 fn bare(submission: &Submission, program: PathBuf) -> Program {
     Program {
@@ -272,10 +253,11 @@ fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, Error> {
     Ok(real)
 }
 
-/// The most source a module submission may have: ten times the largest
-/// honest solution would still be far below it, and the grader reads,
-/// hashes and caches what it is given.
-pub const MAX_SOURCE_BYTES: u64 = 1 << 20;
+/// The most source a module submission may have: a hundred times the
+/// largest honest solution would still be below it, and the grader reads,
+/// hashes and caches what it is given (the transpiler's own bound on
+/// nesting is met well below it).
+pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 
 /// The submission's text, read from where it really is (never through a
 /// link out of its folder). A file that cannot be read, is larger than

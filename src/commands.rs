@@ -64,14 +64,21 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    check_outputs(
-        args.format,
-        args.output.as_deref(),
-        args.gradebook.as_deref(),
-    )?;
-    let root = challenge::root(cli.challenges.as_deref())?;
+    // Every session runs in a scratch folder of its own, where a path
+    // relative to here names nothing (a relative cache made every
+    // TypeScript module "not found"): every path is made absolute first.
+    let absolute = |p: &std::path::Path| {
+        std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
+    };
+    let tests = args.tests.as_deref().map(absolute).transpose()?;
+    let results = args.results.as_deref().map(absolute).transpose()?;
+    let output = args.output.as_deref().map(absolute).transpose()?;
+    let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
+    let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
+    let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
+    check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
     let challenge = Challenge::load(&root, &args.challenge)?;
-    let (dir, own) = challenge.suite_dir(args.tests.as_deref());
+    let (dir, own) = challenge.suite_dir(tests.as_deref());
     let mut suite = challenge.load_suite(&dir, own)?;
     // A wrong expected file stops the run before anyone is graded by it.
     crate::author::check_expected(&challenge, &suite)?;
@@ -109,7 +116,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let l = &challenge.config.limits;
     let mib = |n: u64| n.saturating_mul(1 << 20);
     let mut protected = vec![root.clone(), suite.dir.clone()];
-    protected.extend(args.tests.clone());
+    protected.extend(tests.clone());
     protected.extend(
         submissions
             .iter()
@@ -127,7 +134,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             scratch_bytes: mib(l.scratch_mb),
         },
         protected,
-        cache_dir: args.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        cache_dir,
     })?;
     let layers = env.layers();
     if layers.enabled && !layers.missing.is_empty() {
@@ -160,19 +167,13 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         || std::thread::available_parallelism().map_or(1, usize::from),
         |j| j as usize,
     );
-    let graded = batch::run(
-        &grading,
-        &entries,
-        jobs,
-        args.results.as_deref(),
-        args.resume,
-    )?;
+    let graded = batch::run(&grading, &entries, jobs, results.as_deref(), args.resume)?;
     let report = grading.report(graded);
     publish(
         &report,
         args.format,
-        args.output.as_deref(),
-        args.gradebook.as_deref(),
+        output.as_deref(),
+        gradebook.as_deref(),
         args.exit_zero,
         out,
     )

@@ -4,6 +4,7 @@
 //! contained command, running one to its end, and the [`Program`] that
 //! preparing a submission produces and a session runs.
 
+mod reach;
 mod uid;
 
 use crate::error::Error;
@@ -21,6 +22,7 @@ pub use crate::sandbox::Layers;
 /// The first argument with which the grader runs itself as the sandbox
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::sandbox::SHIM_ARG;
+pub use reach::Grants;
 pub use uid::UidLease;
 
 /// The exit code of a contained command whose sandbox could not start it

@@ -53,14 +53,19 @@ fn hash_path(artifact: &Path) -> PathBuf {
 /// The bytes of `path`, not followed if it is a symbolic link.
 pub(super) fn read_no_follow(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(path)?;
+    let mut file = open_no_follow(path)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
+}
+
+/// `path` opened for reading, unless it is a link.
+pub(super) fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
 }
 
 /// Whether `artifact` is there with the bytes whose hash was recorded when

@@ -1,6 +1,7 @@
 //! JavaScript: the learner's module (CommonJS or ES) loaded by our Node
 //! driver, run by the real `node` (found once, `$GRADER_NODE` or `node`).
 
+use super::interpreter::Interpreter;
 use super::{Replay, Submission, bare};
 use crate::error::Error;
 use crate::exec::{Environment, Program};
@@ -9,17 +10,25 @@ use std::path::PathBuf;
 
 const DRIVER: &str = include_str!("../../drivers/node_driver.js");
 
+/// The interpreter: the driver needs Node.js 14, for optional chaining
+/// (`?.`).
+pub(super) const NODE: Interpreter = Interpreter {
+    name: "node",
+    title: "Node.js",
+    rank: 1,
+    variable: "GRADER_NODE",
+    default: "node",
+    probe: (
+        "-e",
+        "console.log(process.execPath); console.log(process.versions.node)",
+    ),
+    package: "nodejs",
+    minimum: (14, 0),
+};
+
 /// The real `node` binary, and our driver written out.
 pub(super) fn node_and_driver(env: &Environment) -> Result<(PathBuf, PathBuf), Error> {
-    let node = super::interpreter(
-        env,
-        "node",
-        1,
-        "GRADER_NODE",
-        "node",
-        ("-e", "console.log(process.execPath)"),
-        "nodejs",
-    )?;
+    let node = NODE.find(env)?;
     Ok((node, env.driver("node_driver.js", DRIVER)?))
 }
 

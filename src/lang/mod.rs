@@ -10,6 +10,7 @@
 
 mod cache;
 mod executable;
+mod interpreter;
 mod javascript;
 mod python;
 mod rust;
@@ -178,7 +179,26 @@ pub fn prepare(
             (path, build)
         })
     };
-    let (own, list) = env.submission_paths(&submission.absolute);
+    if !matches!(
+        submission.language,
+        Language::Executable | Language::Unknown
+    ) && let Err(e) = read_source(submission)
+    {
+        return Ok(Err(e));
+    }
+    // Its sessions may be given a copy they can read (see `exec::reach`).
+    let grants = env.reachable_submission(&submission.absolute)?;
+    let copy;
+    let submission = if grants.file == submission.absolute {
+        submission
+    } else {
+        copy = Submission {
+            absolute: grants.file.clone(),
+            ..submission.clone()
+        };
+        &copy
+    };
+    let (own, list) = (grants.read, grants.list);
     let mut program = match submission.language {
         Language::Python => python::program(env, submission)?,
         Language::JavaScript => javascript::program(env, submission)?,
@@ -233,64 +253,38 @@ fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, Error> {
     Ok(real)
 }
 
-/// The submission's text, read from where it really is (never through a
-/// link out of its folder); a file that is not UTF-8 cannot be a module.
-fn read_source(submission: &Submission) -> Result<String, Error> {
-    let real = resolve_entry(&submission.path, &submission.absolute)?;
-    let bytes = cache::read_no_follow(&real).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read submission {}: {e}",
-            submission.path.display()
-        ))
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Error::Usage(format!(
-            "cannot read submission {} as UTF-8 text: {e}",
-            submission.path.display()
-        ))
-    })
-}
+/// The most source a module submission may have: a hundred times the
+/// largest honest solution would still be below it, and the grader reads,
+/// hashes and caches what it is given (the transpiler's own bound on
+/// nesting is met well below it).
+pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 
-/// Finds an interpreter's real binary by asking `program` (the variable
-/// `variable`'s value, else `default`) to print it with `flag probe`.
-fn interpreter(
-    env: &Environment,
-    name: &'static str,
-    rank: u8,
-    variable: &str,
-    default: &str,
-    (flag, probe): (&str, &str),
-    package: &str,
-) -> Result<PathBuf, Error> {
-    let found = env.tool(name, rank, || {
-        let program = std::env::var_os(variable).unwrap_or_else(|| default.into());
-        match std::process::Command::new(&program)
-            .args([flag, probe])
-            .output()
-        {
-            Ok(out) if out.status.success() => {
-                let path = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-                Ok(if path.is_empty() {
-                    PathBuf::from(&program)
-                } else {
-                    PathBuf::from(path)
-                })
-            }
-            Ok(out) => Err(format!(
-                "`{} {flag} ...` {}: {}",
-                program.to_string_lossy(),
-                crate::exec::describe_exit(out.status),
-                String::from_utf8_lossy(&out.stderr).trim()
-            )),
-            Err(e) => Err(format!("`{}`: {e}", program.to_string_lossy())),
-        }
-    });
-    found.map_err(|detail| Error::Runtime {
-        program: default.into(),
-        hint: format!(
-            "install {default} (e.g. apt-get install {package}) or set {variable} to its path"
-        ),
-        source: std::io::Error::other(detail),
+/// The submission's text, read from where it really is (never through a
+/// link out of its folder). A file that cannot be read, is larger than
+/// [`MAX_SOURCE_BYTES`] or is not UTF-8 cannot be a module: the `Err` is
+/// that learner's compile error, and the class is graded on.
+fn read_source(submission: &Submission) -> Result<String, LearnerError> {
+    use std::io::Read;
+    let shown = submission.path.display();
+    let refused = |message: String| LearnerError::new("CompileError", message);
+    let real = resolve_entry(&submission.path, &submission.absolute)
+        .map_err(|e| refused(e.to_string()))?;
+    let mut bytes = Vec::new();
+    cache::open_no_follow(&real)
+        .and_then(|file| file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| refused(format!("cannot read submission {shown}: {e}")))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(refused(format!(
+            "{shown} is larger than {} MiB, the most source a submission may have; \
+             submit the module alone, without data or generated code",
+            MAX_SOURCE_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        refused(format!(
+            "{shown} is not UTF-8 text (byte {} is not valid UTF-8); save it as UTF-8",
+            e.utf8_error().valid_up_to() + 1
+        ))
     })
 }
 

@@ -1,6 +1,7 @@
 //! Python: the learner's module imported by our driver, run by the real
 //! interpreter (found once, `$GRADER_PYTHON` or `python3`).
 
+use super::interpreter::Interpreter;
 use super::{Replay, Submission, bare};
 use crate::error::Error;
 use crate::exec::{Environment, Program};
@@ -10,18 +11,27 @@ use std::ffi::OsString;
 
 const DRIVER: &str = include_str!("../../drivers/python_driver.py");
 
+/// The interpreter: the driver needs Python 3.7, for `-X utf8` (UTF-8
+/// mode, ignored before) and dictionaries kept in insertion order. The
+/// probe runs on Python 2 too, so that it can be told to go.
+pub(super) const PYTHON: Interpreter = Interpreter {
+    name: "python",
+    title: "Python",
+    rank: 0,
+    variable: "GRADER_PYTHON",
+    default: "python3",
+    probe: (
+        "-c",
+        "import sys; print(sys.executable); print('%d.%d' % sys.version_info[:2])",
+    ),
+    package: "python3",
+    minimum: (3, 7),
+};
+
 /// `python -B -s -X utf8 driver.py router.py`: no bytecode written, no user
 /// site folder, UTF-8 whatever the locale.
 pub(super) fn program(env: &Environment, submission: &Submission) -> Result<Program, Error> {
-    let python = super::interpreter(
-        env,
-        "python",
-        0,
-        "GRADER_PYTHON",
-        "python3",
-        ("-c", "import sys; print(sys.executable)"),
-        "python3",
-    )?;
+    let python = PYTHON.find(env)?;
     let driver = env.driver("python_driver.py", DRIVER)?;
     let mut program = bare(submission, python);
     program.args = ["-B", "-s", "-X", "utf8"]

@@ -163,7 +163,10 @@ pub(super) fn compile(
     submission: &Submission,
     (own, list): (&[PathBuf], &[PathBuf]),
 ) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
-    let source = super::read_source(submission)?;
+    let source = match super::read_source(submission) {
+        Ok(source) => source,
+        Err(e) => return Ok(Err(e)),
+    };
     let (rustc, sysroot, version) = toolchain()?;
     let driver = driver_source(
         challenge.model,

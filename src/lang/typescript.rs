@@ -23,7 +23,10 @@ pub(super) fn transpile_cached(
     env: &Environment,
     submission: &Submission,
 ) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
-    let source = super::read_source(submission)?;
+    let source = match super::read_source(submission) {
+        Ok(source) => source,
+        Err(e) => return Ok(Err(e)),
+    };
     let path = submission.absolute.to_string_lossy();
     let key = super::cache::cache_key(&[
         b"ts",

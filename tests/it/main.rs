@@ -17,6 +17,7 @@ mod hostile;
 mod learner_values;
 mod links;
 mod mistakes;
+mod setup;
 mod shrink;
 mod snapshots;
 mod starters;

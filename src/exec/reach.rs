@@ -1,0 +1,184 @@
+//! A submission the sandbox's uid could not read where it is (a folder
+//! only its owner may enter, as `mktemp -d` makes them, or files only its
+//! owner may read) is given to its sessions as a private read-only copy:
+//! the folders above a granted path are covered and it is bound back
+//! beneath them, but a bind keeps the path's own permissions, so a folder
+//! or file the uid may not enter or read stays closed to it.
+
+use super::Environment;
+use crate::error::Error;
+use crate::os;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// The most a copy may hold: far more than any student's folder of
+/// source, and a bound on what the grader copies for one submission.
+const COPY_LIMIT_BYTES: u64 = 64 << 20;
+/// The most entries a copy may hold.
+const COPY_LIMIT_ENTRIES: usize = 10_000;
+
+/// What a submission's sessions are given: its entry file where they run
+/// it, the paths they may read and the folders they may only list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grants {
+    pub file: PathBuf,
+    pub read: Vec<PathBuf>,
+    pub list: Vec<PathBuf>,
+}
+
+impl Environment {
+    /// What the sessions of the submission at `file` (absolute) are
+    /// granted ([`Environment::submission_paths`]), from a private copy
+    /// made readable to the sandbox's uid when they run as one and the
+    /// submission's folder or a granted file is closed to others.
+    pub fn reachable_submission(&self, file: &Path) -> Result<Grants, Error> {
+        let (read, list) = self.submission_paths(file);
+        let as_granted = Grants {
+            file: file.to_owned(),
+            read,
+            list,
+        };
+        let dir = file.parent().and_then(|d| std::fs::canonicalize(d).ok());
+        let Some(dir) = dir else {
+            return Ok(as_granted);
+        };
+        let dropped = os::effective_ids().0 == 0 && self.options.sandbox;
+        if !dropped || (open_to_others(&dir) && as_granted.read.iter().all(|p| all_open(p))) {
+            return Ok(as_granted);
+        }
+        self.copy(file, &dir, &as_granted).map_err(|e| Error::Io {
+            context: format!(
+                "cannot give the sandbox a readable copy of {} (its folder or files are closed to other users; `chmod -R o+rX {}` opens them)",
+                file.display(),
+                dir.display()
+            ),
+            source: e,
+        })
+    }
+
+    fn copy(&self, file: &Path, dir: &Path, granted: &Grants) -> std::io::Result<Grants> {
+        let copies = self.scratch_dir().join("copies");
+        std::fs::create_dir_all(&copies)?;
+        std::fs::set_permissions(&copies, std::fs::Permissions::from_mode(0o711))?;
+        let dest = tempfile::Builder::new()
+            .prefix("submission-")
+            .tempdir_in(&copies)?
+            .keep();
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o755))?;
+        let mut budget = Budget {
+            bytes: COPY_LIMIT_BYTES,
+            entries: COPY_LIMIT_ENTRIES,
+        };
+        let place = |p: &Path| dest.join(p.strip_prefix(dir).unwrap_or(p));
+        let mut read = Vec::new();
+        for path in &granted.read {
+            copy_tree(path, path, &place(path), &mut budget)?;
+            read.push(place(path));
+        }
+        // The entry under its own name, even where it is a link within
+        // its folder (router.py -> src/impl.py).
+        let name = file.file_name().unwrap_or_default();
+        let entry = dest.join(name);
+        if !entry.exists() {
+            copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
+            read.push(entry.clone());
+        }
+        let list = granted.list.iter().map(|p| place(p)).collect();
+        Ok(Grants {
+            file: entry,
+            read,
+            list,
+        })
+    }
+}
+
+/// Whether a user other than the owner and the group may enter and list
+/// the folder `dir`.
+fn open_to_others(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_ok_and(|m| m.mode() & 0o005 == 0o005)
+}
+
+/// Whether everything beneath `path` (itself included) may be read by
+/// others, folders entered; links are judged where they lead, within.
+fn all_open(path: &Path) -> bool {
+    walkdir::WalkDir::new(path)
+        .into_iter()
+        .take(COPY_LIMIT_ENTRIES)
+        .all(|entry| {
+            entry.is_ok_and(|e| {
+                e.file_type().is_symlink()
+                    || e.metadata().is_ok_and(|m| {
+                        let need = if m.is_dir() { 0o005 } else { 0o004 };
+                        m.mode() & need == need
+                    })
+            })
+        })
+}
+
+struct Budget {
+    bytes: u64,
+    entries: usize,
+}
+
+/// Copies `from` (within the granted `root`) to `to`: folders 0755, files
+/// 0644 (0755 when executable), owned by the grader so that the sandbox's
+/// uid may read them and change nothing. A link is copied as what it
+/// leads to when that is a file within `root`, and left out otherwise,
+/// as the grants leave it out.
+fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
+    let meta = std::fs::symlink_metadata(from)?;
+    if meta.file_type().is_symlink() {
+        return match std::fs::canonicalize(from) {
+            Ok(target) if target.starts_with(root) && target.is_file() => {
+                copy_file(&target, to, budget)
+            }
+            _ => Ok(()),
+        };
+    }
+    if meta.is_file() {
+        return copy_file(from, to, budget);
+    }
+    if !meta.is_dir() {
+        return Ok(());
+    }
+    spend(budget, 0)?;
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
+    let mut children: Vec<PathBuf> = std::fs::read_dir(from)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    children.sort();
+    for child in children {
+        let name = child.file_name().unwrap_or_default();
+        copy_tree(root, &child, &to.join(name), budget)?;
+    }
+    Ok(())
+}
+
+fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
+    let meta = std::fs::metadata(from)?;
+    spend(budget, meta.len())?;
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::copy(from, to)?;
+    let mode = if meta.mode() & 0o111 != 0 {
+        0o755
+    } else {
+        0o644
+    };
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode))
+}
+
+fn spend(budget: &mut Budget, bytes: u64) -> std::io::Result<()> {
+    if budget.entries == 0 || bytes > budget.bytes {
+        return Err(std::io::Error::other(format!(
+            "it holds more than {} entries or {} MiB",
+            COPY_LIMIT_ENTRIES,
+            COPY_LIMIT_BYTES >> 20
+        )));
+    }
+    budget.entries -= 1;
+    budget.bytes -= bytes;
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! Problems of the grader's own setup (paths, folders, interpreters) and
+//! of one student's file: found and named as what they are, never shown
+//! as a learner's verdict on a correct submission, and never stopping the
+//! class.
+
+use crate::support::{grader, json, output, root, tempdir, text};
+use serde_json::Value;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+const SAMPLE: &str = "challenges/rendezvous-router/tests/sample";
+
+/// Each student's verdict in a JSON report, with its first test's message.
+fn verdicts(report: &Value) -> Vec<(String, String, String)> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["verdict"].as_str().unwrap().to_owned(),
+                s["tests"][0]["message"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn chmod(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// A class of correct submissions, one per language, each in `class`.
+fn correct_class(class: &Path, rust: bool) {
+    let mut students = vec![
+        ("py", "router.py", "submissions/python/correct_class.py"),
+        ("cjs", "router.cjs", "submissions/javascript/correct.cjs"),
+        ("mjs", "router.mjs", "submissions/javascript/correct.mjs"),
+        ("ts", "router.ts", "submissions/typescript/correct.ts"),
+    ];
+    if rust {
+        students.push(("rs", "router.rs", "submissions/rust/correct.rs"));
+    }
+    for (student, file, example) in students {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::copy(root().join(example), class.join(student).join(file)).unwrap();
+    }
+}
+
+fn all_accepted(out: &std::process::Output, expected: usize) {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = json(out);
+    let found = verdicts(&report);
+    assert_eq!(found.len(), expected, "{found:?}");
+    for (name, verdict, message) in found {
+        assert_eq!(verdict, "accepted", "{name}: {message}");
+    }
+}
+
+#[test]
+fn a_relative_cache_and_paths_work_from_any_folder() {
+    let dir = tempdir();
+    correct_class(&dir.path().join("class"), true);
+    std::fs::create_dir_all(dir.path().join("hidden")).unwrap();
+    crate::support::copy_tree(&root().join(SAMPLE), &dir.path().join("hidden"), |_| true);
+    let mut command = grader();
+    command.current_dir(dir.path()).args([
+        "grade",
+        "--challenges",
+        root().join("challenges").to_str().unwrap(),
+        "--format",
+        "json",
+        "--cache-dir",
+        "cache",
+        "--tests",
+        "hidden",
+        "--results",
+        "results",
+        "class",
+    ]);
+    let out = output(&mut command);
+    all_accepted(&out, 5);
+    assert!(dir.path().join("cache").is_dir());
+    // Once more, from the cache a relative path named.
+    let out = output(&mut command);
+    all_accepted(&out, 5);
+}
+
+#[test]
+fn submissions_in_folders_only_their_owner_may_enter_are_graded() {
+    // As mktemp -d makes them: the folder 0700, its files 0600, inside
+    // /tmp and under a 0700 folder outside it. Root reads them; a
+    // sandbox's uid could not, until it is given a copy.
+    let in_tmp = tempdir();
+    let outside = tempfile::tempdir_in(root().join("target")).unwrap();
+    for (base, rust) in [(in_tmp.path(), true), (outside.path(), false)] {
+        let class = base.join("class");
+        correct_class(&class, rust);
+        for student in std::fs::read_dir(&class).unwrap().flatten() {
+            for file in std::fs::read_dir(student.path()).unwrap().flatten() {
+                chmod(&file.path(), 0o600);
+            }
+            chmod(&student.path(), 0o700);
+        }
+        chmod(base, 0o700);
+        let mut command = grader();
+        command
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--tests",
+                SAMPLE,
+                "--cache-dir",
+            ])
+            .arg(base.join("cache"))
+            .arg(&class);
+        all_accepted(&output(&mut command), if rust { 5 } else { 4 });
+    }
+    // One file named on the command line, directly in a private folder.
+    let file = in_tmp.path().join("router.py");
+    std::fs::copy(root().join("submissions/python/correct_class.py"), &file).unwrap();
+    chmod(&file, 0o600);
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--tests", SAMPLE])
+        .arg(&file);
+    all_accepted(&output(&mut command), 1);
+}
+
+#[test]
+fn a_temporary_folder_the_sandbox_cannot_enter_still_grades() {
+    let dir = tempdir();
+    let tmp = dir.path().join("private/tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    chmod(&dir.path().join("private"), 0o700);
+    let class = dir.path().join("class");
+    correct_class(&class, false);
+    std::fs::create_dir_all(class.join("exe")).unwrap();
+    std::fs::copy(
+        root().join("submissions/executable/router"),
+        class.join("exe/router"),
+    )
+    .unwrap();
+    let mut command = grader();
+    command
+        .env("TMPDIR", &tmp)
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "--tests",
+            SAMPLE,
+            "--cache-dir",
+        ])
+        .arg(dir.path().join("cache"))
+        .arg(&class);
+    all_accepted(&output(&mut command), 5);
+}
+
+/// A stand-in interpreter that answers the grader's question (its binary,
+/// then its version) with `version`.
+fn old_interpreter(dir: &Path, name: &str, version: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\necho /usr/bin/{name}\necho {version}\n"),
+    )
+    .unwrap();
+    chmod(&path, 0o755);
+    path
+}
+
+#[test]
+fn an_interpreter_too_old_or_missing_is_the_graders_fault_naming_its_variable() {
+    let dir = tempdir();
+    let cases = [
+        (
+            "GRADER_PYTHON",
+            old_interpreter(dir.path(), "python2", "2.7"),
+            "python/correct_class.py",
+            "Python 2.7",
+        ),
+        (
+            "GRADER_PYTHON",
+            old_interpreter(dir.path(), "python36", "3.6"),
+            "python/correct_class.py",
+            "Python 3.6",
+        ),
+        (
+            "GRADER_NODE",
+            old_interpreter(dir.path(), "node12", "v12.22.12"),
+            "typescript/correct.ts",
+            "Node.js 12.22",
+        ),
+        (
+            "GRADER_NODE",
+            dir.path().join("no-such-node"),
+            "javascript/correct.cjs",
+            "No such file",
+        ),
+    ];
+    for (variable, interpreter, example, why) in cases {
+        let mut command = grader();
+        command
+            .env(variable, &interpreter)
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--exit-zero",
+                "--tests",
+                SAMPLE,
+            ])
+            .arg(root().join("submissions").join(example));
+        let out = output(&mut command);
+        let stderr = text(&out.stderr);
+        let shown = format!("{variable}={}", interpreter.display());
+        assert_eq!(out.status.code(), Some(3), "{shown}: {stderr}");
+        let report: Value = json(&out);
+        let found = verdicts(&report);
+        assert_eq!(found.len(), 1, "{shown}: {found:?}");
+        let (_, verdict, message) = &found[0];
+        assert_eq!(
+            verdict, "grader-fault",
+            "{shown}: never the learner's verdict: {message}"
+        );
+        assert!(
+            message.contains(&format!("{variable} names ({})", interpreter.display())),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("set {variable} to a")),
+            "{message}"
+        );
+        assert!(message.contains(why), "{message}");
+    }
+}
+
+#[test]
+fn one_students_bad_file_is_their_compile_error_and_the_class_is_graded() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    correct_class(&class, false);
+    let student = |name: &str, file: &str, bytes: &[u8]| {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::write(class.join(name).join(file), bytes).unwrap();
+        class.join(name).join(file)
+    };
+    student(
+        "not-utf8-ts",
+        "router.ts",
+        b"export class Router { \xff\xfe }\n",
+    );
+    student("not-utf8-py", "router.py", b"# \xff\nclass Router: pass\n");
+    student("not-utf8-rs", "router.rs", b"pub fn f() {} // \xff\n");
+    let big = format!("// {}\n", "x".repeat(8 << 20));
+    student("oversize-js", "router.js", big.as_bytes());
+    // Mode 000: the grader (root here) reads it, and its sessions get a
+    // copy they can read; a grader that cannot read it reports why.
+    let locked = student(
+        "mode-000",
+        "router.py",
+        &std::fs::read(root().join("submissions/python/correct_class.py")).unwrap(),
+    );
+    chmod(&locked, 0o000);
+    let mut command = grader();
+    command
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "--tests",
+            SAMPLE,
+            "--cache-dir",
+        ])
+        .arg(dir.path().join("cache"))
+        .arg(&class);
+    let out = output(&mut command);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = json(&out);
+    let root_reads_it = running_as_root();
+    for (name, verdict, message) in verdicts(&report) {
+        let expected = match name.as_str() {
+            n if n.starts_with("not-utf8") => {
+                assert!(message.contains("is not UTF-8 text"), "{name}: {message}");
+                "compile-error"
+            }
+            "oversize-js" => {
+                assert!(message.contains("larger than 8 MiB"), "{name}: {message}");
+                "compile-error"
+            }
+            "mode-000" if !root_reads_it => {
+                assert!(
+                    message.contains("cannot read submission"),
+                    "{name}: {message}"
+                );
+                "compile-error"
+            }
+            _ => "accepted",
+        };
+        assert_eq!(verdict, expected, "{name}: {message}");
+    }
+}
+
+/// Whether this process can read a file whatever its mode (root).
+fn running_as_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|ids| ids.split_whitespace().nth(1))
+        == Some("0")
+}

@@ -92,6 +92,7 @@ impl Grading<'_> {
                     score: 0.0,
                     max_score: share,
                     time_ms: 0,
+                    cpu_ms: 0,
                     expected_from: case.expected_from,
                     message: why.to_owned(),
                     divergence: None,
@@ -314,6 +315,7 @@ impl Grading<'_> {
             score: if accepted { share } else { 0.0 },
             max_score: share,
             time_ms: run.elapsed.as_millis() as u64,
+            cpu_ms: run.cpu.as_millis() as u64,
             expected_from: case.expected_from,
             explanation: judgement
                 .divergence

@@ -4,7 +4,7 @@
 
 use crate::challenge::Case;
 use crate::protocol::LearnerError;
-use crate::run::Outcome;
+use crate::run::{Clock, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -208,20 +208,33 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 },
             }
         }
-        Outcome::TimedOut { limit, op_index } => fail(
-            Verdict::TimeLimit,
-            format!(
-                "ran past the {} ms time limit {}",
-                limit.as_millis(),
-                match op_index {
-                    Some(_) => format!(
-                        "while running {}",
-                        operation(*op_index).trim_start_matches("in ")
+        Outcome::TimedOut {
+            limit,
+            clock,
+            op_index,
+        } => {
+            let running = match op_index {
+                Some(_) => format!(
+                    "while running {}",
+                    operation(*op_index).trim_start_matches("in ")
+                ),
+                None => "(it did not say which operation was running)".into(),
+            };
+            fail(
+                Verdict::TimeLimit,
+                match clock {
+                    Clock::Cpu => format!(
+                        "ran past the {} ms time limit of CPU time {running}",
+                        limit.as_millis()
                     ),
-                    None => "(it did not say which operation was running)".into(),
-                }
-            ),
-        ),
+                    Clock::Wall => format!(
+                        "waited past the {} ms wall-clock backstop of the {} ms time limit {running}, using less CPU time than the limit (a sleep, or a read that never returns?)",
+                        crate::run::backstop(*limit).as_millis(),
+                        limit.as_millis()
+                    ),
+                },
+            )
+        }
         Outcome::Crashed {
             status,
             op_index,
@@ -530,23 +543,27 @@ mod tests {
             &c,
             &Outcome::TimedOut {
                 limit: Duration::from_millis(1500),
+                clock: Clock::Cpu,
                 op_index: Some(2),
             },
         );
         assert_eq!(j.verdict, Verdict::TimeLimit);
         assert_eq!(
             j.message,
-            r#"ran past the 1500 ms time limit while running operation 2 ["route","k"]"#
+            r#"ran past the 1500 ms time limit of CPU time while running operation 2 ["route","k"]"#
         );
         let j = judge(
             &c,
             &Outcome::TimedOut {
                 limit: Duration::from_millis(1500),
+                clock: Clock::Wall,
                 op_index: Some(-1),
             },
         );
         assert!(
-            j.message.ends_with("while running the constructor"),
+            j.message.starts_with(
+                "waited past the 6500 ms wall-clock backstop of the 1500 ms time limit while running the constructor, "
+            ),
             "{}",
             j.message
         );

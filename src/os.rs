@@ -273,6 +273,13 @@ pub fn become_subreaper() -> io::Result<()> {
     check(unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
 }
 
+/// How many clock ticks make a second in `/proc/PID/stat`'s CPU times.
+pub fn clock_ticks_per_second() -> u64 {
+    // SAFETY: sysconf reads a constant of the system.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if ticks > 0 { ticks as u64 } else { 100 }
+}
+
 /// Sends `signal` to process `pid`.
 pub fn kill(pid: libc::pid_t, signal: i32) {
     // SAFETY: kill takes plain integers.

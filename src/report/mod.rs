@@ -153,7 +153,13 @@ pub struct TestReport {
     pub verdict: Verdict,
     pub score: f64,
     pub max_score: f64,
+    /// Wall-clock time of the case.
     pub time_ms: u64,
+    /// CPU time the session's processes used during the case: what its
+    /// time limit is judged on. Reports written before it was recorded
+    /// read as 0.
+    #[serde(default)]
+    pub cpu_ms: u64,
     /// `file`, or `reference` when the case has no expected file.
     pub expected_from: ExpectedFrom,
     /// What went wrong, in one line; empty when accepted.

@@ -1,7 +1,9 @@
-//! The memory a session holds, sampled from `/proc`: RLIMIT_DATA bounds
-//! each process's private data only, so shared memory (`MAP_SHARED`
-//! mappings, files in a tmpfs mapped in) and memory spread over several
-//! processes escape it. The whole process tree is counted instead.
+//! The memory a session holds and the CPU time it used, sampled from
+//! `/proc`: RLIMIT_DATA bounds each process's private data only, so shared
+//! memory (`MAP_SHARED` mappings, files in a tmpfs mapped in) and memory
+//! spread over several processes escape it, and a wall clock measures the
+//! machine's load as much as the program. The whole process tree is
+//! counted instead, found once per sample for both.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -11,7 +13,15 @@ use std::time::{Duration, Instant};
 /// cost nothing per operation (a sample reads a file per process).
 pub(super) const EVERY: Duration = Duration::from_millis(75);
 
-/// Samples the memory of the process tree under one pid.
+/// What one sample found: the tree's CPU time, and the memory it holds
+/// when that is over the limit.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Reading {
+    pub(super) cpu: Duration,
+    pub(super) over: Option<u64>,
+}
+
+/// Samples the memory and CPU time of the process tree under one pid.
 #[derive(Debug)]
 pub(super) struct Sampler {
     root: u32,
@@ -31,25 +41,31 @@ impl Sampler {
         }
     }
 
-    /// When due, samples the tree: `Some(bytes held)` when over the limit.
-    /// Gives up (`None`) at `deadline`: reading a process's memory map
-    /// waits while the process forks, and a fork bomb must still get its
-    /// time-limit on time.
-    pub(super) fn over(&mut self, now: Instant, deadline: Instant) -> Option<u64> {
+    /// When due, samples the tree. `None` when no sample was due, or when
+    /// `deadline` passed first: reading a process's memory map waits while
+    /// the process forks, and a fork bomb must still get its time-limit on
+    /// time.
+    pub(super) fn due(&mut self, now: Instant, deadline: Instant) -> Option<Reading> {
         if now < self.next {
             return None;
         }
-        let held = self.sample(deadline);
+        let reading = self.sample(deadline);
         // A sample slowed down (a machine starved by a fork bomb) comes
         // less often: sampling never takes more than a tenth of the time.
         let end = Instant::now();
         self.next = end + EVERY.max((end - now) * 9);
-        held.filter(|&held| held > self.limit)
+        reading
     }
 
-    /// The memory the tree holds, or `None` when `deadline` passed first.
-    fn sample(&self, deadline: Instant) -> Option<u64> {
-        let pids = tree(self.root, deadline)?;
+    /// The tree's CPU time now, or `None` when `deadline` passed first.
+    pub(super) fn cpu(&self, deadline: Instant) -> Option<Duration> {
+        tree(self.root, deadline).map(|t| t.cpu)
+    }
+
+    /// The tree's CPU time, and the memory it holds when over the limit;
+    /// `None` when `deadline` passed first.
+    fn sample(&self, deadline: Instant) -> Option<Reading> {
+        let Tree { pids, cpu } = tree(self.root, deadline)?;
         // Resident memory is counted without reading the memory maps, and
         // is never less than the proportional share: under the limit, that
         // settles it.
@@ -61,7 +77,7 @@ impl Sampler {
             resident_total += resident(pid);
         }
         if resident_total <= self.limit {
-            return Some(resident_total);
+            return Some(Reading { cpu, over: None });
         }
         let mut held = 0;
         for &pid in &pids {
@@ -70,7 +86,10 @@ impl Sampler {
             }
             held += share(pid);
         }
-        Some(held)
+        Some(Reading {
+            cpu,
+            over: (held > self.limit).then_some(held),
+        })
     }
 
     /// How long until the next sample is due.
@@ -79,11 +98,21 @@ impl Sampler {
     }
 }
 
+/// A process tree: its pids, and the CPU time its processes used.
+struct Tree {
+    pids: Vec<u32>,
+    cpu: Duration,
+}
+
 /// `root` and every process descending from it, from each process's parent
 /// in `/proc/PID/stat` (`/proc/PID/task/TID/children` needs a kernel option
-/// that is not always there); `None` when `deadline` passes first.
-fn tree(root: u32, deadline: Instant) -> Option<Vec<u32>> {
+/// that is not always there), with the CPU time they used: each one's own
+/// (all its threads', gone ones included) and its reaped children's, so
+/// that a process that ended still counts in its parent's, and the
+/// sandbox's init reaps every orphan; `None` when `deadline` passes first.
+fn tree(root: u32, deadline: Instant) -> Option<Tree> {
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut ticks: HashMap<u32, u64> = HashMap::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         if Instant::now() >= deadline {
             return None;
@@ -91,8 +120,9 @@ fn tree(root: u32, deadline: Instant) -> Option<Vec<u32>> {
         let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
             continue;
         };
-        if let Some(parent) = parent_of(pid) {
-            children.entry(parent).or_default().push(pid);
+        if let Some(stat) = stat_of(pid) {
+            children.entry(stat.parent).or_default().push(pid);
+            ticks.insert(pid, stat.ticks);
         }
     }
     let mut found = vec![root];
@@ -103,15 +133,34 @@ fn tree(root: u32, deadline: Instant) -> Option<Vec<u32>> {
         }
         i += 1;
     }
-    Some(found)
+    let total: u64 = found.iter().filter_map(|pid| ticks.get(pid)).sum();
+    let per_second = crate::os::clock_ticks_per_second();
+    Some(Tree {
+        pids: found,
+        cpu: Duration::from_millis(total * 1000 / per_second),
+    })
 }
 
-/// The parent in `/proc/PID/stat`: the fourth field, after the command's
-/// name in parentheses (which may itself hold spaces and parentheses).
-fn parent_of(pid: u32) -> Option<u32> {
+/// What the tree needs of `/proc/PID/stat`.
+struct Stat {
+    parent: u32,
+    /// utime + stime + cutime + cstime, in clock ticks.
+    ticks: u64,
+}
+
+/// `/proc/PID/stat`'s parent (the fourth field, after the command's name
+/// in parentheses, which may itself hold spaces and parentheses) and CPU
+/// times (the 14th to 17th).
+fn stat_of(pid: u32) -> Option<Stat> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(1)?.parse().ok()
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let parent = fields.get(1)?.parse().ok()?;
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .map(|t| t.parse::<u64>().unwrap_or(0))
+        .sum();
+    Some(Stat { parent, ticks })
 }
 
 /// Reads the `keys` of a `/proc` file in kB, summed, in bytes.
@@ -177,10 +226,16 @@ mod tests {
         .unwrap();
         let me = std::process::id();
         let far = Instant::now() + Duration::from_secs(60);
-        assert!(tree(me, far).unwrap().contains(&child.id()));
-        let total: u64 = tree(child.id(), far).unwrap().into_iter().map(share).sum();
+        assert!(tree(me, far).unwrap().pids.contains(&child.id()));
+        let total: u64 = tree(child.id(), far)
+            .unwrap()
+            .pids
+            .into_iter()
+            .map(share)
+            .sum();
         let upper: u64 = tree(child.id(), far)
             .unwrap()
+            .pids
             .into_iter()
             .map(resident)
             .sum();

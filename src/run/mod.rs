@@ -3,12 +3,15 @@
 //! the program (transpiling, compiling) happened before, in `lang`.
 
 mod bound;
+mod clock;
+mod failure;
 mod lines;
 mod memory;
 mod output;
 mod session;
 
 pub use bound::{ERROR_ROOM, ERROR_TEXT_CHARS, ReplyBound};
+pub use clock::{BACKSTOP_EXTRA, BACKSTOP_FACTOR, Clock, Clocks, backstop};
 pub use session::{Captured, Failure, Session};
 
 use crate::challenge::Case;
@@ -34,9 +37,11 @@ pub enum Outcome {
         output: Vec<Value>,
         error: LearnerError,
     },
-    /// The wall-clock limit passed.
+    /// The case used more than its `limit` of CPU time, or waited past
+    /// the wall-clock backstop of that limit: `clock` says which.
     TimedOut {
         limit: Duration,
+        clock: Clock,
         op_index: Option<i64>,
     },
     /// The process ended without answering; `op_index` is the operation it
@@ -81,12 +86,14 @@ pub enum Outcome {
     LoadTimedOut { executable: bool },
 }
 
-/// One case's run: its outcome, what it printed, how long it took.
+/// One case's run: its outcome, what it printed, how long it took on the
+/// wall clock and in CPU time (of all the session's processes).
 #[derive(Debug, Clone)]
 pub struct CaseRun {
     pub outcome: Outcome,
     pub captured: Captured,
     pub elapsed: Duration,
+    pub cpu: Duration,
 }
 
 /// Runs one submission's cases in a session, restarting it when a case
@@ -98,6 +105,8 @@ pub struct Runner<'a> {
     session: Option<Session>,
     load_failure: Option<(Outcome, Captured)>,
     hello: Option<Hello>,
+    /// The CPU time the last request used.
+    last_cpu: Duration,
 }
 
 impl<'a> Runner<'a> {
@@ -123,6 +132,7 @@ impl<'a> Runner<'a> {
             session: None,
             load_failure,
             hello: None,
+            last_cpu: Duration::ZERO,
         }
     }
 
@@ -141,13 +151,13 @@ impl<'a> Runner<'a> {
         self.hello.as_ref()
     }
 
-    /// Runs `case` with wall-clock `limit`.
+    /// Runs `case` with `limit` of CPU time (and its wall-clock backstop).
     pub fn run_case(&mut self, case: &Case, limit: Duration) -> Result<CaseRun, Error> {
         self.run_input(&case.input, ReplyBound::for_case(case), limit)
     }
 
     /// Runs the case `[args, ops]` in `input` (already checked) with
-    /// wall-clock `limit`, reading a reply no longer than `bound` (the
+    /// `limit` of CPU time (and its wall-clock backstop), reading a reply no longer than `bound` (the
     /// bound of a case with the same names and operations).
     pub fn run_input(
         &mut self,
@@ -158,6 +168,7 @@ impl<'a> Runner<'a> {
         // Start-up is not the case's time: it is paid once, not per case.
         let _ = self.ready()?;
         let started = Instant::now();
+        self.last_cpu = Duration::ZERO;
         let mut body = Map::new();
         body.insert("case".into(), input.clone());
         let reply = match self.exchange(body, limit, bound)? {
@@ -167,6 +178,7 @@ impl<'a> Runner<'a> {
                     outcome,
                     captured,
                     elapsed: started.elapsed(),
+                    cpu: self.last_cpu,
                 });
             }
         };
@@ -189,11 +201,12 @@ impl<'a> Runner<'a> {
             outcome,
             captured,
             elapsed: started.elapsed(),
+            cpu: self.last_cpu,
         })
     }
 
     /// The submission's own h32 of each text, if it exposes one and answers
-    /// within `limit`; entries that are not 32-bit integers stay as given.
+    /// within `limit` of CPU time (and its backstop); entries that are not 32-bit integers stay as given.
     pub fn hash(&mut self, texts: &[String], limit: Duration) -> Result<Option<Vec<Value>>, Error> {
         if !self.hello.as_ref().is_some_and(|h| h.h32) {
             return Ok(None);
@@ -224,16 +237,22 @@ impl<'a> Runner<'a> {
             return Ok(Err(failure));
         }
         let mut session = self.session.take().expect("ready() leaves a session");
-        let result = session.request(body, Instant::now() + limit, bound);
+        let result = session.request(body, Clocks::from_now(limit), bound);
         let captured = session.take_captured();
+        self.last_cpu = session.cpu_used();
         match result {
             Ok(message) => {
                 self.session = Some(session);
                 Ok(Ok((message, captured)))
             }
-            Err(Failure::TimedOut { op_index }) => {
-                Ok(Err((Outcome::TimedOut { limit, op_index }, captured)))
-            }
+            Err(Failure::TimedOut { op_index, clock }) => Ok(Err((
+                Outcome::TimedOut {
+                    limit,
+                    clock,
+                    op_index,
+                },
+                captured,
+            ))),
             Err(Failure::Died {
                 status,
                 op_index,

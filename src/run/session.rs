@@ -7,6 +7,9 @@
 //! bounds every wait; nothing here can hang on a misbehaving child.
 
 use super::bound::{ReplyBound, values_in};
+pub use super::clock::{Clock, Clocks};
+use super::clock::{CpuMeter, FINAL_READING};
+pub use super::failure::Failure;
 use super::lines::Lines;
 use super::memory::Sampler;
 pub use super::output::Captured;
@@ -26,38 +29,6 @@ use std::time::{Duration, Instant};
 const PROGRESS_GRACE: Duration = Duration::from_millis(250);
 /// How long a child whose response channel closed gets to exit by itself.
 const EXIT_GRACE: Duration = Duration::from_millis(200);
-
-/// Why a request got no reply.
-#[derive(Debug)]
-pub enum Failure {
-    /// The deadline passed; `op_index` is what the child said it was running
-    /// (`None` if it did not say).
-    TimedOut { op_index: Option<i64> },
-    /// The child exited or closed its response channel; `op_index` is the
-    /// operation it last said it was running, if it said; `exit` is how the
-    /// sandbox saw the program end; `sandbox_error` says the sandbox failed
-    /// before the program ran (a fault of the grader, or of an executable
-    /// that cannot be run).
-    Died {
-        status: String,
-        op_index: Option<i64>,
-        exit: Option<SandboxExit>,
-        sandbox_error: Option<String>,
-    },
-    /// The program printed more than the output limit during one request.
-    OutputLimit { limit: u64 },
-    /// The session's processes held more memory than the limit, shared
-    /// memory counted: `held` bytes when sampled.
-    MemoryLimit {
-        held: u64,
-        limit: u64,
-        op_index: Option<i64>,
-    },
-    /// The child wrote something that is not the protocol.
-    Protocol(String),
-    /// The grader could not talk to the child: a fault of the grader.
-    Io(io::Error),
-}
 
 /// A running child speaking the protocol.
 #[derive(Debug)]
@@ -86,6 +57,8 @@ pub struct Session {
     next_id: u64,
     memory: Sampler,
     memory_limit: u64,
+    /// The CPU time of the current request.
+    cpu: CpuMeter,
     _lease: Option<UidLease>,
 }
 
@@ -169,6 +142,7 @@ impl Session {
             next_id: 1,
             memory: Sampler::new(pid, memory_limit),
             memory_limit,
+            cpu: CpuMeter::default(),
             _lease: lease,
         })
     }
@@ -177,18 +151,24 @@ impl Session {
     pub fn first_message(&mut self, deadline: Instant) -> Result<Value, Failure> {
         self.last_progress = None;
         self.printed = 0;
+        self.cpu = CpuMeter::default();
         self.wait_reply(&mut Vec::new(), deadline, None, ReplyBound::START)
     }
 
     /// Sends `body` (an object without `id`) as a request and waits for the
-    /// reply with the same id until `deadline`. A line longer than `bound`
-    /// allows is not read further: it breaks the protocol.
+    /// reply with the same id until the session's processes have used
+    /// `clocks.cpu` of CPU time since, or `clocks.deadline` passes. A reply
+    /// that comes after more CPU time than that is a time-out too. A line
+    /// longer than `bound` allows is not read further: it breaks the
+    /// protocol.
     pub fn request(
         &mut self,
         mut body: serde_json::Map<String, Value>,
-        deadline: Instant,
+        clocks: Clocks,
         bound: ReplyBound,
     ) -> Result<Value, Failure> {
+        let deadline = clocks.deadline;
+        self.cpu = CpuMeter::start(clocks.cpu, self.memory.cpu(deadline));
         let id = self.next_id;
         self.next_id += 1;
         body.insert("id".into(), Value::from(id));
@@ -197,6 +177,31 @@ impl Session {
         self.last_progress = None;
         self.printed = 0;
         self.wait_reply(&mut pending, deadline, Some(id), bound)
+    }
+
+    /// The CPU time the session's processes used during the last request,
+    /// as last measured.
+    pub fn cpu_used(&self) -> Duration {
+        self.cpu.used()
+    }
+
+    /// Samples the tree when due: its memory against the limit, its CPU
+    /// time against the request's.
+    fn watch(&mut self, now: Instant, deadline: Instant) -> Result<(), Failure> {
+        let Some(reading) = self.memory.due(now, deadline) else {
+            return Ok(());
+        };
+        self.cpu.note(reading.cpu);
+        if let Some(held) = reading.over {
+            self.kill();
+            self.drain_output();
+            return Err(Failure::MemoryLimit {
+                held,
+                limit: self.memory_limit,
+                op_index: self.last_progress,
+            });
+        }
+        Ok(())
     }
 
     /// The output printed since the last call.
@@ -238,15 +243,18 @@ impl Session {
                 Some(message) => {
                     if let Some(p) = message.get("progress") {
                         self.last_progress = p.get("op_index").and_then(Value::as_i64);
-                        // A reply read before the deadline counts; a flood
-                        // of progress lines does not stop the clock.
-                        if Instant::now() < deadline {
+                        // A reply read in time counts; a flood of progress
+                        // lines stops neither clock.
+                        self.watch(Instant::now(), deadline)?;
+                        if Instant::now() < deadline && !self.cpu.over() {
                             continue;
                         }
+                        let clock = self.cpu.clock();
                         self.kill();
                         self.drain_output();
                         return Err(Failure::TimedOut {
                             op_index: self.last_progress,
+                            clock,
                         });
                     }
                     if let Some(id) = id
@@ -257,12 +265,30 @@ impl Session {
                             preview_value(&message)
                         )));
                     }
+                    // Measured once more as the reply comes: the verdict
+                    // is the CPU time the case took, not the last sample.
+                    if self.cpu.limited()
+                        && let Some(total) = self.memory.cpu(Instant::now() + FINAL_READING)
+                    {
+                        self.cpu.note(total);
+                    }
+                    if self.cpu.over() {
+                        self.kill();
+                        self.drain_output();
+                        return Err(Failure::TimedOut {
+                            op_index: self.last_progress,
+                            clock: Clock::Cpu,
+                        });
+                    }
                     self.drain_output();
                     return Ok(message);
                 }
                 None => {
                     // Out of time: ask what was running, give the child a
-                    // moment to say, then end it.
+                    // moment to say, then end it. The CPU limit is done
+                    // with: the moment is for answering.
+                    let clock = self.cpu.clock();
+                    self.cpu.unlimit();
                     let _ = self.control.write(b"?\n");
                     let grace = Instant::now() + PROGRESS_GRACE;
                     while let Ok(Some(message)) = self.next_message(&mut Vec::new(), grace, bound) {
@@ -275,6 +301,7 @@ impl Session {
                     self.drain_output();
                     return Err(Failure::TimedOut {
                         op_index: self.last_progress,
+                        clock,
                     });
                 }
             }
@@ -305,7 +332,8 @@ impl Session {
                 let text = String::from_utf8_lossy(&line);
                 if text.trim().is_empty() {
                     // However fast empty lines come, time runs out.
-                    if Instant::now() >= deadline {
+                    self.watch(Instant::now(), deadline)?;
+                    if Instant::now() >= deadline || self.cpu.over() {
                         return Ok(None);
                     }
                     continue;
@@ -328,18 +356,13 @@ impl Session {
             if now >= deadline {
                 return Ok(None);
             }
-            if let Some(held) = self.memory.over(now, deadline) {
-                self.kill();
-                self.drain_output();
-                return Err(Failure::MemoryLimit {
-                    held,
-                    limit: self.memory_limit,
-                    op_index: self.last_progress,
-                });
+            self.watch(now, deadline)?;
+            if self.cpu.over() {
+                return Ok(None);
             }
             // Wake at least every 100 ms to notice a child that died while
             // something else still holds its response channel open, and
-            // when the memory is to be sampled.
+            // when the memory and CPU time are to be sampled.
             let timeout = (deadline - now)
                 .min(Duration::from_millis(100))
                 .min(self.memory.due_in(now));
@@ -551,11 +574,20 @@ mod tests {
         let started = Instant::now();
         let result = session.request(
             serde_json::Map::new(),
-            Instant::now() + Duration::from_millis(300),
+            Clocks {
+                cpu: Duration::from_millis(300),
+                deadline: Instant::now() + Duration::from_millis(600),
+            },
             ReplyBound::START,
         );
         assert!(
-            matches!(result, Err(Failure::TimedOut { op_index: Some(7) })),
+            matches!(
+                result,
+                Err(Failure::TimedOut {
+                    op_index: Some(7),
+                    ..
+                })
+            ),
             "{result:?}"
         );
         assert!(

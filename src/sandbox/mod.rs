@@ -258,14 +258,19 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
     // SAFETY: still single-threaded (see above).
     match unsafe { os::fork() } {
         Err(e) => fail(format!("fork: {e}")),
-        Ok(Forked::Parent(init)) => match os::wait(init) {
-            Ok(ended) => match (ended.code, ended.signal) {
-                (Some(code), _) => code,
-                (None, Some(signal)) => os::die_by(signal),
-                _ => 125,
-            },
-            Err(e) => fail(format!("wait: {e}")),
-        },
+        Ok(Forked::Parent(init)) => {
+            // The shim only waits: were it to hold the protocol's pipes, a
+            // program that closes them would not be seen to.
+            close_protocol_inputs();
+            match os::wait(init) {
+                Ok(ended) => match (ended.code, ended.signal) {
+                    (Some(code), _) => code,
+                    (None, Some(signal)) => os::die_by(signal),
+                    _ => 125,
+                },
+                Err(e) => fail(format!("wait: {e}")),
+            }
+        }
         Ok(Forked::Child) => std::process::exit(init(policy, program, layers, root)),
     }
 }

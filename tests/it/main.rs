@@ -12,6 +12,7 @@ mod challenge_files;
 mod cli;
 mod course_challenges;
 mod examples;
+mod fair_time;
 mod formats;
 mod hostile;
 mod learner_values;

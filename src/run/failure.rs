@@ -1,0 +1,38 @@
+//! Why a request got no reply.
+
+use super::clock::Clock;
+use crate::sandbox::SandboxExit;
+use std::io;
+
+/// Why a request got no reply.
+#[derive(Debug)]
+pub enum Failure {
+    /// The request's CPU time ran out, or its wall-clock deadline passed
+    /// (`clock` says which); `op_index` is what the child said it was
+    /// running (`None` if it did not say).
+    TimedOut { op_index: Option<i64>, clock: Clock },
+    /// The child exited or closed its response channel; `op_index` is the
+    /// operation it last said it was running, if it said; `exit` is how the
+    /// sandbox saw the program end; `sandbox_error` says the sandbox failed
+    /// before the program ran (a fault of the grader, or of an executable
+    /// that cannot be run).
+    Died {
+        status: String,
+        op_index: Option<i64>,
+        exit: Option<SandboxExit>,
+        sandbox_error: Option<String>,
+    },
+    /// The program printed more than the output limit during one request.
+    OutputLimit { limit: u64 },
+    /// The session's processes held more memory than the limit, shared
+    /// memory counted: `held` bytes when sampled.
+    MemoryLimit {
+        held: u64,
+        limit: u64,
+        op_index: Option<i64>,
+    },
+    /// The child wrote something that is not the protocol.
+    Protocol(String),
+    /// The grader could not talk to the child: a fault of the grader.
+    Io(io::Error),
+}

@@ -1,0 +1,184 @@
+//! Time limits measure the submission, not the machine: a case is judged on
+//! the CPU time its session used, so a correct submission graded beside
+//! CPU-hungry neighbours is still accepted, while a program that loops or
+//! sleeps still gets its time-limit, by one clock or the other, soon.
+
+use crate::support::{self, grader, json, output, root};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Busy processes the test starts beside the grader, on a machine of two
+/// cores: with four sessions graded at once, each gets a quarter of a core
+/// or less.
+const NEIGHBOURS: usize = 4;
+/// Copies of the correct submission graded at once, with `--jobs` as many.
+const COPIES: usize = 4;
+/// Gradings that must all accept every copy.
+const RUNS: usize = 10;
+/// The CPU time the correct submission spends per case, alone, as a share
+/// of the time limit.
+const SHARE: f64 = 0.6;
+
+/// Processes spinning on the CPU, killed by pid when dropped.
+struct Neighbours(Vec<Child>);
+
+impl Neighbours {
+    fn start(n: usize) -> Neighbours {
+        Neighbours(
+            (0..n)
+                .map(|_| {
+                    Command::new("python3")
+                        .args(["-c", "while True: pass"])
+                        .stdin(Stdio::null())
+                        .spawn()
+                        .expect("python3 runs")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Neighbours {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The CPU seconds Python spends on `n` iterations of the spin loop the
+/// slow submission runs, measured by Python itself.
+fn spin_seconds(n: u64) -> f64 {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            &format!(
+                "import time\nt = time.process_time()\nx = 0\nfor i in range({n}): x += i\nprint(time.process_time() - t)"
+            ),
+        ])
+        .output()
+        .expect("python3 runs");
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+/// A correct router that spins `n` iterations whenever a Router is made:
+/// once per case.
+fn slow_router(n: u64) -> String {
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    format!(
+        "{correct}\n\n_init = Router.__init__\n\n\ndef _slow_init(self, *args):\n    x = 0\n    for i in range({n}):\n        x += i\n    _init(self, *args)\n\n\nRouter.__init__ = _slow_init\n"
+    )
+}
+
+/// A tests folder with one sample case and its expected output.
+fn one_case(dir: &Path) -> std::path::PathBuf {
+    let tests = dir.join("tests");
+    std::fs::create_dir(&tests).unwrap();
+    let sample = root().join("challenges/rendezvous-router/tests/sample");
+    for name in [
+        "sample-1-keys-spread-over-three-nodes.json",
+        "sample-1-keys-spread-over-three-nodes.expected.json",
+    ] {
+        std::fs::copy(sample.join(name), tests.join(name)).unwrap();
+    }
+    tests
+}
+
+/// Grades `paths` against `tests` with `--jobs` as many as there are.
+fn grade(tests: &Path, limit_ms: u64, paths: &[std::path::PathBuf]) -> Value {
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--exit-zero", "--time-limit"])
+            .arg(limit_ms.to_string())
+            .args(["--jobs", &paths.len().to_string(), "--tests"])
+            .arg(tests)
+            .args(paths),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+}
+
+#[test]
+fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sleep() {
+    // The neighbours would starve other tests' programs of CPU.
+    let _alone = support::exclusive();
+    // Sized by Python's own CPU clock, not by the grader under test.
+    let probe = 2_000_000;
+    let n = (probe as f64 * 0.3 / spin_seconds(probe).max(0.01)) as u64;
+    let alone = spin_seconds(n);
+    let limit_ms = ((alone / SHARE) * 1000.0).ceil().max(200.0) as u64;
+
+    let dir = support::tempdir();
+    let tests = one_case(dir.path());
+    let mut correct = Vec::new();
+    for i in 0..COPIES {
+        let folder = dir.path().join(format!("student-{i}"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow_router(n)).unwrap();
+        correct.push(folder.join("router.py"));
+    }
+    let hostile = dir.path().join("hostile");
+    std::fs::create_dir(&hostile).unwrap();
+    for name in ["_router.py", "infinite_loop.py", "sleeps.py"] {
+        std::fs::copy(
+            root().join("submissions/hostile").join(name),
+            hostile.join(name),
+        )
+        .unwrap();
+    }
+
+    let _neighbours = Neighbours::start(NEIGHBOURS);
+    let mut failed = Vec::new();
+    for run in 0..RUNS {
+        let report = grade(&tests, limit_ms, &correct);
+        for s in report["submissions"].as_array().unwrap() {
+            let t = &s["tests"][0];
+            if s["verdict"] != "accepted" {
+                failed.push(format!(
+                    "run {run}: {} {} after {} ms: {}",
+                    s["path"], s["verdict"], t["time_ms"], t["message"]
+                ));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "a correct submission taking {:.0} ms of CPU alone, with a {limit_ms} ms limit:\n{}",
+        alone * 1000.0,
+        failed.join("\n")
+    );
+
+    let started = Instant::now();
+    let report = grade(
+        &tests,
+        limit_ms,
+        &[
+            hostile.join("infinite_loop.py"),
+            hostile.join("sleeps.py"),
+            correct[0].clone(),
+            correct[1].clone(),
+        ],
+    );
+    let elapsed = started.elapsed();
+    let submissions = report["submissions"].as_array().unwrap();
+    let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap();
+    assert_eq!(submissions[0]["verdict"], "time-limit", "{}", message(0));
+    assert!(message(0).contains("CPU time"), "{}", message(0));
+    assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
+    assert!(message(1).contains("wall-clock"), "{}", message(1));
+    // The sleep waits for the wall-clock backstop (at most the limit and
+    // 5 s here); the rest is starting, killing and the machine's load.
+    assert!(
+        elapsed < Duration::from_millis(limit_ms) + Duration::from_secs(5 + 15),
+        "a loop and a sleep took {elapsed:?} with a {limit_ms} ms limit"
+    );
+}

@@ -395,7 +395,7 @@ pub struct HashHint {
 const HASH_HINT_EVIDENCE: usize = 3;
 
 /// The hint, when the answers of `observed` went against the pinned scores
-/// in at least [`HASH_HINT_EVIDENCE`] two-node routes. The caller gives it
+/// in at least three two-node routes. The caller gives it
 /// only to a submission without `h32` and no exactly named mistake.
 pub fn hash_hint(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<HashHint> {
     let (mut asked, mut against) = (0, 0);

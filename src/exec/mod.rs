@@ -4,6 +4,7 @@
 //! contained command, running one to its end, and the [`Program`] that
 //! preparing a submission produces and a session runs.
 
+mod leftovers;
 mod reach;
 mod uid;
 
@@ -112,6 +113,8 @@ pub struct Environment {
     options: RunOptions,
     layers: Layers,
     sessions: AtomicU32,
+    /// Held while the run lives: its folders are not a dead run's.
+    _claims: [std::fs::File; 2],
 }
 
 /// Folders every runtime may read.
@@ -122,14 +125,15 @@ const SYSTEM_READ: [&str; 9] = [
 impl Environment {
     /// Makes the folders for drivers and scratch, and probes the sandbox.
     pub fn new(options: RunOptions) -> Result<Environment, Error> {
+        leftovers::sweep(&std::env::temp_dir());
         let drivers = tempfile::Builder::new()
-            .prefix("grader-drivers-")
+            .prefix(leftovers::PREFIXES[0])
             .tempdir()
             .map_err(Error::io(
                 "cannot create a temporary folder for the drivers",
             ))?;
         let scratch = tempfile::Builder::new()
-            .prefix("grader-scratch-")
+            .prefix(leftovers::PREFIXES[1])
             .tempdir()
             .map_err(Error::io("cannot create a scratch folder"))?;
         // The sandbox's uid reads the drivers and reaches its scratch folder.
@@ -138,7 +142,12 @@ impl Environment {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
                 .map_err(Error::io(format!("cannot open up {}", dir.display())))?;
         }
+        let _claims = [
+            leftovers::claim(drivers.path())?,
+            leftovers::claim(scratch.path())?,
+        ];
         let mut env = Environment {
+            _claims,
             drivers,
             written: Mutex::new(Vec::new()),
             scratch,
@@ -558,34 +567,4 @@ fn signal_name(signal: i32) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_command_past_its_limit_is_stopped_with_its_children() {
-        let mut command = Command::new("sh");
-        command.args(["-c", "sleep 30 & sleep 30; echo never"]);
-        let started = Instant::now();
-        let finished = run_to_end(command, Duration::from_millis(200), 1024).unwrap();
-        assert!(finished.timed_out);
-        assert!(finished.status.is_none());
-        // The background sleep held stdout too: had it survived, joining
-        // the reader would have waited for it.
-        assert!(started.elapsed() < Duration::from_secs(20));
-        assert!(!finished.stdout.contains("never"));
-    }
-
-    #[test]
-    fn a_flood_is_capped_and_drained_to_the_end() {
-        let mut command = Command::new("sh");
-        command.args([
-            "-c",
-            "head -c 5000000 /dev/zero | tr '\\\\0' x; echo; echo done >&2",
-        ]);
-        let finished = run_to_end(command, Duration::from_secs(30), 1000).unwrap();
-        assert!(!finished.timed_out);
-        assert!(finished.status.unwrap().success());
-        assert_eq!(finished.stdout.len(), 1000);
-        assert_eq!(finished.stderr, "done\n");
-    }
-}
+mod tests;

@@ -493,3 +493,82 @@ fn a_typescript_session_cannot_read_a_classmates_transpiled_module() {
     );
     assert_eq!(report["submissions"][0]["verdict"], "accepted");
 }
+
+/// The run's folders in the temporary folder (`TMPDIR`), by name.
+fn run_folders(temp: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(temp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("grader-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// A grader that hangs on a sleeping submission, in its own `TMPDIR`,
+/// started once its folders are there. Answers it and its folders.
+fn hanging_grader(temp: &Path) -> (std::process::Child, Vec<String>) {
+    let before = run_folders(temp);
+    let child = grader()
+        .env("TMPDIR", temp)
+        .args(["grade", "--time-limit", "60000", "--tests"])
+        .arg(root().join("challenges/rendezvous-router/tests/sample"))
+        .arg(root().join("submissions/hostile/sleeps.py"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let new: Vec<String> = run_folders(temp)
+            .into_iter()
+            .filter(|n| !before.contains(n))
+            .collect();
+        if new.len() == 2 {
+            return (child, new);
+        }
+        assert!(Instant::now() < deadline, "the grader made no folders");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A grader killed outright cannot remove its temporary folders; the next
+/// run does, and never those of a run still alive.
+#[test]
+fn a_killed_graders_folders_are_removed_by_the_next_run_only() {
+    let temp = tempfile::tempdir().unwrap();
+    let (mut killed, killed_folders) = hanging_grader(temp.path());
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    assert_eq!(run_folders(temp.path()), killed_folders, "left behind");
+
+    let (mut alive, alive_folders) = hanging_grader(temp.path());
+    assert_eq!(
+        run_folders(temp.path()),
+        alive_folders,
+        "the dead run's are gone"
+    );
+
+    // A third run, beside the live one, leaves the live one's alone.
+    let out = output(
+        grader()
+            .env("TMPDIR", temp.path())
+            .args(["grade", "--tests"])
+            .arg(root().join("challenges/rendezvous-router/tests/sample"))
+            .arg(root().join("submissions/python/correct_class.py")),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    alive.kill().unwrap();
+    alive.wait().unwrap();
+    assert_eq!(
+        run_folders(temp.path()),
+        alive_folders,
+        "the live run's are kept"
+    );
+}

@@ -4,7 +4,7 @@
 //! submission (Gradescope's layout), and a results folder is reused only
 //! for the same run and the same files, by one run at a time.
 
-use crate::support::{copy_tree, grader, json, output, root, run, tempdir, text};
+use crate::support::{copy_tree, grader, json, output, root, run, tempdir, text, verdicts};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -20,20 +20,6 @@ fn names(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
-}
-
-fn submissions(report: &Value) -> Vec<(String, String)> {
-    report["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_owned(),
-                s["verdict"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -135,7 +121,7 @@ fn files_of_a_class_folder_that_are_no_submissions_are_skipped_and_said_once() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     let report: Value = json(&out);
     assert_eq!(
-        submissions(&report),
+        verdicts(&report),
         [
             ("ada".to_owned(), "accepted".to_owned()),
             ("zed.py".to_owned(), "accepted".to_owned())
@@ -170,7 +156,7 @@ fn a_students_own_folder_is_one_submission() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: Value = json(&out);
     assert_eq!(
-        submissions(&report),
+        verdicts(&report),
         [(alice.display().to_string(), "accepted".to_owned())]
     );
     assert!(
@@ -251,7 +237,7 @@ fn resuming_regrades_a_changed_submission_and_refuses_changed_limits() {
     assert_eq!(resumed.status.code(), Some(1), "{}", text(&resumed.stderr));
     let report: Value = json(&resumed);
     assert_eq!(
-        submissions(&report),
+        verdicts(&report),
         [
             ("ada".to_owned(), "accepted".to_owned()),
             ("ben".to_owned(), "wrong-answer".to_owned())

@@ -2,7 +2,7 @@
 //! becomes of what a build leaves in the cache (the grader's own files,
 //! checked by their hash before every use, granted to their session alone).
 
-use crate::support::{grader, json, output, root, tempdir, text};
+use crate::support::{grader, json, output, root, tempdir, text, verdicts};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -34,21 +34,6 @@ fn class(dir: &Path, students: &[(&str, &str, String)]) -> PathBuf {
 
 fn example(path: &str) -> String {
     std::fs::read_to_string(root().join(path)).unwrap()
-}
-
-/// `(name, verdict)` of every submission in `report`.
-fn verdicts(report: &Value) -> Vec<(String, String)> {
-    report["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_owned(),
-                s["verdict"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
 }
 
 /// Every file beneath `dir`.

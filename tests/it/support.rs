@@ -205,3 +205,18 @@ impl Drop for Exclusive {
         ALONE.with(|a| a.set(false));
     }
 }
+
+/// `(name, verdict)` of every submission in a JSON `report`.
+pub fn verdicts(report: &Value) -> Vec<(String, String)> {
+    report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}

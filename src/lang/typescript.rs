@@ -9,6 +9,8 @@ use crate::error::Error;
 use crate::exec::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
 use crate::protocol::LearnerError;
 use oxc::allocator::Allocator;
+use oxc::ast::ast::{AccessorProperty, Decorator, VariableDeclaration, VariableDeclarationKind};
+use oxc::ast_visit::{Visit, walk};
 use oxc::codegen::{Codegen, CodegenOptions};
 use oxc::parser::Parser;
 use oxc::semantic::SemanticBuilder;
@@ -31,6 +33,7 @@ pub(super) fn transpile_cached(
     let key = super::cache::cache_key(&[
         b"ts",
         env!("CARGO_PKG_VERSION").as_bytes(),
+        TRANSPILER_REVISION,
         path.as_bytes(),
         source.as_bytes(),
     ]);
@@ -45,6 +48,10 @@ pub(super) fn transpile_cached(
     super::cache::store(&out, js.as_bytes(), 0o644)?;
     Ok(Ok((out, false)))
 }
+
+/// Changes whenever what the transpiler accepts or emits changes, so that
+/// a module cached by an older build of the same version is not served.
+const TRANSPILER_REVISION: &[u8] = b"enums-and-refusals";
 
 /// The first argument with which the grader runs itself to transpile one
 /// file (`grader __transpile-ts SOURCE PATH`).
@@ -247,7 +254,13 @@ pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
         return Err(compile_error(&parsed.diagnostics));
     }
     let mut program = parsed.program;
+    if let Some(e) = unsupported(&program, source, &name) {
+        return Err(e);
+    }
+    // Enum members are evaluated in the semantic pass: without it the
+    // transformer cannot lower an enum at all.
     let scoping = SemanticBuilder::new()
+        .with_enum_eval(true)
         .build(&program)
         .semantic
         .into_scoping();
@@ -269,6 +282,79 @@ pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
         code.push('\n');
     }
     Ok(code)
+}
+
+/// The constructs that parse as TypeScript but that Node 20 cannot run
+/// and the transformer does not lower. Standard (TypeScript 5) decorators
+/// and the `experimentalDecorators` form share one syntax with different
+/// meanings, so neither is guessed at; `accessor` fields and `using`
+/// declarations have no lowering in the transformer.
+struct Unsupported {
+    first: Option<(u32, &'static str)>,
+}
+
+impl Unsupported {
+    fn note(&mut self, offset: u32, construct: &'static str) {
+        if self.first.is_none_or(|(at, _)| offset < at) {
+            self.first = Some((offset, construct));
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Unsupported {
+    fn visit_decorator(&mut self, it: &Decorator<'a>) {
+        self.note(
+            it.span.start,
+            "decorators are not supported (Node 20 runs neither the TypeScript 5 form nor the \
+             experimentalDecorators form): call the wrapping function by hand instead",
+        );
+        walk::walk_decorator(self, it);
+    }
+
+    fn visit_accessor_property(&mut self, it: &AccessorProperty<'a>) {
+        self.note(
+            it.span.start,
+            "`accessor` fields are not supported (Node 20 cannot run them): write a private \
+             field with a getter and a setter instead",
+        );
+        walk::walk_accessor_property(self, it);
+    }
+
+    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+        if matches!(
+            it.kind,
+            VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing
+        ) {
+            self.note(
+                it.span.start,
+                "`using` declarations are not supported (Node 20 cannot run them): call \
+                 [Symbol.dispose]() in a `finally` block instead",
+            );
+        }
+        walk::walk_variable_declaration(self, it);
+    }
+}
+
+/// The first construct of `program` that cannot run, as a compile error
+/// naming it with its line and column in the file `name`.
+fn unsupported(
+    program: &oxc::ast::ast::Program<'_>,
+    source: &str,
+    name: &str,
+) -> Option<LearnerError> {
+    let mut found = Unsupported { first: None };
+    found.visit_program(program);
+    let (offset, construct) = found.first?;
+    let (line, column) = line_column(source, offset as usize);
+    let message = format!("{name}:{line}:{column}: {construct}");
+    Some(LearnerError {
+        kind: "SyntaxError".into(),
+        message: message.clone(),
+        traceback: message,
+        line: Some(line as u64),
+        op_index: None,
+        errno: None,
+    })
 }
 
 #[cfg(test)]
@@ -300,5 +386,42 @@ mod tests {
         assert_eq!(e.kind, "SyntaxError");
         assert_eq!(e.line, Some(2));
         assert!(e.message.starts_with("router.ts:2:"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_enum_is_lowered_to_an_object() {
+        let js = transpile(
+            "enum S { Up, Down = \"down\" }\nexport const s = S.Up;\n",
+            Path::new("/x/router.ts"),
+        )
+        .unwrap();
+        assert!(!js.contains("enum S"), "{js}");
+        assert!(js.contains("\"down\""), "{js}");
+    }
+
+    #[test]
+    fn what_node_cannot_run_is_refused_with_its_line_and_column() {
+        for (source, line, construct) in [
+            (
+                "class R {\n  @d m() {}\n}\n",
+                2,
+                "decorators are not supported",
+            ),
+            ("class R {\n  accessor x = 1;\n}\n", 2, "`accessor` fields"),
+            (
+                "function f() {\n\n  using x = null;\n}\n",
+                3,
+                "`using` declarations",
+            ),
+        ] {
+            let e = transpile(source, Path::new("/x/router.ts")).unwrap_err();
+            assert_eq!(e.line, Some(line), "{}", e.message);
+            assert!(
+                e.message.starts_with(&format!("router.ts:{line}:")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(construct), "{}", e.message);
+        }
     }
 }

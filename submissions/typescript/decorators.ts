@@ -1,0 +1,64 @@
+// A correct router with a TypeScript 5 (standard) method decorator that
+// only counts calls: `@counted` wraps route and changes nothing it returns.
+
+function fnv(bytes: Uint8Array, h: number = 0x811c9dc5): number {
+  for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
+  return h;
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const utf8 = new TextEncoder();
+
+export function h32(text: string): number {
+  return fmix(fnv(utf8.encode(text)));
+}
+
+let calls = 0;
+
+function counted<T, A extends unknown[], R>(
+  method: (this: T, ...args: A) => R,
+  _context: ClassMethodDecoratorContext,
+) {
+  return function (this: T, ...args: A): R {
+    calls++;
+    return method.call(this, ...args);
+  };
+}
+
+export class Router {
+  private nodes = new Set<string>();
+
+  constructor(nodes: string[]) {
+    for (const n of nodes) this.add(n);
+  }
+
+  add(node: string): void {
+    this.nodes.add(node);
+  }
+
+  remove(node: string): void {
+    this.nodes.delete(node);
+  }
+
+  @counted
+  route(key: string): string | null {
+    let best: string | null = null;
+    let bestScore = -1;
+    for (const n of this.nodes) {
+      const s = h32(n + ":" + key);
+      if (s > bestScore || (s === bestScore && best !== null && n < best)) {
+        best = n;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+}

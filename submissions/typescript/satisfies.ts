@@ -1,0 +1,55 @@
+// A correct router whose constants are checked with `satisfies`, which
+// keeps their literal types and must leave their values alone.
+
+type Params = Record<"offset" | "prime", number>;
+
+const FNV = { offset: 0x811c9dc5, prime: 16777619 } satisfies Params;
+
+function fnv(bytes: Uint8Array, h: number = FNV.offset): number {
+  for (const b of bytes) h = Math.imul(h ^ b, FNV.prime) >>> 0;
+  return h;
+}
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const utf8 = new TextEncoder();
+
+export function h32(text: string): number {
+  return fmix(fnv(utf8.encode(text)));
+}
+
+export class Router {
+  private nodes = new Set<string>() satisfies Iterable<string>;
+
+  constructor(nodes: string[]) {
+    for (const n of nodes) this.add(n);
+  }
+
+  add(node: string): void {
+    this.nodes.add(node);
+  }
+
+  remove(node: string): void {
+    this.nodes.delete(node);
+  }
+
+  route(key: string): string | null {
+    let best: string | null = null;
+    let bestScore = -1;
+    for (const n of this.nodes) {
+      const s = h32(n + ":" + key);
+      if (s > bestScore || (s === bestScore && best !== null && n < best)) {
+        best = n;
+        bestScore = s;
+      }
+    }
+    return best;
+  }
+}

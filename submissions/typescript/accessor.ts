@@ -1,5 +1,7 @@
 // A correct router that keeps its nodes behind an `accessor` field, the
 // auto-accessor of TypeScript 4.9 and the decorators proposal.
+// The grader refuses it: Node 20 cannot run `accessor` fields
+// (docs/learners.md).
 
 function fnv(bytes: Uint8Array, h: number = 0x811c9dc5): number {
   for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;

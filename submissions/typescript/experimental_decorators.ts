@@ -1,6 +1,8 @@
 // A correct router with a method decorator in the experimentalDecorators
 // form (target, key, descriptor): `@logged` wraps route and changes
 // nothing it returns.
+// The grader refuses it: Node 20 cannot run decorators, and which of the
+// two forms a one-file submission means cannot be told (docs/learners.md).
 
 function fnv(bytes: Uint8Array, h: number = 0x811c9dc5): number {
   for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;

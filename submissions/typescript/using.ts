@@ -1,6 +1,8 @@
 // A correct router that scores each key under a `using` declaration,
 // whose disposal runs when route returns. Node 20 has no Symbol.dispose,
 // so the module defines it, as TypeScript's own documentation advises.
+// The grader refuses it: Node 20 cannot run `using` declarations
+// (docs/learners.md).
 
 (Symbol as { dispose?: symbol }).dispose ??= Symbol("Symbol.dispose");
 

@@ -1,4 +1,5 @@
-// rendezvous-grader's Rust driver, compiled together with a learner's module.
+// rendezvous-grader's Rust driver, linked with a learner's crate
+// (`--extern submission=...`), which it calls as `submission::Router`.
 //
 // The grader fills in the parts marked `@@...@@` from the challenge's
 // operations: how to build the Router and how to call each operation. The
@@ -7,8 +8,6 @@
 // error belong to the learner.
 
 #![allow(unused_mut, dead_code, unused_imports)]
-
-@@MODULE@@
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};

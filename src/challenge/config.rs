@@ -19,6 +19,9 @@ pub struct Config {
     pub operations: Vec<String>,
     #[serde(default)]
     pub limits: Limits,
+    /// How Rust submissions are compiled.
+    #[serde(default)]
+    pub rust: RustConfig,
     /// Test groups, in the order reports list them.
     #[serde(default)]
     pub groups: Vec<GroupConfig>,
@@ -63,6 +66,43 @@ impl Default for Limits {
             scratch_mb: 64,
             extra_run_ms: 250,
             extras_budget_ms: 20_000,
+        }
+    }
+}
+
+/// `[rust]`: how Rust submissions are compiled.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RustConfig {
+    /// The edition the learner's crate is compiled with.
+    pub edition: Edition,
+}
+
+/// A Rust edition, written as a string in `challenge.toml`
+/// (`edition = "2021"`), as in `Cargo.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum Edition {
+    #[serde(rename = "2015")]
+    E2015,
+    #[serde(rename = "2018")]
+    E2018,
+    #[serde(rename = "2021")]
+    E2021,
+    /// What `cargo new` writes since Rust 1.85: learners' crates are
+    /// written for it unless the challenge says otherwise.
+    #[default]
+    #[serde(rename = "2024")]
+    E2024,
+}
+
+impl Edition {
+    /// The year, as rustc's `--edition` takes it.
+    pub fn year(self) -> &'static str {
+        match self {
+            Edition::E2015 => "2015",
+            Edition::E2018 => "2018",
+            Edition::E2021 => "2021",
+            Edition::E2024 => "2024",
         }
     }
 }
@@ -165,5 +205,37 @@ impl Config {
     /// The settings of group `name`, if declared.
     pub fn group(&self, name: &str) -> Option<&GroupConfig> {
         self.groups.iter().find(|g| g.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Config, Problem> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("challenge.toml");
+        std::fs::write(
+            &path,
+            format!("title = \"t\"\noperations = [\"route\"]\n{text}"),
+        )
+        .unwrap();
+        Config::load(&path)
+    }
+
+    #[test]
+    fn the_rust_edition_defaults_to_2024_and_is_checked() {
+        assert_eq!(load("").unwrap().rust.edition, Edition::E2024);
+        let chosen = load("[rust]\nedition = \"2021\"\n").unwrap();
+        assert_eq!(chosen.rust.edition.year(), "2021");
+        let unknown = load("[rust]\nedition = \"2023\"\n").unwrap_err();
+        assert!(unknown.message.contains("2023"), "{}", unknown.message);
+        assert_eq!(unknown.position.map(|p| p.0), Some(4), "{unknown:?}");
+        let key = load("[rust]\nflags = \"-O\"\n").unwrap_err();
+        assert!(
+            key.message.contains("unknown field `flags`"),
+            "{}",
+            key.message
+        );
     }
 }

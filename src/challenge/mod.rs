@@ -9,7 +9,7 @@ mod config;
 pub mod locate;
 
 pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
-pub use config::{Config, GroupConfig, Limits, Scoring, Visibility};
+pub use config::{Config, Edition, GroupConfig, Limits, RustConfig, Scoring, Visibility};
 
 use crate::error::{Error, Problem};
 use reference::{ModelSpec, Signature};

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 mod failure;
 
-use failure::compile_error;
+use failure::{Stage, compile_error};
 
 const TEMPLATE: &str = include_str!("../../drivers/rust_driver.rs");
 
@@ -41,28 +41,97 @@ pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> P
     program
 }
 
-/// Whether the learner's source exposes `pub fn h32`.
+/// Whether the learner's crate exposes `h32` at its root, where the
+/// driver calls it: a `pub fn h32` or a `pub use` naming it, outside every
+/// block (an `h32` inside `mod hashing` is the learner's own helper, not
+/// reachable as `submission::h32`). Comments and literals are skipped.
 pub fn has_h32(source: &str) -> bool {
-    source.split("pub fn").skip(1).any(|rest| {
-        rest.trim_start()
+    let (text, depth) = code_and_depth(source);
+    let at_top = |i: usize| depth[i] == 0;
+    let starts = |word: &str| {
+        text.match_indices(word)
+            .filter(|(i, _)| at_top(*i) && (*i == 0 || !is_ident(text[..*i].chars().last())))
+            .map(|(i, _)| i + word.len())
+            .collect::<Vec<_>>()
+    };
+    let public_fn = starts("pub fn").into_iter().any(|after| {
+        text[after..]
+            .trim_start()
             .strip_prefix("h32")
             .is_some_and(|r| r.trim_start().starts_with('('))
-    })
+    });
+    let public_use = starts("pub use").into_iter().any(|after| {
+        let statement = text[after..].split(';').next().unwrap_or_default();
+        statement
+            .split(|c: char| !is_ident(Some(c)))
+            .any(|word| word == "h32")
+    });
+    public_fn || public_use
 }
 
-/// The driver's source for `learner` (an absolute path), with the glue for
-/// `model`'s constructor and the challenge's `operations`.
+fn is_ident(c: Option<char>) -> bool {
+    c.is_some_and(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// `source` with comments and string and character literals blanked
+/// out, and the brace depth at each byte.
+fn code_and_depth(source: &str) -> (String, Vec<u32>) {
+    let bytes = source.as_bytes();
+    let mut text = Vec::with_capacity(bytes.len());
+    let mut depth = Vec::with_capacity(bytes.len());
+    let mut level = 0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        let skip = if rest.starts_with(b"//") {
+            rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            rest.windows(2)
+                .skip(2)
+                .position(|w| w == b"*/")
+                .map_or(rest.len(), |p| p + 4)
+        } else if rest[0] == b'"' {
+            let mut j = 1;
+            while j < rest.len() && rest[j] != b'"' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            (j + 1).min(rest.len())
+        } else if rest[0] == b'\'' && rest.get(2) == Some(&b'\'') {
+            3
+        } else {
+            0
+        };
+        if skip > 0 {
+            text.extend(std::iter::repeat_n(b' ', skip));
+            depth.extend(std::iter::repeat_n(level, skip));
+            i += skip;
+            continue;
+        }
+        match rest[0] {
+            b'{' => {
+                depth.push(level);
+                level += 1;
+            }
+            b'}' => {
+                level = level.saturating_sub(1);
+                depth.push(level);
+            }
+            _ => depth.push(level),
+        }
+        text.push(if rest[0].is_ascii() { rest[0] } else { b' ' });
+        i += 1;
+    }
+    (String::from_utf8(text).unwrap_or_default(), depth)
+}
+
+/// The driver's source, with the glue for `model`'s constructor and the
+/// challenge's `operations`, calling into the learner's crate `submission`.
 pub fn driver_source(
     model: &ModelSpec,
     operations: &[&'static Signature],
-    learner: &Path,
     h32: bool,
     runtime: &str,
 ) -> String {
-    let module = format!(
-        "#[path = {:?}]\nmod submission;",
-        learner.display().to_string()
-    );
     let mut glue = String::new();
     let _ = writeln!(glue, "const RUNTIME: &str = {runtime:?};");
     if h32 {
@@ -111,9 +180,7 @@ pub fn driver_source(
     glue.push_str(
         "        other => panic!(\"the grader's driver has no operation {other}\"),\n    }\n}\n",
     );
-    TEMPLATE
-        .replace("@@MODULE@@", &module)
-        .replace("@@GLUE@@", &glue)
+    TEMPLATE.replace("@@GLUE@@", &glue)
 }
 
 /// The Rust toolchain: the real rustc inside the sysroot (not rustup's
@@ -168,16 +235,19 @@ pub(super) fn compile(
         Err(e) => return Ok(Err(e)),
     };
     let (rustc, sysroot, version) = toolchain()?;
+    let edition = challenge.config.rust.edition.year();
     let driver = driver_source(
         challenge.model,
         &challenge.operations,
-        &submission.absolute,
         has_h32(&source),
         &version,
     );
+    // Both compiles' inputs: the compiler, the learner's edition and
+    // source, the driver's source, and the layout that links them.
     let key = super::cache::cache_key(&[
-        b"rust",
+        b"rust: rlib submission, bin driver",
         version.as_bytes(),
+        edition.as_bytes(),
         driver.as_bytes(),
         source.as_bytes(),
     ]);
@@ -204,21 +274,48 @@ pub(super) fn compile(
     std::fs::write(build.join("main.rs"), &driver)
         .map_err(Error::io("cannot write the Rust driver"))?;
     let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
-    let args: Vec<OsString> = vec![
+    let common = |args: &[OsString]| -> Vec<OsString> {
+        let mut all: Vec<OsString> = vec![
+            "-O".into(),
+            "--error-format=json".into(),
+            "--color=never".into(),
+        ];
+        all.extend_from_slice(args);
+        all
+    };
+    // The learner's file is a crate of its own, so that `crate::` is its
+    // root as in any single-file crate. Its lints never fail the build:
+    // in a library a leftover `fn main` is dead code, which a
+    // `#![deny(warnings)]` would make an error nobody's `cargo build` sees.
+    let library = common(&[
+        format!("--edition={edition}").into(),
+        "--cap-lints=allow".into(),
+        "--crate-name=submission".into(),
+        "--crate-type=rlib".into(),
+        format!("--remap-path-prefix={}/=", learner_dir.display()).into(),
+        "-o".into(),
+        build.join("libsubmission.rlib").into(),
+        submission.absolute.clone().into(),
+    ]);
+    // The driver is the grader's, written for one edition whatever the
+    // learner's; crates of different editions link together.
+    let program = common(&[
         "--edition=2021".into(),
-        "-O".into(),
-        "--error-format=json".into(),
-        "--color=never".into(),
         "-A".into(),
         "warnings".into(),
         "--crate-name=router".into(),
         "--crate-type=bin".into(),
-        format!("--remap-path-prefix={}/=", learner_dir.display()).into(),
+        "--extern".into(),
+        {
+            let mut extern_arg = OsString::from("submission=");
+            extern_arg.push(build.join("libsubmission.rlib"));
+            extern_arg
+        },
         format!("--remap-path-prefix={}/=<grader-driver>/", build.display()).into(),
         "-o".into(),
         build.join("router").into(),
         build.join("main.rs").into(),
-    ];
+    ]);
     let mut read = vec![sysroot];
     read.extend_from_slice(own);
     let limits = ToolLimits {
@@ -234,22 +331,29 @@ pub(super) fn compile(
         list: list.to_vec(),
         write: vec![build.clone()],
     };
-    // The lease on rustc's uid lasts until it has finished.
-    let contained = env.contained(&rustc, &args, access, limits, false)?;
-    let finished = crate::exec::run_to_end(contained.command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
-        .map_err(Error::io("cannot run rustc in the sandbox"))?;
-    drop(contained.lease);
-    let compiled = finished.status.is_some_and(|s| s.success()) && build.join("router").is_file();
-    if !compiled {
-        let name = submission.path.file_name().unwrap_or_default();
-        let (error, deterministic) = compile_error(challenge, &name.to_string_lossy(), &finished)?;
-        // A build stopped by a limit or a signal may be the machine's
-        // doing (a busy host, memory pressure): it is tried again next
-        // time, never remembered.
-        if deterministic && let Ok(bytes) = serde_json::to_vec(&error) {
-            crate::fsutil::write_atomically(&failed, &bytes)?;
+    let name = submission.path.file_name().unwrap_or_default();
+    let name = name.to_string_lossy();
+    for (stage, args, built) in [
+        (Stage::Learner, &library, "libsubmission.rlib"),
+        (Stage::Driver, &program, "router"),
+    ] {
+        // The lease on rustc's uid lasts until it has finished.
+        let contained = env.contained(&rustc, args, access.clone(), limits, false)?;
+        let finished =
+            crate::exec::run_to_end(contained.command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
+                .map_err(Error::io("cannot run rustc in the sandbox"))?;
+        drop(contained.lease);
+        let compiled = finished.status.is_some_and(|s| s.success()) && build.join(built).is_file();
+        if !compiled {
+            let (error, deterministic) = compile_error(challenge, &name, stage, &finished)?;
+            // A build stopped by a limit or a signal may be the machine's
+            // doing (a busy host, memory pressure): it is tried again next
+            // time, never remembered.
+            if deterministic && let Ok(bytes) = serde_json::to_vec(&error) {
+                crate::fsutil::write_atomically(&failed, &bytes)?;
+            }
+            return Ok(Err(error));
         }
-        return Ok(Err(error));
     }
     // The grader's own copy, whoever wrote the build's: nothing a sandbox
     // uid owns is ever run again. Two graders storing the same build write
@@ -362,24 +466,29 @@ mod tests {
         assert!(has_h32("pub fn  h32 (t: &str) -> u32 { 0 }"));
         assert!(!has_h32("fn h32(text: &str) -> u32 { 0 }"));
         assert!(!has_h32("pub fn h32_bytes(b: &[u8]) -> u32 { 0 }"));
+        // Only at the crate's root, where the driver calls it.
+        assert!(!has_h32("mod hashing { pub fn h32(t: &str) -> u32 { 0 } }"));
+        assert!(has_h32(
+            "mod hashing { pub fn h32(t: &str) -> u32 { 0 } }\npub use hashing::h32;"
+        ));
+        assert!(has_h32("pub use crate::hashing::{h32, fnv};"));
+        assert!(!has_h32(
+            "// pub fn h32(t: &str) -> u32\nconst S: &str = \"pub fn h32(\";"
+        ));
+        assert!(has_h32(
+            "const B: char = '{';\npub fn h32(t: &str) -> u32 { 0 }"
+        ));
     }
 
     #[test]
     fn the_glue_calls_every_operation_with_its_types() {
         let model = &reference::rendezvous::SPEC;
         let ops: Vec<&'static Signature> = model.operations.iter().collect();
-        let source = driver_source(
-            model,
-            &ops,
-            Path::new("/learner/router.rs"),
-            true,
-            "rustc 1.0",
-        );
-        assert!(source.contains("#[path = \"/learner/router.rs\"]"));
+        let source = driver_source(model, &ops, true, "rustc 1.0");
         assert!(source.contains("submission::Router::new(arg_names(&args[0]))"));
         assert!(source.contains("\"route\" => router.route(arg_str(op, 1)).to_json(),"));
         assert!(source.contains("\"add\" => { let _ = router.add(arg_str(op, 1)); Json::Null },"));
         assert!(source.contains("Some(|t| submission::h32(t) as u64)"));
-        assert!(!source.contains("@@MODULE@@") && !source.contains("@@GLUE@@"));
+        assert!(!source.contains("@@GLUE@@"));
     }
 }

@@ -1,12 +1,16 @@
 //! A failed Rust build, read: rustc's JSON diagnostics as the learner's
 //! compile error, or what stopped the compiler (a limit, a signal, no
-//! diagnostic at all) and whether the failure is worth remembering.
+//! diagnostic at all) and whether the failure is worth remembering. An
+//! error in the grader's driver (the learner's Router does not have what
+//! it calls) is told in the learner's terms: the signature wanted and the
+//! place in their file, never the driver's.
 
 use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::exec::Finished;
 use crate::protocol::LearnerError;
+use reference::{Kind, Returns, Signature};
 
 /// One of rustc's JSON diagnostics, the parts read here.
 #[derive(Debug, serde::Deserialize)]
@@ -16,7 +20,18 @@ struct Diagnostic {
     code: Option<Code>,
     #[serde(default)]
     spans: Vec<Span>,
+    #[serde(default)]
+    children: Vec<Diagnostic>,
     rendered: Option<String>,
+}
+
+/// Which of the two compiles failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// The learner's file, as the crate `submission`.
+    Learner,
+    /// The grader's driver, linked with it.
+    Driver,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -30,6 +45,15 @@ struct Span {
     line_start: u64,
     column_start: u64,
     is_primary: bool,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    text: Vec<SpanLine>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct SpanLine {
+    text: String,
 }
 
 /// A rustc failure as the learner's compile error, and whether it is
@@ -40,6 +64,7 @@ struct Span {
 pub(super) fn compile_error(
     challenge: &Challenge,
     name: &str,
+    stage: Stage,
     finished: &Finished,
 ) -> Result<(LearnerError, bool), Error> {
     use std::os::unix::process::ExitStatusExt;
@@ -144,23 +169,177 @@ pub(super) fn compile_error(
         .iter()
         .find(|s| s.is_primary)
         .or(first.spans.first());
+    let in_driver = stage == Stage::Driver || span.is_some_and(|s| s.file_name.starts_with(DRIVER));
+    if in_driver {
+        return Ok((
+            driver_error(challenge, name, first, &headline),
+            deterministic,
+        ));
+    }
     let place = span.map(|s| format!("{}:{}:{}", s.file_name, s.line_start, s.column_start));
     let mut message = match &place {
         Some(place) => format!("{headline} at {place}"),
         None => headline,
     };
-    let in_driver = span.is_some_and(|s| s.file_name.starts_with("<grader-driver>"));
-    if in_driver {
-        let wanted: Vec<String> = challenge.operations.iter().map(|s| s.to_string()).collect();
+    if let Some(missing) = missing_crate(first) {
         message.push_str(&format!(
-            " (in the grader's driver: your Router must have Router::new and the methods for {})",
-            wanted.join(", ")
+            ": `{missing}` is neither a module in scope nor a crate you can use; \
+             a submission is one file with the standard library only (std, core, alloc), \
+             no Cargo dependencies"
         ));
     }
     let mut error = LearnerError::new("CompileError", message);
     error.traceback = text;
     error.line = span.map(|s| s.line_start);
     Ok((error, deterministic))
+}
+
+/// Where the driver's files are, as rustc names them (remapped).
+const DRIVER: &str = "<grader-driver>";
+
+/// The crate a diagnostic could not find, for `use rand::Rng;`,
+/// `rand::random()` or `extern crate rand;`.
+fn missing_crate(d: &Diagnostic) -> Option<String> {
+    let quoted = |text: &str, after: &str| {
+        let rest = &text[text.find(after)? + after.len()..];
+        Some(rest.split('`').next()?.to_owned())
+    };
+    let labels = d.spans.iter().filter_map(|s| s.label.as_deref());
+    std::iter::once(d.message.as_str())
+        .chain(labels)
+        .find_map(|text| {
+            quoted(text, "unlinked crate `").or_else(|| quoted(text, "can't find crate for `"))
+        })
+}
+
+/// A name in the learner's crate as they write it: the driver sees it as
+/// the crate `submission`.
+fn learners_terms(text: &str, name: &str) -> String {
+    text.replace("crate `submission`", &format!("`{name}`"))
+        .replace("submission::", "")
+}
+
+/// What the driver calls, in Rust: `Router::route must take &str and
+/// return Option<String>`.
+fn wanted(challenge: &Challenge, call: Call) -> String {
+    let kind = |k: &Kind| match k {
+        Kind::Name => "&str",
+        Kind::Count | Kind::Size => "usize",
+        Kind::Weight => "f64",
+        Kind::Names => "Vec<String>",
+        Kind::WeightedNames => "Vec<(String, f64)>",
+    };
+    let takes = |kinds: &[Kind]| match kinds {
+        [] => "nothing".to_owned(),
+        kinds => kinds.iter().map(kind).collect::<Vec<_>>().join(", "),
+    };
+    match call {
+        Call::New => format!(
+            "Router::new must take {} and return Router",
+            takes(challenge.model.constructor)
+        ),
+        Call::Type => "Router must be a `pub struct` at the root of your file".into(),
+        Call::H32 => "h32 must take &str and return u32".into(),
+        Call::Method(sig) => {
+            let returns = match sig.returns {
+                Returns::Nothing => {
+                    return format!("Router::{} must take {}", sig.name, takes(sig.operands));
+                }
+                Returns::MaybeName => "Option<String>",
+                Returns::Names => "Vec<String>",
+                Returns::Count => "usize",
+                Returns::Loads => "Vec<(String, usize)>",
+            };
+            format!(
+                "Router::{} must take {} and return {returns}",
+                sig.name,
+                takes(sig.operands)
+            )
+        }
+    }
+}
+
+/// What a line of the driver calls.
+#[derive(Clone, Copy)]
+enum Call {
+    Type,
+    New,
+    H32,
+    Method(&'static Signature),
+}
+
+/// The call on the driver's line `line`, read from the glue it generates.
+fn call_on(challenge: &Challenge, line: &str) -> Option<Call> {
+    if line.contains("Router::new(") {
+        return Some(Call::New);
+    }
+    if line.contains("submission::h32(") {
+        return Some(Call::H32);
+    }
+    let method = challenge
+        .operations
+        .iter()
+        .find(|sig| line.trim_start().starts_with(&format!("{:?} =>", sig.name)));
+    match method {
+        Some(sig) => Some(Call::Method(sig)),
+        None if line.contains("submission::Router") => Some(Call::Type),
+        None => None,
+    }
+}
+
+/// An error in the driver as the learner's: which of their items does not
+/// have the shape the grader calls, and where it is in their file when
+/// rustc points there; the traceback lists every call the grader makes.
+fn driver_error(
+    challenge: &Challenge,
+    name: &str,
+    first: &Diagnostic,
+    headline: &str,
+) -> LearnerError {
+    let primary = first
+        .spans
+        .iter()
+        .find(|s| s.is_primary)
+        .or(first.spans.first());
+    let call = primary
+        .and_then(|s| s.text.first())
+        .and_then(|l| call_on(challenge, &l.text));
+    // rustc's notes point at the learner's item ("method defined here")
+    // through the crate's metadata, under their file's name.
+    let theirs = std::iter::once(first)
+        .chain(first.children.iter())
+        .flat_map(|d| d.spans.iter())
+        .find(|s| s.file_name == name);
+    let headline = learners_terms(headline, name);
+    let mut message = match call {
+        Some(call) => format!("{}: {headline}", wanted(challenge, call)),
+        None => format!("your Router does not have what the grader calls: {headline}"),
+    };
+    if let Some(s) = theirs {
+        message.push_str(&format!(
+            " at {}:{}:{}",
+            s.file_name, s.line_start, s.column_start
+        ));
+    }
+    let mut calls = vec![wanted(challenge, Call::Type), wanted(challenge, Call::New)];
+    calls.extend(
+        challenge
+            .operations
+            .iter()
+            .map(|sig| wanted(challenge, Call::Method(sig))),
+    );
+    calls.push(format!("{} (optional)", wanted(challenge, Call::H32)));
+    let mut error = LearnerError::new("CompileError", message);
+    error.traceback = format!(
+        "The grader calls these from outside {name}, so each must be `pub` at the root of your file:\n{}",
+        calls
+            .iter()
+            .map(|c| format!("  {c}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    error.line = theirs.map(|s| s.line_start);
+    error
 }
 
 #[cfg(test)]
@@ -187,7 +366,8 @@ mod tests {
             stderr: stderr.into(),
             timed_out: false,
         };
-        let (error, deterministic) = compile_error(&challenge, "router.rs", &finished).unwrap();
+        let (error, deterministic) =
+            compile_error(&challenge, "router.rs", Stage::Learner, &finished).unwrap();
         assert!(!deterministic, "no exit code: not remembered");
         assert_eq!(
             error.message,
@@ -202,7 +382,11 @@ mod tests {
             status: Some(ExitStatus::from_raw(1 << 8)),
             ..finished.clone()
         };
-        assert!(compile_error(&challenge, "router.rs", &ordinary).unwrap().1);
+        assert!(
+            compile_error(&challenge, "router.rs", Stage::Learner, &ordinary)
+                .unwrap()
+                .1
+        );
     }
 
     fn ended(status: Option<i32>, stderr: &str, timed_out: bool) -> Finished {
@@ -265,9 +449,13 @@ mod tests {
             ),
         ];
         for (status, stderr, timed_out, wanted) in endings {
-            let (error, deterministic) =
-                compile_error(&challenge, "router.rs", &ended(status, stderr, timed_out))
-                    .unwrap_or_else(|e| panic!("{wanted}: a grader fault: {e}"));
+            let (error, deterministic) = compile_error(
+                &challenge,
+                "router.rs",
+                Stage::Learner,
+                &ended(status, stderr, timed_out),
+            )
+            .unwrap_or_else(|e| panic!("{wanted}: a grader fault: {e}"));
             assert_eq!(error.kind, "CompileError");
             assert!(
                 error
@@ -281,8 +469,13 @@ mod tests {
         }
         // An internal compiler error is the learner's too, but not remembered.
         let ice = r#"{"message":"internal compiler error: unexpected panic","level":"error: internal compiler error","code":null,"spans":[],"rendered":"error: internal compiler error: unexpected panic\n"}"#;
-        let (error, deterministic) =
-            compile_error(&challenge, "router.rs", &ended(exit(101), ice, false)).unwrap();
+        let (error, deterministic) = compile_error(
+            &challenge,
+            "router.rs",
+            Stage::Learner,
+            &ended(exit(101), ice, false),
+        )
+        .unwrap();
         assert!(
             error.message.contains("internal compiler error"),
             "{}",
@@ -295,6 +488,6 @@ mod tests {
             "rendezvous-grader sandbox: cannot run rustc\n",
             false,
         );
-        assert!(compile_error(&challenge, "router.rs", &shim).is_err());
+        assert!(compile_error(&challenge, "router.rs", Stage::Learner, &shim).is_err());
     }
 }

@@ -263,3 +263,38 @@ impl Router {{
     );
     assert_eq!(report["submissions"][0]["verdict"], "accepted");
 }
+
+/// A challenge may pin the edition a Rust submission is built with: the
+/// let-chains example, accepted under the default 2024, does not compile
+/// under 2021.
+#[test]
+fn a_challenges_rust_edition_is_the_one_submissions_are_built_with() {
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    let copy = challenges.join("rendezvous-router");
+    crate::support::copy_tree(&root().join("challenges/rendezvous-router"), &copy, |_| {
+        true
+    });
+    let config = copy.join("challenge.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("\n[rust]\nedition = \"2021\"\n");
+    std::fs::write(&config, text).unwrap();
+    let out = output(
+        grader()
+            .arg("--challenges")
+            .arg(&challenges)
+            .args(["grade", "--format", "json", "--cache-dir"])
+            .arg(dir.path().join("cache"))
+            .args(["--tests"])
+            .arg(copy.join("tests/sample"))
+            .arg(root().join("submissions/rust/let_chains.rs")),
+    );
+    let report: Value = json(&out);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "compile-error", "{s}");
+    let message = s["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("only allowed in Rust 2024") && message.contains("let_chains.rs:"),
+        "{message}"
+    );
+}

@@ -243,6 +243,20 @@ fn check_example(example: &Example) -> Result<(), String> {
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());
     }
+    // Whatever a report says, it speaks of the learner's files, never of
+    // the grader's own (its drivers, its folders).
+    let said = submission.to_string();
+    for internal in [
+        "grader-drivers-",
+        "grader-scratch-",
+        "python_driver",
+        "node_driver",
+        "rust_driver",
+    ] {
+        if said.contains(internal) {
+            return Err(format!("the report names the grader's {internal}"));
+        }
+    }
     if example.verdict == "accepted" && submission.get("api_hint").is_some() {
         return Err(format!(
             "an accepted submission got an API hint: {}",

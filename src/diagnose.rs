@@ -404,10 +404,10 @@ pub fn hash_hint(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<Has
             Some(Behaviour::Output(output)) | Some(Behaviour::Raised { output, .. }) => output,
             None => continue,
         };
-        for (i, answer) in answers.iter().enumerate() {
-            let Some(reference::Explanation::Scores(table)) =
-                challenge.model.explain_at(&o.case.args, &o.case.ops, i)
-            else {
+        // One replay gives every operation's scores.
+        let explanations = challenge.model.explanations(&o.case.args, &o.case.ops);
+        for (answer, explanation) in answers.iter().zip(explanations) {
+            let Some(reference::Explanation::Scores(table)) = explanation else {
                 continue;
             };
             let [first, second] = table.rows.as_slice() else {

@@ -584,6 +584,19 @@ impl ModelSpec {
         checked
     }
 
+    /// The explanation of every operation of `ops`, in one replay (where
+    /// [`ModelSpec::explain_at`] replays up to its one operation).
+    pub fn explanations(&self, args: &[Arg], ops: &[Op]) -> Vec<Option<Explanation>> {
+        let mut model = (self.build)(args);
+        ops.iter()
+            .map(|op| {
+                let explanation = model.explain(op);
+                model.apply(op);
+                explanation
+            })
+            .collect()
+    }
+
     /// Replays `ops[..index]`, then explains `ops[index]`.
     pub fn explain_at(&self, args: &[Arg], ops: &[Op], index: usize) -> Option<Explanation> {
         let mut model = (self.build)(args);

@@ -5,7 +5,6 @@
 //! machine's load as much as the program. The whole process tree is
 //! counted instead, found once per sample for both.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// How often the tree is sampled: often enough to stop a program filling
@@ -104,66 +103,20 @@ struct Tree {
     cpu: Duration,
 }
 
-/// `root` and every process descending from it, from each process's parent
-/// in `/proc/PID/stat` (`/proc/PID/task/TID/children` needs a kernel option
-/// that is not always there), with the CPU time they used: each one's own
-/// (all its threads', gone ones included) and its reaped children's, so
-/// that a process that ended still counts in its parent's, and the
-/// sandbox's init reaps every orphan; `None` when `deadline` passes first.
+/// `root` and every process descending from it ([`crate::os::process_tree`]),
+/// with the CPU time they used: each one's own (all its threads', gone
+/// ones included) and its reaped children's, so that a process that ended
+/// still counts in its parent's, and the sandbox's init reaps every
+/// orphan; `None` when `deadline` passes first.
 fn tree(root: u32, deadline: Instant) -> Option<Tree> {
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let mut ticks: HashMap<u32, u64> = HashMap::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        if Instant::now() >= deadline {
-            return None;
-        }
-        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
-            continue;
-        };
-        if let Some(stat) = stat_of(pid) {
-            children.entry(stat.parent).or_default().push(pid);
-            ticks.insert(pid, stat.ticks);
-        }
-    }
-    let mut found = vec![root];
-    let mut i = 0;
-    while i < found.len() {
-        if let Some(kids) = children.get(&found[i]) {
-            found.extend(kids);
-        }
-        i += 1;
-    }
-    let total: u64 = found.iter().filter_map(|pid| ticks.get(pid)).sum();
+    let found = crate::os::process_tree(root, Some(deadline))?;
     let per_second = crate::os::clock_ticks_per_second();
     Some(Tree {
-        pids: found,
-        cpu: Duration::from_millis(total * 1000 / per_second),
+        pids: found.pids,
+        cpu: Duration::from_millis(found.ticks * 1000 / per_second),
     })
 }
 
-/// What the tree needs of `/proc/PID/stat`.
-struct Stat {
-    parent: u32,
-    /// utime + stime + cutime + cstime, in clock ticks.
-    ticks: u64,
-}
-
-/// `/proc/PID/stat`'s parent (the fourth field, after the command's name
-/// in parentheses, which may itself hold spaces and parentheses) and CPU
-/// times (the 14th to 17th).
-fn stat_of(pid: u32) -> Option<Stat> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let parent = fields.get(1)?.parse().ok()?;
-    let ticks = fields
-        .get(11..15)?
-        .iter()
-        .map(|t| t.parse::<u64>().unwrap_or(0))
-        .sum();
-    Some(Stat { parent, ticks })
-}
-
-/// Reads the `keys` of a `/proc` file in kB, summed, in bytes.
 fn kib(text: &str, keys: &[&str]) -> Option<u64> {
     let mut total = 0;
     for key in keys {

@@ -472,31 +472,11 @@ pub struct SandboxExit {
     pub cpu_ms: u64,
 }
 
-/// This process's descendants, from /proc.
+/// This process's descendants.
 fn descendants() -> Vec<u32> {
-    // Children are listed per thread; orphans may be adopted by any.
-    fn children(pid: u32) -> Vec<u32> {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            return Vec::new();
-        };
-        tasks
-            .flatten()
-            .flat_map(|task| {
-                std::fs::read_to_string(task.path().join("children"))
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .filter_map(|p| p.parse().ok())
-                    .collect::<Vec<u32>>()
-            })
-            .collect()
-    }
-    let mut all = Vec::new();
-    let mut stack = children(std::process::id());
-    while let Some(pid) = stack.pop() {
-        all.push(pid);
-        stack.extend(children(pid));
-    }
-    all
+    os::process_tree(std::process::id(), None)
+        .map(|tree| tree.pids.into_iter().skip(1).collect())
+        .unwrap_or_default()
 }
 
 fn kill_descendants() {

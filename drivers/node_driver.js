@@ -352,12 +352,59 @@ function* requestLines() {
   }
 }
 
+// Where a syntax error of the module is, as `node --check` prints it
+// (Node 20 gives an import's SyntaxError no location), mapped through the
+// module's inline source map to the learner's own file when it was
+// transpiled: "router.ts:3:12", or null.
+function syntaxLocation() {
+  let stderr;
+  try {
+    stderr = require('child_process').spawnSync(process.execPath, ['--check', moduleFile], {
+      encoding: 'utf8',
+      timeout: 10000,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }).stderr;
+  } catch (_) {
+    return null;
+  }
+  const lines = String(stderr || '').split('\n');
+  const at = /:(\d+)$/.exec(lines[0] || '');
+  const caret = /^(\s*)\^/.exec(lines[2] || '');
+  if (!at) return null;
+  let line = Number(at[1]);
+  let column = caret ? caret[1].length + 1 : 1;
+  if (learnerFile !== moduleFile) {
+    try {
+      const code = fs.readFileSync(moduleFile, 'utf8');
+      const url = /\/\/# sourceMappingURL=data:application\/json;(?:charset=utf-8;)?base64,(\S+)\s*$/.exec(code);
+      const { SourceMap } = require('module');
+      const map = new SourceMap(JSON.parse(Buffer.from(url[1], 'base64').toString('utf8')));
+      const entry = map.findEntry(line - 1, column - 1);
+      if (!entry || entry.originalLine === undefined) return null;
+      line = entry.originalLine + 1;
+      column = entry.originalColumn + 1;
+    } catch (_) {
+      return null;
+    }
+  }
+  return { line, text: `${path.basename(learnerFile)}:${line}:${column}` };
+}
+
 async function main() {
   let module;
   try {
     module = await import(pathToFileURL(moduleFile).href);
   } catch (error) {
-    send({ load_error: describe(error) });
+    const described = describe(error);
+    if (error instanceof SyntaxError && described.line === null) {
+      const where = syntaxLocation();
+      if (where) {
+        described.line = where.line;
+        described.message = `${where.text}: ${described.message}`;
+        described.traceback = described.traceback || `at ${where.text}`;
+      }
+    }
+    send({ load_error: described });
     return;
   }
   const api = { Router: pick(module, 'Router'), solve: pick(module, 'solve') };

@@ -3,19 +3,24 @@
 //! an ES module. The output carries an inline source map, so with
 //! `--enable-source-maps` a traceback points at the learner's `.ts` lines.
 
+mod lower;
+mod tsconfig;
+
+pub use lower::Decorators;
+
 use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
 use crate::exec::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
 use crate::protocol::LearnerError;
 use oxc::allocator::Allocator;
-use oxc::ast::ast::{AccessorProperty, Decorator, VariableDeclaration, VariableDeclarationKind};
-use oxc::ast_visit::{Visit, walk};
 use oxc::codegen::{Codegen, CodegenOptions};
 use oxc::parser::Parser;
 use oxc::semantic::SemanticBuilder;
 use oxc::span::SourceType;
-use oxc::transformer::{TransformOptions, Transformer};
+use oxc::transformer::{
+    DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, TransformOptions, Transformer,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -29,11 +34,16 @@ pub(super) fn transpile_cached(
         Ok(source) => source,
         Err(e) => return Ok(Err(e)),
     };
+    let decorators = match tsconfig::decorators(&submission.absolute) {
+        Ok(decorators) => decorators,
+        Err(e) => return Ok(Err(e)),
+    };
     let path = submission.absolute.to_string_lossy();
     let key = super::cache::cache_key(&[
         b"ts",
         env!("CARGO_PKG_VERSION").as_bytes(),
         TRANSPILER_REVISION,
+        decorators.arg().as_bytes(),
         path.as_bytes(),
         source.as_bytes(),
     ]);
@@ -41,7 +51,7 @@ pub(super) fn transpile_cached(
     if super::cache::verified(&out) {
         return Ok(Ok((out, true)));
     }
-    let js = match transpile_contained(env, &source, &submission.absolute)? {
+    let js = match transpile_contained(env, &source, &submission.absolute, decorators)? {
         Ok(js) => js,
         Err(e) => return Ok(Err(e)),
     };
@@ -51,10 +61,10 @@ pub(super) fn transpile_cached(
 
 /// Changes whenever what the transpiler accepts or emits changes, so that
 /// a module cached by an older build of the same version is not served.
-const TRANSPILER_REVISION: &[u8] = b"enums-and-refusals";
+const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using";
 
 /// The first argument with which the grader runs itself to transpile one
-/// file (`grader __transpile-ts SOURCE PATH`).
+/// file (`grader __transpile-ts SOURCE PATH DECORATORS`).
 pub const TRANSPILE_ARG: &str = "__transpile-ts";
 /// How long transpiling one file may take.
 const TRANSPILE_LIMIT: Duration = Duration::from_secs(30);
@@ -71,6 +81,7 @@ fn transpile_contained(
     env: &Environment,
     source: &str,
     path: &Path,
+    decorators: Decorators,
 ) -> Result<Result<String, LearnerError>, Error> {
     let input = tempfile::Builder::new()
         .prefix("transpile-")
@@ -86,8 +97,12 @@ fn transpile_contained(
         .map_err(Error::io("cannot write the source to transpile"))?;
     let grader = std::env::current_exe()
         .map_err(Error::io("cannot find the grader binary to transpile with"))?;
-    let args: Vec<std::ffi::OsString> =
-        vec![TRANSPILE_ARG.into(), input.path().into(), path.into()];
+    let args: Vec<std::ffi::OsString> = vec![
+        TRANSPILE_ARG.into(),
+        input.path().into(),
+        path.into(),
+        decorators.arg().into(),
+    ];
     let limits = ToolLimits {
         cpu_seconds: TRANSPILE_LIMIT.as_secs(),
         memory_bytes: 2 << 30,
@@ -110,10 +125,14 @@ fn transpile_contained(
     if let Some(Ok(reply)) = (finished.status.is_some_and(|s| s.success()))
         .then(|| serde_json::from_str::<Transpiled>(&finished.stdout))
     {
-        return Ok(match reply {
-            Transpiled::Js(js) => Ok(js),
-            Transpiled::Error(e) => Err(e),
-        });
+        return match reply {
+            Transpiled::Js(js) => Ok(Ok(js)),
+            Transpiled::Error(e) => Ok(Err(e)),
+            Transpiled::Internal(e) => Err(Error::Io {
+                context: format!("cannot transpile {}", path.display()),
+                source: std::io::Error::other(e),
+            }),
+        };
     }
     if finished.status.and_then(|s| s.code()) == Some(crate::exec::SHIM_FAILED) {
         // The sandbox shim could not start it: the grader's fault.
@@ -147,6 +166,8 @@ fn transpile_contained(
 enum Transpiled {
     Js(String),
     Error(LearnerError),
+    /// The grader's own fault (its lowering produced what does not parse).
+    Internal(String),
 }
 
 /// Runs the transpiling process when `args` (the process's own) ask for
@@ -156,8 +177,13 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     if args.get(1).is_none_or(|a| a != TRANSPILE_ARG) {
         return None;
     }
-    let (Some(input), Some(path)) = (args.get(2), args.get(3)) else {
-        eprintln!("usage: grader {TRANSPILE_ARG} SOURCE PATH");
+    let (Some(input), Some(path), Some(decorators)) = (
+        args.get(2),
+        args.get(3),
+        args.get(4)
+            .and_then(|a| Decorators::from_arg(&a.to_string_lossy())),
+    ) else {
+        eprintln!("usage: grader {TRANSPILE_ARG} SOURCE PATH standard|experimental|metadata");
         return Some(2);
     };
     let Ok(source) = std::fs::read_to_string(input) else {
@@ -167,13 +193,14 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     let path = PathBuf::from(path);
     let worker = std::thread::Builder::new()
         .stack_size(TRANSPILE_STACK)
-        .spawn(move || transpile(&source, &path));
+        .spawn(move || transpile(&source, &path, decorators));
     let Ok(Ok(result)) = worker.map(|w| w.join()) else {
         return Some(101);
     };
     let reply = match result {
         Ok(js) => Transpiled::Js(js),
-        Err(e) => Transpiled::Error(e),
+        Err(Failure::Learner(e)) => Transpiled::Error(e),
+        Err(Failure::Internal(e)) => Transpiled::Internal(e),
     };
     match serde_json::to_writer(std::io::stdout().lock(), &reply) {
         Ok(()) => Some(0),
@@ -181,7 +208,11 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     }
 }
 
-/// `node --no-warnings --enable-source-maps driver.js module.mjs router.ts`:
+/// What lowered modules call (`babelHelpers`): see [`lower`].
+const RUNTIME: &str = include_str!("../../drivers/typescript_runtime.js");
+
+/// `node --no-warnings --enable-source-maps --require runtime.js driver.js
+/// module.mjs router.ts`:
 /// the driver runs the module and names the learner's file in tracebacks.
 pub(super) fn program(
     env: &Environment,
@@ -190,10 +221,13 @@ pub(super) fn program(
     build: Build,
 ) -> Result<Program, Error> {
     let (node, driver) = super::javascript::node_and_driver(env)?;
+    let runtime = env.driver("typescript_runtime.js", RUNTIME)?;
     let mut program = bare(submission, node);
     program.args = vec![
         "--no-warnings".into(),
         "--enable-source-maps".into(),
+        "--require".into(),
+        runtime.into(),
         driver.into(),
         module.into(),
         submission.absolute.clone().into(),
@@ -213,9 +247,19 @@ pub(super) fn snippet(r: &Replay<'_>) -> String {
     super::javascript::with_header(r, &header)
 }
 
-/// The JavaScript for the TypeScript `source` of file `path`, or the first
-/// syntax error as a compile error pointing into `path`.
-pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
+/// Why a file could not be transpiled.
+#[derive(Debug)]
+pub enum Failure {
+    /// The learner's: a syntax error or a construct that cannot run.
+    Learner(LearnerError),
+    /// The grader's: its own lowering gave what does not parse.
+    Internal(String),
+}
+
+/// The JavaScript for the TypeScript `source` of file `path` (whose
+/// decorators are `decorators`), or the first syntax error as a compile
+/// error pointing into `path`.
+pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<String, Failure> {
     let allocator = Allocator::default();
     let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
     let parsed = Parser::new(&allocator, source, source_type).parse();
@@ -223,40 +267,54 @@ pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let compile_error = |diagnostics: &[oxc::diagnostics::OxcDiagnostic]| {
-        let all: Vec<String> = diagnostics
-            .iter()
-            .map(|d| {
-                let at = d.labels.first().map(|l| l.offset() as usize);
-                match at {
-                    Some(offset) => {
-                        let (line, column) = line_column(source, offset);
-                        format!("{name}:{line}:{column}: {}", d.message)
-                    }
-                    None => format!("{name}: {}", d.message),
-                }
-            })
-            .collect();
-        let line = diagnostics
-            .first()
-            .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
-            .map(|offset| line_column(source, offset).0 as u64);
-        LearnerError {
-            kind: "SyntaxError".into(),
-            message: all.first().cloned().unwrap_or_default(),
-            traceback: all.join("\n"),
-            line,
-            op_index: None,
-            errno: None,
-        }
-    };
     if !parsed.diagnostics.is_empty() {
-        return Err(compile_error(&parsed.diagnostics));
+        return Err(Failure::Learner(compile_error(
+            source,
+            &name,
+            &parsed.diagnostics,
+        )));
     }
-    let mut program = parsed.program;
-    if let Some(e) = unsupported(&program, source, &name) {
-        return Err(e);
+    match lower::lower(&parsed.program, source, decorators) {
+        Err(refusal) => {
+            let (line, column) = line_column(source, refusal.offset as usize);
+            Err(Failure::Learner(syntax_error(
+                format!("{name}:{line}:{column}: {}", refusal.message),
+                line,
+            )))
+        }
+        Ok(None) => emit(&allocator, parsed.program, source, path, &name, decorators),
+        Ok(Some(lowered)) => {
+            let allocator = Allocator::default();
+            let parsed = Parser::new(&allocator, &lowered, source_type).parse();
+            if let Some(d) = parsed.diagnostics.first() {
+                return Err(Failure::Internal(format!(
+                    "the decorators or accessors of {name} were lowered into code that does not \
+                     parse ({}); please report this with the file",
+                    d.message
+                )));
+            }
+            emit(
+                &allocator,
+                parsed.program,
+                &lowered,
+                path,
+                &name,
+                decorators,
+            )
+        }
     }
+}
+
+/// The module for `program` (parsed from `source`), with an inline source
+/// map pointing into `path`.
+fn emit<'a>(
+    allocator: &'a Allocator,
+    mut program: oxc::ast::ast::Program<'a>,
+    source: &str,
+    path: &Path,
+    name: &str,
+    decorators: Decorators,
+) -> Result<String, Failure> {
     // Enum members are evaluated in the semantic pass: without it the
     // transformer cannot lower an enum at all.
     let scoping = SemanticBuilder::new()
@@ -264,10 +322,31 @@ pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
         .build(&program)
         .semantic
         .into_scoping();
-    let transformed = Transformer::new(&allocator, path, &TransformOptions::default())
-        .build_with_scoping(scoping, &mut program);
+    let mut options = TransformOptions::default();
+    // `using` declarations, which Node 20 cannot parse.
+    options.env.es2026.explicit_resource_management = true;
+    if let Decorators::Experimental { metadata } = decorators {
+        options.decorator = DecoratorOptions {
+            legacy: true,
+            emit_decorator_metadata: metadata,
+            ..DecoratorOptions::default()
+        };
+    }
+    // Helpers are called on the global `babelHelpers`, which the grader's
+    // runtime defines (drivers/typescript_runtime.js): no import of a
+    // package the learner does not have.
+    options.helper_loader = HelperLoaderOptions {
+        mode: HelperLoaderMode::External,
+        ..HelperLoaderOptions::default()
+    };
+    let transformed =
+        Transformer::new(allocator, path, &options).build_with_scoping(scoping, &mut program);
     if !transformed.diagnostics.is_empty() {
-        return Err(compile_error(&transformed.diagnostics));
+        return Err(Failure::Learner(compile_error(
+            source,
+            name,
+            &transformed.diagnostics,
+        )));
     }
     let generated = Codegen::new()
         .with_options(CodegenOptions {
@@ -284,77 +363,43 @@ pub fn transpile(source: &str, path: &Path) -> Result<String, LearnerError> {
     Ok(code)
 }
 
-/// The constructs that parse as TypeScript but that Node 20 cannot run
-/// and the transformer does not lower. Standard (TypeScript 5) decorators
-/// and the `experimentalDecorators` form share one syntax with different
-/// meanings, so neither is guessed at; `accessor` fields and `using`
-/// declarations have no lowering in the transformer.
-struct Unsupported {
-    first: Option<(u32, &'static str)>,
-}
-
-impl Unsupported {
-    fn note(&mut self, offset: u32, construct: &'static str) {
-        if self.first.is_none_or(|(at, _)| offset < at) {
-            self.first = Some((offset, construct));
-        }
-    }
-}
-
-impl<'a> Visit<'a> for Unsupported {
-    fn visit_decorator(&mut self, it: &Decorator<'a>) {
-        self.note(
-            it.span.start,
-            "decorators are not supported (Node 20 runs neither the TypeScript 5 form nor the \
-             experimentalDecorators form): call the wrapping function by hand instead",
-        );
-        walk::walk_decorator(self, it);
-    }
-
-    fn visit_accessor_property(&mut self, it: &AccessorProperty<'a>) {
-        self.note(
-            it.span.start,
-            "`accessor` fields are not supported (Node 20 cannot run them): write a private \
-             field with a getter and a setter instead",
-        );
-        walk::walk_accessor_property(self, it);
-    }
-
-    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
-        if matches!(
-            it.kind,
-            VariableDeclarationKind::Using | VariableDeclarationKind::AwaitUsing
-        ) {
-            self.note(
-                it.span.start,
-                "`using` declarations are not supported (Node 20 cannot run them): call \
-                 [Symbol.dispose]() in a `finally` block instead",
-            );
-        }
-        walk::walk_variable_declaration(self, it);
-    }
-}
-
-/// The first construct of `program` that cannot run, as a compile error
-/// naming it with its line and column in the file `name`.
-fn unsupported(
-    program: &oxc::ast::ast::Program<'_>,
+/// `diagnostics` of `source` (of the file `name`) as one compile error,
+/// each with its line and column.
+fn compile_error(
     source: &str,
     name: &str,
-) -> Option<LearnerError> {
-    let mut found = Unsupported { first: None };
-    found.visit_program(program);
-    let (offset, construct) = found.first?;
-    let (line, column) = line_column(source, offset as usize);
-    let message = format!("{name}:{line}:{column}: {construct}");
-    Some(LearnerError {
+    diagnostics: &[oxc::diagnostics::OxcDiagnostic],
+) -> LearnerError {
+    let at = |d: &oxc::diagnostics::OxcDiagnostic| {
+        d.labels
+            .first()
+            .map(|l| line_column(source, l.offset() as usize))
+    };
+    let all: Vec<String> = diagnostics
+        .iter()
+        .map(|d| match at(d) {
+            Some((line, column)) => format!("{name}:{line}:{column}: {}", d.message),
+            None => format!("{name}: {}", d.message),
+        })
+        .collect();
+    let mut error = syntax_error(all.first().cloned().unwrap_or_default(), 0);
+    error.traceback = all.join("\n");
+    error.line = diagnostics
+        .first()
+        .and_then(at)
+        .map(|(line, _)| line as u64);
+    error
+}
+
+fn syntax_error(message: String, line: usize) -> LearnerError {
+    LearnerError {
         kind: "SyntaxError".into(),
-        message: message.clone(),
-        traceback: message,
-        line: Some(line as u64),
+        traceback: message.clone(),
+        message,
+        line: (line > 0).then_some(line as u64),
         op_index: None,
         errno: None,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -366,6 +411,7 @@ mod tests {
         let js = transpile(
             "export class Router {\n  nodes: Set<string>;\n  constructor(n: string[]) { this.nodes = new Set<string>(n); }\n}\n",
             Path::new("/x/router.ts"),
+            Decorators::Standard,
         )
         .unwrap();
         assert!(js.contains("export class Router"), "{js}");
@@ -381,8 +427,10 @@ mod tests {
         let e = transpile(
             "export class R {\n  f(x: number {\n  }\n}\n",
             Path::new("/x/router.ts"),
+            Decorators::Standard,
         )
         .unwrap_err();
+        let e = learner(e);
         assert_eq!(e.kind, "SyntaxError");
         assert_eq!(e.line, Some(2));
         assert!(e.message.starts_with("router.ts:2:"), "{}", e.message);
@@ -393,35 +441,79 @@ mod tests {
         let js = transpile(
             "enum S { Up, Down = \"down\" }\nexport const s = S.Up;\n",
             Path::new("/x/router.ts"),
+            Decorators::Standard,
         )
         .unwrap();
         assert!(!js.contains("enum S"), "{js}");
         assert!(js.contains("\"down\""), "{js}");
     }
 
+    fn learner(e: Failure) -> LearnerError {
+        match e {
+            Failure::Learner(e) => e,
+            Failure::Internal(e) => panic!("the grader's fault: {e}"),
+        }
+    }
+
     #[test]
-    fn what_node_cannot_run_is_refused_with_its_line_and_column() {
-        for (source, line, construct) in [
+    fn what_cannot_run_is_refused_with_its_line_and_column() {
+        for (source, (line, column), construct) in [
             (
-                "class R {\n  @d m() {}\n}\n",
-                2,
-                "decorators are not supported",
+                "class R {\n  m(@d x: number) {}\n}\n",
+                (2, 5),
+                "parameter decorators exist only in the experimentalDecorators form",
             ),
-            ("class R {\n  accessor x = 1;\n}\n", 2, "`accessor` fields"),
             (
-                "function f() {\n\n  using x = null;\n}\n",
-                3,
-                "`using` declarations",
+                "class R {\n  x = 1;\n  @d #m() {}\n}\n",
+                (3, 3),
+                "a decorator on the private method #m is not supported",
+            ),
+            (
+                "const k = 'a';\nclass R {\n  @d [k]() {}\n}\n",
+                (3, 3),
+                "a decorator on a member with a computed name",
             ),
         ] {
-            let e = transpile(source, Path::new("/x/router.ts")).unwrap_err();
+            let e = learner(
+                transpile(source, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err(),
+            );
             assert_eq!(e.line, Some(line), "{}", e.message);
             assert!(
-                e.message.starts_with(&format!("router.ts:{line}:")),
+                e.message
+                    .starts_with(&format!("router.ts:{line}:{column}: ")),
                 "{}",
                 e.message
             );
             assert!(e.message.contains(construct), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn decorators_accessors_and_using_are_lowered_on_their_own_lines() {
+        let source = "@sealed\nexport class R {\n  @logged m() { using r = res(); return 1; }\n  @init accessor x = 1;\n  @init y: number;\n}\nthrow new Error('line 7');\n";
+        for decorators in [
+            Decorators::Standard,
+            Decorators::Experimental { metadata: false },
+        ] {
+            let result = transpile(source, Path::new("/x/router.ts"), decorators);
+            if let Decorators::Experimental { .. } = decorators {
+                // A decorated accessor has no experimentalDecorators meaning.
+                let e = learner(result.unwrap_err());
+                assert_eq!(e.line, Some(4), "{}", e.message);
+                continue;
+            }
+            let js = result.unwrap();
+            assert!(!js.contains('@'), "{js}");
+            assert!(!js.contains("using r"), "{js}");
+            assert!(js.contains("babelHelpers.usingCtx()"), "{js}");
+            assert!(js.contains("babelHelpers.decoratorsApply"), "{js}");
+        }
+        let legacy = transpile(
+            "@sealed\nexport class R {\n  @logged m() {}\n}\n",
+            Path::new("/x/router.ts"),
+            Decorators::Experimental { metadata: false },
+        )
+        .unwrap();
+        assert!(legacy.contains("babelHelpers.decorate("), "{legacy}");
     }
 }

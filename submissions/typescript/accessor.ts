@@ -1,7 +1,6 @@
 // A correct router that keeps its nodes behind an `accessor` field, the
-// auto-accessor of TypeScript 4.9 and the decorators proposal.
-// The grader refuses it: Node 20 cannot run `accessor` fields
-// (docs/learners.md).
+// auto-accessor of TypeScript 4.9 and the decorators proposal, and counts
+// routers in a static one.
 
 function fnv(bytes: Uint8Array, h: number = 0x811c9dc5): number {
   for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
@@ -25,8 +24,10 @@ export function h32(text: string): number {
 
 export class Router {
   accessor nodes = new Set<string>();
+  static accessor made: number = 0;
 
   constructor(nodes: string[]) {
+    Router.made++;
     for (const n of nodes) this.add(n);
   }
 

@@ -1,8 +1,7 @@
 // A correct router that scores each key under a `using` declaration,
-// whose disposal runs when route returns. Node 20 has no Symbol.dispose,
-// so the module defines it, as TypeScript's own documentation advises.
-// The grader refuses it: Node 20 cannot run `using` declarations
-// (docs/learners.md).
+// whose disposal runs when route returns, and opens its log with an
+// `await using` at the top level. The module defines Symbol.dispose when
+// it is missing, as TypeScript's own documentation advises.
 
 (Symbol as { dispose?: symbol }).dispose ??= Symbol("Symbol.dispose");
 
@@ -27,6 +26,16 @@ export function h32(text: string): number {
 }
 
 let open = 0;
+let logClosed = false;
+
+{
+  await using _log = {
+    async [Symbol.asyncDispose]() {
+      logClosed = true;
+    },
+  };
+}
+if (!logClosed) throw new Error("the log was not closed");
 
 class Scoring implements Disposable {
   constructor() {
@@ -56,6 +65,12 @@ export class Router {
   route(key: string): string | null {
     using _scoring = new Scoring();
     if (open !== 1) throw new Error("a scoring was not disposed");
+    try {
+      using _failing = { [Symbol.dispose]() { throw new Error("disposed"); } };
+      throw new Error("scored");
+    } catch (e) {
+      if (!(e instanceof Error) || e.name !== "SuppressedError") throw new Error("not suppressed");
+    }
     let best: string | null = null;
     let bestScore = -1;
     for (const n of this.nodes) {

@@ -125,8 +125,10 @@ fn every_example_gets_its_verdict() {
             .path()
             .strip_prefix(root().join("submissions"))
             .unwrap();
-        // A file named `_*` is a helper module examples import, not one.
-        let helper = entry.file_name().to_string_lossy().starts_with('_');
+        // A file named `_*` is a helper module examples import, not one;
+        // a tsconfig.json is the project file of the examples beside it.
+        let name = entry.file_name().to_string_lossy();
+        let helper = name.starts_with('_') || name == "tsconfig.json";
         if entry.file_type().is_file() && !rel.starts_with("hostile") && !helper {
             assert!(
                 listed.contains(&rel.to_string_lossy().into_owned()),

@@ -1,15 +1,15 @@
-// A correct router with a method decorator in the experimentalDecorators
-// form (target, key, descriptor): `@logged` wraps route and changes
-// nothing it returns.
-// The grader refuses it: Node 20 cannot run decorators, and which of the
-// two forms a one-file submission means cannot be told (docs/learners.md).
+// A router whose key check uses a regular expression with a modifier
+// group, `(?i:...)`, which TypeScript parses (it is ES2025) but Node 20
+// cannot: the module fails to load, and the grader names the line and
+// column in this file, not in the JavaScript it was transpiled to.
 
 function fnv(bytes: Uint8Array, h: number = 0x811c9dc5): number {
   for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
   return h;
 }
 
-function fmix(h: number): number {
+export function h32(text: string): number {
+  let h = fnv(new TextEncoder().encode(text));
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -18,28 +18,13 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
-const utf8 = new TextEncoder();
-
-export function h32(text: string): number {
-  return fmix(fnv(utf8.encode(text)));
-}
-
-let calls = 0;
-
-function logged(_target: object, _key: string, descriptor: PropertyDescriptor): PropertyDescriptor {
-  const method = descriptor.value;
-  descriptor.value = function (this: unknown, ...args: unknown[]) {
-    calls++;
-    return method.apply(this, args);
-  };
-  return descriptor;
-}
+const reserved = /^(?i:admin):/;
 
 export class Router {
   private nodes = new Set<string>();
 
   constructor(nodes: string[]) {
-    for (const n of nodes) this.add(n);
+    for (const n of nodes) this.nodes.add(n);
   }
 
   add(node: string): void {
@@ -50,8 +35,8 @@ export class Router {
     this.nodes.delete(node);
   }
 
-  @logged
   route(key: string): string | null {
+    if (reserved.test(key)) return null;
     let best: string | null = null;
     let bestScore = -1;
     for (const n of this.nodes) {

@@ -1,0 +1,192 @@
+//! The one thing the grader reads from a learner's tsconfig.json: which
+//! form their decorators are. TypeScript's two forms share one syntax with
+//! different meanings, and it decides by `experimentalDecorators`.
+//!
+//! The file is found as editors and runners (tsx, ts-node) find it: the
+//! nearest tsconfig.json in the submission's folder or above. `extends` is
+//! not followed: the option must be in the file itself.
+
+use super::Decorators;
+use crate::protocol::LearnerError;
+use std::path::Path;
+
+/// Larger than any tsconfig.json a person writes.
+const MAX_SIZE: u64 = 256 << 10;
+
+impl Decorators {
+    /// How the form is passed to the transpiling process.
+    pub(super) fn arg(self) -> &'static str {
+        match self {
+            Decorators::Standard => "standard",
+            Decorators::Experimental { metadata: false } => "experimental",
+            Decorators::Experimental { metadata: true } => "metadata",
+        }
+    }
+
+    pub(super) fn from_arg(arg: &str) -> Option<Decorators> {
+        [
+            Decorators::Standard,
+            Decorators::Experimental { metadata: false },
+            Decorators::Experimental { metadata: true },
+        ]
+        .into_iter()
+        .find(|d| d.arg() == arg)
+    }
+}
+
+/// The decorators of the TypeScript file `file`, from the nearest
+/// tsconfig.json; a tsconfig.json that is not JSON (with comments and
+/// trailing commas, as TypeScript allows) is a compile error, as it is
+/// for `tsc`.
+pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
+    let Some(config) = file
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join("tsconfig.json"))
+        .find(|p| p.is_file())
+    else {
+        return Ok(Decorators::Standard);
+    };
+    let error = |message: String| LearnerError {
+        kind: "CompileError".into(),
+        traceback: message.clone(),
+        message,
+        line: None,
+        op_index: None,
+        errno: None,
+    };
+    let size = std::fs::metadata(&config).map(|m| m.len()).unwrap_or(0);
+    if size > MAX_SIZE {
+        return Err(error(format!(
+            "{} is larger than {} KiB: is it a tsconfig.json?",
+            config.display(),
+            MAX_SIZE >> 10
+        )));
+    }
+    let text = std::fs::read_to_string(&config)
+        .map_err(|e| error(format!("cannot read {}: {e}", config.display())))?;
+    let value: serde_json::Value = serde_json::from_str(&plain_json(&text)).map_err(|e| {
+        // Offsets are kept by plain_json, so the position is the file's.
+        let (line, column) = (e.line(), e.column());
+        error(format!(
+            "{}:{line}:{column}: not valid JSON ({e}); fix it, or remove it if it is not yours",
+            config.display()
+        ))
+    })?;
+    let options = value.get("compilerOptions");
+    let flag = |name: &str| {
+        options
+            .and_then(|o| o.get(name))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    };
+    Ok(if flag("experimentalDecorators") {
+        Decorators::Experimental {
+            metadata: flag("emitDecoratorMetadata"),
+        }
+    } else {
+        Decorators::Standard
+    })
+}
+
+/// `text` (JSON with comments and trailing commas) as plain JSON with every
+/// line and column where it was: comments and the trailing commas become
+/// spaces.
+fn plain_json(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for b in &mut out[from..to] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    };
+    // The last comma seen outside strings, while only blanks followed it.
+    let mut comma: Option<usize> = None;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                comma = None;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let end = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |n| i + 2 + n + 2);
+                blank(&mut out, i, end);
+                i = end;
+            }
+            b',' => {
+                comma = Some(i);
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(at) = comma.take() {
+                    out[at] = b' ';
+                }
+                i += 1;
+            }
+            b if b.is_ascii_whitespace() => i += 1,
+            _ => {
+                comma = None;
+                i += 1;
+            }
+        }
+    }
+    // Only ASCII bytes were replaced, by ASCII spaces.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_and_trailing_commas_are_read_as_typescript_reads_them() {
+        let text = "{\n  // options\n  \"compilerOptions\": {\n    /* the old form */ \"experimentalDecorators\": true,\n    \"url\": \"http://x//y\",\n  },\n}\n";
+        let value: serde_json::Value = serde_json::from_str(&plain_json(text)).unwrap();
+        assert_eq!(value["compilerOptions"]["experimentalDecorators"], true);
+        assert_eq!(value["compilerOptions"]["url"], "http://x//y");
+    }
+
+    #[test]
+    fn the_nearest_tsconfig_decides_and_a_broken_one_is_named_with_its_position() {
+        let root = tempfile::tempdir().unwrap();
+        let inner = root.path().join("src");
+        std::fs::create_dir(&inner).unwrap();
+        let file = inner.join("router.ts");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(decorators(&file).unwrap(), Decorators::Standard);
+        std::fs::write(
+            root.path().join("tsconfig.json"),
+            r#"{"compilerOptions": {"experimentalDecorators": true, "emitDecoratorMetadata": true}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            decorators(&file).unwrap(),
+            Decorators::Experimental { metadata: true }
+        );
+        std::fs::write(
+            inner.join("tsconfig.json"),
+            "{\n  \"compilerOptions\": {\n    x\n}\n",
+        )
+        .unwrap();
+        let e = decorators(&file).unwrap_err();
+        assert!(
+            e.message.contains("tsconfig.json:3:5: not valid JSON"),
+            "{}",
+            e.message
+        );
+    }
+}

@@ -8,9 +8,16 @@ use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
 use reference::mistakes::{self, Mistake, VariantRun};
-use reference::{Effect, Kind, Op, Returns};
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod nondeterminism;
+mod property;
+pub use nondeterminism::{
+    Change, Nondeterminism, first_difference, nondeterminism_causes, tie_decides,
+};
+pub use property::{PropertyHint, order_hint, property_hint};
 
 /// What the submission did on one case, as far as a mistake can reproduce
 /// it.
@@ -78,15 +85,35 @@ pub struct Observed<'a> {
     pub passed: bool,
 }
 
-/// The mistake that explains `observed`, or the closest one, or none.
-pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<MistakeReport> {
+/// What diagnosis found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Diagnosis {
+    /// The mistake named, exactly or as the closest.
+    pub mistake: Option<MistakeReport>,
+    /// The submission gave wrong answers and no known mistake explains
+    /// them well enough to be named.
+    pub unexplained: bool,
+}
+
+/// The mistake that explains `observed`, by the evidence rule
+/// (docs/diagnosis.md):
+/// - named **exactly** when it reproduces every failing test: the same
+///   answers, and a raise only where the submission raised, after the
+///   same answers. A failing test that hit a limit or crashed gave no
+///   answers to reproduce, so it is never reproduced;
+/// - named as the **closest** when it reproduces more than half of the
+///   failing tests and more than any other mistake does;
+/// - otherwise none is named, and `unexplained` says so when the
+///   submission gave wrong answers at all.
+pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
+    let failing_all = observed.iter().filter(|o| !o.passed).count();
     let failing: Vec<(&Case, &Behaviour)> = observed
         .iter()
         .filter(|o| !o.passed)
         .filter_map(|o| Some((o.case, o.behaviour.as_ref()?)))
         .collect();
     if failing.is_empty() {
-        return None;
+        return Diagnosis::default();
     }
     let passing: Vec<&Case> = observed
         .iter()
@@ -103,7 +130,7 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<Mist
                     behaviour.reproduced_by(&mistakes::run(mistake, form, &case.args, &case.ops))
                 })
                 .count();
-            let passes = if reproduced == failing.len() {
+            let passes = if reproduced == failing_all {
                 passing
                     .iter()
                     .filter(|case| {
@@ -119,28 +146,51 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<Mist
     }
     let exact = scored
         .iter()
-        .filter(|(_, _, reproduced, _)| *reproduced == failing.len())
+        .filter(|(_, _, reproduced, _)| *reproduced == failing_all)
         // Most passing cases kept; the catalogue's order breaks ties.
         .max_by_key(|(m, f, _, passes)| (*passes, std::cmp::Reverse(position(challenge, m, *f))));
-    let (mistake, form, reproduced, _) = match exact {
-        Some(hit) => *hit,
-        None => *scored
-            .iter()
-            .filter(|(_, _, reproduced, _)| *reproduced > 0)
-            .max_by_key(|(m, f, reproduced, _)| {
-                (*reproduced, std::cmp::Reverse(position(challenge, m, *f)))
-            })?,
+    let hit = match exact {
+        Some(hit) => Some(*hit),
+        None => closest(challenge, &scored, failing_all),
     };
-    Some(MistakeReport {
-        id: mistake.id.to_owned(),
-        title: mistake.title.to_owned(),
-        explanation: mistake.explanation.to_owned(),
-        hint: mistake.hint.to_owned(),
-        form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
-        exact: reproduced == failing.len(),
-        reproduced,
-        compared: failing.len(),
-    })
+    let Some((mistake, form, reproduced, _)) = hit else {
+        return Diagnosis {
+            mistake: None,
+            unexplained: true,
+        };
+    };
+    Diagnosis {
+        mistake: Some(MistakeReport {
+            id: mistake.id.to_owned(),
+            title: mistake.title.to_owned(),
+            explanation: mistake.explanation.to_owned(),
+            hint: mistake.hint.to_owned(),
+            form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
+            exact: reproduced == failing_all,
+            reproduced,
+            compared: failing_all,
+        }),
+        unexplained: false,
+    }
+}
+
+/// The closest mistake: its best form reproduces more than half of the
+/// `failing` tests and more than any other mistake's best form.
+fn closest<'m>(
+    challenge: &Challenge,
+    scored: &[(&'m Mistake, usize, usize, usize)],
+    failing: usize,
+) -> Option<(&'m Mistake, usize, usize, usize)> {
+    let best = *scored.iter().max_by_key(|(m, f, reproduced, _)| {
+        (*reproduced, std::cmp::Reverse(position(challenge, m, *f)))
+    })?;
+    let runner_up = scored
+        .iter()
+        .filter(|(m, ..)| m.id != best.0.id)
+        .map(|(_, _, reproduced, _)| *reproduced)
+        .max()
+        .unwrap_or(0);
+    (2 * best.2 > failing && best.2 > runner_up).then_some(best)
 }
 
 fn position(challenge: &Challenge, m: &Mistake, form: usize) -> usize {
@@ -185,196 +235,6 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
         }
     }
     rows
-}
-
-/// A property of consistent hashing the submission breaks, shown by two
-/// routes of the same key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PropertyHint {
-    /// `remove-moves-only-its-keys` or `add-only-steals-keys`.
-    pub property: String,
-    pub case: String,
-    /// The two routes of the same key, by operation index.
-    pub first_op: usize,
-    pub second_op: usize,
-    pub message: String,
-}
-
-/// Whether `op` asks which node owns a key (`route`, `lookup`): one name
-/// in, a name or null out.
-fn asks_owner(op: &Op) -> bool {
-    op.signature.returns == Returns::MaybeName && op.signature.operands == [Kind::Name]
-}
-
-/// Whether `op` ranks nodes for a key (`top`): a name and a count in, a
-/// list of names out.
-fn ranks(op: &Op) -> bool {
-    op.signature.returns == Returns::Names && op.signature.operands == [Kind::Name, Kind::Count]
-}
-
-/// Checks, on the submission's own answers (no reference needed), that
-/// between two lookups of one key separated only by removals the answer
-/// moved only off a removed node, and separated only by additions, only
-/// onto an added node; and, for rankings (`top`), that a removal only takes
-/// the removed nodes out and an addition only puts new ones in, the others
-/// keeping their order. An addition with a weight may re-weigh a present
-/// node, which may move keys anywhere: it proves nothing.
-pub fn property_hint(case: &Case, actual: &[Value]) -> Option<PropertyHint> {
-    let ops = &case.ops;
-    // The last lookup and the last ranking of each key.
-    let mut last: std::collections::HashMap<(bool, &str), usize> = std::collections::HashMap::new();
-    for (j, op) in ops.iter().enumerate() {
-        let ranking = ranks(op);
-        if !(asks_owner(op) || ranking) || j >= actual.len() {
-            continue;
-        }
-        let key = op.name_at(0);
-        if let Some(&i) = last.get(&(ranking, key)) {
-            let between = &ops[i + 1..j];
-            let (before, after) = (&actual[i], &actual[j]);
-            // Each node once, however often it was added or removed.
-            let names = |effect: Effect| -> Vec<Value> {
-                let mut names: Vec<Value> = Vec::new();
-                for o in between.iter().filter(|o| o.signature.effect == effect) {
-                    let name = Value::from(o.name_at(0));
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                names
-            };
-            let (added, removed) = (names(Effect::Adds), names(Effect::Removes));
-            // An addition with more than the node (a weight) may change a
-            // node already there.
-            let reweighs = between
-                .iter()
-                .any(|o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
-            let others = between
-                .iter()
-                .any(|o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
-            let only_removals = added.is_empty() && !removed.is_empty() && !others;
-            let only_additions = removed.is_empty() && !added.is_empty() && !reweighs && !others;
-            let hint = if ranking {
-                ranking_hint(
-                    before,
-                    after,
-                    &added,
-                    &removed,
-                    only_removals,
-                    only_additions,
-                )
-                .map(|(property, what)| {
-                    (
-                        property,
-                        format!("top({key:?}, ...) was {before} and became {after} {what}"),
-                    )
-                })
-            } else if before == after {
-                None
-            } else if only_removals && !removed.contains(before) {
-                Some((
-                    "remove-moves-only-its-keys",
-                    format!(
-                        "key {key:?} moved from {before} to {after} when only {} left; a removal may only move the keys of the removed node",
-                        list(&removed)
-                    ),
-                ))
-            } else if only_additions && !added.contains(after) {
-                Some((
-                    "add-only-steals-keys",
-                    format!(
-                        "key {key:?} moved from {before} to {after} when only {} joined; an addition may only move keys to the new node",
-                        list(&added)
-                    ),
-                ))
-            } else {
-                None
-            };
-            if let Some((property, message)) = hint {
-                return Some(PropertyHint {
-                    property: property.to_owned(),
-                    case: format!("{}/{}", case.group, case.name),
-                    first_op: i,
-                    second_op: j,
-                    message,
-                });
-            }
-        }
-        last.insert((ranking, key), j);
-    }
-    None
-}
-
-/// A ranking that changed more than the nodes that left or joined explain:
-/// without them, the two lists must agree as far as both go.
-fn ranking_hint(
-    before: &Value,
-    after: &Value,
-    added: &[Value],
-    removed: &[Value],
-    only_removals: bool,
-    only_additions: bool,
-) -> Option<(&'static str, String)> {
-    let (Some(before), Some(after)) = (before.as_array(), after.as_array()) else {
-        return None;
-    };
-    let agree = |a: &[&Value], b: &[&Value]| a.iter().zip(b).all(|(x, y)| x == y);
-    if only_removals {
-        let kept: Vec<&Value> = before.iter().filter(|n| !removed.contains(n)).collect();
-        let after: Vec<&Value> = after.iter().collect();
-        (!agree(&kept, &after)).then(|| {
-            (
-                "remove-keeps-the-ranking",
-                format!(
-                    "when only {} left; a removal takes the removed nodes out of a ranking and the others keep their order",
-                    list(removed)
-                ),
-            )
-        })
-    } else if only_additions {
-        let before: Vec<&Value> = before.iter().collect();
-        let old: Vec<&Value> = after.iter().filter(|n| !added.contains(n)).collect();
-        (!agree(&before, &old)).then(|| {
-            (
-                "add-keeps-the-ranking",
-                format!(
-                    "when only {} joined; an addition puts the new nodes into a ranking and the others keep their order",
-                    list(added)
-                ),
-            )
-        })
-    } else {
-        None
-    }
-}
-
-/// Compares a case's answers with the answers to the same case with its
-/// initial nodes reversed: the first route that differs breaks order
-/// independence.
-pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
-    let ops = &case.ops;
-    let j = (0..ops.len().min(actual.len()).min(reversed.len()))
-        .find(|&j| (asks_owner(&ops[j]) || ranks(&ops[j])) && !same(&actual[j], &reversed[j]))?;
-    Some(PropertyHint {
-        property: "order-independent".into(),
-        case: format!("{}/{}", case.group, case.name),
-        first_op: j,
-        second_op: j,
-        message: format!(
-            "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
-            case.op_json(j),
-            actual[j],
-            reversed[j]
-        ),
-    })
-}
-
-fn list(names: &[Value]) -> String {
-    names
-        .iter()
-        .map(|n| n.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Routes between two nodes whose answer went against the pinned scores,

@@ -19,6 +19,20 @@ pub const MAX_ROWS: usize = 10;
 /// checked on these first.
 pub const CHECK_VALUES: [&str; 4] = ["", "a", "hello", "A#0"];
 
+/// Texts a learner's own h32 is also asked for, each isolating a step: the
+/// empty text the finalizer (no byte enters the loop), single bytes the
+/// loop, a byte of 0x80 or more signedness, two- and three-byte UTF-8
+/// UTF-16 units against bytes, an astral character code points against
+/// UTF-16 units, and a long text the precision of the products.
+pub const PROBES: [&str; 6] = [
+    "é",
+    "ключ",
+    "€",
+    "🙂",
+    "ab",
+    "a text long enough for every product of the loop to exceed 2^53",
+];
+
 /// Why the expected answer of a divergent operation is what it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -127,6 +141,25 @@ pub struct HashCheck {
     /// The first string where the values differ (check values first, then
     /// the strings scored in the explanations), or `None` if all agree.
     pub first_mismatch: Option<HashMismatch>,
+    /// The step of the hash that is wrong, when one known wrong h32 gives
+    /// every value the submission's gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<HashStep>,
+}
+
+/// The one step of a learner's h32 that is wrong, with the smallest text
+/// that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HashStep {
+    /// The catalogue mistake it is, and its form.
+    pub mistake: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// The step, in words.
+    pub step: String,
+    pub text: String,
+    pub pinned: u32,
+    pub yours: u32,
 }
 
 /// A string the submission hashes differently.
@@ -304,7 +337,11 @@ fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
 pub fn hash_texts<'a>(
     explanations: impl IntoIterator<Item = &'a mut ExplanationReport>,
 ) -> Vec<String> {
-    let mut texts: Vec<String> = CHECK_VALUES.iter().map(|s| s.to_string()).collect();
+    let mut texts: Vec<String> = CHECK_VALUES
+        .iter()
+        .chain(&PROBES)
+        .map(|s| s.to_string())
+        .collect();
     for e in explanations {
         for (text, _) in hashed_slots(e) {
             if !texts.iter().any(|t| t == text) {
@@ -325,10 +362,44 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
             yours: value.clone(),
         })
     });
+    let step = first_mismatch
+        .as_ref()
+        .and_then(|_| wrong_step(texts, yours));
     HashCheck {
         checked: texts.len().min(yours.len()),
         first_mismatch,
+        step,
     }
+}
+
+/// The known wrong h32 that gives every one of the submission's values on
+/// `texts`, if exactly one does, with the shortest text where it parts
+/// from the pinned one.
+fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
+    let values: Vec<(&String, u32)> = texts
+        .iter()
+        .zip(yours)
+        .map(|(t, v)| Some((t, u32::try_from(v.as_u64()?).ok()?)))
+        .collect::<Option<_>>()?;
+    let mut matching = reference::mistakes::HASH_VARIANTS
+        .iter()
+        .filter(|v| values.iter().all(|(t, y)| v.h32(t) == *y));
+    let variant = matching.next()?;
+    if matching.next().is_some() {
+        return None;
+    }
+    let (text, yours) = values
+        .iter()
+        .filter(|(t, y)| reference::h32(t) != *y)
+        .min_by_key(|(t, _)| (t.chars().count(), t.len()))?;
+    Some(HashStep {
+        mistake: variant.id.to_owned(),
+        form: variant.form.map(str::to_owned),
+        step: variant.step.to_owned(),
+        text: (*text).clone(),
+        pinned: reference::h32(text),
+        yours: *yours,
+    })
 }
 
 /// Puts the submission's own values beside the pinned ones in `report`.

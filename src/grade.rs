@@ -9,8 +9,13 @@ use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Judgement, Verdict};
 use crate::lang::{self, Submission};
-use crate::report::{ApiHint, Audience, GroupReport, Report, SubmissionReport, TestReport, Window};
+use crate::report::{Audience, GroupReport, Report, SubmissionReport, TestReport, Window};
 use crate::run::{Outcome, Runner};
+
+mod api;
+mod rerun;
+
+use api::{MISSING_METHOD, api_hint};
 use std::time::Duration;
 
 /// Operations shown before and after the divergence in a report's window.
@@ -128,6 +133,8 @@ impl Grading<'_> {
             h32: None,
             hash_hint: None,
             mistake: None,
+            unexplained: false,
+            nondeterministic: None,
             property: None,
             reproducer: None,
             api_hint: None,
@@ -207,6 +214,15 @@ impl Grading<'_> {
         }
         let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
             ran.into_iter().flatten().unzip();
+        let nondeterministic = self.second_run(
+            &runner,
+            submission,
+            cpu_seconds,
+            &cases,
+            &mut tests,
+            &observed,
+            &later,
+        )?;
         let mut groups = Vec::new();
         let mut first = 0;
         for group in &suite.groups {
@@ -231,7 +247,14 @@ impl Grading<'_> {
                 total: group_tests.len(),
             });
         }
-        let mistake = diagnose::diagnose(challenge, &observed);
+        // Answers that change between runs are explained by that, not by a
+        // mistake that one run's answers happen to match.
+        let diagnosis = if nondeterministic.is_none() {
+            diagnose::diagnose(challenge, &observed)
+        } else {
+            diagnose::Diagnosis::default()
+        };
+        let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
         if let Some(m) = mistake.as_ref().filter(|m| m.exact) {
             for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
                 t.mistake = Some(m.clone());
@@ -280,6 +303,8 @@ impl Grading<'_> {
             h32,
             hash_hint,
             mistake,
+            unexplained,
+            nondeterministic,
             property,
             reproducer,
             api_hint,
@@ -464,52 +489,6 @@ fn group_score(weight: f64, scoring: Scoring, passed: usize, total: usize) -> f6
         Scoring::AllOrNothing if passed < total => 0.0,
         _ => weight * passed as f64 / total as f64,
     }
-}
-
-/// The error type a driver gives an operation the Router does not have.
-const MISSING_METHOD: &str = "MissingMethod";
-
-/// Compares the Router's public `methods` (empty when the driver cannot
-/// list them) with the challenge's operations.
-fn api_hint(challenge: &Challenge, methods: &[String]) -> Option<ApiHint> {
-    if methods.is_empty() {
-        return None;
-    }
-    let has = |name: &str| methods.iter().any(|m| m == name);
-    let missing: Vec<String> = challenge
-        .operations
-        .iter()
-        .filter(|s| !has(s.name))
-        .map(|s| s.name.to_owned())
-        .collect();
-    if missing.is_empty() {
-        return None;
-    }
-    // The other challenge with the most operations, all present.
-    let other = reference::challenges()
-        .iter()
-        .filter(|spec| spec.id != challenge.id)
-        .filter(|spec| spec.operations.iter().all(|s| has(s.name)))
-        .max_by_key(|spec| spec.operations.len())
-        .map(|spec| spec.id.to_owned());
-    let wanted: Vec<&str> = challenge.operations.iter().map(|s| s.name).collect();
-    let message = match &other {
-        Some(id) => format!(
-            "your Router has no {} but has every operation of {id}: is it that challenge? Grade it with --challenge {id}",
-            missing.join(", ")
-        ),
-        None => format!(
-            "your Router has no {}; the {} challenge calls {}",
-            missing.join(", "),
-            challenge.id,
-            wanted.join(", ")
-        ),
-    };
-    Some(ApiHint {
-        missing,
-        other_challenge: other,
-        message,
-    })
 }
 
 /// Leaves a hidden test its name, group, verdict, score and time: nothing

@@ -286,6 +286,21 @@ def make_vnode_ring(root, vectors, rng):
     write("large", "two-hundred-nodes", [[big, 64], ops + [["load", 20000]]])
 
 
+def high_bits_tie(a, b):
+    """The first key "key-N" whose scores on nodes a and b share their top
+    16 bits, and whose order the finalizer's last `h ^= h >> 16` decides:
+    only such a key tells a finalizer without that step from h32."""
+    i = 0
+    while True:
+        key = f"key-{i}"
+        fa, fb = h32(f"{a}:{key}"), h32(f"{b}:{key}")
+        if fa >> 16 == fb >> 16:
+            pa, pb = fa ^ (fa >> 16), fb ^ (fb >> 16)  # the last step undone
+            if (fa > fb) != (pa > pb):
+                return key
+        i += 1
+
+
 def make_weighted_hrw(root, rng):
     write = writer(root, "weighted-hrw", weighted_hrw)
     users = [f"user:{i}" for i in range(1, 11)]
@@ -302,6 +317,9 @@ def make_weighted_hrw(root, rng):
           + [["route", u] for u in users[:5]]])
     write("edge", "non-ascii", [[[["сервер", 1], ["サーバー", 2], ["🖥️", 3]]],
           [["top", k, 3] for k in ["ключ", "日本語", "🙂", "café", ""]]])
+    close = high_bits_tie("node-a", "node-b")
+    write("edge", "scores-alike-in-their-high-bits", [[[["node-a", 1], ["node-b", 1]]],
+          [["route", close], ["top", close, 2]]])
     write("weights", "add-sets-the-weight", [[caches], [["route", u] for u in users]
           + [["add", "cache-1", 50]] + [["route", u] for u in users]
           + [["add", "cache-1", 0.01]] + [["route", u] for u in users]

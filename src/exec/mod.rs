@@ -280,11 +280,12 @@ impl Environment {
 
     /// The command that serves `program` over the protocol, inside the
     /// sandbox, with `cpu_seconds` of CPU for the whole session, and the
-    /// lease on its uid, to hold while it runs.
+    /// lease on its uid, to hold while it runs; `seed` is its hash seed.
     pub fn session_command(
         &self,
         program: &Program,
         cpu_seconds: u64,
+        seed: u32,
     ) -> Result<(Command, Option<UidLease>), Error> {
         let mut read = vec![self.drivers.path().to_owned()];
         read.extend(program.read.iter().cloned());
@@ -298,7 +299,9 @@ impl Environment {
             self.contained(&program.program, &program.args, access, limits, true)?;
         contained
             .command
-            .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string());
+            .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string())
+            // Python salts str hashes per process unless told the seed.
+            .env("PYTHONHASHSEED", seed.to_string());
         Ok((contained.command, contained.lease))
     }
 

@@ -91,6 +91,37 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             )?;
         }
     }
+    if let Some(n) = &s.nondeterministic {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{BAD}your answers change between runs{BAD:#}: {} of the same tests answered differently in another run (a fresh process with another hash seed)",
+            n.tests.len()
+        )?;
+        if let Some(c) = &n.example {
+            let answer = |a: &Option<serde_json::Value>| {
+                a.as_ref()
+                    .map_or_else(|| "raised".to_owned(), |v| v.to_string())
+            };
+            writeln!(
+                out,
+                "  {}: operation {} {} answered {} in one run and {} in the other",
+                c.test,
+                c.op_index,
+                c.op,
+                answer(&c.first),
+                answer(&c.second)
+            )?;
+        }
+        writeln!(out, "  {HEAD}hint{HEAD:#}: {}", n.explanation)?;
+    }
+    if s.unexplained {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "none of the known mistakes explains these answers: the diffs below are the evidence"
+        )?;
+    }
     if let Some(m) = &s.mistake {
         writeln!(out)?;
         if m.exact {
@@ -117,7 +148,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         } else {
             writeln!(
                 out,
-                "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of {} failing tests",
+                "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of the {} failing tests, more than any other",
                 m.title, m.reproduced, m.compared
             )?;
         }
@@ -232,12 +263,25 @@ fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
             "your h32 agrees with the pinned hash on all {} strings checked",
             check.checked
         ),
-        Some(m) => writeln!(
-            out,
-            "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
-            visible_str(&m.text),
-            m.pinned,
-            m.yours
-        ),
+        Some(m) => {
+            writeln!(
+                out,
+                "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
+                visible_str(&m.text),
+                m.pinned,
+                m.yours
+            )?;
+            match &check.step {
+                Some(step) => writeln!(
+                    out,
+                    "  the step that is wrong: {} (the smallest text that shows it: h32({}) is {}, yours {})",
+                    step.step,
+                    visible_str(&step.text),
+                    step.pinned,
+                    step.yours
+                ),
+                None => Ok(()),
+            }
+        }
     }
 }

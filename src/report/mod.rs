@@ -118,6 +118,13 @@ pub struct SubmissionReport {
     /// The known mistake that explains the failures (`exact`), or the
     /// closest one with how many failing tests it reproduces.
     pub mistake: Option<crate::diagnose::MistakeReport>,
+    /// Wrong answers that no known mistake explains well enough to name
+    /// (the evidence rule of docs/diagnosis.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unexplained: bool,
+    /// Answers that changed between two runs of the same files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nondeterministic: Option<crate::diagnose::Nondeterminism>,
     /// A property of consistent hashing the submission's own answers break.
     pub property: Option<crate::diagnose::PropertyHint>,
     /// A small case that fails the same way, with a snippet to run it.

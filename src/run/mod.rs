@@ -107,7 +107,17 @@ pub struct Runner<'a> {
     hello: Option<Hello>,
     /// The CPU time the last request used.
     last_cpu: Duration,
+    /// The hash seed its sessions get (see [`Runner::with_seed`]).
+    seed: u32,
 }
+
+/// The hash seed of a submission's sessions: fixed, so that code whose
+/// answers hang on it (Python's `hash()` of a str, a set's order) answers
+/// the same each time the same files are graded.
+pub const SEED: u32 = 0;
+/// The seeds of the runs that look for answers changing between runs
+/// (`grade::Grading::second_run`): each is a fresh process.
+pub const SECOND_SEEDS: [u32; 5] = [1, 2, 3, 4, 5];
 
 impl<'a> Runner<'a> {
     /// A runner of the `prepared` program that starts its session on first
@@ -133,7 +143,20 @@ impl<'a> Runner<'a> {
             load_failure,
             hello: None,
             last_cpu: Duration::ZERO,
+            seed: SEED,
         }
+    }
+
+    /// The same runner with sessions seeded with `seed` (`PYTHONHASHSEED`
+    /// for Python, which salts `hash()` of a str and so a set's order).
+    pub fn with_seed(mut self, seed: u32) -> Runner<'a> {
+        self.seed = seed;
+        self
+    }
+
+    /// The program it runs, unless it did not compile.
+    pub fn program(&self) -> Option<&Program> {
+        self.program.as_ref()
     }
 
     /// What preparing the submission cost, for compiled languages.
@@ -305,7 +328,9 @@ impl<'a> Runner<'a> {
             .program
             .as_ref()
             .expect("a runner without a program has a load failure");
-        let (command, lease) = self.env.session_command(program, self.cpu_seconds)?;
+        let (command, lease) = self
+            .env
+            .session_command(program, self.cpu_seconds, self.seed)?;
         let own_program = program.own_program;
         let program_path = program.program.display().to_string();
         let limits = self.env.limits();

@@ -1,6 +1,5 @@
 """FNV-1a without the finalizer, and no h32 exported: the grader cannot
-compare hashes, but routes between two nodes show the scores are not the
-pinned ones."""
+compare hashes, but the answers are exactly those of the known mistake."""
 
 
 def _h(text):

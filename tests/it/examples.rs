@@ -30,9 +30,21 @@ struct Example {
     /// Must appear in the first failing test's traceback.
     #[serde(default)]
     traceback: Option<String>,
-    /// The known mistake the grader must name.
+    /// The known mistake the grader must name exactly, or "none" when it
+    /// must name none, not even as the closest.
     #[serde(default)]
     mistake: Option<String>,
+    /// The report must say that no known mistake explains the answers.
+    #[serde(default)]
+    unexplained: bool,
+    /// The step of its own h32 the grader must name wrong (and, for every
+    /// other example, none).
+    #[serde(default)]
+    h32_step: Option<String>,
+    /// The answers change between runs: the report must say so (and must
+    /// not, for every other example).
+    #[serde(default)]
+    nondeterministic: bool,
     /// The consistent-hashing property the grader must show broken.
     #[serde(default)]
     property: Option<String>,
@@ -215,13 +227,17 @@ fn check_example(example: &Example) -> Result<(), String> {
         }
     }
     let named = &submission["mistake"];
-    match &example.mistake {
+    match example.mistake.as_deref() {
+        Some("none") if !named.is_null() => {
+            return Err(format!("a mistake was named: {named}"));
+        }
+        Some("none") => {}
         Some(id) => {
-            if named["id"] != id.as_str() || named["exact"] != true {
+            if named["id"] != id || named["exact"] != true {
                 return Err(format!("mistake {named}, expected exactly {id}"));
             }
             // Every failing test carries it too.
-            if failing.iter().any(|t| t["mistake"]["id"] != id.as_str()) {
+            if failing.iter().any(|t| t["mistake"]["id"] != id) {
                 return Err("a failing test lacks the mistake".into());
             }
         }
@@ -229,6 +245,29 @@ fn check_example(example: &Example) -> Result<(), String> {
             return Err(format!("a correct submission was diagnosed: {named}"));
         }
         None => {}
+    }
+    if (submission["unexplained"] == true) != example.unexplained {
+        return Err(format!(
+            "unexplained is {}, expected {}",
+            submission["unexplained"], example.unexplained
+        ));
+    }
+    if example.unexplained && !named.is_null() {
+        return Err(format!("unexplained, yet a mistake was named: {named}"));
+    }
+    let step = &submission["h32"]["step"]["mistake"];
+    if step.as_str() != example.h32_step.as_deref() {
+        return Err(format!(
+            "the h32 step named is {step}, expected {:?}",
+            example.h32_step
+        ));
+    }
+    let changing = &submission["nondeterministic"];
+    if changing.is_null() == example.nondeterministic {
+        return Err(format!(
+            "nondeterministic is {changing}, expected {}",
+            example.nondeterministic
+        ));
     }
     if let Some(property) = &example.property {
         let shown = &submission["property"];
@@ -436,7 +475,7 @@ fn a_rust_file_is_compiled_once() {
 /// h32 is told nothing.
 #[test]
 fn a_hash_without_h32_is_blamed_on_two_node_routes() {
-    let (_, report, _) = grade_json(Path::new("submissions/python/no_finalizer.py"));
+    let (_, report, _) = grade_json(Path::new("submissions/python/crc32_hash.py"));
     let s = &report["submissions"][0];
     let hint = &s["hash_hint"];
     let against = hint["against"].as_u64().expect("a hash hint");

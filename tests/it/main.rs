@@ -18,6 +18,7 @@ mod hostile;
 mod learner_values;
 mod links;
 mod mistakes;
+mod nondeterminism;
 mod setup;
 mod shrink;
 mod snapshots;

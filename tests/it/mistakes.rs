@@ -53,6 +53,50 @@ fn the_float_multiply_variant_is_what_node_computes() {
     );
 }
 
+#[test]
+fn the_float_finalizer_variant_is_what_node_computes() {
+    let texts = [
+        "",
+        "a",
+        "hello",
+        "A#0",
+        "cache-1:user:1",
+        "ключ",
+        "🙂 emoji",
+    ];
+    let script = r#"
+        const texts = JSON.parse(process.argv[1]);
+        function h32(text) {
+          let h = 0x811c9dc5;
+          for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 16777619);
+          h ^= h >>> 16; h = (h * 0x85ebca6b) % 4294967296;
+          h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
+          h ^= h >>> 16; return h >>> 0;
+        }
+        console.log(JSON.stringify(texts.map(h32)));
+    "#;
+    let out = Command::new("node")
+        .args(["-e", script, &serde_json::to_string(&texts).unwrap()])
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let node: Vec<u64> = json(&out);
+    let ours: Vec<u64> = texts
+        .iter()
+        .map(|t| u64::from(reference::mistakes::float_finalizer_h32(t.as_bytes())))
+        .collect();
+    assert_eq!(ours, node);
+    // Wrong from the empty text on: the finalizer alone parts.
+    assert_ne!(
+        reference::mistakes::float_finalizer_h32(b""),
+        reference::h32("")
+    );
+}
+
 fn audit(tests: Option<&Path>) -> (Option<i32>, Vec<Value>) {
     let mut command = grader();
     command.args(["audit", "--format", "json"]);

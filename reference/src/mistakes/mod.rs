@@ -85,6 +85,15 @@ pub(crate) enum Hash {
     /// FNV-1a over bytes read as signed (Java's `getBytes()`, C's `char`):
     /// a byte of 0x80 or more is sign-extended before the XOR.
     SignedBytes,
+    /// FNV-1: multiply, then XOR (the other order of FNV-1a's step).
+    Fnv1,
+    /// FNV-1a with no finalizer at all.
+    NoFinalizer,
+    /// FNV-1a and the finalizer without its last `h ^= h >> 16`.
+    LastShiftMissing,
+    /// JavaScript with `Math.imul` in the loop but `*` in the finalizer:
+    /// its two products are rounded doubles before `>>> 0`.
+    FloatFinalizer,
 }
 
 /// How the winner is picked.
@@ -96,6 +105,10 @@ enum Pick {
     FirstMaximum,
     /// Scores compared as signed 32-bit integers.
     SignedHighest,
+    /// Ties go to the larger name (`max` over `(score, name)` pairs).
+    LargerName,
+    /// The last maximum in insertion order (Rust's `max_by_key`).
+    LastMaximum,
 }
 
 /// A rendezvous router with one mistake switched on.
@@ -164,6 +177,8 @@ impl WrongRouter {
                     Pick::Highest | Pick::SignedHighest => score > s || (score == s && node < b),
                     Pick::Lowest => score < s || (score == s && node < b),
                     Pick::FirstMaximum => score > s,
+                    Pick::LargerName => score > s || (score == s && node > b),
+                    Pick::LastMaximum => score >= s,
                 },
             };
             if better {
@@ -218,9 +233,99 @@ impl Hash {
             )),
             Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
             Hash::SignedBytes => fmix32(fnv_units(bytes().map(|b| b as i8 as i32 as u32))),
+            Hash::Fnv1 => fmix32(bytes().fold(crate::hash::FNV_OFFSET, |h, b| {
+                h.wrapping_mul(crate::hash::FNV_PRIME) ^ u32::from(b)
+            })),
+            Hash::NoFinalizer => fnv_units(bytes().map(u32::from)),
+            Hash::LastShiftMissing => {
+                let mut h = fnv_units(bytes().map(u32::from));
+                h ^= h >> 16;
+                h = h.wrapping_mul(0x85eb_ca6b);
+                h ^= h >> 13;
+                h.wrapping_mul(0xc2b2_ae35)
+            }
+            Hash::FloatFinalizer => js_float_finalizer(fnv_units(bytes().map(u32::from))),
         }
     }
 }
+
+/// A wrong h32 a learner writes: which step of the hash it gets wrong, and
+/// the catalogue mistake that is (by id and form).
+#[derive(Debug, Clone, Copy)]
+pub struct HashVariant {
+    /// The mistake's id in every challenge's catalogue.
+    pub id: &'static str,
+    /// Its form, for a mistake with several.
+    pub form: Option<&'static str>,
+    /// The step that is wrong, in words.
+    pub step: &'static str,
+    hash: Hash,
+}
+
+impl HashVariant {
+    /// This variant's value for `text`.
+    pub fn h32(&self, text: &str) -> u32 {
+        self.hash.of(&[text])
+    }
+}
+
+/// Every wrong h32 the catalogue knows, to compare with a learner's own.
+pub static HASH_VARIANTS: [HashVariant; 9] = [
+    HashVariant {
+        id: "float-multiply",
+        form: None,
+        step: "every product is a floating-point `*` (JavaScript), not Math.imul",
+        hash: Hash::FloatMultiply,
+    },
+    HashVariant {
+        id: "float-finalizer",
+        form: None,
+        step: "the finalizer's two products are floating-point `*` (JavaScript), not Math.imul",
+        hash: Hash::FloatFinalizer,
+    },
+    HashVariant {
+        id: "fnv-1",
+        form: None,
+        step: "the loop multiplies before the XOR (FNV-1, not FNV-1a)",
+        hash: Hash::Fnv1,
+    },
+    HashVariant {
+        id: "missing-finalizer",
+        form: Some(FINALIZER_FORMS[0]),
+        step: "the finalizer is missing: the value is FNV-1a's alone",
+        hash: Hash::NoFinalizer,
+    },
+    HashVariant {
+        id: "missing-finalizer",
+        form: Some(FINALIZER_FORMS[1]),
+        step: "the finalizer lacks its last `h ^= h >> 16`",
+        hash: Hash::LastShiftMissing,
+    },
+    HashVariant {
+        id: "utf16-units",
+        form: None,
+        step: "the loop reads UTF-16 code units (charCodeAt), not UTF-8 bytes",
+        hash: Hash::Utf16,
+    },
+    HashVariant {
+        id: "code-points",
+        form: None,
+        step: "the loop reads code points (ord), not UTF-8 bytes",
+        hash: Hash::CodePoints,
+    },
+    HashVariant {
+        id: "signed-bytes",
+        form: None,
+        step: "the loop reads bytes as signed numbers",
+        hash: Hash::SignedBytes,
+    },
+    HashVariant {
+        id: "byte-sum",
+        form: None,
+        step: "the hash is a sum of the bytes, not FNV-1a with the finalizer",
+        hash: Hash::ByteSum,
+    },
+];
 
 /// How a mistake's variant is built from the constructor's arguments and a
 /// form.
@@ -284,6 +389,70 @@ pub(crate) const fn signed_bytes(build: Build) -> Mistake {
     }
 }
 
+pub(crate) const fn fnv1(build: Build) -> Mistake {
+    Mistake {
+        id: "fnv-1",
+        title: "multiplies before the XOR (FNV-1, not FNV-1a)",
+        explanation: "Each step of FNV-1a XORs the byte in, then multiplies: h = (h ^ b) * 16777619. Your loop multiplies first and XORs after, which is FNV-1, another hash.",
+        hint: "Swap the two lines of the loop: XOR the byte first, then multiply (Math.imul in JavaScript, wrapping_mul in Rust, & 0xFFFFFFFF in Python).",
+        forms: &[""],
+        build,
+    }
+}
+
+/// The forms of [`missing_finalizer`], in order.
+const FINALIZER_FORMS: [&str; 2] = ["no finalizer", "without its last h ^= h >> 16"];
+
+/// The [`Hash`] of each form of [`missing_finalizer`].
+pub(crate) const FINALIZER_HASHES: [Hash; 2] = [Hash::NoFinalizer, Hash::LastShiftMissing];
+
+pub(crate) const fn missing_finalizer(build: Build) -> Mistake {
+    Mistake {
+        id: "missing-finalizer",
+        title: "leaves out all or part of the finalizer",
+        explanation: "h32 is FNV-1a followed by the MurmurHash3 finalizer: h ^= h >> 16; h *= 0x85ebca6b; h ^= h >> 13; h *= 0xc2b2ae35; h ^= h >> 16. Your hash stops before its end. h32(\"\") shows it: the pinned value is 2872998923, FNV-1a alone gives 2166136261.",
+        hint: "Apply all five steps of the finalizer after the loop, the last `h ^= h >> 16` included.",
+        forms: &FINALIZER_FORMS,
+        build,
+    }
+}
+
+pub(crate) const fn float_finalizer(build: Build) -> Mistake {
+    Mistake {
+        id: "float-finalizer",
+        title: "multiplies with `*` in the finalizer",
+        explanation: "In JavaScript, h * 0x85ebca6b is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or % 2^32) reduces it. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
+        hint: "Use Math.imul(h, 0x85ebca6b) and Math.imul(h, 0xc2b2ae35), then `>>> 0` at the end.",
+        forms: &[""],
+        build,
+    }
+}
+
+/// The pinned hash as JavaScript computes it with `Math.imul` in the FNV-1a
+/// loop but `*` in the finalizer, in the usual shape:
+///
+/// ```js
+/// h ^= h >>> 16; h = (h * 0x85ebca6b) % 4294967296;
+/// h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
+/// h ^= h >>> 16; return h >>> 0;
+/// ```
+pub fn float_finalizer_h32(bytes: &[u8]) -> u32 {
+    js_float_finalizer(fnv_units(bytes.iter().map(|&b| u32::from(b))))
+}
+
+/// The finalizer of h32 as JavaScript computes it with `*` instead of
+/// `Math.imul` (each product a rounded double before `>>> 0`), on an
+/// FNV-1a state computed right.
+fn js_float_finalizer(state: u32) -> u32 {
+    let mut h = f64::from(state);
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    h = f64::from(to_uint32(h * f64::from(0x85eb_ca6bu32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 13));
+    h = f64::from(to_uint32(h * f64::from(0xc2b2_ae35u32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    to_uint32(h)
+}
+
 /// FNV-1a over arbitrary code units (each XORed whole), then the finalizer.
 fn fnv_units(units: impl Iterator<Item = u32>) -> u32 {
     units.fold(crate::hash::FNV_OFFSET, |h, u| {
@@ -324,19 +493,14 @@ fn float_multiply_h32_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
         h = js_xor(h, f64::from(b));
         h = f64::from(to_uint32(h * 16_777_619.0));
     }
-    h = js_xor(h, f64::from(to_uint32(h) >> 16));
-    h = f64::from(to_uint32(h * f64::from(0x85eb_ca6bu32)));
-    h = js_xor(h, f64::from(to_uint32(h) >> 13));
-    h = f64::from(to_uint32(h * f64::from(0xc2b2_ae35u32)));
-    h = js_xor(h, f64::from(to_uint32(h) >> 16));
-    to_uint32(h)
+    js_float_finalizer(to_uint32(h))
 }
 
 /// Separators learners put between node and key instead of ":".
 const WRONG_SEPARATORS: [&str; 9] = ["|", "-", "/", " ", ",", ";", "_", ".", "#"];
 
 /// The rendezvous-router mistakes.
-pub static RENDEZVOUS: [Mistake; 13] = [
+pub static RENDEZVOUS: [Mistake; 18] = [
     Mistake {
         id: "lowest-score",
         title: "the lowest score wins instead of the highest",
@@ -360,6 +524,34 @@ pub static RENDEZVOUS: [Mistake; 13] = [
         build: |args, _| {
             WrongRouter {
                 pick: Pick::FirstMaximum,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "ties-to-larger-name",
+        title: "ties go to the larger name",
+        explanation: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max(nodes, key=lambda n: (score(n), n))` does this: the larger name makes the larger pair.",
+        hint: "Break ties towards the smaller name: `min(nodes, key=lambda n: (-score(n), n))`, or compare explicitly: `score > best or (score == best and node < best_node)`.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                pick: Pick::LargerName,
+                ..WrongRouter::new(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "last-maximum",
+        title: "ties go to the node seen last, not to the smaller name",
+        explanation: "Your router keeps the last maximum it meets, so when two nodes tie the one added later wins (Rust's `max_by_key` returns the last of equal maxima). Ties must go to the smaller name, whatever the order nodes were added in.",
+        hint: "Compare (score, Reverse(name)) in Rust: `max_by(|a, b| score(a).cmp(&score(b)).then(b.cmp(a)))`; elsewhere, on equal scores keep the smaller name.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRouter {
+                pick: Pick::LastMaximum,
                 ..WrongRouter::new(args)
             }
             .finish()
@@ -452,6 +644,27 @@ pub static RENDEZVOUS: [Mistake; 13] = [
     signed_bytes(|args, _| {
         WrongRouter {
             hash: Hash::SignedBytes,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
+    fnv1(|args, _| {
+        WrongRouter {
+            hash: Hash::Fnv1,
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
+    missing_finalizer(|args, form| {
+        WrongRouter {
+            hash: FINALIZER_HASHES[form],
+            ..WrongRouter::new(args)
+        }
+        .finish()
+    }),
+    float_finalizer(|args, _| {
+        WrongRouter {
+            hash: Hash::FloatFinalizer,
             ..WrongRouter::new(args)
         }
         .finish()

@@ -2,8 +2,8 @@
 //! ranker with one thing wrong.
 
 use super::{
-    Hash, Mistake, Variant, code_points, float_multiply, signed_bytes, signed_comparison,
-    utf16_units,
+    FINALIZER_HASHES, Hash, Mistake, Variant, code_points, float_finalizer, float_multiply, fnv1,
+    missing_finalizer, signed_bytes, signed_comparison, utf16_units,
 };
 use crate::model::{Arg, Op};
 use crate::ranking::weighted_score;
@@ -161,15 +161,14 @@ impl Variant for WrongRanker {
 }
 
 /// Texts learners hash instead of key + "|" + node.
-const WRONG_TEXTS: [[&str; 3]; 4] = [
+const WRONG_TEXTS: [[&str; 3]; 3] = [
     ["node", ":", "key"],
     ["key", ":", "node"],
-    ["node", "|", "key"],
     ["key", "", "node"],
 ];
 
 /// The hrw-top mistakes.
-pub static HRW_TOP: [Mistake; 9] = [
+pub static HRW_TOP: [Mistake; 13] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -203,15 +202,24 @@ pub static HRW_TOP: [Mistake; 9] = [
         title: "hashes another text than key + \"|\" + node",
         explanation: "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
         hint: "Hash key + \"|\" + node.",
-        forms: &[
-            "node + \":\" + key",
-            "key + \":\" + node",
-            "node + \"|\" + key",
-            "key + node",
-        ],
+        forms: &["node + \":\" + key", "key + \":\" + node", "key + node"],
         build: |args, form| {
             WrongRanker {
                 text: WRONG_TEXTS[form],
+                ..WrongRanker::hrw_top(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
+        id: "node-key-order",
+        title: "hashes node + \"|\" + key instead of key + \"|\" + node",
+        explanation: "hrw-top puts the key first: h32(key + \"|\" + node). Your ranking hashes the node's name first, as rendezvous-router does with its own separator.",
+        hint: "Hash key + \"|\" + node (the key first).",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                text: ["node", "|", "key"],
                 ..WrongRanker::hrw_top(args)
             }
             .finish()
@@ -266,10 +274,31 @@ pub static HRW_TOP: [Mistake; 9] = [
         }
         .finish()
     }),
+    fnv1(|args, _| {
+        WrongRanker {
+            hash: Hash::Fnv1,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
+    missing_finalizer(|args, form| {
+        WrongRanker {
+            hash: FINALIZER_HASHES[form],
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
+    float_finalizer(|args, _| {
+        WrongRanker {
+            hash: Hash::FloatFinalizer,
+            ..WrongRanker::hrw_top(args)
+        }
+        .finish()
+    }),
 ];
 
 /// The weighted-hrw mistakes.
-pub static WEIGHTED_HRW: [Mistake; 8] = [
+pub static WEIGHTED_HRW: [Mistake; 12] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -313,6 +342,20 @@ pub static WEIGHTED_HRW: [Mistake; 8] = [
         },
     },
     Mistake {
+        id: "ties-to-larger-name",
+        title: "ties go to the larger name",
+        explanation: "Two nodes of one weight whose h32 values are equal have equal scores; the smaller name must win (and rank first). Your code picks the larger one, as `max` over (score, name) pairs does.",
+        hint: "Rank by (descending score, ascending name): in Python `sorted(nodes, key=lambda n: (-score(n), n))`; in JavaScript `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`.",
+        forms: &[""],
+        build: |args, _| {
+            WrongRanker {
+                ties_to_larger: true,
+                ..WrongRanker::weighted(args)
+            }
+            .finish()
+        },
+    },
+    Mistake {
         id: "add-keeps-old-weight",
         title: "adding a present node does not change its weight",
         explanation: "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
@@ -350,6 +393,27 @@ pub static WEIGHTED_HRW: [Mistake; 8] = [
     signed_bytes(|args, _| {
         WrongRanker {
             hash: Hash::SignedBytes,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    fnv1(|args, _| {
+        WrongRanker {
+            hash: Hash::Fnv1,
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    missing_finalizer(|args, form| {
+        WrongRanker {
+            hash: FINALIZER_HASHES[form],
+            ..WrongRanker::weighted(args)
+        }
+        .finish()
+    }),
+    float_finalizer(|args, _| {
+        WrongRanker {
+            hash: Hash::FloatFinalizer,
             ..WrongRanker::weighted(args)
         }
         .finish()

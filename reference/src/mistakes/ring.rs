@@ -1,6 +1,9 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
-use super::{Hash, Mistake, Variant, code_points, float_multiply, signed_bytes, utf16_units};
+use super::{
+    FINALIZER_HASHES, Hash, Mistake, Variant, code_points, float_finalizer, float_multiply, fnv1,
+    missing_finalizer, signed_bytes, utf16_units,
+};
 use crate::model::{Arg, Op};
 use serde_json::Value;
 
@@ -174,7 +177,7 @@ impl Variant for WrongRing {
 // Comparing positions as signed numbers is no mistake on a ring: it cuts
 // the circle at 2^31 instead of 0, and "the first point at or after, with
 // the wrap" does not depend on where the circle is cut.
-pub static VNODE_RING: [Mistake; 8] = [
+pub static VNODE_RING: [Mistake; 11] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -266,6 +269,27 @@ pub static VNODE_RING: [Mistake; 8] = [
     signed_bytes(|args, _| {
         WrongRing {
             hash: Hash::SignedBytes,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    fnv1(|args, _| {
+        WrongRing {
+            hash: Hash::Fnv1,
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    missing_finalizer(|args, form| {
+        WrongRing {
+            hash: FINALIZER_HASHES[form],
+            ..WrongRing::new(args)
+        }
+        .finish()
+    }),
+    float_finalizer(|args, _| {
+        WrongRing {
+            hash: Hash::FloatFinalizer,
             ..WrongRing::new(args)
         }
         .finish()

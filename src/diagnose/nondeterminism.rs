@@ -1,0 +1,160 @@
+//! Answers that change between runs of the same files: what is compared,
+//! and what the report says of it (docs/diagnosis.md).
+
+use super::Behaviour;
+use crate::challenge::{Case, Challenge};
+use crate::judge::same;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Answers that changed between two runs of the same cases in fresh
+/// processes with different hash seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nondeterminism {
+    /// The tests whose answers changed, as `group/name`.
+    pub tests: Vec<String>,
+    /// The first change in a test the reader may see.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<Change>,
+    /// What in the submission's language changes between processes.
+    pub explanation: String,
+}
+
+/// One operation that answered differently in two runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// `group/name`.
+    pub test: String,
+    pub op_index: usize,
+    pub op: Value,
+    /// The answer in each run; `null` when that run raised there instead.
+    pub first: Option<Value>,
+    pub second: Option<Value>,
+}
+
+impl Change {
+    pub fn new(case: &Case, at: usize, first: &Behaviour, second: &Behaviour) -> Change {
+        let answer = |b: &Behaviour| b.answers().get(at).cloned();
+        Change {
+            test: format!("{}/{}", case.group, case.name),
+            op_index: at,
+            op: case.input[1].get(at).cloned().unwrap_or(Value::Null),
+            first: answer(first),
+            second: answer(second),
+        }
+    }
+}
+
+impl Behaviour {
+    /// The answers given, up to a raise.
+    fn answers(&self) -> &[Value] {
+        match self {
+            Behaviour::Output(output) | Behaviour::Raised { output, .. } => output,
+        }
+    }
+
+    /// Where it raised, if it did.
+    fn raised_at(&self) -> Option<usize> {
+        match self {
+            Behaviour::Output(_) => None,
+            Behaviour::Raised { at, .. } => Some(*at),
+        }
+    }
+}
+
+/// The first operation at which two runs of one case behaved differently
+/// (a different answer, or a raise in one only), if any.
+pub fn first_difference(a: &Behaviour, b: &Behaviour) -> Option<usize> {
+    let (x, y) = (a.answers(), b.answers());
+    if let Some(i) = (0..x.len().min(y.len())).find(|&i| !same(&x[i], &y[i])) {
+        return Some(i);
+    }
+    (x.len() != y.len() || a.raised_at() != b.raised_at()).then(|| x.len().min(y.len()))
+}
+
+/// What makes answers change between processes, in `language`.
+pub fn nondeterminism_causes(language: crate::lang::Language) -> &'static str {
+    use crate::lang::Language;
+    match language {
+        Language::Python => {
+            "Python's hash() of a str is salted per process, and a set's order (or a dict's \
+             built from one) follows it, not the insertion order: break ties by name, and do \
+             not let a set's order decide an answer"
+        }
+        Language::Rust => {
+            "a HashMap's or HashSet's iteration order is chosen at random in every process: \
+             break ties by name, or keep the nodes in a Vec or a BTreeSet"
+        }
+        Language::JavaScript | Language::TypeScript => {
+            "Math.random() or the clock changes between runs: an answer must follow from the \
+             nodes and the key alone"
+        }
+        _ => {
+            "something the program reads changes between processes (a salted hash such as \
+             Python's hash(), a hash set's order, a random number or the clock): an answer \
+             must follow from the nodes and the key alone"
+        }
+    }
+}
+
+/// Whether a tie decides one of `case`'s answers: two nodes with one score
+/// at the top of a ranking, or two ring entries at one position near the
+/// key. Such answers are the ones a salted hash or a set's order changes.
+pub fn tie_decides(challenge: &Challenge, case: &Case) -> bool {
+    use reference::Explanation;
+    let tied_rows =
+        |rows: &[reference::model::ScoreRow]| rows.windows(2).any(|w| w[0].score() == w[1].score());
+    challenge
+        .model
+        .explanations(&case.args, &case.ops)
+        .iter()
+        .flatten()
+        .any(|e| match e {
+            Explanation::Scores(t) | Explanation::Top { table: t, .. } => tied_rows(&t.rows),
+            Explanation::Ring(r) => r
+                .before
+                .iter()
+                .chain(&r.after)
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w[0].position == w[1].position),
+            Explanation::Points(_) => false,
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_difference_is_an_answer_or_a_raise_in_one_run_only() {
+        let out = |v: Vec<Value>| Behaviour::Output(v);
+        let raised = |v: Vec<Value>, at| Behaviour::Raised { output: v, at };
+        assert_eq!(
+            first_difference(
+                &out(vec![json!("a"), json!("b")]),
+                &out(vec![json!("a"), json!("b")])
+            ),
+            None
+        );
+        assert_eq!(
+            first_difference(
+                &out(vec![json!("a"), json!("b")]),
+                &out(vec![json!("a"), json!("c")])
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            first_difference(
+                &out(vec![json!("a"), json!("b")]),
+                &raised(vec![json!("a")], 1)
+            ),
+            Some(1)
+        );
+        assert_eq!(
+            first_difference(&raised(vec![json!("a")], 1), &raised(vec![json!("a")], 1)),
+            None
+        );
+    }
+}

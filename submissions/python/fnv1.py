@@ -1,0 +1,34 @@
+"""Wrong: the loop multiplies before it XORs, which is FNV-1, not the
+FNV-1a that h32 is built on."""
+
+MASK = 0xFFFFFFFF
+
+
+def h32(text):
+    h = 2166136261
+    for b in text.encode("utf-8"):
+        h = ((h * 16777619) & MASK) ^ b
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & MASK
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & MASK
+    return h ^ (h >> 16)
+
+
+class Router:
+    def __init__(self, nodes):
+        self.nodes = set(nodes)
+
+    def add(self, node):
+        self.nodes.add(node)
+
+    def remove(self, node):
+        self.nodes.discard(node)
+
+    def route(self, key):
+        best = None
+        for n in sorted(self.nodes):
+            s = h32(n + ":" + key)
+            if best is None or s > best[0]:
+                best = (s, n)
+        return best[1] if best else None

@@ -1,0 +1,85 @@
+//! Answers that change between runs: found every time, the same way, and
+//! never made up by a run that only hit a limit.
+
+use crate::support::{grader, json, output, root, tempdir};
+use serde_json::Value;
+
+/// Grades `submission` on the cases in `tests` as JSON.
+fn grade(submission: &std::path::Path, tests: &std::path::Path) -> Value {
+    let cache = tempdir();
+    let out = output(grader().args([
+        "grade".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--tests".as_ref(),
+        tests.as_os_str(),
+        "--cache-dir".as_ref(),
+        cache.path().as_os_str(),
+        submission.as_os_str(),
+    ]));
+    json(&out)
+}
+
+#[test]
+fn ties_broken_by_pythons_salted_hash_fail_the_same_way_in_twenty_runs_of_twenty() {
+    let ties = root().join("challenges/rendezvous-router/tests/ties");
+    let submission = root().join("submissions/python/salted_ties.py");
+    let mut seen: Option<Value> = None;
+    for run in 0..20 {
+        let report = grade(&submission, &ties);
+        let s = &report["submissions"][0];
+        assert_eq!(s["verdict"], "wrong-answer", "run {run}: {s}");
+        let finding = &s["nondeterministic"];
+        assert!(
+            finding["explanation"]
+                .as_str()
+                .is_some_and(|e| e.contains("hash() of a str is salted")),
+            "run {run}: {finding}"
+        );
+        assert!(s["mistake"].is_null(), "run {run}: {}", s["mistake"]);
+        let verdicts: Vec<Value> = s["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| serde_json::json!([t["name"], t["verdict"], t["message"]]))
+            .collect();
+        let this = serde_json::json!({ "finding": finding, "tests": verdicts });
+        match &seen {
+            None => seen = Some(this),
+            Some(first) => assert_eq!(first, &this, "run {run} differs from the first"),
+        }
+    }
+}
+
+#[test]
+fn a_run_that_only_hits_a_limit_makes_no_finding() {
+    // Correct, but it spins as it loads in every process but the first
+    // run's (whose hash seed is 0): the other runs never answer, which
+    // says nothing about its answers.
+    let dir = tempdir();
+    let submission = dir.path().join("slow_elsewhere.py");
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    std::fs::write(
+        &submission,
+        format!(
+            "{correct}\n\nimport os as _os\nif _os.environ.get('PYTHONHASHSEED') != '0':\n    while True:\n        pass\n"
+        ),
+    )
+    .unwrap();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir(&tests).unwrap();
+    for name in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
+        std::fs::copy(
+            root()
+                .join("challenges/rendezvous-router/tests/ties")
+                .join(name),
+            tests.join(name),
+        )
+        .unwrap();
+    }
+    let report = grade(&submission, &tests);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("nondeterministic").is_none(), "{s}");
+}

@@ -8,9 +8,10 @@
 // - experimentalDecorators: decorate, decorateParam, decorateMetadata,
 //   with TypeScript's own semantics (__decorate, __param, __metadata);
 // - standard (TypeScript 5) decorators: decoratorsBegin, decoratorsMember,
-//   decoratorsClass, decoratorsApply, decoratorsStart, decoratorsInit and
-//   decoratorsDone, called from static blocks and field initializers the
-//   grader inserts into the class (src/lang/typescript/lower.rs).
+//   decoratorsClass, decoratorsApply, decoratorsStart, decoratorsInit,
+//   decoratorsExtra and decoratorsDone, called from static blocks and
+//   field initializers the grader inserts into the class
+//   (src/lang/typescript/lower.rs).
 
 (function () {
   const disposeSymbol = () => Symbol.dispose || Symbol.for('Symbol.dispose');
@@ -107,39 +108,55 @@
     return undefined;
   }
 
-  // Standard decorators. A class's state is kept under the id the grader
-  // gave its place in the file; a class defined again at the same place
-  // (in a function called twice) starts it afresh.
-  const classes = new Map();
+  // Standard decorators. A class's state is kept for the class itself (and
+  // its prototype, for its instances): a class defined again at the same
+  // place (in a function called twice) has its own decorators, and
+  // instances of the one defined first keep theirs.
+  const byClass = new WeakMap();
+  const byPrototype = new WeakMap();
+  // The last state of each place, for an instance whose prototype chain
+  // does not hold its class's (Reflect.construct with another newTarget).
+  const latest = new Map();
 
-  function decoratorsBegin(cls, id) {
+  function decoratorsBegin(cls, id, name) {
+    if (name !== undefined) {
+      // An anonymous class expression the grader wrapped in a call: the
+      // name it would have had from where it stands (`const X = class {}`).
+      const own = Object.getOwnPropertyDescriptor(cls, 'name');
+      if (own && own.value === '' && own.configurable) Object.defineProperty(cls, 'name', { value: name, configurable: true });
+    }
     const parent = Object.getPrototypeOf(cls);
     const inherited = parent && Object.prototype.hasOwnProperty.call(parent, metadataSymbol()) ? parent[metadataSymbol()] : null;
-    classes.set(id, {
+    const state = {
+      id,
       cls,
+      result: cls,
       classDecorators: [],
       members: new Map(),
       fieldInits: new Map(),
+      fieldExtras: new Map(),
       instanceInits: [],
       staticInits: [],
       classInits: [],
       metadata: Object.create(inherited),
-      done: false,
-    });
+    };
+    byClass.set(cls, state);
+    if (cls.prototype) byPrototype.set(cls.prototype, state);
+    latest.set(id, state);
   }
 
-  function stateOf(id) {
-    const state = classes.get(id);
+  function stateOf(cls, id) {
+    const state = byClass.get(cls) || latest.get(id);
     if (!state) throw new Error(`internal: decorators of class ${id} used before the class was defined`);
     return state;
   }
 
   function decoratorsClass(cls, id, decorator) {
-    stateOf(id).classDecorators.push(decorator);
+    stateOf(cls, id).classDecorators.push(decorator);
   }
 
   function decoratorsMember(cls, id, member, decorator) {
-    const state = stateOf(id);
+    const state = stateOf(cls, id);
     let entry = state.members.get(member.key);
     if (!entry) {
       entry = { ...member, decorators: [] };
@@ -177,13 +194,26 @@
     return result;
   }
 
+  // The order TypeScript applies member decorators in: static methods,
+  // getters, setters and accessors, then those of instances, then static
+  // fields, then instance fields, each in the order they are written.
+  function applicationRank(entry) {
+    const field = entry.kind === 'field';
+    return (field ? 2 : 0) + (entry.static ? 0 : 1);
+  }
+
   function decoratorsApply(cls, id) {
-    const state = stateOf(id);
+    const state = stateOf(cls, id);
     const statics = [];
-    for (const entry of state.members.values()) {
+    const entries = [...state.members.values()].sort((a, b) => applicationRank(a) - applicationRank(b));
+    for (const entry of entries) {
       const target = entry.static ? cls : cls.prototype;
       const what = `the decorator of ${entry.static ? 'static ' : ''}${entry.kind} ${entry.name}`;
       const inits = [];
+      const extras = [];
+      // Methods, getters and setters add initializers that run before the
+      // fields are initialised; fields and accessors, once they are.
+      const fieldLike = entry.kind === 'field' || entry.kind === 'accessor';
       let desc = entry.kind === 'field' ? null : Object.getOwnPropertyDescriptor(target, entry.name);
       const original = desc && { get: desc.get, set: desc.set };
       for (const decorator of [...entry.decorators].reverse()) {
@@ -196,7 +226,9 @@
           metadata: state.metadata,
           addInitializer(init) {
             if (typeof init !== 'function') throw new TypeError('addInitializer takes a function');
-            (entry.static ? state.staticInits : state.instanceInits).push(init);
+            if (fieldLike) extras.push(init);
+            else if (entry.static) state.staticInits.push(init);
+            else state.instanceInits.push(init);
           },
         };
         if (entry.kind === 'method') {
@@ -223,10 +255,28 @@
       if (desc) Object.defineProperty(target, entry.name, desc);
       if (entry.static) {
         if (inits.length) statics.push({ entry, inits, original });
+        entry.extras = extras;
       } else {
         state.fieldInits.set(entry.key, inits);
+        state.fieldExtras.set(entry.key, extras);
       }
     }
+    // The class's own decorators, once its members' are applied.
+    let result = cls;
+    for (const decorator of [...state.classDecorators].reverse()) {
+      const context = {
+        kind: 'class',
+        name: result.name,
+        metadata: state.metadata,
+        addInitializer(init) {
+          if (typeof init !== 'function') throw new TypeError('addInitializer takes a function');
+          state.classInits.push(init);
+        },
+      };
+      result = expectFunction(decorator(result, context), `the decorator of class ${cls.name}`) ?? result;
+    }
+    state.result = result;
+    defineMetadata(result, state);
     // Static fields were initialised before this block ran: their
     // decorators' initializers are applied to the values they got.
     for (const { entry, inits, original } of statics) {
@@ -237,45 +287,64 @@
       set(cls, value);
     }
     for (const init of state.staticInits) init.call(cls);
-    if (state.classDecorators.length === 0) defineMetadata(cls, state);
+    // Then those of static fields and accessors, in the order written.
+    for (const entry of state.members.values()) {
+      for (const init of (entry.static && entry.extras) || []) init.call(cls);
+    }
+    for (const init of state.classInits) init.call(result);
   }
 
   function defineMetadata(cls, state) {
     Object.defineProperty(cls, metadataSymbol(), { enumerable: true, configurable: true, writable: true, value: state.metadata });
   }
 
+  // The class that stands for a decorated class: what its decorators
+  // returned.
   function decoratorsDone(cls, id) {
-    const state = stateOf(id);
-    let result = cls;
-    for (const decorator of [...state.classDecorators].reverse()) {
-      const context = {
-        kind: 'class',
-        name: cls.name,
-        metadata: state.metadata,
-        addInitializer(init) {
-          if (typeof init !== 'function') throw new TypeError('addInitializer takes a function');
-          state.classInits.push(init);
-        },
-      };
-      result = expectFunction(decorator(result, context), `the decorator of class ${cls.name}`) ?? result;
-    }
-    defineMetadata(result, state);
-    for (const init of state.classInits) init.call(result);
-    return result;
+    return stateOf(cls, id).result;
   }
 
-  // The first private field of a decorated class: runs the initializers
-  // that method decorators added, as each instance is constructed.
+  // The first private field of a class with decorated instance members:
+  // finds the state of the class being constructed, runs the initializers
+  // that its method decorators added, and keeps the state for the fields.
+  const started = new WeakMap();
   function decoratorsStart(instance, id) {
-    for (const init of stateOf(id).instanceInits) init.call(instance);
-    return undefined;
+    // The classes of this place above the instance, nearest first.
+    const found = [];
+    for (let proto = Object.getPrototypeOf(instance); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      const state = byPrototype.get(proto);
+      if (state && state.id === id) found.push(state);
+    }
+    let state;
+    if (found.length === 1) {
+      state = found[0];
+    } else if (found.length > 1) {
+      // One class of this place extends another (a function that makes a
+      // class called on its own result): base classes are constructed
+      // first, so this is the farthest one not yet started.
+      let done = started.get(instance);
+      if (!done) started.set(instance, (done = new Set()));
+      state = found.reverse().find((s) => !done.has(s)) || found[found.length - 1];
+      done.add(state);
+    } else {
+      state = stateOf(undefined, id);
+    }
+    for (const init of state.instanceInits) init.call(instance);
+    return state;
   }
 
   // A decorated instance field's (or accessor's) initial value, through
   // its decorators' initializers.
-  function decoratorsInit(instance, id, key, value) {
-    for (const init of stateOf(id).fieldInits.get(key) || []) value = init.call(instance, value);
+  function decoratorsInit(instance, state, key, value) {
+    for (const init of state.fieldInits.get(key) || []) value = init.call(instance, value);
     return value;
+  }
+
+  // After a decorated instance field (or accessor) is defined: the
+  // initializers its decorators added.
+  function decoratorsExtra(instance, state, key) {
+    for (const init of state.fieldExtras.get(key) || []) init.call(instance);
+    return undefined;
   }
 
   const helpers = {
@@ -290,6 +359,7 @@
     decoratorsDone,
     decoratorsStart,
     decoratorsInit,
+    decoratorsExtra,
   };
   Object.defineProperty(globalThis, 'babelHelpers', { value: Object.freeze(helpers), enumerable: false });
 })();

@@ -61,7 +61,7 @@ pub(super) fn transpile_cached(
 
 /// Changes whenever what the transpiler accepts or emits changes, so that
 /// a module cached by an older build of the same version is not served.
-const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using";
+const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using-2";
 
 /// The first argument with which the grader runs itself to transpile one
 /// file (`grader __transpile-ts SOURCE PATH DECORATORS`).

@@ -11,24 +11,30 @@
 //!
 //! ```text
 //! @sealed class C {            class C {static{babelHelpers.decoratorsBegin(this,"c0")}
-//!   @logged m() {}               static{babelHelpers.decoratorsClass(this,"c0",(sealed))}...
-//!   @init x = 1;         =>      static{babelHelpers.decoratorsMember(this,"c0",{...},logged)} m() {}
-//! }                              static{...(init)} x = babelHelpers.decoratorsInit(this,"c0","i:field:x",(1));
-//!                              static{babelHelpers.decoratorsApply(this,"c0")}};C=babelHelpers.decoratorsDone(C,"c0");
+//!   @logged m() {}               static{babelHelpers.decoratorsClass(this,"c0",(sealed))}#__decorators=...;
+//!   @init x = 1;         =>      ;static{babelHelpers.decoratorsMember(this,"c0",{...},logged)} m() {}
+//! }                              ;static{...(init)} x = babelHelpers.decoratorsInit(this,this.#__decorators,"i:field:x",(1));#__decorators_extra_0=...;
+//!                              ;static{babelHelpers.decoratorsApply(this,"c0")}};C=babelHelpers.decoratorsDone(C,"c0");
 //! ```
 //!
 //! Static blocks run in order when the class is defined, after its methods
 //! exist and with the class as `this`, which is what applying a decorator
-//! needs; decorators are applied as the proposal orders them (members,
-//! innermost first, then the class).
+//! needs; decorators are applied in the order TypeScript applies them
+//! (static methods and accessors, instance ones, static fields, instance
+//! fields, each innermost first, then the class). Each definition of a
+//! class keeps its own state: instances reach it through `#__decorators`.
 
 use oxc::ast::ast::{
-    AccessorProperty, AccessorPropertyType, Class, ClassElement, ClassType, Decorator,
-    FormalParameter, MethodDefinition, MethodDefinitionKind, MethodDefinitionType, Program,
-    PropertyDefinition, PropertyDefinitionType, PropertyKey,
+    Class, ClassElement, ClassType, Decorator, MethodDefinition, MethodDefinitionKind,
+    MethodDefinitionType, Program, PropertyDefinition, PropertyDefinitionType, PropertyKey,
 };
-use oxc::ast_visit::{Visit, walk};
+use oxc::ast_visit::Visit;
 use oxc::span::GetSpan;
+
+mod accessor;
+mod visit;
+
+use visit::OuterScope;
 
 /// Which decorators a file's decorators are: TypeScript decides by the
 /// `experimentalDecorators` option of its tsconfig.json.
@@ -63,6 +69,8 @@ pub fn lower(
         refusal: None,
         classes: 0,
         storages: 0,
+        extras: 0,
+        names: Vec::new(),
     };
     lowering.visit_program(program);
     if let Some(refusal) = lowering.refusal {
@@ -109,6 +117,13 @@ struct Lowering<'s> {
     classes: usize,
     /// `accessor` fields so far: each gets a private storage field.
     storages: usize,
+    /// Decorated instance fields so far: each gets a private field after
+    /// it that runs its decorators' added initializers.
+    extras: usize,
+    /// The names anonymous class expressions get from where they stand
+    /// (`const X = class {}`), by the class's offset: a class decorator
+    /// wraps the class in a call, which would lose the name.
+    names: Vec<(u32, String)>,
 }
 
 /// How a decorated member is described to the runtime.
@@ -190,15 +205,32 @@ impl<'s> Lowering<'s> {
         })
     }
 
+    /// Refuses decorator `d` when its expression uses what means something
+    /// else (or nothing) in the static block it is evaluated in.
+    fn check_scope(&mut self, d: &Decorator<'_>) {
+        let mut scope = OuterScope::default();
+        scope.visit_expression(&d.expression);
+        if let Some((at, what)) = scope.first {
+            self.refuse(
+                at,
+                format!(
+                    "a decorator that uses {what} is not supported: compute the decorator into \
+                     a variable before the class and decorate with that"
+                ),
+            );
+        }
+    }
+
     /// Wraps decorator `d` of `member` in a static block that hands it to
     /// the runtime.
     fn member_decorator(&mut self, id: &str, d: &Decorator<'_>, member: &Member) {
+        self.check_scope(d);
         // `@` becomes the call's start; the expression stays where it is.
         self.edits.push(Edit {
             start: d.span.start,
             end: d.span.start + 1,
             text: format!(
-                "static{{babelHelpers.decoratorsMember(this,\"{id}\",{},(",
+                ";static{{babelHelpers.decoratorsMember(this,\"{id}\",{},(",
                 member.literal()
             ),
         });
@@ -206,32 +238,53 @@ impl<'s> Lowering<'s> {
     }
 
     /// Routes the initial value of a decorated instance field (or of an
-    /// accessor's storage) through its decorators' initializers.
+    /// accessor's storage) through its decorators' initializers, and runs
+    /// the initializers they added once the field is defined. `key_end` is
+    /// where the field's name ends; `definite` is set for `x!: T`, whose
+    /// `!` cannot stand with an initial value.
     fn wrap_initializer(
         &mut self,
-        id: &str,
         key: &str,
         value: Option<oxc::span::Span>,
+        key_end: u32,
+        definite: bool,
         element_end: u32,
     ) {
-        let call = format!("babelHelpers.decoratorsInit(this,\"{id}\",{},", json(key));
+        let call = format!(
+            "babelHelpers.decoratorsInit(this,this.#__decorators,{},",
+            json(key)
+        );
         match value {
             Some(span) => {
                 self.insert(span.start, format!("{call}("));
                 self.insert(span.end, "))".into());
             }
             None => {
+                if let (true, Some(bang)) = (definite, self.text(key_end, element_end).find('!')) {
+                    let bang = key_end + bang as u32;
+                    self.replace(bang, bang + 1, "");
+                }
                 // After the name and type: the element's text without its `;`.
                 let text = self.text(0, element_end);
                 let end = text.trim_end().trim_end_matches(';').trim_end().len() as u32;
                 self.insert(end, format!(" = {call}undefined)"));
             }
         }
+        let extra = self.extras;
+        self.extras += 1;
+        self.insert(
+            element_end,
+            format!(
+                ";#__decorators_extra_{extra}=babelHelpers.decoratorsExtra(this,this.#__decorators,{});",
+                json(key)
+            ),
+        );
     }
 
     fn lower_class(&mut self, class: &Class<'_>) {
         let elements = &class.body.body;
         let decorated_elements = elements.iter().any(|e| !element_decorators(e).is_empty());
+        let class_name = class.id.as_ref().map(|id| id.name.as_str());
         if let Decorators::Experimental { .. } = self.decorators {
             // The transformer lowers these decorators; only accessors are ours.
             for element in elements {
@@ -243,7 +296,7 @@ impl<'s> Lowering<'s> {
                              experimentalDecorators: decorate a getter and setter pair instead",
                         );
                     }
-                    self.lower_accessor(p, None);
+                    self.lower_accessor(p, None, class_name);
                 }
             }
             return;
@@ -251,7 +304,7 @@ impl<'s> Lowering<'s> {
         if class.decorators.is_empty() && !decorated_elements {
             for element in elements {
                 if let ClassElement::AccessorProperty(p) = element {
-                    self.lower_accessor(p, None);
+                    self.lower_accessor(p, None, class_name);
                 }
             }
             return;
@@ -259,8 +312,20 @@ impl<'s> Lowering<'s> {
         let id = format!("c{}", self.classes);
         self.classes += 1;
         let body_start = class.body.span.start + 1;
-        let mut prologue = format!("static{{babelHelpers.decoratorsBegin(this,\"{id}\")}}");
+        let inferred = match class.id {
+            None if !class.decorators.is_empty() => self
+                .names
+                .iter()
+                .find(|(at, _)| *at == class.span.start)
+                .map(|(_, name)| format!(",{}", json(name))),
+            _ => None,
+        };
+        let mut prologue = format!(
+            "static{{babelHelpers.decoratorsBegin(this,\"{id}\"{})}}",
+            inferred.unwrap_or_default()
+        );
         for d in &class.decorators {
+            self.check_scope(d);
             let expression = self.text(d.expression.span().start, d.expression.span().end);
             prologue.push_str(&format!(
                 "static{{babelHelpers.decoratorsClass(this,\"{id}\",({expression}))}}"
@@ -284,13 +349,15 @@ impl<'s> Lowering<'s> {
                 ClassElement::PropertyDefinition(p) if !p.decorators.is_empty() => {
                     self.decorated_field(&id, p);
                 }
-                ClassElement::AccessorProperty(p) => self.lower_accessor(p, Some(&id)),
+                ClassElement::AccessorProperty(p) => {
+                    self.lower_accessor(p, Some(&id), class_name);
+                }
                 _ => {}
             }
         }
         self.insert(
             class.body.span.end - 1,
-            format!("static{{babelHelpers.decoratorsApply(this,\"{id}\")}}"),
+            format!(";static{{babelHelpers.decoratorsApply(this,\"{id}\")}}"),
         );
         if class.decorators.is_empty() {
             return;
@@ -333,7 +400,12 @@ impl<'s> Lowering<'s> {
     /// The name of a decorated member as the runtime sees it, or a refusal
     /// for a computed one.
     fn member_name(&mut self, key: &PropertyKey<'_>, computed: bool, at: u32) -> Option<String> {
-        let name = if computed {
+        // A computed name is known here only when it is a literal.
+        let literal = matches!(
+            key,
+            PropertyKey::StringLiteral(_) | PropertyKey::NumericLiteral(_)
+        );
+        let name = if computed && !literal {
             None
         } else if let Some(private) = key.private_name() {
             Some(format!("#{private}"))
@@ -423,89 +495,10 @@ impl<'s> Lowering<'s> {
         }
         if !p.r#static {
             self.wrap_initializer(
-                id,
                 &member.key,
                 p.value.as_ref().map(|v| v.span()),
-                p.span.end,
-            );
-        }
-    }
-
-    /// `accessor x = v` becomes a private storage field with a getter and
-    /// setter pair named `x`; `class_id` is the class's when it has
-    /// decorators (which the accessor's own may be).
-    fn lower_accessor(&mut self, p: &AccessorProperty<'_>, class_id: Option<&str>) {
-        let start = p.decorators.last().map_or(p.span.start, |d| d.span.end);
-        if p.computed {
-            self.refuse(
-                p.key.span().start,
-                "an `accessor` field with a computed name is not supported: give it a plain \
-                 name, or write the getter and setter",
-            );
-            return;
-        }
-        let key = self.text(p.key.span().start, p.key.span().end);
-        let modifiers = self.text(start, p.key.span().start);
-        let Some(keyword) = modifiers
-            .match_indices("accessor")
-            .map(|(i, _)| start + i as u32)
-            .last()
-        else {
-            self.refuse(p.span.start, "this `accessor` field cannot be lowered");
-            return;
-        };
-        if p.r#type == AccessorPropertyType::TSAbstractAccessorProperty {
-            // Declares a getter and setter pair only: drop the keyword.
-            self.replace(keyword, keyword + "accessor".len() as u32, "");
-            return;
-        }
-        let storage = format!("#accessor_storage_{}", self.storages);
-        self.storages += 1;
-        let prefix = if p.r#static { "static " } else { "" };
-        self.replace(start, p.key.span().end, &format!("{prefix}{storage}"));
-        if let (Some(id), false) = (class_id, p.decorators.is_empty()) {
-            self.decorated_accessor(id, p);
-        }
-        // After the initializer's edits: insertions at one offset keep
-        // their order.
-        self.insert(
-            p.span.end,
-            format!(
-                ";{prefix}get {key}() {{ return this.{storage}; }} {prefix}set {key}(value) {{ this.{storage} = value; }}"
-            ),
-        );
-    }
-
-    fn decorated_accessor(&mut self, id: &str, p: &AccessorProperty<'_>) {
-        let at = p.decorators[0].span.start;
-        let Some(name) = self.member_name(&p.key, p.computed, at) else {
-            return;
-        };
-        if p.key.is_private_identifier() {
-            self.refuse(
-                at,
-                format!(
-                    "a decorator on the private accessor {name} is not supported: decorate a \
-                     public (or TypeScript `private`) accessor instead"
-                ),
-            );
-            return;
-        }
-        let member = Member {
-            key: format!("{}:accessor:{name}", if p.r#static { "s" } else { "i" }),
-            kind: "accessor",
-            name,
-            is_static: p.r#static,
-            private_access: None,
-        };
-        for d in &p.decorators {
-            self.member_decorator(id, d, &member);
-        }
-        if !p.r#static {
-            self.wrap_initializer(
-                id,
-                &member.key,
-                p.value.as_ref().map(|v| v.span()),
+                p.key.span().end,
+                p.definite,
                 p.span.end,
             );
         }
@@ -530,21 +523,5 @@ fn element_static(element: &ClassElement<'_>) -> bool {
     }
 }
 
-impl<'a> Visit<'a> for Lowering<'_> {
-    fn visit_class(&mut self, class: &Class<'a>) {
-        self.lower_class(class);
-        walk::walk_class(self, class);
-    }
-
-    fn visit_formal_parameter(&mut self, it: &FormalParameter<'a>) {
-        if let (Decorators::Standard, Some(d)) = (self.decorators, it.decorators.first()) {
-            self.refuse(
-                d.span.start,
-                "parameter decorators exist only in the experimentalDecorators form: set \
-                 \"experimentalDecorators\": true in the compilerOptions of a tsconfig.json \
-                 beside your file",
-            );
-        }
-        walk::walk_formal_parameter(self, it);
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -94,7 +94,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             found
                 .skipped
                 .iter()
-                .map(|p| p.display().to_string())
+                .map(|p| crate::report::text::visible(&p.display().to_string()))
                 .collect::<Vec<_>>()
                 .join(", ")
         );

@@ -3,6 +3,7 @@
 use clap::Parser;
 use rendezvous_grader::cli::Cli;
 use rendezvous_grader::commands::{self, Status, exit};
+use rendezvous_grader::report::text::visible_lines;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -46,10 +47,17 @@ fn writeln_chain(
     let red = anstyle::AnsiColor::Red
         .on_default()
         .effects(anstyle::Effects::BOLD);
-    writeln!(out, "{red}error{red:#}: {error}")?;
+    // An error may name a learner's file or quote their text: each of
+    // its lines is shown as every report shows learner text.
+    let shown = |e: &dyn std::error::Error| {
+        visible_lines(&e.to_string())
+            .collect::<Vec<_>>()
+            .join("\n  ")
+    };
+    writeln!(out, "{red}error{red:#}: {}", shown(error))?;
     let mut source = error.source();
     while let Some(cause) = source {
-        writeln!(out, "  caused by: {cause}")?;
+        writeln!(out, "  caused by: {}", shown(cause))?;
         source = cause.source();
     }
     Ok(())

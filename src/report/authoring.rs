@@ -96,7 +96,7 @@ pub fn render_audit(
 
 /// `grader audit --format json`: the rows as they are.
 pub fn render_audit_json(rows: &[AuditRow], out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, rows)?;
+    super::text::safe_json(rows, out)?;
     writeln!(out)
 }
 

@@ -40,8 +40,12 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     test["line"] = Value::from(line);
                 }
                 if let Some(c) = &t.captured {
-                    test["stdout"] = c.stdout.lines().collect::<Vec<_>>().into();
-                    test["stderr"] = c.stderr.lines().collect::<Vec<_>>().into();
+                    test["stdout"] = super::text::visible_lines(&c.stdout)
+                        .collect::<Vec<_>>()
+                        .into();
+                    test["stderr"] = super::text::visible_lines(&c.stderr)
+                        .collect::<Vec<_>>()
+                        .into();
                 }
             }
             tests.push(test);
@@ -81,6 +85,6 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             },
         },
     });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    super::text::safe_json(&document, out)?;
     writeln!(out)
 }

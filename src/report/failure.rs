@@ -5,7 +5,9 @@
 //! formats take it as plain text from [`failure_text`].
 
 use super::style::{BAD, DIM, HEAD, NEW, NEW_EMPH, OLD, OLD_EMPH};
-use super::text::{abbreviate, display_width, number, pad, visible_json, visible_str};
+use super::text::{
+    abbreviate, display_width, number, pad, visible, visible_json, visible_lines, visible_str,
+};
 use super::{TestReport, Window};
 use crate::explain::{
     ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
@@ -25,7 +27,9 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "{BAD}--- {}/{} ({}) ---{BAD:#}",
-        t.group, t.name, t.verdict
+        visible(&t.group),
+        visible(&t.name),
+        t.verdict
     )?;
     if t.expected_from == crate::challenge::ExpectedFrom::Reference {
         writeln!(
@@ -52,16 +56,22 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
             // A wrong answer that came before an exception: the message
             // names both.
             if t.error.is_some() {
-                writeln!(out, "  {}", t.message)?;
+                for line in visible_lines(&t.message) {
+                    writeln!(out, "  {line}")?;
+                }
             }
         }
-        None => writeln!(out, "{}", t.message)?,
+        None => {
+            for line in visible_lines(&t.message) {
+                writeln!(out, "{line}")?;
+            }
+        }
     }
     if let Some(e) = &t.error
         && !e.traceback.is_empty()
     {
         writeln!(out, "{DIM}traceback (your files only):{DIM:#}")?;
-        for line in e.traceback.lines() {
+        for line in visible_lines(&e.traceback) {
             writeln!(out, "  {line}")?;
         }
     }
@@ -81,7 +91,7 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
         for (name, text) in [("stdout", &c.stdout), ("stderr", &c.stderr)] {
             if !text.is_empty() {
                 writeln!(out, "{DIM}captured {name}:{DIM:#}")?;
-                for line in text.lines() {
+                for line in visible_lines(text) {
                     writeln!(out, "  {DIM}|{DIM:#} {line}")?;
                 }
             }

@@ -45,7 +45,30 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             ))
         )?;
     }
-    super::render_human(report, out)
+    // The log below shows learner text. Each line of it is already made
+    // harmless (super::text::visible), and workflow commands are off
+    // while it prints, under a token the learner's code, which ran before
+    // it was drawn, cannot know.
+    let token = stop_token();
+    writeln!(out, "::stop-commands::{token}")?;
+    super::render_human(report, out)?;
+    writeln!(out, "::{token}::")
+}
+
+/// A fresh token for `::stop-commands::`: 128 random bits, in hex.
+fn stop_token() -> String {
+    let mut bytes = [0u8; 16];
+    let read = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes));
+    if read.is_err() {
+        // No urandom: the clock and the pid are still unknown to a
+        // submission that has already finished.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (nanos ^ (u128::from(std::process::id()) << 64)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The Markdown step summary: a table of submissions and scores.
@@ -103,9 +126,9 @@ fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A Markdown table cell: no pipes, no line breaks.
+/// A Markdown table cell: learner text made visible, no pipes.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+    super::text::visible(s).replace('|', "\\|")
 }
 
 #[cfg(test)]
@@ -116,6 +139,6 @@ mod tests {
     fn workflow_command_escaping_follows_githubs_rules() {
         assert_eq!(data("50% done\r\nnext"), "50%25 done%0D%0Anext");
         assert_eq!(property("a:b,c%"), "a%3Ab%2Cc%25");
-        assert_eq!(cell("a|b\nc"), "a\\|b c");
+        assert_eq!(cell("a|b\nc"), "a\\|b\\nc");
     }
 }

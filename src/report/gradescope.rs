@@ -15,7 +15,7 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
             report.submissions.len()
         )));
     };
-    serde_json::to_writer_pretty(&mut *out, &results(report, submission))?;
+    super::text::safe_json(&results(report, submission), out)?;
     writeln!(out)
 }
 

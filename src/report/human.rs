@@ -4,7 +4,9 @@
 
 use super::failure::render_failure;
 use super::style::{BAD, DIM, GOOD, HEAD};
-use super::text::{abbreviate, first_line, millis, number, visible_json, visible_str};
+use super::text::{
+    abbreviate, display_width, first_line, millis, number, pad, visible, visible_json, visible_str,
+};
 use super::{Report, SubmissionReport, TestReport};
 use crate::explain::HashCheck;
 use crate::judge::Verdict;
@@ -47,9 +49,10 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
+    // The runtime is the program's own word (an executable's hello).
     let about = [
-        s.runtime.clone(),
-        s.api.as_ref().map(|a| format!("{a} API")),
+        s.runtime.as_deref().map(visible),
+        s.api.as_ref().map(|a| format!("{} API", visible(a))),
     ]
     .into_iter()
     .flatten()
@@ -58,7 +61,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     writeln!(
         out,
         "{HEAD}{}{HEAD:#}{}",
-        s.path,
+        visible(&s.path),
         if about.is_empty() {
             String::new()
         } else {
@@ -66,28 +69,29 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         }
     )?;
     if let Some(hint) = &s.api_hint {
-        writeln!(out, "{BAD}note{BAD:#}: {}", hint.message)?;
+        writeln!(out, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
     }
-    let width = s
+    let ids: Vec<String> = s
         .tests
         .iter()
-        .map(|t| t.group.len() + t.name.len() + 1)
-        .max()
-        .unwrap_or(0);
-    for t in &s.tests {
-        let id = format!("{}/{}", t.group, t.name);
+        .map(|t| visible(&format!("{}/{}", t.group, t.name)))
+        .collect();
+    // Columns by display width: a wide name takes two columns a character.
+    let width = ids.iter().map(|id| display_width(id)).max().unwrap_or(0);
+    for (t, id) in s.tests.iter().zip(&ids) {
+        let id = pad(id, width);
         if t.verdict == Verdict::Accepted {
             writeln!(
                 out,
-                "  {GOOD}ok{GOOD:#}   {id:<width$}  {DIM}{}{DIM:#}",
+                "  {GOOD}ok{GOOD:#}   {id}  {DIM}{}{DIM:#}",
                 millis(t.time_ms)
             )?;
         } else {
             writeln!(
                 out,
-                "  {BAD}FAIL{BAD:#} {id:<width$}  {BAD}{}{BAD:#}  {}",
+                "  {BAD}FAIL{BAD:#} {id}  {BAD}{}{BAD:#}  {}",
                 t.verdict,
-                first_line(&t.message)
+                visible(first_line(&t.message))
             )?;
         }
     }
@@ -210,7 +214,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             writeln!(out, "  {DIM}({why}){DIM:#}")?;
         }
         for line in r.snippet.lines() {
-            writeln!(out, "  {DIM}|{DIM:#} {line}")?;
+            writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
         }
     }
     if let Some(check) = &s.h32 {

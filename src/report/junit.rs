@@ -86,10 +86,18 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             )?;
             if let Some(c) = &t.captured {
                 if !c.stdout.is_empty() {
-                    writeln!(out, "      <system-out>{}</system-out>", text(&c.stdout))?;
+                    writeln!(
+                        out,
+                        "      <system-out>{}</system-out>",
+                        text(&shown(&c.stdout))
+                    )?;
                 }
                 if !c.stderr.is_empty() {
-                    writeln!(out, "      <system-err>{}</system-err>", text(&c.stderr))?;
+                    writeln!(
+                        out,
+                        "      <system-err>{}</system-err>",
+                        text(&shown(&c.stderr))
+                    )?;
                 }
             }
             writeln!(out, "    </testcase>")?;
@@ -128,6 +136,8 @@ fn xml_chars(s: &str) -> impl Iterator<Item = char> + '_ {
     })
 }
 
+/// Element text: markup escaped, and the `[` of a `##[` (GitHub's legacy
+/// command form, read anywhere in a log line) as a character reference.
 fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in xml_chars(s) {
@@ -135,6 +145,7 @@ fn text(s: &str) -> String {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
+            '[' if out.ends_with("##") => out.push_str("&#91;"),
             c => out.push(c),
         }
     }
@@ -152,20 +163,27 @@ fn attr(s: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
+            '[' if out.ends_with("##") => out.push_str("&#91;"),
             c => out.push(c),
         }
     }
     out
 }
 
-/// The first line of `s`, at most `max` characters.
+/// The first line of `s` as every report shows learner text
+/// ([`super::text::visible`]), at most `max` characters.
 pub(crate) fn one_line(s: &str, max: usize) -> String {
-    let line = s.lines().next().unwrap_or("");
+    let line = super::text::visible(s.lines().next().unwrap_or(""));
     if line.chars().count() > max {
         format!("{}...", line.chars().take(max).collect::<String>())
     } else {
-        line.to_owned()
+        line
     }
+}
+
+/// Captured output as every report shows it, line by line.
+fn shown(s: &str) -> String {
+    super::text::visible_lines(s).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]

@@ -218,7 +218,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
     match format {
         Format::Human => render_human(report, out),
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report)?;
+            text::safe_json(report, out)?;
             writeln!(out)
         }
         Format::Junit => render_junit(report, out),

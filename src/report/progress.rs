@@ -41,7 +41,11 @@ impl Progress {
         match &self.bar {
             Some(bar) => {
                 bar.set_position(*count);
-                bar.set_message(format!("{}: {}", report.name, report.verdict));
+                bar.set_message(format!(
+                    "{}: {}",
+                    super::text::visible(&report.name),
+                    report.verdict
+                ));
             }
             None => {
                 let _ = writeln!(
@@ -49,7 +53,7 @@ impl Progress {
                     "[{}/{}] {}: {} ({} of {})",
                     *count,
                     self.total,
-                    report.name,
+                    super::text::visible(&report.name),
                     report.verdict,
                     super::text::number(report.score),
                     super::text::number(report.max_score)

@@ -4,36 +4,117 @@
 
 use serde_json::Value;
 
-/// A JSON value with invisible characters made visible.
+/// A JSON value with invisible characters made visible: strings quoted as
+/// [`visible_str`] writes them, at any depth.
 pub fn visible_json(value: &Value) -> String {
     match value {
         Value::String(s) => visible_str(s),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(visible_json).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => {
+            let fields: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}:{}", visible_str(k), visible_json(v)))
+                .collect();
+            format!("{{{}}}", fields.join(","))
+        }
         other => other.to_string(),
     }
 }
 
-/// A quoted string with control, format and other invisible characters
-/// written as `\u{...}` so that two different strings never look alike.
+/// A quoted string in the one notation every report uses for what cannot
+/// be seen (see [`visible`]), with `"` and `\` escaped too.
 pub fn visible_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
+    escape_into(&mut out, s, true);
+    out.push('"');
+    out
+}
+
+/// Learner-controlled text (a message, a traceback line, a line the code
+/// printed, a file name) made safe to print on one line of a report, in
+/// a terminal or a CI log:
+/// - every character that cannot be seen or that moves the cursor (C0 and
+///   C1 controls, CR, form feed, ESC and so ANSI sequences, bidi overrides
+///   and isolates, zero-width characters) is written in one notation:
+///   `\n`, `\r`, `\t`, else `\u{...}`;
+/// - nothing in it can be read by a CI runner as a command: GitHub's
+///   runner takes a line that starts with `::` (after leading spaces) as a
+///   workflow command and `##[` anywhere as a legacy one, so a leading `::`
+///   is written `\u{003a}:` and every `##[` as `##\u{005b}`.
+///
+/// Printed this way, learner text never ends the line it is on nor
+/// changes what the terminal shows of the grader's own.
+pub fn visible(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    escape_into(&mut out, s, false);
+    let out = out.replace("##[", "##\\u{005b}");
+    match out.trim_start().strip_prefix("::") {
+        Some(rest) => {
+            let indent = &out[..out.len() - out.trim_start().len()];
+            format!("{indent}\\u{{003a}}:{rest}")
+        }
+        None => out,
+    }
+}
+
+/// The lines of learner-controlled `text`, each made [`visible`]: only a
+/// newline (`\n`, or `\r\n`) ends a line; a lone CR is shown.
+pub fn visible_lines(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines().map(visible)
+}
+
+/// `value` as pretty JSON that is safe in a terminal and a CI log, and the
+/// same value for every JSON reader: what a terminal would obey (DEL, C1
+/// controls, bidi overrides, zero-width characters; serde_json already
+/// escapes C0) and the `[` of every `##[` (GitHub's legacy command form,
+/// read anywhere in a line) are written as `\uXXXX` escapes.
+pub fn safe_json<T: serde::Serialize + ?Sized>(
+    value: &T,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    let mut safe = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hidden(c) && !matches!(c, '\n' | ' ') {
+            safe.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            safe.push(c);
+        }
+    }
+    let safe = safe.replace("##[", "##\\u005b");
+    out.write_all(safe.as_bytes())
+}
+
+/// Whether `c` is invisible, moves the cursor or reorders text.
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c,
+            '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{061c}'
+            | '\u{feff}'
+            | '\u{ad}'
+            | '\u{fff9}'..='\u{fffb}')
+}
+
+fn escape_into(out: &mut String, s: &str, quoted: bool) {
     for c in s.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
+            '"' if quoted => out.push_str("\\\""),
+            '\\' if quoted => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control()
-                || c.is_whitespace() && c != ' '
-                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{ad}') =>
-            {
-                out.push_str(&format!("\\u{{{:04x}}}", c as u32));
-            }
+            c if hidden(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
             c => out.push(c),
         }
     }
-    out.push('"');
-    out
 }
 
 /// How many terminal columns `s` takes (wide CJK characters take two).
@@ -71,5 +152,38 @@ pub fn number(x: f64) -> String {
         format!("{rounded:.0}")
     } else {
         format!("{rounded:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learner_text_can_neither_start_a_command_nor_move_the_cursor() {
+        assert_eq!(visible("  ::add-mask::x"), "  \\u{003a}:add-mask::x");
+        assert_eq!(visible("a ##[group]b"), "a ##\\u{005b}group]b");
+        assert_eq!(
+            visible("a\rb\u{1b}[31m\u{202e}\u{c}"),
+            "a\\rb\\u{001b}[31m\\u{202e}\\u{000c}"
+        );
+        // Only a newline ends a line; a lone CR is shown.
+        assert_eq!(
+            visible_lines("x\r\ny\rz\n").collect::<Vec<_>>(),
+            ["x", "y\\rz"]
+        );
+        // Quoted, the same notation, and quotes and backslashes escaped.
+        assert_eq!(visible_str("a\"\\\r"), "\"a\\\"\\\\\\r\"");
+    }
+
+    #[test]
+    fn safe_json_is_the_same_value_with_nothing_a_terminal_or_runner_obeys() {
+        let value = serde_json::json!({"m": "##[set-output] \u{202e}rtl \u{7f} \u{85} ok"});
+        let mut out = Vec::new();
+        safe_json(&value, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(!text.contains("##["), "{text}");
+        assert!(!text.contains(['\u{202e}', '\u{7f}', '\u{85}']), "{text}");
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
     }
 }

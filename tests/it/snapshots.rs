@@ -102,6 +102,12 @@ fn report_settings(description: &str) -> insta::Settings {
     // The human report's time of a passed test, at the end of its line
     // (dimmed in the styled snapshot).
     settings.add_filter(r"(?m)( |␛\[2m)\d+ ms(␛\[0m)?$", "${1}[time] ms${2}");
+    // The GitHub format's fresh token that turns workflow commands off.
+    settings.add_filter(
+        r"(?m)^::stop-commands::[0-9a-f]{32}$",
+        "::stop-commands::[token]",
+    );
+    settings.add_filter(r"(?m)^::[0-9a-f]{32}::$", "::[token]::");
     settings
 }
 

@@ -46,6 +46,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     match &cli.command {
         Command::Grade(args) => grade(cli, args, out),
         Command::Hash { texts } => {
+            refuse_challenges(
+                cli,
+                "hash",
+                "the pinned hash is the same in every challenge",
+            )?;
             for text in texts {
                 writeln!(out, "{}\t{text}", reference::h32(text))
                     .map_err(Error::io("cannot write output"))?;
@@ -54,12 +59,27 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         }
         Command::List => list(cli, out),
         Command::Init(args) => init(cli, args, out),
-        Command::Merge(args) => merge(args, out),
+        Command::Merge(args) => {
+            refuse_challenges(cli, "merge", "it reads only the reports it is given")?;
+            merge(args, out)
+        }
         Command::Audit(args) => audit(cli, args, out),
         Command::Add(args) => add(cli, args, out),
         Command::Bless(args) => bless(cli, args, out),
         Command::Validate(args) => validate(cli, args, out),
         Command::Gen(args) => generate(cli, args, out),
+    }
+}
+
+/// A `--challenges` given to a command that reads no challenge is a
+/// mistake to say, not an option to ignore.
+fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
+    match &cli.challenges {
+        Some(dir) => Err(Error::Usage(format!(
+            "`grader {command}` takes no --challenges ({} given): {why}",
+            dir.display()
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -281,6 +301,12 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         reports.push((path.clone(), report));
     }
     let merged = batch::merge(reports)?;
+    if args.format == Format::Gradescope && merged.submissions.len() != 1 {
+        return Err(Error::Usage(format!(
+            "--format gradescope describes one submission (Gradescope's results.json), and the merged report has {}; merge to json, or pass one submission's report",
+            merged.submissions.len()
+        )));
+    }
     publish(
         &merged,
         args.format,

@@ -32,12 +32,29 @@ fn main() -> ExitCode {
     match commands::run(&cli, &mut out) {
         Ok(Status::Passed) => ExitCode::from(exit::PASSED),
         Ok(Status::Failed) => ExitCode::from(exit::FAILED),
+        // A reader that closed the pipe early (`grader list | head -1`)
+        // took what it wanted: nothing went wrong.
+        Err(error) if broken_pipe(&error) => ExitCode::from(exit::PASSED),
         Err(error) => {
             let mut err = anstream::stderr().lock();
             let _ = writeln_chain(&mut err, &error);
             ExitCode::from(commands::exit_code(&error))
         }
     }
+}
+
+/// Whether `error` comes of writing to a pipe its reader has closed.
+fn broken_pipe(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = cause {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 fn writeln_chain(

@@ -314,3 +314,88 @@ fn human_output_has_no_colour_when_piped() {
         "{stdout}"
     );
 }
+
+/// Every usage mistake of another command exits 2 and says why; a reader
+/// that closes the pipe early ends the grader quietly.
+#[test]
+fn each_command_refuses_what_it_cannot_do_with_exit_2() {
+    let dir = tempdir();
+    // A report of two submissions, to merge.
+    let report = dir.path().join("two.json");
+    let out = run(&[
+        "grade",
+        "--format",
+        "json",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/correct_class.py",
+        "submissions/python/lowest_score.py",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    std::fs::write(&report, &out.stdout).unwrap();
+    let report = report.to_string_lossy().into_owned();
+    let existing = dir.path().join("starter");
+    std::fs::create_dir(&existing).unwrap();
+    std::fs::write(existing.join("router.py"), "# mine\n").unwrap();
+    let existing = existing.to_string_lossy().into_owned();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["merge", "--format", "gradescope", &report],
+            "--format gradescope describes one submission",
+        ),
+        (
+            &["hash", "--challenges", "challenges", "abc"],
+            "`grader hash` takes no --challenges",
+        ),
+        (
+            &["merge", "--challenges", "challenges", &report],
+            "`grader merge` takes no --challenges",
+        ),
+        (&["audit", "--format", "junit"], "invalid value 'junit'"),
+        (
+            &["init", "--lang", "python", &existing],
+            "router.py already exists; nothing was written",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // What init refused to overwrite is as it was.
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("starter/router.py")).unwrap(),
+        "# mine\n"
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_the_grader_quietly_with_exit_0() {
+    use std::io::Read;
+    // `grader hash ... | head -c 1`: the reader takes one byte and leaves
+    // while the grader still has far more than a pipe holds to write.
+    let texts: Vec<String> = (0..20_000).map(|i| format!("text-{i}")).collect();
+    let mut child = grader()
+        .arg("hash")
+        .args(&texts)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 1];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}

@@ -124,8 +124,10 @@ pub struct GradeArgs {
     pub require_sandbox: bool,
 
     /// Who reads the report: `learner` hides every detail of hidden groups
-    #[arg(long, value_enum, default_value_t = crate::report::Audience::Instructor)]
-    pub audience: crate::report::Audience,
+    /// [default: learner with --format gradescope, whose results students
+    /// see once published; else instructor]
+    #[arg(long, value_enum)]
+    pub audience: Option<crate::report::Audience>,
 
     /// Where compiled and transpiled submissions are cached
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]

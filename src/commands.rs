@@ -172,7 +172,15 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         challenge: &challenge,
         suite: &suite,
         env: &env,
-        audience: args.audience,
+        // Gradescope shows a published result to its student: hidden
+        // tests' details stay out unless asked for by name.
+        audience: args
+            .audience
+            .unwrap_or(if args.format == Format::Gradescope {
+                report::Audience::Learner
+            } else {
+                report::Audience::Instructor
+            }),
         extras: crate::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
                 args.extra_run_limit.unwrap_or(l.extra_run_ms),

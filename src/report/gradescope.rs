@@ -53,7 +53,12 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         "execution_time": seconds,
         "output": format!(
             "{}: {} of {} tests passed, score {} of {} (sandbox: {})",
-            s.verdict, s.passed, s.total, s.score, s.max_score, report.sandbox.describe()
+            s.verdict,
+            s.passed,
+            s.total,
+            super::text::number(s.score),
+            super::text::number(s.max_score),
+            report.sandbox.describe()
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",

@@ -356,3 +356,29 @@ fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
         );
     }
 }
+
+/// Gradescope publishes its results to the student: without `--audience`,
+/// its report is the learner's, and the instructor's only when asked for.
+#[test]
+fn gradescope_results_are_the_learners_unless_the_instructor_asks() {
+    let grade = |audience: &[&str]| -> String {
+        let out = output(
+            grader()
+                .args(["--challenges", "tests/fixtures/challenges", "grade"])
+                .args(["--challenge", "hidden-router", "--format", "gradescope"])
+                .args(audience)
+                .arg("tests/fixtures/submissions/remembers_cases.py"),
+        );
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(
+        !grade(&[]).contains("SECRET"),
+        "hidden case data by default"
+    );
+    assert!(grade(&["--audience", "instructor"]).contains("SECRET"));
+}

@@ -13,6 +13,7 @@ use crate::report::{Audience, GroupReport, Report, SubmissionReport, TestReport,
 use crate::run::{Outcome, Runner};
 
 mod api;
+pub(crate) mod key;
 mod rerun;
 
 use api::{MISSING_METHOD, api_hint};
@@ -35,6 +36,8 @@ pub struct Grading<'a> {
     pub extras: ExtraLimits,
     /// When grading started, in milliseconds since the epoch.
     pub started_at_ms: u64,
+    /// The shard of the class this run grades, if one.
+    pub shard: Option<crate::report::Shard>,
 }
 
 /// Now, in milliseconds since the epoch.
@@ -55,6 +58,8 @@ impl Grading<'_> {
             tests_dir: self.suite.dir.display().to_string(),
             started_at_ms: self.started_at_ms,
             finished_at_ms: now_ms(),
+            run_key: key::run_key(self),
+            shard: self.shard,
             submissions,
         }
     }

@@ -201,28 +201,8 @@ pub fn shard_of(name: &str, shards: u32) -> u32 {
         .unwrap_or(1)
 }
 
-/// `K/N`, as `--shard` takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            k.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
+// A report records its shard, so the type lives with reports.
+pub use crate::report::Shard;
 
 /// Grades `entries` with `jobs` threads. With `results`, each graded
 /// submission is saved there as it finishes (atomically), and with
@@ -338,6 +318,7 @@ fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport,
 /// Combines shard reports into one: the same challenge, tests and
 /// audience, every submission once, in name order.
 pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
+    check_shards(&reports)?;
     let mut iter = reports.into_iter();
     let Some((first_path, mut merged)) = iter.next() else {
         return Err(Error::Usage(
@@ -348,10 +329,15 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
         for (what, a, b) in [
             ("challenge", &merged.challenge, &report.challenge),
             ("tests", &merged.tests_dir, &report.tests_dir),
+            (
+                "run settings (suite, limits, audience or grader version)",
+                &merged.run_key,
+                &report.run_key,
+            ),
         ] {
             if a != b {
                 return Err(Error::Usage(format!(
-                    "{} and {} grade different {what} ({a} and {b}); merge reports of one run",
+                    "{} and {} come from different runs: their {what} differ ({a} and {b}); merge the shards of one run",
                     first_path.display(),
                     path.display()
                 )));
@@ -373,6 +359,8 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
         merged.finished_at_ms = merged.finished_at_ms.max(report.finished_at_ms);
         merged.submissions.extend(report.submissions);
     }
+    // The shards together are the whole run.
+    merged.shard = None;
     merged.submissions.sort_by(|a, b| a.name.cmp(&b.name));
     if let Some(w) = merged
         .submissions
@@ -385,6 +373,66 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
         )));
     }
     Ok(merged)
+}
+
+/// Shard reports must be all of one run's shards, each once: `K/N` for
+/// every K of one N. A report of a whole run merges only with others of
+/// whole runs (of other submissions).
+fn check_shards(reports: &[(PathBuf, Report)]) -> Result<(), Error> {
+    let sharded: Vec<(&PathBuf, Shard)> = reports
+        .iter()
+        .filter_map(|(p, r)| Some((p, r.shard?)))
+        .collect();
+    if sharded.is_empty() {
+        return Ok(());
+    }
+    if let Some((whole, _)) = reports.iter().find(|(_, r)| r.shard.is_none()) {
+        return Err(Error::Usage(format!(
+            "{} is the report of a whole run, and {} of shard {}/{}: merge the shards of one run only",
+            whole.display(),
+            sharded[0].0.display(),
+            sharded[0].1.index,
+            sharded[0].1.count
+        )));
+    }
+    let count = sharded[0].1.count;
+    if let Some((path, shard)) = sharded.iter().find(|(_, s)| s.count != count) {
+        return Err(Error::Usage(format!(
+            "{} is shard {}/{} and {} is of {count} shards: merge the shards of one run",
+            path.display(),
+            shard.index,
+            shard.count,
+            sharded[0].0.display()
+        )));
+    }
+    let mut problems = Vec::new();
+    for k in 1..=count {
+        let given: Vec<&&PathBuf> = sharded
+            .iter()
+            .filter(|(_, s)| s.index == k)
+            .map(|(p, _)| p)
+            .collect();
+        match given.as_slice() {
+            [] => problems.push(format!("shard {k}/{count} is missing")),
+            [_] => {}
+            many => problems.push(format!(
+                "shard {k}/{count} is given {} times ({})",
+                many.len(),
+                many.iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "the reports are not the {count} shards of one run: {}",
+            problems.join("; ")
+        )))
+    }
 }
 
 #[cfg(test)]

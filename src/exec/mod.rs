@@ -157,6 +157,10 @@ impl Environment {
             sessions: AtomicU32::new(0),
         };
         env.layers = env.probe()?;
+        // Each session leases a uid of its own from the pool: the report
+        // names the pool by its first uid, the same in every run, so that
+        // shards and an unsharded run of one class report alike.
+        env.layers.runs_as = env.layers.runs_as.map(|_| crate::sandbox::FIRST_UID);
         if env.options.require_sandbox && (!env.layers.enabled || !env.layers.missing.is_empty()) {
             return Err(Error::Usage(format!(
                 "--require-sandbox: the sandbox is not complete on this machine ({})",

@@ -88,8 +88,8 @@ pub fn summary(report: &Report) -> String {
             "| {} | {} | {} / {} | {} / {} |\n",
             cell(&s.path),
             s.verdict,
-            s.score,
-            s.max_score,
+            super::text::number(s.score),
+            super::text::number(s.max_score),
             s.passed,
             s.total
         );

@@ -61,6 +61,29 @@ pub struct ApiHint {
     pub message: String,
 }
 
+/// `K/N`, as `--shard` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
 /// The result of grading submissions against one challenge's suite.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -76,6 +99,14 @@ pub struct Report {
     /// When grading started and finished, in milliseconds since the epoch.
     pub started_at_ms: u64,
     pub finished_at_ms: u64,
+    /// A hash of everything a result depends on besides the submission
+    /// (the grader's version, the suite, the limits, the audience): the
+    /// shards of one run share it.
+    #[serde(default)]
+    pub run_key: String,
+    /// The shard `K/N` this report grades, or none for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     pub submissions: Vec<SubmissionReport>,
 }
 

@@ -108,7 +108,8 @@ pub struct Layers {
     /// What the seccomp filter refuses, or none.
     #[serde(default)]
     pub seccomp: Option<String>,
-    /// The uid programs run as, when the grader is root and drops it.
+    /// When the grader is root and drops it: the first uid of the pool
+    /// sessions run as (each session leases one of its own).
     pub runs_as: Option<u32>,
     /// Layers wanted but not in force, in words.
     pub missing: Vec<String>,
@@ -159,7 +160,7 @@ impl Layers {
         }
         on.push("rlimits".into());
         if let Some(uid) = self.runs_as {
-            on.push(format!("uid {uid}"));
+            on.push(format!("a uid per session from {uid}"));
         }
         let mut line = on.join(", ");
         if !self.missing.is_empty() {

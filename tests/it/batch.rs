@@ -247,7 +247,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
         nonempty.to_str().unwrap(),
     ]);
     assert_eq!(twice.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&twice.stderr).contains("is in two of the reports"));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("is given 2 times"));
 }
 
 #[test]
@@ -431,4 +431,125 @@ fn resuming_into_another_runs_results_is_refused() {
     assert!(
         String::from_utf8_lossy(&other.stderr).contains("holds results of another grading run")
     );
+}
+
+/// A report's JSON text with what differs from run to run set to one value
+/// (times, and whether a build came from the cache): everything else must
+/// be the same, byte for byte.
+fn without_times(report: &Value) -> String {
+    let mut report = report.clone();
+    fn zero(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map.iter_mut() {
+                    if matches!(
+                        k.as_str(),
+                        "time_ms" | "cpu_ms" | "started_at_ms" | "finished_at_ms"
+                    ) {
+                        *v = Value::from(0);
+                    } else if k == "cached" {
+                        *v = Value::from(false);
+                    } else {
+                        zero(v);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(zero),
+            _ => {}
+        }
+    }
+    zero(&mut report);
+    serde_json::to_string_pretty(&report).unwrap()
+}
+
+#[test]
+fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_refused() {
+    let dir = tempdir();
+    let (class, _) = class(dir.path());
+    let class = class.to_str().unwrap();
+    let grade = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "grade",
+            "--format",
+            "json",
+            "--exit-zero",
+            "--tests",
+            SAMPLE,
+        ];
+        args.extend(extra);
+        args.push(class);
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json(&out)
+    };
+    let whole = grade(&[]);
+    assert!(whole.get("shard").is_none(), "a whole run records no shard");
+    let files = |n: u32| -> Vec<PathBuf> {
+        (1..=n)
+            .map(|k| {
+                let file = dir.path().join(format!("shard-{k}-of-{n}.json"));
+                let report = grade(&["--shard", &format!("{k}/{n}")]);
+                assert_eq!(report["shard"], serde_json::json!({"index": k, "count": n}));
+                std::fs::write(&file, report.to_string()).unwrap();
+                file
+            })
+            .collect()
+    };
+    let merge = |files: &[&PathBuf]| {
+        let mut args = vec!["merge".to_owned(), "--format".into(), "json".into()];
+        args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&args)
+    };
+    let mut of_three = Vec::new();
+    for n in 1..=4 {
+        let shards = files(n);
+        let out = merge(&shards.iter().collect::<Vec<_>>());
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (merged, whole) = (without_times(&json(&out)), without_times(&whole));
+        if let Some((i, (a, b))) = merged
+            .lines()
+            .zip(whole.lines())
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+        {
+            let context: Vec<&str> = whole.lines().skip(i.saturating_sub(12)).take(13).collect();
+            panic!(
+                "{n} shards: line {i}: merged {a:?}, whole {b:?}, after\n{}",
+                context.join("\n")
+            );
+        }
+        assert_eq!(merged, whole, "{n} shards");
+        if n == 3 {
+            of_three = shards;
+        }
+    }
+    // Incomplete, doubled and mixed sets: exit 2, naming what is wrong.
+    let (one, two, three) = (&of_three[0], &of_three[1], &of_three[2]);
+    let whole_file = dir.path().join("whole.json");
+    std::fs::write(&whole_file, whole.to_string()).unwrap();
+    let other_run = dir.path().join("other-run.json");
+    let other = grade(&["--shard", "3/3", "--time-limit", "4321"]);
+    std::fs::write(&other_run, other.to_string()).unwrap();
+    for (set, said) in [
+        (vec![one, two], "shard 3/3 is missing"),
+        (vec![one, two, two, three], "shard 2/3 is given 2 times"),
+        (vec![one, two, &other_run], "come from different runs"),
+        (vec![&whole_file, one], "is the report of a whole run"),
+    ] {
+        let out = merge(&set);
+        assert_eq!(out.status.code(), Some(2), "{set:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{set:?}: {stderr}");
+    }
 }

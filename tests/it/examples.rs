@@ -246,6 +246,15 @@ fn check_example(example: &Example) -> Result<(), String> {
         }
         None => {}
     }
+    // Nor does a correct one get a broken property or an api hint.
+    if example.verdict == "accepted" {
+        for field in ["property", "api_hint", "hash_hint"] {
+            let got = &submission[field];
+            if !got.is_null() {
+                return Err(format!("a correct submission got a {field}: {got}"));
+            }
+        }
+    }
     if (submission["unexplained"] == true) != example.unexplained {
         return Err(format!(
             "unexplained is {}, expected {}",

@@ -31,10 +31,14 @@ pub enum Behaviour {
 
 impl Behaviour {
     /// The behaviour in `outcome`, if a mistake could reproduce it (time and
-    /// memory limits, crashes and load failures cannot be compared).
+    /// memory limits, crashes and load failures cannot be compared). An
+    /// exception that is a limit (a MemoryError, a write past the file size
+    /// limit), judged as that limit, is not something the code chose to
+    /// raise: it is no behaviour either.
     pub fn of(outcome: &Outcome) -> Option<Behaviour> {
         match outcome {
             Outcome::Output(output) => Some(Behaviour::Output(output.clone())),
+            Outcome::Raised { error, .. } if crate::judge::raised_at_a_limit(error) => None,
             Outcome::Raised { output, error } => {
                 let at = usize::try_from(error.op_index?).ok()?;
                 Some(Behaviour::Raised {

@@ -176,20 +176,18 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 },
                 // Past the file size limit or with the scratch folder full,
                 // writes fail with EFBIG or ENOSPC.
-                None if matches!(error.errno, Some(e) if e == i64::from(libc::EFBIG) || e == i64::from(libc::ENOSPC)) => {
-                    Judgement {
-                        verdict: Verdict::OutputLimit,
-                        message: format!(
-                            "wrote too much to a file ({what}) {}: files are limited in size, and the scratch folder too",
-                            operation(error.op_index)
-                        ),
-                        divergence: None,
-                        error: Some(error.clone()),
-                        actual: output.clone(),
-                    }
-                }
+                None if file_limit(error) => Judgement {
+                    verdict: Verdict::OutputLimit,
+                    message: format!(
+                        "wrote too much to a file ({what}) {}: files are limited in size, and the scratch folder too",
+                        operation(error.op_index)
+                    ),
+                    divergence: None,
+                    error: Some(error.clone()),
+                    actual: output.clone(),
+                },
                 // Under the memory limit, allocation fails as an exception.
-                None if error.kind == "MemoryError" => Judgement {
+                None if memory_limit(error) => Judgement {
                     verdict: Verdict::MemoryLimit,
                     message: format!(
                         "ran out of memory (MemoryError) {}",
@@ -379,6 +377,24 @@ fn describe_op(case: &Case, index: Option<i64>) -> String {
         },
         None => "in solve".into(),
     }
+}
+
+/// Whether `error` is a write past the file size limit or into a full
+/// scratch folder (EFBIG or ENOSPC).
+fn file_limit(error: &LearnerError) -> bool {
+    matches!(error.errno, Some(e) if e == i64::from(libc::EFBIG) || e == i64::from(libc::ENOSPC))
+}
+
+/// Whether `error` is an allocation that failed under the memory limit.
+fn memory_limit(error: &LearnerError) -> bool {
+    error.kind == "MemoryError"
+}
+
+/// Whether `error` is a limit the code ran into (memory, file size, the
+/// scratch folder), judged as that limit, rather than an exception the
+/// code raised of itself.
+pub fn raised_at_a_limit(error: &LearnerError) -> bool {
+    file_limit(error) || memory_limit(error)
 }
 
 #[cfg(test)]

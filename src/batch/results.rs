@@ -112,13 +112,15 @@ impl Results {
 
     /// Saves `report`, the result of the submission whose files hash to
     /// `source`.
+    /// The file holds the learner's text as JSON escapes where a terminal
+    /// or a CI runner would obey it (see [`crate::report::text::safe_json`]).
     pub(super) fn save(&self, report: &SubmissionReport, source: &str) -> Result<(), Error> {
-        let bytes = serde_json::to_vec(&serde_json::json!({
+        let text = crate::report::text::safe_json_compact(&serde_json::json!({
             "source": source,
             "report": report,
         }))
         .map_err(|e| Error::io("cannot encode a result")(e.into()))?;
-        write_atomically(&self.path(&report.name), &bytes)
+        write_atomically(&self.path(&report.name), text.as_bytes())
     }
 
     fn path(&self, name: &str) -> PathBuf {

@@ -145,10 +145,19 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
 /// The submission's value beside a pinned one: plain when they agree.
 /// Right-aligned to `width` columns before it is styled, so that the
 /// style's escape sequences never count as columns.
+/// The value is the submission's own (an h32 reply need not be a number),
+/// so it is shown as every report shows learner text.
 fn yours_cell(yours: &Option<Value>, pinned: u32, width: usize) -> String {
+    let right = |v: &Value| {
+        let shown = visible_json(v);
+        format!(
+            "{}{shown}",
+            " ".repeat(width.saturating_sub(display_width(&shown)))
+        )
+    };
     match yours {
-        Some(v) if v.as_u64() == Some(u64::from(pinned)) => format!("{:>width$}", v.to_string()),
-        Some(v) => format!("{BAD}{:>width$}{BAD:#}", v.to_string()),
+        Some(v) if v.as_u64() == Some(u64::from(pinned)) => right(v),
+        Some(v) => format!("{BAD}{}{BAD:#}", right(v)),
         None => " ".repeat(width),
     }
 }

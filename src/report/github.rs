@@ -21,7 +21,9 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         .filter(|(_, t)| t.verdict != Verdict::Accepted)
         .collect();
     for (s, t) in failing.iter().take(MAX_ANNOTATIONS) {
-        let mut properties = format!("file={}", property(&s.path));
+        // The path is the learner's (their folder's name): shown as every
+        // report shows it, so that no control character reaches the log.
+        let mut properties = format!("file={}", property(&super::text::visible(&s.path)));
         if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
             properties.push_str(&format!(",line={line}"));
         }
@@ -126,9 +128,20 @@ fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// A Markdown table cell: learner text made visible, no pipes.
+/// A Markdown table cell: learner text made visible, with a backslash
+/// before each character that could change the table or make markup of
+/// it: a backslash of the learner's cannot unescape the pipe after it (a
+/// folder named `x\|accepted\|` would otherwise add cells to its row), and
+/// no link, image, HTML or character reference is made.
 fn cell(s: &str) -> String {
-    super::text::visible(s).replace('|', "\\|")
+    let mut out = String::new();
+    for c in super::text::visible(s).chars() {
+        if matches!(c, '\\' | '|' | '[' | ']' | '<' | '>' | '&') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -139,6 +152,9 @@ mod tests {
     fn workflow_command_escaping_follows_githubs_rules() {
         assert_eq!(data("50% done\r\nnext"), "50%25 done%0D%0Anext");
         assert_eq!(property("a:b,c%"), "a%3Ab%2Cc%25");
-        assert_eq!(cell("a|b\nc"), "a\\|b\\nc");
+        assert_eq!(cell("a|b\nc"), "a\\|b\\\\nc");
+        // A learner's backslash escapes nothing of the table's.
+        assert_eq!(cell("x\\|accepted"), "x\\\\\\|accepted");
+        assert_eq!(cell("<img src=x>"), "\\<img src=x\\>");
     }
 }

@@ -22,7 +22,8 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
                 })
             })
             .collect();
-        let mut bytes = serde_json::to_vec_pretty(&rows).unwrap_or_default();
+        let mut bytes = Vec::new();
+        let _ = super::text::safe_json(&rows, &mut bytes);
         bytes.push(b'\n');
         bytes
     } else {
@@ -43,13 +44,16 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
     }
 }
 
-/// A CSV field, quoted when it must be (RFC 4180), and defused against
-/// spreadsheet formulas.
+/// A CSV field of learner text (a student's folder or file name): shown
+/// as every report shows it ([`super::text::visible`]: no control
+/// character, nothing a CI runner reads as a command, one line), quoted
+/// when it must be (RFC 4180), and defused against spreadsheet formulas.
 fn csv_field(s: &str) -> String {
+    let s = super::text::visible(s);
     let s = if s.starts_with(['=', '+', '-', '@']) {
         format!("'{s}")
     } else {
-        s.to_owned()
+        s
     };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -68,5 +72,20 @@ mod tests {
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(csv_field("=cmd()"), "'=cmd()");
+    }
+
+    #[test]
+    fn csv_fields_hold_no_control_character_or_runner_command() {
+        // A tab or CR before the formula is shown, so the cell starts with
+        // a backslash, never a formula.
+        assert_eq!(csv_field("\t=cmd()"), "\\t=cmd()");
+        assert_eq!(csv_field("\r=cmd()"), "\\r=cmd()");
+        assert_eq!(
+            csv_field("a\u{1b}[31m\u{202e}\u{9b}"),
+            "a\\u{001b}[31m\\u{202e}\\u{009b}"
+        );
+        assert_eq!(csv_field(" ::warning::x"), " \\u{003a}:warning::x");
+        assert_eq!(csv_field("##[group]x"), "##\\u{005b}group]x");
+        assert_eq!(csv_field("a\nb"), "a\\nb");
     }
 }

@@ -104,8 +104,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         )?;
         if let Some(c) = &n.example {
             let answer = |a: &Option<serde_json::Value>| {
-                a.as_ref()
-                    .map_or_else(|| "raised".to_owned(), |v| v.to_string())
+                a.as_ref().map_or_else(|| "raised".to_owned(), visible_json)
             };
             writeln!(
                 out,
@@ -194,7 +193,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         writeln!(
             out,
             "{BAD}broken property{BAD:#} in {} ({place}): {}",
-            p.case, p.message
+            p.case,
+            visible(&p.message)
         )?;
     }
     if let Some(r) = &s.reproducer {
@@ -273,7 +273,7 @@ fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
                 "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
                 visible_str(&m.text),
                 m.pinned,
-                m.yours
+                visible_json(&m.yours)
             )?;
             match &check.step {
                 Some(step) => writeln!(

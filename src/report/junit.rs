@@ -40,7 +40,7 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{}" failures="{failures}" errors="{errors}" skipped="0" time="{}">"#,
-            attr(&s.path),
+            attr(&super::text::visible(&s.path)),
             s.tests.len(),
             seconds(ms)
         )?;
@@ -64,7 +64,7 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 r#"    <testcase name="{}" classname="{}" time="{}""#,
                 attr(&format!("{}/{}", t.group, t.name)),
-                attr(&format!("{}.{}", s.path, t.group)),
+                attr(&super::text::visible(&format!("{}.{}", s.path, t.group))),
                 seconds(t.time_ms)
             )?;
             if t.verdict == Verdict::Accepted {

@@ -25,7 +25,8 @@ pub fn visible_json(value: &Value) -> String {
 }
 
 /// A quoted string in the one notation every report uses for what cannot
-/// be seen (see [`visible`]), with `"` and `\` escaped too.
+/// be seen (see [`visible`]), with `"` and `\` escaped too, and every `##[`
+/// written `##\u{005b}` as there.
 pub fn visible_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -51,7 +52,6 @@ pub fn visible_str(s: &str) -> String {
 pub fn visible(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     escape_into(&mut out, s, false);
-    let out = out.replace("##[", "##\\u{005b}");
     match out.trim_start().strip_prefix("::") {
         Some(rest) => {
             let indent = &out[..out.len() - out.trim_start().len()];
@@ -77,30 +77,67 @@ pub fn safe_json<T: serde::Serialize + ?Sized>(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
     let text = serde_json::to_string_pretty(value)?;
+    out.write_all(safe_json_text(&text).as_bytes())
+}
+
+/// Compact JSON of `value`, made safe as [`safe_json`] makes it.
+pub fn safe_json_compact<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    Ok(safe_json_text(&serde_json::to_string(value)?))
+}
+
+/// JSON text with what a terminal or a runner would obey written as
+/// `\uXXXX` escapes (a character beyond the BMP as its surrogate pair).
+fn safe_json_text(text: &str) -> String {
     let mut safe = String::with_capacity(text.len());
     for c in text.chars() {
-        if hidden(c) && !matches!(c, '\n' | ' ') {
-            safe.push_str(&format!("\\u{:04x}", c as u32));
+        if (hidden(c) && !matches!(c, '\n' | ' ')) || (c == '[' && safe.ends_with("##")) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                safe.push_str(&format!("\\u{unit:04x}"));
+            }
         } else {
             safe.push(c);
         }
     }
-    let safe = safe.replace("##[", "##\\u005b");
-    out.write_all(safe.as_bytes())
+    safe
 }
 
-/// Whether `c` is invisible, moves the cursor or reorders text.
+/// Whether `c` is invisible, moves the cursor or reorders text: controls,
+/// whitespace other than the space, every format character (Unicode's
+/// `Cf`: bidi controls, zero-width characters, tags...), the other
+/// characters that show nothing (the grapheme joiner, Hangul fillers,
+/// variation selectors) and noncharacters.
 fn hidden(c: char) -> bool {
     c.is_control()
         || (c.is_whitespace() && c != ' ')
+        || (c as u32 & 0xfffe) == 0xfffe
         || matches!(c,
-            '\u{200b}'..='\u{200f}'
+            '\u{ad}'
+            | '\u{34f}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61c}'
+            | '\u{6dd}'
+            | '\u{70f}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8e2}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
             | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2069}'
-            | '\u{061c}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fdd0}'..='\u{fdef}'
+            | '\u{fe00}'..='\u{fe0f}'
             | '\u{feff}'
-            | '\u{ad}'
-            | '\u{fff9}'..='\u{fffb}')
+            | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}')
 }
 
 fn escape_into(out: &mut String, s: &str, quoted: bool) {
@@ -112,6 +149,8 @@ fn escape_into(out: &mut String, s: &str, quoted: bool) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if hidden(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            // GitHub's legacy command form is read anywhere in a line.
+            '[' if out.ends_with("##") => out.push_str("\\u{005b}"),
             c => out.push(c),
         }
     }
@@ -174,6 +213,59 @@ mod tests {
         );
         // Quoted, the same notation, and quotes and backslashes escaped.
         assert_eq!(visible_str("a\"\\\r"), "\"a\\\"\\\\\\r\"");
+    }
+
+    #[test]
+    fn quoted_learner_text_holds_no_legacy_command() {
+        // An answer or a value is shown quoted: its `##[` too is written
+        // so that no runner reads it.
+        assert_eq!(visible_str("x ##[group]y"), "\"x ##\\u{005b}group]y\"");
+        assert_eq!(
+            visible_json(&serde_json::json!(["##[error]", {"##[k": 1}])),
+            "[\"##\\u{005b}error]\",{\"##\\u{005b}k\":1}]"
+        );
+        assert_eq!(visible("###[ ##["), "###\\u{005b} ##\\u{005b}");
+    }
+
+    #[test]
+    fn every_invisible_character_is_shown() {
+        // Format characters beyond the bidi and zero-width ones (Arabic
+        // number sign, Mongolian vowel separator, deprecated format
+        // controls, musical format characters, tags), characters that show
+        // nothing, variation selectors and noncharacters.
+        for c in [
+            '\u{600}',
+            '\u{180e}',
+            '\u{206a}',
+            '\u{206f}',
+            '\u{1d173}',
+            '\u{e0001}',
+            '\u{e0041}',
+            '\u{e007f}',
+            '\u{34f}',
+            '\u{3164}',
+            '\u{115f}',
+            '\u{ffa0}',
+            '\u{fe0f}',
+            '\u{e0100}',
+            '\u{fffe}',
+            '\u{ffff}',
+            '\u{fdd0}',
+            '\u{10ffff}',
+        ] {
+            let shown = visible(&format!("a{c}b"));
+            assert_eq!(shown, format!("a\\u{{{:04x}}}b", c as u32));
+            let mut out = Vec::new();
+            safe_json(&format!("a{c}b"), &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            assert!(!text.contains(c), "{text}");
+            assert_eq!(
+                serde_json::from_str::<String>(&text).unwrap(),
+                format!("a{c}b")
+            );
+        }
+        // What people read stays as it was.
+        assert_eq!(visible("日本 é 🙂 ½"), "日本 é 🙂 ½");
     }
 
     #[test]

@@ -20,9 +20,12 @@ fn command(line: &str) -> bool {
 }
 
 /// The commands the grader itself issues in the GitHub format: an
-/// annotation of the submission at `path` (its data escaped, so learner
-/// text in it stays on its line) and the stop-commands pair around the log.
+/// annotation of the submission at `path` (the path shown as every report
+/// shows learner text, then escaped as a property, and its data escaped,
+/// so learner text in it stays on its line) and the stop-commands pair
+/// around the log.
 fn ours(line: &str, path: &str) -> bool {
+    let path = &rendezvous_grader::report::text::visible(path);
     let hex = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
     if let Some(token) = line.strip_prefix("::stop-commands::") {
         return hex(token);
@@ -111,5 +114,156 @@ fn no_learner_text_becomes_a_ci_command_and_every_format_shows_it_alike() {
                 "{format} does not show {shown:?}:\n{text}"
             );
         }
+    }
+}
+
+/// Whether `c` is a character a terminal would obey or that shows nothing:
+/// controls (C0 but the newline, DEL, C1), whitespace but the space,
+/// Unicode's format characters (bidi controls, zero-width ones, tags, the
+/// Mongolian vowel separator, deprecated format controls), Hangul fillers.
+fn unseen(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || (c.is_whitespace() && !matches!(c, ' ' | '\n'))
+        || matches!(c,
+            '\u{ad}' | '\u{34f}' | '\u{600}'..='\u{605}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{3164}' | '\u{feff}'
+            | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// Every line of `text` (split as the runner splits) that the runner would
+/// execute, other than the grader's own commands (annotations of the
+/// submissions at `paths`, and the notice of those left out), or that holds
+/// a character a terminal would obey.
+fn hostile_lines(text: &str, paths: &[String]) -> Vec<String> {
+    let grader = |line: &str| {
+        line.starts_with("::notice title=More failing tests::")
+            || paths.iter().any(|path| ours(line, path))
+    };
+    text.split(['\n', '\r'])
+        .filter(|line| (command(line) && !grader(line)) || line.contains(unseen))
+        .map(|line| format!("{line:?}"))
+        .collect()
+}
+
+#[test]
+fn no_learner_value_name_or_reply_reaches_any_output_raw() {
+    let dir = tempdir();
+    // A class whose students' folder names are attacks too: a control
+    // sequence and a bidi override, a legacy command, a workflow command
+    // after a space, a formula after a tab, and a backslash before a pipe
+    // (which would end a cell of the step summary's table early).
+    let class = dir.path().join("class");
+    let names = [
+        "esc\u{1b}[2J\u{202e}\u{9b}\u{e0041}",
+        "##[group]legacy",
+        " ::warning::spaced",
+        "\t=1+1",
+        "x\\|accepted\\|",
+    ];
+    for name in names {
+        let folder = class.join(name);
+        std::fs::create_dir_all(&folder).unwrap();
+        let router = folder.join("router");
+        std::fs::copy(root().join("tests/fixtures/injection/router"), &router).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&router, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let cases = root().join("challenges/rendezvous-router/tests/sample");
+    let cache = tempdir();
+    let summary = dir.path().join("summary.md");
+    let results = dir.path().join("results");
+    for (format, gradebook) in [("github", "gradebook.csv"), ("junit", "gradebook.json")] {
+        let gradebook = dir.path().join(gradebook);
+        let out = output(
+            grader()
+                .args([
+                    "grade".as_ref(),
+                    "--format".as_ref(),
+                    format.as_ref(),
+                    "--tests".as_ref(),
+                    cases.as_os_str(),
+                    "--cache-dir".as_ref(),
+                    cache.path().as_os_str(),
+                    "--gradebook".as_ref(),
+                    gradebook.as_os_str(),
+                    "--results".as_ref(),
+                    results.as_os_str(),
+                    class.as_os_str(),
+                ])
+                .env("GITHUB_STEP_SUMMARY", &summary),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{format}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if format == "github" {
+            // The findings that quote the learner's values are there.
+            for finding in [
+                "your answers change between runs",
+                "broken property",
+                "your h32 differs",
+            ] {
+                assert!(stdout.contains(finding), "no {finding:?}:\n{stdout}");
+            }
+        }
+        let mut written = vec![
+            (format!("{format} stdout"), stdout.into_owned()),
+            (
+                format!("{format} stderr"),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ),
+            (
+                gradebook.display().to_string(),
+                std::fs::read_to_string(&gradebook).unwrap(),
+            ),
+        ];
+        for entry in std::fs::read_dir(&results).unwrap() {
+            let path = entry.unwrap().path();
+            written.push((
+                path.display().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+        let paths: Vec<String> = names
+            .iter()
+            .map(|name| class.join(name).join("router").display().to_string())
+            .collect();
+        for (what, text) in &written {
+            let found = hostile_lines(text, &paths);
+            assert!(found.is_empty(), "{what}: {found:#?}");
+        }
+    }
+    let summary = std::fs::read_to_string(&summary).unwrap();
+    let found = hostile_lines(&summary, &[]);
+    assert!(found.is_empty(), "step summary: {found:#?}");
+    // Each row has the table's five cell borders, as Markdown reads them
+    // (a backslash escapes the character after it), whatever the name: a
+    // learner's backslash escapes none of them.
+    let rows: Vec<&str> = summary
+        .lines()
+        .filter(|l| l.contains("/router |"))
+        .collect();
+    assert_eq!(rows.len(), names.len(), "{summary}");
+    for row in rows {
+        let mut chars = row.chars();
+        let mut borders = 0;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '|' => borders += 1,
+                _ => {}
+            }
+        }
+        assert_eq!(borders, 5, "{row}");
+    }
+    let csv = std::fs::read_to_string(dir.path().join("gradebook.csv")).unwrap();
+    for line in csv.lines().skip(1) {
+        let cell = line.trim_start_matches('"');
+        assert!(!cell.starts_with(['=', '+', '-', '@', '\t']), "{line:?}");
     }
 }

@@ -83,3 +83,37 @@ fn a_run_that_only_hits_a_limit_makes_no_finding() {
     assert_eq!(s["verdict"], "accepted", "{s}");
     assert!(s.get("nondeterministic").is_none(), "{s}");
 }
+
+#[test]
+fn a_run_that_only_runs_out_of_memory_makes_no_finding() {
+    // Correct, with answers that never change, but a route that allocates
+    // more than any limit in every process but the first run's (whose hash
+    // seed is 0): Python raises MemoryError there, which is a memory limit,
+    // not an answer, and says nothing about its answers.
+    let dir = tempdir();
+    let submission = dir.path().join("greedy_elsewhere.py");
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    std::fs::write(
+        &submission,
+        format!(
+            "{correct}\n\nimport os as _os\n_route = Router.route\n\ndef _greedy(self, key):\n    if _os.environ.get('PYTHONHASHSEED') != '0':\n        bytearray(1 << 44)\n    return _route(self, key)\n\nRouter.route = _greedy\n"
+        ),
+    )
+    .unwrap();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir(&tests).unwrap();
+    for name in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
+        std::fs::copy(
+            root()
+                .join("challenges/rendezvous-router/tests/ties")
+                .join(name),
+            tests.join(name),
+        )
+        .unwrap();
+    }
+    let report = grade(&submission, &tests);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("nondeterministic").is_none(), "{s}");
+}

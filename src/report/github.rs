@@ -14,13 +14,24 @@ const SUMMARY_LIMIT: usize = 1000 * 1024;
 
 /// Writes annotations and the human report to `out`.
 pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let failing: Vec<_> = report
+    // One annotation per failing student, their first failing test: a
+    // class's annotations must not all go to its first students. With more
+    // failing students than GitHub shows, they are chosen evenly over the
+    // class (in report order).
+    let failing: Vec<(&super::SubmissionReport, &super::TestReport)> = report
         .submissions
         .iter()
-        .flat_map(|s| s.tests.iter().map(move |t| (s, t)))
-        .filter(|(_, t)| t.verdict != Verdict::Accepted)
+        .filter_map(|s| Some((s, s.tests.iter().find(|t| t.verdict != Verdict::Accepted)?)))
         .collect();
-    for (s, t) in failing.iter().take(MAX_ANNOTATIONS) {
+    let shown: Vec<usize> = if failing.len() <= MAX_ANNOTATIONS {
+        (0..failing.len()).collect()
+    } else {
+        (0..MAX_ANNOTATIONS)
+            .map(|i| i * failing.len() / MAX_ANNOTATIONS)
+            .collect()
+    };
+    for &i in &shown {
+        let (s, t) = failing[i];
         // The path is the learner's (their folder's name): shown as every
         // report shows it, so that no control character reaches the log.
         let mut properties = format!("file={}", property(&super::text::visible(&s.path)));
@@ -37,13 +48,31 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             data(&super::failure::failure_text(t))
         )?;
     }
-    if failing.len() > MAX_ANNOTATIONS {
+    let failing_tests: usize = report
+        .submissions
+        .iter()
+        .map(|s| {
+            s.tests
+                .iter()
+                .filter(|t| t.verdict != Verdict::Accepted)
+                .count()
+        })
+        .sum();
+    if failing_tests > shown.len() {
+        let students = if shown.len() < failing.len() {
+            format!(
+                "{} of the {} failing students, chosen over the class (GitHub shows {MAX_ANNOTATIONS} per step)",
+                shown.len(),
+                failing.len()
+            )
+        } else {
+            format!("each of the {} failing students", failing.len())
+        };
         writeln!(
             out,
             "::notice title=More failing tests::{}",
             data(&format!(
-                "{} more failing tests are not annotated (GitHub shows {MAX_ANNOTATIONS} per step); see the log",
-                failing.len() - MAX_ANNOTATIONS
+                "{failing_tests} tests fail; the first failing test of {students} is annotated; see the log and the step summary for the rest"
             ))
         )?;
     }
@@ -147,6 +176,39 @@ fn cell(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_class_gets_one_annotation_per_student_spread_over_it() {
+        let mut report: Report =
+            serde_json::from_str(include_str!("../../tests/fixtures/reports/batch.json")).unwrap();
+        let failing = report
+            .submissions
+            .iter()
+            .find(|s| s.tests.iter().any(|t| t.verdict != Verdict::Accepted))
+            .unwrap()
+            .clone();
+        report.submissions = (0..25)
+            .map(|i| {
+                let mut s = failing.clone();
+                s.name = format!("student-{i:02}");
+                s.path = format!("class/student-{i:02}");
+                s
+            })
+            .collect();
+        let mut out = Vec::new();
+        render_github(&report, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let annotated: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("::error file=class/student-"))
+            .map(|l| &l[..2])
+            .collect();
+        assert_eq!(
+            annotated,
+            ["00", "02", "05", "07", "10", "12", "15", "17", "20", "22"]
+        );
+        assert!(text.contains("10 of the 25 failing students, chosen over the class"));
+    }
 
     #[test]
     fn workflow_command_escaping_follows_githubs_rules() {

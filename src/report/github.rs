@@ -65,6 +65,8 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 shown.len(),
                 failing.len()
             )
+        } else if failing.len() == 1 {
+            "the one failing student".to_owned()
         } else {
             format!("each of the {} failing students", failing.len())
         };

@@ -33,6 +33,10 @@ fn ours(line: &str, path: &str) -> bool {
     if let Some(token) = line.strip_prefix("::").and_then(|l| l.strip_suffix("::")) {
         return hex(token);
     }
+    // The count of tests not annotated: the grader's words and numbers only.
+    if line.starts_with("::notice title=More failing tests::") {
+        return !line.contains("INJECTED");
+    }
     let escaped = path
         .replace('%', "%25")
         .replace('\r', "%0D")

@@ -191,6 +191,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         },
         started_at_ms: crate::grade::now_ms(),
         shard: args.shard,
+        derived: Default::default(),
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),

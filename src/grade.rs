@@ -38,6 +38,36 @@ pub struct Grading<'a> {
     pub started_at_ms: u64,
     /// The shard of the class this run grades, if one.
     pub shard: Option<crate::report::Shard>,
+    /// What is derived from the suite once, for every submission.
+    pub derived: Derived,
+}
+
+/// Facts of a run's suite and settings that every submission's grading
+/// reads: computed on first use, once per run, from any thread.
+#[derive(Debug, Default)]
+pub struct Derived {
+    run_key: std::sync::OnceLock<key::RunKey>,
+    tied: std::sync::OnceLock<Vec<bool>>,
+}
+
+impl Grading<'_> {
+    /// The run key: everything a result depends on besides the submission.
+    pub(crate) fn run_key(&self) -> &key::RunKey {
+        self.derived.run_key.get_or_init(|| key::RunKey::of(self))
+    }
+
+    /// For each case of the suite, in its order, whether a tie decides one
+    /// of its answers ([`diagnose::tie_decides`]).
+    pub(crate) fn tied(&self) -> &[bool] {
+        self.derived.tied.get_or_init(|| {
+            self.suite
+                .groups
+                .iter()
+                .flat_map(|g| &g.cases)
+                .map(|case| diagnose::tie_decides(self.challenge, case))
+                .collect()
+        })
+    }
 }
 
 /// Now, in milliseconds since the epoch.
@@ -58,7 +88,7 @@ impl Grading<'_> {
             tests_dir: self.suite.dir.display().to_string(),
             started_at_ms: self.started_at_ms,
             finished_at_ms: now_ms(),
-            run_key: key::run_key(self),
+            run_key: self.run_key().digest(),
             shard: self.shard,
             submissions,
         }

@@ -1,4 +1,11 @@
-//! Words for counts, the one place English plurals are made.
+//! How the grader writes things for people and files: counts (the one
+//! place English plurals are made) and digests in hex.
+
+/// `bytes` in lower-case hex, two digits each: how digests and random
+/// tokens are written.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// `n` and `word`, plural unless `n` is one: "1 case", "3 cases".
 pub fn counted(n: usize, word: &str) -> String {

@@ -11,8 +11,8 @@ use super::Entry;
 use crate::error::Error;
 use crate::fsutil::write_atomically;
 use crate::grade::Grading;
-use crate::grade::key::{RunKey, hex};
 use crate::report::SubmissionReport;
+use crate::words::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -62,12 +62,12 @@ impl Results {
                 dir.join(LOCK).display()
             )));
         }
-        let key = RunKey::of(grading);
+        let key = grading.run_key();
         let key_path = dir.join("run.json");
         if let Ok(bytes) = std::fs::read(&key_path) {
             let existing: serde_json::Value =
                 serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null);
-            let wanted = serde_json::to_value(&key).unwrap_or_default();
+            let wanted = serde_json::to_value(key).unwrap_or_default();
             if existing != wanted {
                 return Err(Error::Usage(format!(
                     "{} holds results of another grading run ({}); use another --results folder or empty this one",
@@ -90,7 +90,7 @@ impl Results {
         }
         write_atomically(
             &key_path,
-            &serde_json::to_vec_pretty(&key).unwrap_or_default(),
+            &serde_json::to_vec_pretty(key).unwrap_or_default(),
         )?;
         Ok(Results {
             dir: dir.to_owned(),

@@ -4,6 +4,7 @@
 
 use super::Grading;
 use crate::report::Audience;
+use crate::words::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -33,15 +34,15 @@ pub(crate) struct RunKey {
     sandbox: bool,
 }
 
-/// The run key of `grading`, as a hex SHA-256 of its fields: what reports
-/// record so that `merge` can tell the shards of one run.
-pub fn run_key(grading: &Grading<'_>) -> String {
-    hex(&Sha256::digest(
-        serde_json::to_vec(&RunKey::of(grading)).unwrap_or_default(),
-    ))
-}
-
 impl RunKey {
+    /// The key as a hex SHA-256 of its fields: what reports record so that
+    /// `merge` can tell the shards of one run.
+    pub(crate) fn digest(&self) -> String {
+        hex(&Sha256::digest(
+            serde_json::to_vec(self).unwrap_or_default(),
+        ))
+    }
+
     pub(crate) fn of(grading: &Grading<'_>) -> RunKey {
         let limits = grading.env.limits();
         let suite = Sha256::digest(
@@ -70,8 +71,4 @@ impl RunKey {
             sandbox: grading.env.sandboxed(),
         }
     }
-}
-
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

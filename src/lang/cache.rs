@@ -7,6 +7,7 @@
 
 use crate::error::Error;
 use crate::exec::Environment;
+use crate::words::hex;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
@@ -19,10 +20,6 @@ pub(super) fn cache_key(parts: &[&[u8]]) -> String {
         hasher.update(part);
     }
     hex(&hasher.finalize())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The cache's folder for artifacts of `kind`, created if needed: the

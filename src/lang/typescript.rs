@@ -278,8 +278,8 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
         Err(refusal) => {
             let (line, column) = line_column(source, refusal.offset as usize);
             Err(Failure::Learner(syntax_error(
-                format!("{name}:{line}:{column}: {}", refusal.message),
-                line,
+                vec![format!("{name}:{line}:{column}: {}", refusal.message)],
+                Some(line as u64),
             )))
         }
         Ok(None) => emit(&allocator, parsed.program, source, path, &name, decorators),
@@ -382,21 +382,21 @@ fn compile_error(
             None => format!("{name}: {}", d.message),
         })
         .collect();
-    let mut error = syntax_error(all.first().cloned().unwrap_or_default(), 0);
-    error.traceback = all.join("\n");
-    error.line = diagnostics
+    let line = diagnostics
         .first()
         .and_then(at)
         .map(|(line, _)| line as u64);
-    error
+    syntax_error(all, line)
 }
 
-fn syntax_error(message: String, line: usize) -> LearnerError {
+/// A compile error of the learner's: the first of `lines` its message, all
+/// of them its traceback.
+fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerError {
     LearnerError {
         kind: "SyntaxError".into(),
-        traceback: message.clone(),
-        message,
-        line: (line > 0).then_some(line as u64),
+        message: lines.first().cloned().unwrap_or_default(),
+        traceback: lines.join("\n"),
+        line,
         op_index: None,
         errno: None,
     }

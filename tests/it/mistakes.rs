@@ -7,31 +7,26 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
-#[test]
-fn the_float_multiply_variant_is_what_node_computes() {
-    let texts = [
-        "",
-        "a",
-        "hello",
-        "A#0",
-        "cache-1:user:1",
-        "ключ",
-        "🙂 emoji",
-        "node-522789:key-0",
-    ];
-    let script = r#"
-        const texts = JSON.parse(process.argv[1]);
-        function h32(text) {
-          let h = 2166136261;
-          for (const b of Buffer.from(text, 'utf8')) { h ^= b; h = (h * 16777619) >>> 0; }
-          h ^= h >>> 16; h = (h * 0x85ebca6b) >>> 0;
-          h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
-          h ^= h >>> 16; return h >>> 0;
-        }
-        console.log(JSON.stringify(texts.map(h32)));
-    "#;
+/// Texts of every kind: empty, ASCII, the spec's, Cyrillic, astral, long.
+const TEXTS: [&str; 8] = [
+    "",
+    "a",
+    "hello",
+    "A#0",
+    "cache-1:user:1",
+    "ключ",
+    "🙂 emoji",
+    "node-522789:key-0",
+];
+
+/// Node's values for [`TEXTS`] of the JavaScript function `h32` in `body`
+/// (the learner's code, run by Node itself: the oracle).
+fn node_h32(body: &str) -> Vec<u64> {
+    let script = format!(
+        "const texts = JSON.parse(process.argv[1]);\n{body}\nconsole.log(JSON.stringify(texts.map(h32)));"
+    );
     let out = Command::new("node")
-        .args(["-e", script, &serde_json::to_string(&texts).unwrap()])
+        .args(["-e", &script, &serde_json::to_string(&TEXTS).unwrap()])
         .output()
         .expect("node runs");
     assert!(
@@ -39,15 +34,32 @@ fn the_float_multiply_variant_is_what_node_computes() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let node: Vec<u64> = json(&out);
-    let ours: Vec<u64> = texts
+    json(&out)
+}
+
+/// `variant` on every text of [`TEXTS`].
+fn ours(variant: fn(&[u8]) -> u32) -> Vec<u64> {
+    TEXTS
         .iter()
-        .map(|t| u64::from(reference::mistakes::float_multiply_h32(t.as_bytes())))
-        .collect();
-    assert_eq!(ours, node);
+        .map(|t| u64::from(variant(t.as_bytes())))
+        .collect()
+}
+
+#[test]
+fn the_float_multiply_variant_is_what_node_computes() {
+    let node = node_h32(
+        r#"function h32(text) {
+          let h = 2166136261;
+          for (const b of Buffer.from(text, 'utf8')) { h ^= b; h = (h * 16777619) >>> 0; }
+          h ^= h >>> 16; h = (h * 0x85ebca6b) >>> 0;
+          h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
+          h ^= h >>> 16; return h >>> 0;
+        }"#,
+    );
+    assert_eq!(ours(reference::mistakes::float_multiply_h32), node);
     // And the mistake is a mistake: it parts from the pinned hash.
     assert!(
-        texts
+        TEXTS
             .iter()
             .any(|t| reference::mistakes::float_multiply_h32(t.as_bytes()) != reference::h32(t))
     );
@@ -55,41 +67,16 @@ fn the_float_multiply_variant_is_what_node_computes() {
 
 #[test]
 fn the_float_finalizer_variant_is_what_node_computes() {
-    let texts = [
-        "",
-        "a",
-        "hello",
-        "A#0",
-        "cache-1:user:1",
-        "ключ",
-        "🙂 emoji",
-    ];
-    let script = r#"
-        const texts = JSON.parse(process.argv[1]);
-        function h32(text) {
+    let node = node_h32(
+        r#"function h32(text) {
           let h = 0x811c9dc5;
           for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 16777619);
           h ^= h >>> 16; h = (h * 0x85ebca6b) % 4294967296;
           h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
           h ^= h >>> 16; return h >>> 0;
-        }
-        console.log(JSON.stringify(texts.map(h32)));
-    "#;
-    let out = Command::new("node")
-        .args(["-e", script, &serde_json::to_string(&texts).unwrap()])
-        .output()
-        .expect("node runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        }"#,
     );
-    let node: Vec<u64> = json(&out);
-    let ours: Vec<u64> = texts
-        .iter()
-        .map(|t| u64::from(reference::mistakes::float_finalizer_h32(t.as_bytes())))
-        .collect();
-    assert_eq!(ours, node);
+    assert_eq!(ours(reference::mistakes::float_finalizer_h32), node);
     // Wrong from the empty text on: the finalizer alone parts.
     assert_ne!(
         reference::mistakes::float_finalizer_h32(b""),

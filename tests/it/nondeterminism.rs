@@ -51,30 +51,27 @@ fn ties_broken_by_pythons_salted_hash_fail_the_same_way_in_twenty_runs_of_twenty
     }
 }
 
-#[test]
-fn a_run_that_only_hits_a_limit_makes_no_finding() {
-    // Correct, but it spins as it loads in every process but the first
-    // run's (whose hash seed is 0): the other runs never answer, which
-    // says nothing about its answers.
+/// Grades `correct_class.py` with `tail` appended, which misbehaves in every
+/// process but the first run's (whose hash seed is 0), on one tie case,
+/// and checks that the misbehaviour, which is no answer, made no finding.
+fn only_other_runs_fail(name: &str, tail: &str) {
     let dir = tempdir();
-    let submission = dir.path().join("slow_elsewhere.py");
+    let submission = dir.path().join(name);
     let correct =
         std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
     std::fs::write(
         &submission,
-        format!(
-            "{correct}\n\nimport os as _os\nif _os.environ.get('PYTHONHASHSEED') != '0':\n    while True:\n        pass\n"
-        ),
+        format!("{correct}\n\nimport os as _os\n{tail}"),
     )
     .unwrap();
     let tests = dir.path().join("tests");
     std::fs::create_dir(&tests).unwrap();
-    for name in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
+    for case in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
         std::fs::copy(
             root()
                 .join("challenges/rendezvous-router/tests/ties")
-                .join(name),
-            tests.join(name),
+                .join(case),
+            tests.join(case),
         )
         .unwrap();
     }
@@ -85,35 +82,20 @@ fn a_run_that_only_hits_a_limit_makes_no_finding() {
 }
 
 #[test]
+fn a_run_that_only_hits_a_limit_makes_no_finding() {
+    // It spins as it loads: the other runs never answer.
+    only_other_runs_fail(
+        "slow_elsewhere.py",
+        "if _os.environ.get('PYTHONHASHSEED') != '0':\n    while True:\n        pass\n",
+    );
+}
+
+#[test]
 fn a_run_that_only_runs_out_of_memory_makes_no_finding() {
-    // Correct, with answers that never change, but a route that allocates
-    // more than any limit in every process but the first run's (whose hash
-    // seed is 0): Python raises MemoryError there, which is a memory limit,
-    // not an answer, and says nothing about its answers.
-    let dir = tempdir();
-    let submission = dir.path().join("greedy_elsewhere.py");
-    let correct =
-        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
-    std::fs::write(
-        &submission,
-        format!(
-            "{correct}\n\nimport os as _os\n_route = Router.route\n\ndef _greedy(self, key):\n    if _os.environ.get('PYTHONHASHSEED') != '0':\n        bytearray(1 << 44)\n    return _route(self, key)\n\nRouter.route = _greedy\n"
-        ),
-    )
-    .unwrap();
-    let tests = dir.path().join("tests");
-    std::fs::create_dir(&tests).unwrap();
-    for name in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
-        std::fs::copy(
-            root()
-                .join("challenges/rendezvous-router/tests/ties")
-                .join(name),
-            tests.join(name),
-        )
-        .unwrap();
-    }
-    let report = grade(&submission, &tests);
-    let s = &report["submissions"][0];
-    assert_eq!(s["verdict"], "accepted", "{s}");
-    assert!(s.get("nondeterministic").is_none(), "{s}");
+    // A route that allocates more than any limit: Python raises
+    // MemoryError, which is a memory limit, not an answer.
+    only_other_runs_fail(
+        "greedy_elsewhere.py",
+        "_route = Router.route\n\ndef _greedy(self, key):\n    if _os.environ.get('PYTHONHASHSEED') != '0':\n        bytearray(1 << 44)\n    return _route(self, key)\n\nRouter.route = _greedy\n",
+    );
 }

@@ -422,6 +422,30 @@ impl<'s> Lowering<'s> {
         name
     }
 
+    /// [`Self::member_name`] of a member whose decorators replace it (a
+    /// method, getter, setter or accessor: `kind`), which a `#private` one
+    /// cannot be, so it is refused.
+    fn replaceable_member_name(
+        &mut self,
+        key: &PropertyKey<'_>,
+        computed: bool,
+        at: u32,
+        kind: &str,
+    ) -> Option<String> {
+        let name = self.member_name(key, computed, at)?;
+        if key.is_private_identifier() {
+            self.refuse(
+                at,
+                format!(
+                    "a decorator on the private {kind} {name} is not supported: decorate a \
+                     public (or TypeScript `private`) {kind} instead"
+                ),
+            );
+            return None;
+        }
+        Some(name)
+    }
+
     fn decorated_method(&mut self, id: &str, m: &MethodDefinition<'_>) {
         let at = m.decorators[0].span.start;
         let kind = match m.kind {
@@ -441,19 +465,9 @@ impl<'s> Lowering<'s> {
             );
             return;
         }
-        let Some(name) = self.member_name(&m.key, m.computed, at) else {
+        let Some(name) = self.replaceable_member_name(&m.key, m.computed, at, kind) else {
             return;
         };
-        if m.key.is_private_identifier() {
-            self.refuse(
-                at,
-                format!(
-                    "a decorator on the private {kind} {name} is not supported: decorate a \
-                     public (or TypeScript `private`) {kind} instead"
-                ),
-            );
-            return;
-        }
         let member = Member {
             key: format!("{}:{kind}:{name}", if m.r#static { "s" } else { "i" }),
             kind,

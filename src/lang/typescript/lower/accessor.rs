@@ -89,19 +89,9 @@ impl Lowering<'_> {
 
     fn decorated_accessor(&mut self, id: &str, p: &AccessorProperty<'_>, key_end: u32) {
         let at = p.decorators[0].span.start;
-        let Some(name) = self.member_name(&p.key, p.computed, at) else {
+        let Some(name) = self.replaceable_member_name(&p.key, p.computed, at, "accessor") else {
             return;
         };
-        if p.key.is_private_identifier() {
-            self.refuse(
-                at,
-                format!(
-                    "a decorator on the private accessor {name} is not supported: decorate a \
-                     public (or TypeScript `private`) accessor instead"
-                ),
-            );
-            return;
-        }
         let member = Member {
             key: format!("{}:accessor:{name}", if p.r#static { "s" } else { "i" }),
             kind: "accessor",

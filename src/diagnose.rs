@@ -7,7 +7,7 @@
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
-use reference::mistakes::{self, Mistake, VariantRun};
+use reference::mistakes::{Made, VariantRun};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -124,40 +124,41 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
         .filter(|o| o.passed)
         .map(|o| o.case)
         .collect();
-    // (mistake, form, failing reproduced, passing also passed)
-    let mut scored: Vec<(&Mistake, usize, usize, usize)> = Vec::new();
-    for mistake in challenge.model.mistakes {
-        for form in 0..mistake.forms.len() {
-            let reproduced = failing
+    let catalogue = challenge.model.catalogue;
+    // (mistake, failing reproduced, passing also passed)
+    let mut scored: Vec<(Made, usize, usize)> = Vec::new();
+    for made in catalogue.each() {
+        let reproduced = failing
+            .iter()
+            .filter(|(case, behaviour)| {
+                behaviour.reproduced_by(&catalogue.run(&[made], &case.args, &case.ops))
+            })
+            .count();
+        let passes = if reproduced == failing_all {
+            passing
                 .iter()
-                .filter(|(case, behaviour)| {
-                    behaviour.reproduced_by(&mistakes::run(mistake, form, &case.args, &case.ops))
+                .filter(|case| {
+                    let run = catalogue.run(&[made], &case.args, &case.ops);
+                    Behaviour::Output(case.expected.clone()).reproduced_by(&run)
                 })
-                .count();
-            let passes = if reproduced == failing_all {
-                passing
-                    .iter()
-                    .filter(|case| {
-                        let run = mistakes::run(mistake, form, &case.args, &case.ops);
-                        Behaviour::Output(case.expected.clone()).reproduced_by(&run)
-                    })
-                    .count()
-            } else {
-                0
-            };
-            scored.push((mistake, form, reproduced, passes));
-        }
+                .count()
+        } else {
+            0
+        };
+        scored.push((made, reproduced, passes));
     }
     let exact = scored
         .iter()
-        .filter(|(_, _, reproduced, _)| *reproduced == failing_all)
+        .enumerate()
+        .filter(|(_, (_, reproduced, _))| *reproduced == failing_all)
         // Most passing cases kept; the catalogue's order breaks ties.
-        .max_by_key(|(m, f, _, passes)| (*passes, std::cmp::Reverse(position(challenge, m, *f))));
+        .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
+        .map(|(_, hit)| hit);
     let hit = match exact {
         Some(hit) => Some(*hit),
-        None => closest(challenge, &scored, failing_all),
+        None => closest(&scored, failing_all),
     };
-    let Some((mistake, form, reproduced, _)) = hit else {
+    let Some((made, reproduced, _)) = hit else {
         return Diagnosis {
             mistake: None,
             unexplained: true,
@@ -165,11 +166,11 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
     };
     Diagnosis {
         mistake: Some(MistakeReport {
-            id: mistake.id.to_owned(),
-            title: mistake.title.to_owned(),
-            explanation: mistake.explanation.to_owned(),
-            hint: mistake.hint.to_owned(),
-            form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
+            id: made.mistake.id.to_owned(),
+            title: made.mistake.title.to_owned(),
+            explanation: made.mistake.explanation.to_owned(),
+            hint: made.mistake.hint.to_owned(),
+            form: made.form_label().map(|f| format!("{f:?}")),
             exact: reproduced == failing_all,
             reproduced,
             compared: failing_all,
@@ -180,31 +181,19 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
 
 /// The closest mistake: its best form reproduces more than half of the
 /// `failing` tests and more than any other mistake's best form.
-fn closest<'m>(
-    challenge: &Challenge,
-    scored: &[(&'m Mistake, usize, usize, usize)],
-    failing: usize,
-) -> Option<(&'m Mistake, usize, usize, usize)> {
-    let best = *scored.iter().max_by_key(|(m, f, reproduced, _)| {
-        (*reproduced, std::cmp::Reverse(position(challenge, m, *f)))
-    })?;
+fn closest(scored: &[(Made, usize, usize)], failing: usize) -> Option<(Made, usize, usize)> {
+    // The catalogue's order breaks ties.
+    let (_, best) = scored
+        .iter()
+        .enumerate()
+        .max_by_key(|(at, (_, reproduced, _))| (*reproduced, std::cmp::Reverse(*at)))?;
     let runner_up = scored
         .iter()
-        .filter(|(m, ..)| m.id != best.0.id)
-        .map(|(_, _, reproduced, _)| *reproduced)
+        .filter(|(m, ..)| m.mistake.id != best.0.mistake.id)
+        .map(|(_, reproduced, _)| *reproduced)
         .max()
         .unwrap_or(0);
-    (2 * best.2 > failing && best.2 > runner_up).then_some(best)
-}
-
-fn position(challenge: &Challenge, m: &Mistake, form: usize) -> usize {
-    let index = challenge
-        .model
-        .mistakes
-        .iter()
-        .position(|x| std::ptr::eq(x, m))
-        .unwrap_or(0);
-    index * 100 + form
+    (2 * best.1 > failing && best.1 > runner_up).then_some(*best)
 }
 
 /// One mistake's audit: the tests that catch it.
@@ -219,24 +208,23 @@ pub struct AuditRow {
 
 /// Runs every mistake (in every form) on every case of `cases`.
 pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
+    let catalogue = challenge.model.catalogue;
     let mut rows = Vec::new();
-    for mistake in challenge.model.mistakes {
-        for form in 0..mistake.forms.len() {
-            let caught_by = cases
-                .iter()
-                .filter(|case| {
-                    let run = mistakes::run(mistake, form, &case.args, &case.ops);
-                    !Behaviour::Output(case.expected.clone()).reproduced_by(&run)
-                })
-                .map(|case| format!("{}/{}", case.group, case.name))
-                .collect();
-            rows.push(AuditRow {
-                id: mistake.id.to_owned(),
-                form: (mistake.forms.len() > 1).then(|| format!("{:?}", mistake.forms[form])),
-                title: mistake.title.to_owned(),
-                caught_by,
-            });
-        }
+    for made in catalogue.each() {
+        let caught_by = cases
+            .iter()
+            .filter(|case| {
+                let run = catalogue.run(&[made], &case.args, &case.ops);
+                !Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+            })
+            .map(|case| format!("{}/{}", case.group, case.name))
+            .collect();
+        rows.push(AuditRow {
+            id: made.mistake.id.to_owned(),
+            form: made.form_label().map(|f| format!("{f:?}")),
+            title: made.mistake.title.to_owned(),
+            caught_by,
+        });
     }
     rows
 }

@@ -15,7 +15,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     constructor: &[Kind::Names],
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::KeyPipeNode, args),
-    mistakes: &crate::mistakes::ranking::HRW_TOP,
+    catalogue: &crate::mistakes::ranking::HRW_TOP,
     // The key comes first in the text hashed, so a pair ties on one key.
     ties: |prefix, start, _| {
         let key = format!("{prefix}key");

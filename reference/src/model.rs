@@ -501,7 +501,7 @@ pub struct ModelSpec {
     /// Builds an instance from parsed constructor arguments.
     pub build: fn(&[Arg]) -> Box<dyn Model>,
     /// The known mistakes, for diagnosis and audit.
-    pub mistakes: &'static [crate::mistakes::Mistake],
+    pub catalogue: &'static crate::mistakes::Catalogue,
     /// Two node names that tie, found from a name prefix and a search
     /// start, given the constructor's arguments: how generators test the
     /// tie rule.

@@ -22,7 +22,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         [Arg::Names(nodes)] => Box::new(Router::new(nodes.iter().map(String::as_str))),
         other => panic!("rendezvous-router takes [nodes], not {other:?}"),
     },
-    mistakes: &crate::mistakes::RENDEZVOUS,
+    catalogue: &crate::mistakes::RENDEZVOUS,
     ties: |prefix, start, _| Tie {
         nodes: crate::hash::fnv_collision(prefix, start),
         keys: Vec::new(),

@@ -45,7 +45,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         )),
         other => panic!("vnode-ring takes [nodes, k], not {other:?}"),
     },
-    mistakes: &crate::mistakes::ring::VNODE_RING,
+    catalogue: &crate::mistakes::ring::VNODE_RING,
     // Two nodes with a point at one position; the key lands on it.
     ties: |prefix, start, args| {
         let k = match args {

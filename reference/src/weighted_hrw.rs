@@ -27,7 +27,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     constructor: &[Kind::WeightedNames],
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::Weighted, args),
-    mistakes: &crate::mistakes::ranking::WEIGHTED_HRW,
+    catalogue: &crate::mistakes::ranking::WEIGHTED_HRW,
     // Names whose FNV-1a states collide tie on every key at equal weights.
     ties: |prefix, start, _| Tie {
         nodes: crate::hash::fnv_collision(prefix, start),

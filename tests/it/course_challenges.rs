@@ -68,7 +68,13 @@ fn validate_and_audit_pass_on_every_challenge() {
         assert_eq!(out.status.code(), Some(0), "{id}");
         let rows: Vec<Value> = json(&out);
         let (challenge, _) = suite(id);
-        let forms: usize = challenge.model.mistakes.iter().map(|m| m.forms.len()).sum();
+        let forms: usize = challenge
+            .model
+            .catalogue
+            .mistakes
+            .iter()
+            .map(|m| m.forms.len())
+            .sum();
         assert!(forms >= 4, "{id}: {forms} mistakes");
         assert_eq!(
             rows.len(),

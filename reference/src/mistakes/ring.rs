@@ -1,15 +1,16 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
 use super::{
-    FINALIZER_HASHES, Hash, Mistake, Variant, code_points, float_finalizer, float_multiply, fnv1,
-    missing_finalizer, signed_bytes, utf16_units,
+    CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Knobs, MISSING_FINALIZER,
+    Mistake, SIGNED_BYTES, UTF16_UNITS, Variant,
 };
+use crate::mistakes::ranking::Rule;
 use crate::model::{Arg, Op};
 use serde_json::Value;
 
 /// What a lookup past the last point does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PastEnd {
+pub(crate) enum PastEnd {
     Wraps,
     /// Indexes past the end of the list (an IndexError, a panic).
     Raises,
@@ -19,7 +20,7 @@ enum PastEnd {
 
 /// How `remove` takes a node's points away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Removal {
+pub(crate) enum Removal {
     All,
     /// Only the point "node#0".
     FirstPoint,
@@ -28,7 +29,7 @@ enum Removal {
     SkipsNext,
 }
 
-/// A ring with one mistake switched on.
+/// A ring with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
 struct WrongRing {
     k: usize,
@@ -36,53 +37,42 @@ struct WrongRing {
     nodes: Vec<String>,
     /// (position, node), sorted.
     entries: Vec<(u32, String)>,
-    strict: bool,
-    past_end: PastEnd,
-    removal: Removal,
-    /// A map from position to node: a later point at a taken position
-    /// replaces the earlier one.
-    by_position: bool,
-    hash: Hash,
+    knobs: Knobs,
+}
+
+/// A ring with the initial nodes placed, in the order given, once each.
+fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
+    let (given, k) = match args {
+        [Arg::Names(nodes), Arg::Count(k)] => {
+            (nodes.as_slice(), usize::try_from(*k).unwrap_or(usize::MAX))
+        }
+        _ => (&[][..], 0),
+    };
+    let mut ring = WrongRing {
+        k,
+        nodes: Vec::new(),
+        entries: Vec::new(),
+        knobs,
+    };
+    for n in given {
+        ring.add(n);
+    }
+    Box::new(ring)
 }
 
 impl WrongRing {
-    fn new(args: &[Arg]) -> WrongRing {
-        let (nodes, k) = match args {
-            [Arg::Names(nodes), Arg::Count(k)] => {
-                (nodes.as_slice(), usize::try_from(*k).unwrap_or(usize::MAX))
-            }
-            _ => (&[][..], 0),
-        };
-        WrongRing {
-            k,
-            nodes: nodes.to_vec(),
-            entries: Vec::new(),
-            strict: false,
-            past_end: PastEnd::Wraps,
-            removal: Removal::All,
-            by_position: false,
-            hash: Hash::Pinned,
-        }
-    }
-
-    /// Places the initial nodes, in the order given, once each.
-    fn finish(mut self) -> Box<dyn Variant> {
-        let given = std::mem::take(&mut self.nodes);
-        for n in &given {
-            self.add(n);
-        }
-        Box::new(self)
-    }
-
     fn add(&mut self, node: &str) {
         let Err(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) else {
             return;
         };
         self.nodes.insert(at, node.to_owned());
         for i in 0..self.k {
-            let entry = (self.hash.of(&[node, "#", &i.to_string()]), node.to_owned());
+            let entry = (
+                self.knobs.hash.of(&[node, "#", &i.to_string()]),
+                node.to_owned(),
+            );
             let at = self.entries.partition_point(|e| *e < entry);
-            if self.by_position
+            if self.knobs.by_position
                 && let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0)
             {
                 taken.1 = entry.1;
@@ -97,10 +87,10 @@ impl WrongRing {
             return;
         };
         self.nodes.remove(at);
-        match self.removal {
+        match self.knobs.removal {
             Removal::All => self.entries.retain(|e| e.1 != node),
             Removal::FirstPoint => {
-                let first = (self.hash.of(&[node, "#0"]), node.to_owned());
+                let first = (self.knobs.hash.of(&[node, "#0"]), node.to_owned());
                 if let Some(i) = self.entries.iter().position(|e| *e == first) {
                     self.entries.remove(i);
                 }
@@ -121,11 +111,11 @@ impl WrongRing {
         if self.entries.is_empty() {
             return Ok(None);
         }
-        let h = self.hash.of(&[key]);
+        let h = self.knobs.hash.of(&[key]);
         let at = self
             .entries
-            .partition_point(|e| if self.strict { e.0 <= h } else { e.0 < h });
-        match (self.entries.get(at), self.past_end) {
+            .partition_point(|e| if self.knobs.strict { e.0 <= h } else { e.0 < h });
+        match (self.entries.get(at), self.knobs.past_end) {
             (Some(e), _) => Ok(Some(&e.1)),
             (None, PastEnd::Wraps) => Ok(Some(&self.entries[0].1)),
             (None, PastEnd::Null) => Ok(None),
@@ -177,20 +167,20 @@ impl Variant for WrongRing {
 // Comparing positions as signed numbers is no mistake on a ring: it cuts
 // the circle at 2^31 instead of 0, and "the first point at or after, with
 // the wrap" does not depend on where the circle is cut.
-pub static VNODE_RING: [Mistake; 11] = [
+pub static VNODE_RING: Catalogue = Catalogue {
+    mistakes: &MISTAKES,
+    base: Knobs::right(false, "", Rule::Plain),
+    build,
+};
+
+static MISTAKES: [Mistake; 11] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
         explanation: "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
         hint: "Find the first position >= h32(key): bisect_left (not bisect_right) in Python, `partition_point(|e| e.0 < h)` in Rust, `>=` rather than `>` in a hand-written search.",
         forms: &[""],
-        build: |args, _| {
-            WrongRing {
-                strict: true,
-                ..WrongRing::new(args)
-            }
-            .finish()
-        },
+        tweak: |k, _| k.strict = true,
     },
     Mistake {
         id: "no-wrap",
@@ -198,16 +188,12 @@ pub static VNODE_RING: [Mistake; 11] = [
         explanation: "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
         hint: "When the search returns the length of the ring, use index 0: `ring[i % len(ring)]`.",
         forms: &["fails", "answers null"],
-        build: |args, form| {
-            WrongRing {
-                past_end: if form == 0 {
-                    PastEnd::Raises
-                } else {
-                    PastEnd::Null
-                },
-                ..WrongRing::new(args)
+        tweak: |k, form| {
+            k.past_end = if form == 0 {
+                PastEnd::Raises
+            } else {
+                PastEnd::Null
             }
-            .finish()
         },
     },
     Mistake {
@@ -219,16 +205,12 @@ pub static VNODE_RING: [Mistake; 11] = [
             "only its point #0",
             "skips the point after each one removed",
         ],
-        build: |args, form| {
-            WrongRing {
-                removal: if form == 0 {
-                    Removal::FirstPoint
-                } else {
-                    Removal::SkipsNext
-                },
-                ..WrongRing::new(args)
+        tweak: |k, form| {
+            k.removal = if form == 0 {
+                Removal::FirstPoint
+            } else {
+                Removal::SkipsNext
             }
-            .finish()
         },
     },
     Mistake {
@@ -237,61 +219,13 @@ pub static VNODE_RING: [Mistake; 11] = [
         explanation: "Two points can share a position; both stay on the ring, the smaller name first. Keyed by position, the later point overwrites the earlier one.",
         hint: "Keep a sorted list of (position, node) pairs, not a dict from position to node.",
         forms: &[""],
-        build: |args, _| {
-            WrongRing {
-                by_position: true,
-                ..WrongRing::new(args)
-            }
-            .finish()
-        },
+        tweak: |k, _| k.by_position = true,
     },
-    float_multiply(|args, _| {
-        WrongRing {
-            hash: Hash::FloatMultiply,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    utf16_units(|args, _| {
-        WrongRing {
-            hash: Hash::Utf16,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    code_points(|args, _| {
-        WrongRing {
-            hash: Hash::CodePoints,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    signed_bytes(|args, _| {
-        WrongRing {
-            hash: Hash::SignedBytes,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    fnv1(|args, _| {
-        WrongRing {
-            hash: Hash::Fnv1,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    missing_finalizer(|args, form| {
-        WrongRing {
-            hash: FINALIZER_HASHES[form],
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
-    float_finalizer(|args, _| {
-        WrongRing {
-            hash: Hash::FloatFinalizer,
-            ..WrongRing::new(args)
-        }
-        .finish()
-    }),
+    FLOAT_MULTIPLY,
+    UTF16_UNITS,
+    CODE_POINTS,
+    SIGNED_BYTES,
+    FNV1,
+    MISSING_FINALIZER,
+    FLOAT_FINALIZER,
 ];

@@ -1,0 +1,322 @@
+//! The hash mistakes: wrong h32 functions learners write, each a step of
+//! FNV-1a or of the finalizer done another way, and the catalogue entries
+//! every challenge shares for them.
+
+use super::Mistake;
+use crate::hash::fmix32;
+#[cfg(test)]
+use crate::hash::h32;
+
+/// Which hash a mistaken router uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Hash {
+    Pinned,
+    /// JavaScript's `(h * 16777619) >>> 0`: a double product that loses
+    /// bits past 2^53 before the reduction.
+    FloatMultiply,
+    /// The sum of the UTF-8 bytes.
+    ByteSum,
+    /// FNV-1a over UTF-16 code units (JavaScript's `charCodeAt`).
+    Utf16,
+    /// FNV-1a over Unicode code points (Python's `ord(c)`).
+    CodePoints,
+    /// FNV-1a over bytes read as signed (Java's `getBytes()`, C's `char`):
+    /// a byte of 0x80 or more is sign-extended before the XOR.
+    SignedBytes,
+    /// FNV-1: multiply, then XOR (the other order of FNV-1a's step).
+    Fnv1,
+    /// FNV-1a with no finalizer at all.
+    NoFinalizer,
+    /// FNV-1a and the finalizer without its last `h ^= h >> 16`.
+    LastShiftMissing,
+    /// JavaScript with `Math.imul` in the loop but `*` in the finalizer:
+    /// its two products are rounded doubles before `>>> 0`.
+    FloatFinalizer,
+}
+
+impl Hash {
+    /// This hash of the concatenation of `parts`, without building it.
+    pub(crate) fn of(self, parts: &[&str]) -> u32 {
+        let bytes = || parts.iter().flat_map(|p| p.bytes());
+        let chars = || parts.iter().flat_map(|p| p.chars());
+        match self {
+            Hash::Pinned => crate::hash::h32_concat(parts),
+            Hash::FloatMultiply => float_multiply_h32_bytes(bytes()),
+            Hash::ByteSum => bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
+            Hash::Utf16 => fmix32(fnv_units(
+                chars()
+                    .flat_map(|c| {
+                        let mut units = [0u16; 2];
+                        let n = c.encode_utf16(&mut units).len();
+                        units.into_iter().take(n)
+                    })
+                    .map(u32::from),
+            )),
+            Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
+            Hash::SignedBytes => fmix32(fnv_units(bytes().map(|b| b as i8 as i32 as u32))),
+            Hash::Fnv1 => fmix32(bytes().fold(crate::hash::FNV_OFFSET, |h, b| {
+                h.wrapping_mul(crate::hash::FNV_PRIME) ^ u32::from(b)
+            })),
+            Hash::NoFinalizer => fnv_units(bytes().map(u32::from)),
+            Hash::LastShiftMissing => {
+                let mut h = fnv_units(bytes().map(u32::from));
+                h ^= h >> 16;
+                h = h.wrapping_mul(0x85eb_ca6b);
+                h ^= h >> 13;
+                h.wrapping_mul(0xc2b2_ae35)
+            }
+            Hash::FloatFinalizer => js_float_finalizer(fnv_units(bytes().map(u32::from))),
+        }
+    }
+}
+
+/// A wrong h32 a learner writes: which step of the hash it gets wrong, and
+/// the catalogue mistake that is (by id and form).
+#[derive(Debug, Clone, Copy)]
+pub struct HashVariant {
+    /// The mistake's id in every challenge's catalogue.
+    pub id: &'static str,
+    /// Its form, for a mistake with several.
+    pub form: Option<&'static str>,
+    /// The step that is wrong, in words.
+    pub step: &'static str,
+    hash: Hash,
+}
+
+impl HashVariant {
+    /// This variant's value for `text`.
+    pub fn h32(&self, text: &str) -> u32 {
+        self.hash.of(&[text])
+    }
+}
+
+/// Every wrong h32 the catalogue knows, to compare with a learner's own.
+pub static HASH_VARIANTS: [HashVariant; 9] = [
+    HashVariant {
+        id: "float-multiply",
+        form: None,
+        step: "every product is a floating-point `*` (JavaScript), not Math.imul",
+        hash: Hash::FloatMultiply,
+    },
+    HashVariant {
+        id: "float-finalizer",
+        form: None,
+        step: "the finalizer's two products are floating-point `*` (JavaScript), not Math.imul",
+        hash: Hash::FloatFinalizer,
+    },
+    HashVariant {
+        id: "fnv-1",
+        form: None,
+        step: "the loop multiplies before the XOR (FNV-1, not FNV-1a)",
+        hash: Hash::Fnv1,
+    },
+    HashVariant {
+        id: "missing-finalizer",
+        form: Some(FINALIZER_FORMS[0]),
+        step: "the finalizer is missing: the value is FNV-1a's alone",
+        hash: Hash::NoFinalizer,
+    },
+    HashVariant {
+        id: "missing-finalizer",
+        form: Some(FINALIZER_FORMS[1]),
+        step: "the finalizer lacks its last `h ^= h >> 16`",
+        hash: Hash::LastShiftMissing,
+    },
+    HashVariant {
+        id: "utf16-units",
+        form: None,
+        step: "the loop reads UTF-16 code units (charCodeAt), not UTF-8 bytes",
+        hash: Hash::Utf16,
+    },
+    HashVariant {
+        id: "code-points",
+        form: None,
+        step: "the loop reads code points (ord), not UTF-8 bytes",
+        hash: Hash::CodePoints,
+    },
+    HashVariant {
+        id: "signed-bytes",
+        form: None,
+        step: "the loop reads bytes as signed numbers",
+        hash: Hash::SignedBytes,
+    },
+    HashVariant {
+        id: "byte-sum",
+        form: None,
+        step: "the hash is a sum of the bytes, not FNV-1a with the finalizer",
+        hash: Hash::ByteSum,
+    },
+];
+
+/// The pinned hash as JavaScript computes it with `Math.imul` in the FNV-1a
+/// loop but `*` in the finalizer, in the usual shape:
+///
+/// ```js
+/// h ^= h >>> 16; h = (h * 0x85ebca6b) % 4294967296;
+/// h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
+/// h ^= h >>> 16; return h >>> 0;
+/// ```
+pub fn float_finalizer_h32(bytes: &[u8]) -> u32 {
+    js_float_finalizer(fnv_units(bytes.iter().map(|&b| u32::from(b))))
+}
+
+/// The finalizer of h32 as JavaScript computes it with `*` instead of
+/// `Math.imul` (each product a rounded double before `>>> 0`), on an
+/// FNV-1a state computed right.
+fn js_float_finalizer(state: u32) -> u32 {
+    let mut h = f64::from(state);
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    h = f64::from(to_uint32(h * f64::from(0x85eb_ca6bu32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 13));
+    h = f64::from(to_uint32(h * f64::from(0xc2b2_ae35u32)));
+    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    to_uint32(h)
+}
+
+/// FNV-1a over arbitrary code units (each XORed whole), then the finalizer.
+fn fnv_units(units: impl Iterator<Item = u32>) -> u32 {
+    units.fold(crate::hash::FNV_OFFSET, |h, u| {
+        (h ^ u).wrapping_mul(crate::hash::FNV_PRIME)
+    })
+}
+
+/// JavaScript's `x >>> 0` of an integer-valued double.
+fn to_uint32(x: f64) -> u32 {
+    x.trunc().rem_euclid(4_294_967_296.0) as u32
+}
+
+/// JavaScript's `x ^ y` on two numbers: both to int32, the result int32.
+fn js_xor(x: f64, y: f64) -> f64 {
+    f64::from((to_uint32(x) as i32) ^ (to_uint32(y) as i32))
+}
+
+/// The pinned hash as JavaScript computes it with `*` instead of
+/// `Math.imul`, in the usual shape:
+///
+/// ```js
+/// let h = 2166136261;
+/// for (const b of bytes) { h ^= b; h = (h * 16777619) >>> 0; }
+/// h ^= h >>> 16; h = (h * 0x85ebca6b) >>> 0;
+/// h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
+/// h ^= h >>> 16; return h >>> 0;
+/// ```
+///
+/// Each product is rounded to a double's 53 bits before `>>> 0` reduces it,
+/// exactly as JavaScript does.
+pub fn float_multiply_h32(bytes: &[u8]) -> u32 {
+    float_multiply_h32_bytes(bytes.iter().copied())
+}
+
+fn float_multiply_h32_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
+    let mut h: f64 = 2_166_136_261.0;
+    for b in bytes {
+        h = js_xor(h, f64::from(b));
+        h = f64::from(to_uint32(h * 16_777_619.0));
+    }
+    js_float_finalizer(to_uint32(h))
+}
+
+// The mistakes of the hash and of comparing its values, which every
+// challenge can make: one text, a variant per challenge.
+
+pub(crate) const SIGNED_COMPARISON: Mistake = Mistake {
+    id: "signed-comparison",
+    title: "compares h32 values as signed 32-bit numbers",
+    explanation: "Your code treats h32 values as signed 32-bit integers, so a value of 2^31 or more looks negative and sorts below smaller ones. h32 is unsigned.",
+    hint: "Compare unsigned values: in JavaScript end with `>>> 0` (not `| 0`); in Rust keep u32 (no `as i32`); in Java use Integer.compareUnsigned.",
+    forms: &[""],
+    tweak: |k, _| k.signed = true,
+};
+
+pub(crate) const FLOAT_MULTIPLY: Mistake = Mistake {
+    id: "float-multiply",
+    title: "multiplies with `*` instead of Math.imul",
+    explanation: "In JavaScript, h * 16777619 is a floating-point product: past 2^53 it loses its low bits before `>>> 0` reduces it, so your hash drifts from the pinned one.",
+    hint: "Use Math.imul(h ^ b, 16777619) and Math.imul for the finalizer's products.",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::FloatMultiply,
+};
+
+pub(crate) const UTF16_UNITS: Mistake = Mistake {
+    id: "utf16-units",
+    title: "hashes UTF-16 code units instead of UTF-8 bytes",
+    explanation: "Your hash feeds charCodeAt values to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+    hint: "Hash new TextEncoder().encode(text) (or Buffer.from(text, 'utf8')).",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::Utf16,
+};
+
+pub(crate) const CODE_POINTS: Mistake = Mistake {
+    id: "code-points",
+    title: "hashes code points instead of UTF-8 bytes",
+    explanation: "Your hash feeds ord(c) of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
+    hint: "Hash text.encode(\"utf-8\") byte by byte.",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::CodePoints,
+};
+
+pub(crate) const SIGNED_BYTES: Mistake = Mistake {
+    id: "signed-bytes",
+    title: "hashes bytes as signed numbers",
+    explanation: "Your hash reads UTF-8 bytes as signed (Java's byte, C's char), so a byte of 0x80 or more becomes negative and sets the high bits before the XOR. They agree on ASCII and part on other text.",
+    hint: "XOR the byte's unsigned value: `b & 0xff` in Java, `(unsigned char)c` in C.",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::SignedBytes,
+};
+
+pub(crate) const FNV1: Mistake = Mistake {
+    id: "fnv-1",
+    title: "multiplies before the XOR (FNV-1, not FNV-1a)",
+    explanation: "Each step of FNV-1a XORs the byte in, then multiplies: h = (h ^ b) * 16777619. Your loop multiplies first and XORs after, which is FNV-1, another hash.",
+    hint: "Swap the two lines of the loop: XOR the byte first, then multiply (Math.imul in JavaScript, wrapping_mul in Rust, & 0xFFFFFFFF in Python).",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::Fnv1,
+};
+
+/// The forms of [`missing_finalizer`], in order.
+const FINALIZER_FORMS: [&str; 2] = ["no finalizer", "without its last h ^= h >> 16"];
+
+/// The [`Hash`] of each form of [`missing_finalizer`].
+pub(crate) const FINALIZER_HASHES: [Hash; 2] = [Hash::NoFinalizer, Hash::LastShiftMissing];
+
+pub(crate) const MISSING_FINALIZER: Mistake = Mistake {
+    id: "missing-finalizer",
+    title: "leaves out all or part of the finalizer",
+    explanation: "h32 is FNV-1a followed by the MurmurHash3 finalizer: h ^= h >> 16; h *= 0x85ebca6b; h ^= h >> 13; h *= 0xc2b2ae35; h ^= h >> 16. Your hash stops before its end. h32(\"\") shows it: the pinned value is 2872998923, FNV-1a alone gives 2166136261.",
+    hint: "Apply all five steps of the finalizer after the loop, the last `h ^= h >> 16` included.",
+    forms: &FINALIZER_FORMS,
+    tweak: |k, form| k.hash = FINALIZER_HASHES[form],
+};
+
+pub(crate) const FLOAT_FINALIZER: Mistake = Mistake {
+    id: "float-finalizer",
+    title: "multiplies with `*` in the finalizer",
+    explanation: "In JavaScript, h * 0x85ebca6b is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or % 2^32) reduces it. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
+    hint: "Use Math.imul(h, 0x85ebca6b) and Math.imul(h, 0xc2b2ae35), then `>>> 0` at the end.",
+    forms: &[""],
+    tweak: |k, _| k.hash = Hash::FloatFinalizer,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_units_match_utf8_on_ascii_only() {
+        let ascii = "cache-1:user:1";
+        assert_eq!(
+            fmix32(fnv_units(ascii.encode_utf16().map(u32::from))),
+            h32(ascii)
+        );
+        assert_eq!(fmix32(fnv_units(ascii.chars().map(u32::from))), h32(ascii));
+        assert_ne!(
+            fmix32(fnv_units("é".encode_utf16().map(u32::from))),
+            h32("é")
+        );
+        assert_eq!(fmix32(crate::hash::fnv1a("é".as_bytes())), h32("é"));
+        // Signed bytes agree on ASCII only.
+        let signed = |t: &str| fmix32(fnv_units(t.bytes().map(|b| b as i8 as i32 as u32)));
+        assert_eq!(signed(ascii), h32(ascii));
+        assert_ne!(signed("é"), h32("é"));
+    }
+}

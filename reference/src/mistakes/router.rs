@@ -1,0 +1,194 @@
+//! Mistakes of `rendezvous-router`: a router with one thing (or two)
+//! wrong.
+
+use super::{
+    CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Hash, Knobs, MISSING_FINALIZER,
+    Mistake, Order, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS, Variant,
+};
+use crate::mistakes::ranking::Rule;
+use crate::model::{Arg, Op};
+use serde_json::Value;
+
+/// A rendezvous router with the choices of its [`Knobs`].
+#[derive(Debug, Clone)]
+struct WrongRouter {
+    /// In insertion order (duplicates only with `list`).
+    nodes: Vec<String>,
+    knobs: Knobs,
+}
+
+fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
+    let mut nodes = match args {
+        [Arg::Names(names)] => names.clone(),
+        _ => Vec::new(),
+    };
+    if !knobs.list {
+        let mut seen = Vec::new();
+        nodes.retain(|n| {
+            let first = !seen.contains(n);
+            seen.push(n.clone());
+            first
+        });
+    }
+    Box::new(WrongRouter { nodes, knobs })
+}
+
+impl WrongRouter {
+    fn score(&self, node: &str, key: &str) -> i64 {
+        let h = self.knobs.hash.of(&self.knobs.text(node, key));
+        if self.knobs.signed {
+            i64::from(h as i32)
+        } else {
+            i64::from(h)
+        }
+    }
+
+    fn route(&self, key: &str) -> Option<String> {
+        let mut best: Option<(&String, i64)> = None;
+        for node in &self.nodes {
+            let score = self.score(node, key);
+            let better = match best {
+                None => true,
+                Some((b, s)) if score == s => match self.knobs.ties {
+                    Ties::SmallerName => node < b,
+                    Ties::LargerName => node > b,
+                    Ties::FirstSeen => false,
+                    Ties::LastSeen => true,
+                },
+                Some((_, s)) => match self.knobs.order {
+                    Order::Highest => score > s,
+                    Order::Lowest => score < s,
+                },
+            };
+            if better {
+                best = Some((node, score));
+            }
+        }
+        best.map(|(n, _)| n.clone())
+    }
+}
+
+impl Variant for WrongRouter {
+    fn apply(&mut self, op: &Op) -> Result<Value, String> {
+        let name = op.name_at(0);
+        match op.name() {
+            "route" => Ok(self.route(name).map_or(Value::Null, Value::from)),
+            "add" => {
+                if self.knobs.list || !self.nodes.iter().any(|n| n == name) {
+                    self.nodes.push(name.to_owned());
+                }
+                Ok(Value::Null)
+            }
+            "remove" => match self.nodes.iter().position(|n| n == name) {
+                Some(i) => {
+                    self.nodes.remove(i);
+                    Ok(Value::Null)
+                }
+                None if self.knobs.raise_on_absent => Err(format!("{name} is not a node")),
+                None => Ok(Value::Null),
+            },
+            other => Err(format!("no operation {other}")),
+        }
+    }
+}
+
+/// Separators learners put between node and key instead of ":".
+const WRONG_SEPARATORS: [&str; 9] = ["|", "-", "/", " ", ",", ";", "_", ".", "#"];
+
+/// The rendezvous-router mistakes.
+pub static RENDEZVOUS: Catalogue = Catalogue {
+    mistakes: &MISTAKES,
+    base: Knobs::right(false, ":", Rule::Plain),
+    build,
+};
+
+static MISTAKES: [Mistake; 18] = [
+    Mistake {
+        id: "lowest-score",
+        title: "the lowest score wins instead of the highest",
+        explanation: "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
+        hint: "Keep the maximum: replace min with max, or flip the comparison.",
+        forms: &[""],
+        tweak: |k, _| k.order = Order::Lowest,
+    },
+    Mistake {
+        id: "first-maximum",
+        title: "ties go to the node seen first, not to the smaller name",
+        explanation: "Your router keeps the first maximum it meets, so when two nodes tie the one added earlier wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+        hint: "On equal scores, compare the names: `score > best or (score == best and node < best_node)`.",
+        forms: &[""],
+        tweak: |k, _| k.ties = Ties::FirstSeen,
+    },
+    Mistake {
+        id: "ties-to-larger-name",
+        title: "ties go to the larger name",
+        explanation: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max(nodes, key=lambda n: (score(n), n))` does this: the larger name makes the larger pair.",
+        hint: "Break ties towards the smaller name: `min(nodes, key=lambda n: (-score(n), n))`, or compare explicitly: `score > best or (score == best and node < best_node)`.",
+        forms: &[""],
+        tweak: |k, _| k.ties = Ties::LargerName,
+    },
+    Mistake {
+        id: "last-maximum",
+        title: "ties go to the node seen last, not to the smaller name",
+        explanation: "Your router keeps the last maximum it meets, so when two nodes tie the one added later wins (Rust's `max_by_key` returns the last of equal maxima). Ties must go to the smaller name, whatever the order nodes were added in.",
+        hint: "Compare (score, Reverse(name)) in Rust: `max_by(|a, b| score(a).cmp(&score(b)).then(b.cmp(a)))`; elsewhere, on equal scores keep the smaller name.",
+        forms: &[""],
+        tweak: |k, _| k.ties = Ties::LastSeen,
+    },
+    Mistake {
+        id: "key-node-swapped",
+        title: "hashes key + \":\" + node instead of node + \":\" + key",
+        explanation: "Your router scores the text key + \":\" + node; the pinned score hashes the node's name first.",
+        hint: "Hash f\"{node}:{key}\" (node first).",
+        forms: &[""],
+        tweak: |k, _| k.key_first = true,
+    },
+    Mistake {
+        id: "no-separator",
+        title: "hashes node + key with no \":\" between them",
+        explanation: "Your router scores node + key; the pinned score puts a colon between them, so \"a\" + \"bc\" and \"ab\" + \"c\" stay apart.",
+        hint: "Hash node + \":\" + key.",
+        forms: &[""],
+        tweak: |k, _| k.separator = "",
+    },
+    Mistake {
+        id: "wrong-separator",
+        title: "joins node and key with another separator than \":\"",
+        explanation: "Your router puts another character between node and key; the pinned score uses a colon.",
+        hint: "Hash node + \":\" + key.",
+        forms: &WRONG_SEPARATORS,
+        tweak: |k, form| k.separator = WRONG_SEPARATORS[form],
+    },
+    SIGNED_COMPARISON,
+    FLOAT_MULTIPLY,
+    Mistake {
+        id: "byte-sum",
+        title: "uses a toy hash (the sum of the bytes) instead of h32",
+        explanation: "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
+        hint: "Implement h32: FNV-1a over the bytes, then the finalizer (see the starter).",
+        forms: &[""],
+        tweak: |k, _| k.hash = Hash::ByteSum,
+    },
+    UTF16_UNITS,
+    CODE_POINTS,
+    SIGNED_BYTES,
+    FNV1,
+    MISSING_FINALIZER,
+    FLOAT_FINALIZER,
+    Mistake {
+        id: "duplicate-membership",
+        title: "keeps nodes in a list, so a node can be there twice",
+        explanation: "A node listed twice (or added twice) is kept twice, and removing it takes one copy away, so it still gets keys. Membership is a set.",
+        hint: "Keep the nodes in a set (or skip names already present).",
+        forms: &[""],
+        tweak: |k, _| k.list = true,
+    },
+    Mistake {
+        id: "remove-absent-raises",
+        title: "fails when removing a node that is not there",
+        explanation: "Removing an absent node must change nothing; your router raises an error instead.",
+        hint: "Check membership first, or use a removal that ignores absent names (set.discard in Python).",
+        forms: &[""],
+        tweak: |k, _| k.raise_on_absent = true,
+    },
+];

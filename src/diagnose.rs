@@ -2,7 +2,8 @@
 //! replayed on every known mistake of the challenge; a mistake that
 //! reproduces the submission on every failing case it can be compared on
 //! is named, preferring one that also passes where the submission passed.
-//! When none does, the closest is shown only with its agreement rate.
+//! When none does, two mistakes made together may be; failing that, the
+//! closest is shown with its agreement rate, on enough evidence only.
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
@@ -63,6 +64,30 @@ impl Behaviour {
     }
 }
 
+/// A known mistake by name, in the form it was made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedMistake {
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+}
+
+impl NamedMistake {
+    fn of(made: Made) -> NamedMistake {
+        NamedMistake {
+            id: made.mistake.id.to_owned(),
+            title: made.mistake.title.to_owned(),
+            explanation: made.mistake.explanation.to_owned(),
+            hint: made.mistake.hint.to_owned(),
+            form: made.form_label().map(|f| format!("{f:?}")),
+        }
+    }
+}
+
 /// A named mistake in a report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MistakeReport {
@@ -73,12 +98,30 @@ pub struct MistakeReport {
     /// The variation that matched (a separator, say), when there are several.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<String>,
+    /// A second mistake made together with this one, when only the two
+    /// together explain the answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,
     /// Failing cases it reproduces, of those compared.
     pub reproduced: usize,
     pub compared: usize,
+}
+
+impl MistakeReport {
+    /// Every mistake named, the first and the one made with it.
+    pub fn named(&self) -> Vec<NamedMistake> {
+        let first = NamedMistake {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            explanation: self.explanation.clone(),
+            hint: self.hint.clone(),
+            form: self.form.clone(),
+        };
+        std::iter::once(first).chain(self.with.clone()).collect()
+    }
 }
 
 /// One case with what the submission did and whether it passed.
@@ -105,6 +148,10 @@ pub struct Diagnosis {
 ///   answers, and a raise only where the submission raised, after the
 ///   same answers. A failing test that hit a limit or crashed gave no
 ///   answers to reproduce, so it is never reproduced;
+/// - when no one mistake is exact, **two made together** are named when
+///   together they reproduce every failing test and pass every test the
+///   submission passed (a stricter rule than for one: there are many
+///   more pairs than mistakes to match by chance);
 /// - named as the **closest** when it reproduces more than half of the
 ///   failing tests and more than any other mistake does;
 /// - otherwise none is named, and `unexplained` says so when the
@@ -154,29 +201,60 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
         // Most passing cases kept; the catalogue's order breaks ties.
         .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
         .map(|(_, hit)| hit);
-    let hit = match exact {
-        Some(hit) => Some(*hit),
-        None => closest(&scored, failing_all),
-    };
-    let Some((made, reproduced, _)) = hit else {
+    let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
+        (*made, None, *reproduced)
+    } else if let Some([a, b]) = (failing.len() == failing_all)
+        .then(|| together(challenge, &failing, &passing))
+        .flatten()
+    {
+        (a, Some(NamedMistake::of(b)), failing_all)
+    } else if let Some((made, reproduced, _)) = closest(&scored, failing_all) {
+        (made, None, reproduced)
+    } else {
         return Diagnosis {
             mistake: None,
             unexplained: true,
         };
     };
+    let NamedMistake {
+        id,
+        title,
+        explanation,
+        hint,
+        form,
+    } = NamedMistake::of(named);
     Diagnosis {
         mistake: Some(MistakeReport {
-            id: made.mistake.id.to_owned(),
-            title: made.mistake.title.to_owned(),
-            explanation: made.mistake.explanation.to_owned(),
-            hint: made.mistake.hint.to_owned(),
-            form: made.form_label().map(|f| format!("{f:?}")),
+            id,
+            title,
+            explanation,
+            hint,
+            form,
+            with,
             exact: reproduced == failing_all,
             reproduced,
             compared: failing_all,
         }),
         unexplained: false,
     }
+}
+
+/// The first two mistakes, in the catalogue's order, that made together
+/// reproduce every `failing` test and pass every `passing` one.
+fn together(
+    challenge: &Challenge,
+    failing: &[(&Case, &Behaviour)],
+    passing: &[&Case],
+) -> Option<[Made; 2]> {
+    let catalogue = challenge.model.catalogue;
+    catalogue.pairs().into_iter().find(|pair| {
+        failing.iter().all(|(case, behaviour)| {
+            behaviour.reproduced_by(&catalogue.run(pair, &case.args, &case.ops))
+        }) && passing.iter().all(|case| {
+            let run = catalogue.run(pair, &case.args, &case.ops);
+            Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+        })
+    })
 }
 
 /// The closest mistake: its best form reproduces more than half of the

@@ -441,3 +441,81 @@ fn weighted_decisions_on_a_hair_are_flagged_fragile() {
             .is_empty()
     );
 }
+
+/// Two mistakes made together are two different mistakes, in whichever
+/// order they are made; two that turn the same knob (two tie rules, two
+/// separators) are not a pair, since the second undoes the first.
+#[test]
+fn mistakes_made_together_commute_and_turn_different_knobs() {
+    use reference::{hrw_top, vnode_ring, weighted_hrw};
+    let routes = |extra: &str| {
+        let keys = ["", "a", "b:c", "é", "user:1", "🙂", "k7"];
+        let ops: Vec<String> = keys.iter().map(|k| format!(r#"["route","{k}"]"#)).collect();
+        format!("{},{extra},{}", ops.join(","), ops.join(","))
+    };
+    let cases: [(&reference::ModelSpec, String); 4] = [
+        (
+            &rendezvous::SPEC,
+            format!(
+                r#"[[["a","ab","b:","é","a"]],[{}]]"#,
+                routes(r#"["remove","ab"],["add","z"],["remove","q"]"#)
+            ),
+        ),
+        (
+            &hrw_top::SPEC,
+            format!(
+                r#"[[["a","ab","b|","é"]],[{},["top","k",2],["top","k",9]]]"#,
+                routes(r#"["remove","ab"],["add","z"]"#)
+            ),
+        ),
+        (
+            &weighted_hrw::SPEC,
+            format!(
+                r#"[[[["a",1],["ab",2.5],["é",0.5]]],[{},["top","k",3]]]"#,
+                routes(r#"["add","a",4],["remove","ab"]"#)
+            ),
+        ),
+        (
+            &vnode_ring::SPEC,
+            format!(
+                r#"[[["A","B","C"],4],[["lookup","A#2"],["points"],{},["load",40]]]"#,
+                routes(r#"["remove","B"],["add","D"]"#).replace("route", "lookup")
+            ),
+        ),
+    ];
+    for (spec, input) in &cases {
+        let (args, ops) = parse_case(spec, &serde_json::from_str(input).unwrap());
+        let catalogue = spec.catalogue;
+        let pairs = catalogue.pairs();
+        assert!(pairs.len() >= 10, "{}: {} pairs", spec.id, pairs.len());
+        for [a, b] in &pairs {
+            assert_ne!(a.mistake.id, b.mistake.id);
+            assert_eq!(
+                catalogue.run(&[*a, *b], &args, &ops),
+                catalogue.run(&[*b, *a], &args, &ops),
+                "{}: {} with {}",
+                spec.id,
+                a.mistake.id,
+                b.mistake.id
+            );
+        }
+    }
+    let ids: Vec<(&str, &str)> = rendezvous::SPEC
+        .catalogue
+        .pairs()
+        .iter()
+        .map(|[a, b]| (a.mistake.id, b.mistake.id))
+        .collect();
+    assert!(ids.contains(&("lowest-score", "no-separator")));
+    for same_knob in [
+        ("no-separator", "wrong-separator"),
+        ("first-maximum", "ties-to-larger-name"),
+        ("byte-sum", "fnv-1"),
+    ] {
+        let flipped = (same_knob.1, same_knob.0);
+        assert!(
+            !ids.contains(&same_knob) && !ids.contains(&flipped),
+            "{same_knob:?}"
+        );
+    }
+}

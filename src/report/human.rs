@@ -127,27 +127,31 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     }
     if let Some(m) = &s.mistake {
         writeln!(out)?;
-        if m.exact {
+        let titled = |n: &crate::diagnose::NamedMistake| {
+            let form = n.form.as_ref().map(|f| format!(" ({f})"));
+            format!("{}{}", n.title, form.unwrap_or_default())
+        };
+        let failing = if m.compared == 1 {
+            "the one failing test compared".to_owned()
+        } else {
+            format!("all {} failing tests compared", m.compared)
+        };
+        if m.exact && m.with.is_some() {
+            writeln!(out, "{BAD}likely mistakes, two made together{BAD:#}:")?;
+            for (i, n) in m.named().iter().enumerate() {
+                writeln!(out, "  {}. {}", i + 1, titled(n))?;
+                writeln!(out, "     {}", n.explanation)?;
+                writeln!(out, "     {HEAD}hint{HEAD:#}: {}", n.hint)?;
+            }
             writeln!(
                 out,
-                "{BAD}likely mistake{BAD:#}: {}{}",
-                m.title,
-                m.form
-                    .as_ref()
-                    .map(|f| format!(" ({f})"))
-                    .unwrap_or_default()
+                "  {DIM}(together they reproduce {failing}, and pass every test your code passed; neither does alone){DIM:#}"
             )?;
+        } else if m.exact {
+            writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;
             writeln!(out, "  {}", m.explanation)?;
             writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
-            writeln!(
-                out,
-                "  {DIM}(this mistake reproduces {}){DIM:#}",
-                if m.compared == 1 {
-                    "the one failing test compared".to_owned()
-                } else {
-                    format!("all {} failing tests compared", m.compared)
-                }
-            )?;
+            writeln!(out, "  {DIM}(this mistake reproduces {failing}){DIM:#}")?;
         } else {
             writeln!(
                 out,

@@ -34,6 +34,10 @@ struct Example {
     /// must name none, not even as the closest.
     #[serde(default)]
     mistake: Option<String>,
+    /// The second mistake named beside `mistake`, when only the two made
+    /// together explain the answers (and, for every other example, none).
+    #[serde(default)]
+    with: Option<String>,
     /// The report must say that no known mistake explains the answers.
     #[serde(default)]
     unexplained: bool,
@@ -236,8 +240,15 @@ fn check_example(example: &Example) -> Result<(), String> {
             if named["id"] != id || named["exact"] != true {
                 return Err(format!("mistake {named}, expected exactly {id}"));
             }
+            let with = named["with"]["id"].as_str();
+            if with != example.with.as_deref() {
+                return Err(format!(
+                    "named with {with:?}, expected with {:?}",
+                    example.with
+                ));
+            }
             // Every failing test carries it too.
-            if failing.iter().any(|t| t["mistake"]["id"] != id) {
+            if failing.iter().any(|t| t["mistake"] != *named) {
                 return Err("a failing test lacks the mistake".into());
             }
         }

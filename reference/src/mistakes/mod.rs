@@ -208,6 +208,32 @@ impl Catalogue {
         }
     }
 
+    /// Every two mistakes a learner can make together, in the catalogue's
+    /// order: forms of different mistakes, each of which changes the right
+    /// solution, that turn different knobs (so they commute) and together
+    /// give a solution no one mistake gives.
+    pub fn pairs(&self) -> Vec<[Made; 2]> {
+        let each: Vec<Made> = self
+            .each()
+            .filter(|m| self.knobs(&[*m]) != self.base)
+            .collect();
+        // A pair that is some one mistake is that mistake.
+        let singles: Vec<Knobs> = each.iter().map(|m| self.knobs(&[*m])).collect();
+        let mut pairs = Vec::new();
+        for (i, a) in each.iter().enumerate() {
+            for b in &each[i + 1..] {
+                if a.mistake.id == b.mistake.id {
+                    continue;
+                }
+                let both = self.knobs(&[*a, *b]);
+                if both == self.knobs(&[*b, *a]) && !singles.contains(&both) {
+                    pairs.push([*a, *b]);
+                }
+            }
+        }
+        pairs
+    }
+
     fn knobs(&self, made: &[Made]) -> Knobs {
         let mut knobs = self.base;
         for m in made {

@@ -432,7 +432,7 @@ impl Grading<'_> {
             .filter(|(_, t)| self.shown(t))
             .find_map(|(o, _)| match &o.behaviour {
                 Some(diagnose::Behaviour::Output(actual)) => {
-                    diagnose::property_hint(o.case, actual)
+                    diagnose::property_hint(self.challenge.model, o.case, actual)
                 }
                 _ => None,
             });

@@ -204,7 +204,7 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
     let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
         (*made, None, *reproduced)
     } else if let Some([a, b]) = (failing.len() == failing_all)
-        .then(|| together(challenge, &failing, &passing))
+        .then(|| together(challenge, &failing, &passing, PAIR_SEARCH_SUITES))
         .flatten()
     {
         (a, Some(NamedMistake::of(b)), failing_all)
@@ -239,22 +239,59 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
     }
 }
 
+/// How many replays of the whole suite the search for two mistakes made
+/// together may cost. There are hundreds of pairs: without a bound, a
+/// submission failing only a large case would replay it hundreds of times.
+/// The bound counts work, not time, so the same files always get the same
+/// diagnosis.
+const PAIR_SEARCH_SUITES: u64 = 20;
+
+/// The work of replaying `case` once: its operations times the nodes it
+/// starts with (each operation may look at every node).
+fn replay_cost(case: &Case) -> u64 {
+    let nodes = case.input[0][0].as_array().map_or(0, Vec::len);
+    (case.ops.len() as u64).saturating_mul(nodes as u64 + 1)
+}
+
 /// The first two mistakes, in the catalogue's order, that made together
-/// reproduce every `failing` test and pass every `passing` one.
+/// reproduce every `failing` test and pass every `passing` one; `None` as
+/// well when the search would cost more than `suites` replays of the suite
+/// ([`PAIR_SEARCH_SUITES`]).
 fn together(
     challenge: &Challenge,
     failing: &[(&Case, &Behaviour)],
     passing: &[&Case],
+    suites: u64,
 ) -> Option<[Made; 2]> {
     let catalogue = challenge.model.catalogue;
-    catalogue.pairs().into_iter().find(|pair| {
-        failing.iter().all(|(case, behaviour)| {
-            behaviour.reproduced_by(&catalogue.run(pair, &case.args, &case.ops))
-        }) && passing.iter().all(|case| {
-            let run = catalogue.run(pair, &case.args, &case.ops);
-            Behaviour::Output(case.expected.clone()).reproduced_by(&run)
-        })
-    })
+    // The smallest failing cases first: most pairs fail one of them.
+    let mut failing = failing.to_vec();
+    failing.sort_by_key(|(case, _)| replay_cost(case));
+    let suite: u64 = failing
+        .iter()
+        .map(|(case, _)| replay_cost(case))
+        .chain(passing.iter().map(|case| replay_cost(case)))
+        .sum();
+    let mut budget = suite.saturating_mul(suites);
+    let mut replay = |pair: &[Made; 2], case: &Case| {
+        budget = budget.checked_sub(replay_cost(case))?;
+        Some(catalogue.run(pair, &case.args, &case.ops))
+    };
+    'pairs: for pair in catalogue.pairs() {
+        for (case, behaviour) in &failing {
+            if !behaviour.reproduced_by(&replay(&pair, case)?) {
+                continue 'pairs;
+            }
+        }
+        for case in passing {
+            let run = replay(&pair, case)?;
+            if !Behaviour::Output(case.expected.clone()).reproduced_by(&run) {
+                continue 'pairs;
+            }
+        }
+        return Some(pair);
+    }
+    None
 }
 
 /// The closest mistake: its best form reproduces more than half of the
@@ -360,4 +397,70 @@ pub fn hash_hint(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<Has
             "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
         ),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The shipped rendezvous-router suite, answered by a solution that
+    /// makes `made`.
+    fn answered_by(challenge: &Challenge, suite: &[&Case], made: &[Made]) -> Vec<Behaviour> {
+        suite
+            .iter()
+            .map(|case| {
+                let run = challenge.model.catalogue.run(made, &case.args, &case.ops);
+                match run.raised_at {
+                    None => Behaviour::Output(run.output),
+                    Some(at) => Behaviour::Raised {
+                        output: run.output,
+                        at,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_mistakes_made_together_are_named_within_the_search_budget() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("challenges");
+        let challenge = Challenge::load(&root, "rendezvous-router").unwrap();
+        let suite = challenge
+            .load_suite(&root.join("rendezvous-router/tests"), true)
+            .unwrap();
+        let catalogue = challenge.model.catalogue;
+        let made = |id: &str| catalogue.each().find(|m| m.mistake.id == id).unwrap();
+        let pair = [made("lowest-score"), made("no-separator")];
+        let cases: Vec<&Case> = suite.cases().collect();
+        let behaviours = answered_by(&challenge, &cases, &pair);
+        let observed: Vec<Observed<'_>> = cases
+            .iter()
+            .zip(&behaviours)
+            .map(|(case, behaviour)| Observed {
+                case,
+                passed: matches!(behaviour, Behaviour::Output(o) if *o == case.expected),
+                behaviour: Some(behaviour.clone()),
+            })
+            .collect();
+        let named = diagnose(&challenge, &observed).mistake.unwrap();
+        assert_eq!(
+            (named.id.as_str(), named.with.map(|w| w.id), named.exact),
+            ("lowest-score", Some("no-separator".to_owned()), true)
+        );
+        // With no budget the search stops before it starts, and nothing
+        // is named exactly.
+        let failing: Vec<(&Case, &Behaviour)> = observed
+            .iter()
+            .filter(|o| !o.passed)
+            .map(|o| (o.case, o.behaviour.as_ref().unwrap()))
+            .collect();
+        let passing: Vec<&Case> = observed
+            .iter()
+            .filter(|o| o.passed)
+            .map(|o| o.case)
+            .collect();
+        assert!(together(&challenge, &failing, &passing, 0).is_none());
+        assert!(together(&challenge, &failing, &passing, PAIR_SEARCH_SUITES).is_some());
+    }
 }

@@ -6,6 +6,7 @@
 
 pub mod hash;
 pub mod hrw_top;
+pub mod lanes;
 pub mod mistakes;
 pub mod model;
 pub mod ranking;

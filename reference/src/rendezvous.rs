@@ -29,20 +29,16 @@ pub static SPEC: ModelSpec = ModelSpec {
     },
 };
 
-/// A node with the FNV-1a state of `name + ":"`, so scoring a key only
-/// hashes the key.
-#[derive(Debug, Clone)]
-struct Node {
-    name: String,
-    prefix_state: u32,
-}
-
 /// The reference router: nodes kept sorted by name, which makes the tie rule
 /// fall out of a strict comparison (the first maximum in name order is the
-/// smallest name) and membership a binary search.
+/// smallest name) and membership a binary search. Beside each name, the
+/// FNV-1a state of `name + ":"`, so scoring a key only hashes the key; the
+/// states are kept in one array of their own so that many nodes are scored
+/// at once ([`crate::lanes`]).
 #[derive(Debug, Clone, Default)]
 pub struct Router {
-    nodes: Vec<Node>,
+    names: Vec<String>,
+    states: Vec<u32>,
 }
 
 impl Router {
@@ -57,52 +53,42 @@ impl Router {
 
     /// The node for `key`, or `None` with no nodes. O(nodes × key length).
     pub fn route(&self, key: &str) -> Option<&str> {
-        let mut best: Option<(&Node, u32)> = None;
-        for node in &self.nodes {
-            let score = fmix32(fnv1a_extend(node.prefix_state, key.as_bytes()));
-            // Strict: on a tie the earlier, smaller name stays.
-            if best.is_none_or(|(_, s)| score > s) {
-                best = Some((node, score));
-            }
-        }
-        best.map(|(n, _)| n.name.as_str())
+        let (at, _) = crate::lanes::first_maximum(&self.states, key.as_bytes())?;
+        Some(&self.names[at])
     }
 
     /// Adds `node`; a present node changes nothing.
     pub fn add(&mut self, node: &str) {
         if let Err(at) = self.position(node) {
-            let prefix_state = fnv1a_extend(fnv1a(node.as_bytes()), b":");
-            self.nodes.insert(
-                at,
-                Node {
-                    name: node.to_owned(),
-                    prefix_state,
-                },
-            );
+            self.names.insert(at, node.to_owned());
+            self.states
+                .insert(at, fnv1a_extend(fnv1a(node.as_bytes()), b":"));
         }
     }
 
     /// Removes `node`; an absent node changes nothing.
     pub fn remove(&mut self, node: &str) {
         if let Ok(at) = self.position(node) {
-            self.nodes.remove(at);
+            self.names.remove(at);
+            self.states.remove(at);
         }
     }
 
     /// The node names in byte order.
     pub fn nodes(&self) -> impl Iterator<Item = &str> {
-        self.nodes.iter().map(|n| n.name.as_str())
+        self.names.iter().map(String::as_str)
     }
 
     /// Every node's score for `key`, highest first, ties by smaller name.
     pub fn scores(&self, key: &str) -> ScoreTable {
         let rows = self
-            .nodes
+            .names
             .iter()
-            .map(|n| ScoreRow {
-                node: n.name.clone(),
-                hashed: format!("{}:{key}", n.name),
-                h32: fmix32(fnv1a_extend(n.prefix_state, key.as_bytes())),
+            .zip(&self.states)
+            .map(|(name, &state)| ScoreRow {
+                node: name.clone(),
+                hashed: format!("{name}:{key}"),
+                h32: fmix32(fnv1a_extend(state, key.as_bytes())),
                 weighted: None,
             })
             .collect();
@@ -110,7 +96,7 @@ impl Router {
     }
 
     fn position(&self, node: &str) -> Result<usize, usize> {
-        self.nodes.binary_search_by(|n| n.name.as_str().cmp(node))
+        self.names.binary_search_by(|n| n.as_str().cmp(node))
     }
 }
 

@@ -30,6 +30,7 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     "verdict": t.verdict,
                     "score": t.score,
                     "max_score": t.max_score,
+                    "points": t.points,
                     "visibility": t.visibility,
                 },
             });
@@ -79,6 +80,7 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     "verdict": s.verdict,
                     "score": s.score,
                     "max_score": s.max_score,
+                    "points": s.points,
                     "passed": s.passed,
                     "total": s.total,
                 })).collect::<Vec<_>>(),

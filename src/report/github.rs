@@ -112,8 +112,8 @@ pub fn summary(report: &Report) -> String {
             "| {} | {} | {} / {} | {} / {} |\n",
             cell(&s.path),
             s.verdict,
-            super::text::number(s.score),
-            super::text::number(s.max_score),
+            super::text::earned(&s.points),
+            super::text::possible(&s.points),
             s.passed,
             s.total
         );

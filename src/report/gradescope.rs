@@ -56,13 +56,18 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             s.verdict,
             s.passed,
             s.total,
-            super::text::number(s.score),
-            super::text::number(s.max_score),
+            super::text::earned(&s.points),
+            super::text::possible(&s.points),
             report.sandbox.describe()
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": { "verdict": s.verdict, "path": s.path, "language": s.language },
+        "extra_data": {
+            "verdict": s.verdict,
+            "path": s.path,
+            "language": s.language,
+            "points": s.points,
+        },
     })
 }

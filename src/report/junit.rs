@@ -49,6 +49,9 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             ("verdict", s.verdict.to_string()),
             ("score", s.score.to_string()),
             ("max_score", s.max_score.to_string()),
+            ("points_earned", s.points.earned.to_string()),
+            ("points_total", s.points.total.to_string()),
+            ("points_denominator", s.points.denominator.to_string()),
             ("language", format!("{:?}", s.language).to_lowercase()),
             ("sandbox", report.sandbox.describe()),
         ] {

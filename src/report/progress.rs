@@ -55,8 +55,8 @@ impl Progress {
                     self.total,
                     super::text::visible(&report.name),
                     report.verdict,
-                    super::text::number(report.score),
-                    super::text::number(report.max_score)
+                    super::text::earned(&report.points),
+                    super::text::possible(&report.points)
                 );
             }
         }

@@ -1,6 +1,6 @@
 //! Text for people, shared by every renderer: strings with their
 //! invisible characters shown, columns padded by display width, lists
-//! abbreviated, scores rounded.
+//! abbreviated, points rounded once.
 
 use serde_json::Value;
 
@@ -184,7 +184,8 @@ pub fn millis(ms: u64) -> String {
     format!("{ms} ms")
 }
 
-/// A score for people: whole numbers bare, others to two decimals.
+/// A measured number for people (a node's weight), whole numbers bare,
+/// others to two decimals. Scores are exact: see [`points`].
 pub fn number(x: f64) -> String {
     let rounded = (x * 100.0).round() / 100.0;
     if rounded.fract() == 0.0 {
@@ -194,9 +195,45 @@ pub fn number(x: f64) -> String {
     }
 }
 
+/// Points for people: `units` of 1/`denominator` of a point, rounded
+/// once (half up) to two decimals from the exact value, whole numbers bare.
+pub fn points(units: u64, denominator: u64) -> String {
+    let denominator = u128::from(denominator.max(1));
+    let hundredths = (u128::from(units) * 200 + denominator) / (2 * denominator);
+    match hundredths % 100 {
+        0 => format!("{}", hundredths / 100),
+        cents => format!("{}.{cents:02}", hundredths / 100),
+    }
+}
+
+/// A score for people: what `points` earned, rounded once.
+pub fn earned(points: &super::Points) -> String {
+    self::points(points.earned, points.denominator)
+}
+
+/// A maximum score for people: what `points` could earn, rounded once.
+pub fn possible(points: &super::Points) -> String {
+    self::points(points.total, points.denominator)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_are_rounded_once_from_the_exact_value() {
+        assert_eq!(points(270, 9), "30");
+        assert_eq!(points(120, 9), "13.33");
+        assert_eq!(points(150, 9), "16.67");
+        assert_eq!(points(1, 8), "0.13");
+        assert_eq!(points(2, 3), "0.67");
+        assert_eq!(points(0, 7), "0");
+        assert_eq!(points(21, 10), "2.10");
+        // 1/200 is exactly half a hundredth: up, as a float's rounding
+        // of 0.005 (stored as 0.00499...) would not.
+        assert_eq!(points(1, 200), "0.01");
+        assert_eq!(points(u64::MAX, 1), u64::MAX.to_string());
+    }
 
     #[test]
     fn learner_text_can_neither_start_a_command_nor_move_the_cursor() {

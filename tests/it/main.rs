@@ -20,6 +20,7 @@ mod learner_values;
 mod links;
 mod mistakes;
 mod nondeterminism;
+mod scores;
 mod setup;
 mod shrink;
 mod snapshots;

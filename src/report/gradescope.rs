@@ -52,7 +52,9 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         "max_score": s.max_score,
         "execution_time": seconds,
         "output": format!(
-            "{}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            "{} ({}): {}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            super::text::visible(&s.name),
+            super::text::visible(&s.path),
             s.verdict,
             s.passed,
             s.total,
@@ -65,6 +67,7 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         "tests": tests,
         "extra_data": {
             "verdict": s.verdict,
+            "name": s.name,
             "path": s.path,
             "language": s.language,
             "points": s.points,

@@ -61,7 +61,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     .join(", ");
     writeln!(
         out,
-        "{HEAD}{}{HEAD:#}{}",
+        "{HEAD}{}{HEAD:#} {DIM}· {}{DIM:#}{}",
+        visible(&s.name),
         visible(&s.path),
         if about.is_empty() {
             String::new()

@@ -10,6 +10,7 @@ pub mod gradebook;
 mod gradescope;
 mod human;
 mod junit;
+pub mod names;
 pub mod progress;
 mod style;
 pub mod text;
@@ -165,9 +166,11 @@ impl Report {
 /// One graded submission.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SubmissionReport {
-    /// The student's name in a batch (the folder or file name), else the
-    /// path as given.
+    /// The student's name, the same in every format: their folder or file
+    /// name, shown as learner text is, unique in the run
+    /// ([`names::student_names`]).
     pub name: String,
+    /// The submission's path, as found: what formats show beside the name.
     pub path: String,
     pub language: Language,
     /// The interpreter that ran it, as the driver reported (e.g. "python 3.11.7").

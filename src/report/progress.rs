@@ -50,10 +50,11 @@ impl Progress {
             None => {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "[{}/{}] {}: {} ({} of {})",
+                    "[{}/{}] {} ({}): {} ({} of {})",
                     *count,
                     self.total,
                     super::text::visible(&report.name),
+                    super::text::visible(&report.path),
                     report.verdict,
                     super::text::earned(&report.points),
                     super::text::possible(&report.points)

@@ -397,8 +397,9 @@ fn an_interrupted_batch_resumes_without_regrading() {
     let regraded: Vec<&str> = progress
         .lines()
         .filter_map(|l| {
+            // `[k/n] name (path): verdict (score)`
             l.split_once("] ")
-                .map(|(_, rest)| rest.split(':').next().unwrap())
+                .map(|(_, rest)| rest.split(" (").next().unwrap())
         })
         .collect();
     let mut expected: Vec<&str> = names

@@ -243,7 +243,7 @@ fn no_learner_value_name_or_reply_reaches_any_output_raw() {
     let summary = std::fs::read_to_string(&summary).unwrap();
     let found = hostile_lines(&summary, &[]);
     assert!(found.is_empty(), "step summary: {found:#?}");
-    // Each row has the table's five cell borders, as Markdown reads them
+    // Each row has the table's six cell borders, as Markdown reads them
     // (a backslash escapes the character after it), whatever the name: a
     // learner's backslash escapes none of them.
     let rows: Vec<&str> = summary
@@ -263,7 +263,7 @@ fn no_learner_value_name_or_reply_reaches_any_output_raw() {
                 _ => {}
             }
         }
-        assert_eq!(borders, 5, "{row}");
+        assert_eq!(borders, 6, "{row}");
     }
     let csv = std::fs::read_to_string(dir.path().join("gradebook.csv")).unwrap();
     for line in csv.lines().skip(1) {

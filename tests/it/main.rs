@@ -19,6 +19,7 @@ mod injection;
 mod learner_values;
 mod links;
 mod mistakes;
+mod names;
 mod nondeterminism;
 mod scores;
 mod setup;

@@ -45,19 +45,30 @@ pub fn visible_str(s: &str) -> String {
 /// - nothing in it can be read by a CI runner as a command: GitHub's
 ///   runner takes a line that starts with `::` (after leading spaces) as a
 ///   workflow command and `##[` anywhere as a legacy one, so a leading `::`
-///   is written `\u{003a}:` and every `##[` as `##\u{005b}`.
+///   is written `\u{003a}:` and every `##[` as `##\u{005b}`; GitLab's
+///   runner takes `section_start:<ts>:<name>` or `section_end:...` then a
+///   CR and `ESC[0K` as a log section's marker, which the CR and ESC
+///   shown already break, and a line that starts with either word has its
+///   `s` written `\u{0073}`.
 ///
 /// Printed this way, learner text never ends the line it is on nor
 /// changes what the terminal shows of the grader's own.
 pub fn visible(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     escape_into(&mut out, s, false);
-    match out.trim_start().strip_prefix("::") {
-        Some(rest) => {
-            let indent = &out[..out.len() - out.trim_start().len()];
-            format!("{indent}\\u{{003a}}:{rest}")
-        }
-        None => out,
+    let start = out.trim_start();
+    let indent = &out[..out.len() - start.len()];
+    // The first character of a word a runner reads at the start of a
+    // line, written in the notation.
+    if let Some(rest) = start.strip_prefix("::") {
+        format!("{indent}\\u{{003a}}:{rest}")
+    } else if ["section_start:", "section_end:"]
+        .iter()
+        .any(|word| start.starts_with(word))
+    {
+        format!("{indent}\\u{{0073}}{}", &start[1..])
+    } else {
+        out
     }
 }
 
@@ -239,6 +250,15 @@ mod tests {
     fn learner_text_can_neither_start_a_command_nor_move_the_cursor() {
         assert_eq!(visible("  ::add-mask::x"), "  \\u{003a}:add-mask::x");
         assert_eq!(visible("a ##[group]b"), "a ##\\u{005b}group]b");
+        // GitLab's section markers: the CR and ESC shown, and the word at
+        // the start of a line written so that it is not the marker's.
+        assert_eq!(
+            visible("section_start:1:x\r\u{1b}[0Kevil"),
+            "\\u{0073}ection_start:1:x\\r\\u{001b}[0Kevil"
+        );
+        assert_eq!(visible("  section_end:1:x"), "  \\u{0073}ection_end:1:x");
+        assert_eq!(visible("a section_end:1:x"), "a section_end:1:x");
+        assert_eq!(visible("sections"), "sections");
         assert_eq!(
             visible("a\rb\u{1b}[31m\u{202e}\u{c}"),
             "a\\rb\\u{001b}[31m\\u{202e}\\u{000c}"

@@ -9,12 +9,13 @@ use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Judgement, Verdict};
 use crate::lang::{self, Submission};
-use crate::report::{Audience, GroupReport, Report, SubmissionReport, TestReport, Window};
+use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport, Window};
 use crate::run::{Outcome, Runner};
 
 mod api;
 pub(crate) mod key;
 mod rerun;
+mod score;
 
 use api::{MISSING_METHOD, api_hint};
 use std::time::Duration;
@@ -117,20 +118,18 @@ impl Grading<'_> {
     fn ungraded(&self, name: &str, path: &str, why: &str, verdict: Verdict) -> SubmissionReport {
         let mut groups = Vec::new();
         let mut tests = Vec::new();
+        let denominator = self.suite.denominator;
         for group in &self.suite.groups {
-            let share = if group.cases.is_empty() {
-                0.0
-            } else {
-                group.weight / group.cases.len() as f64
-            };
+            let points = score::test_points(group, denominator, false);
             for case in &group.cases {
                 tests.push(TestReport {
                     name: case.name.clone(),
                     group: case.group.clone(),
                     visibility: group.visibility,
                     verdict,
-                    score: 0.0,
-                    max_score: share,
+                    score: points.score(),
+                    max_score: points.max_score(),
+                    points,
                     time_ms: 0,
                     cpu_ms: 0,
                     expected_from: case.expected_from,
@@ -143,16 +142,19 @@ impl Grading<'_> {
                     mistake: None,
                 });
             }
+            let points = score::group_points(group, denominator, 0);
             groups.push(GroupReport {
                 name: group.name.clone(),
                 scoring: group.scoring,
                 visibility: group.visibility,
-                score: 0.0,
-                max_score: group.weight,
+                score: points.score(),
+                max_score: points.max_score(),
+                points,
                 passed: 0,
                 total: group.cases.len(),
             });
         }
+        let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
         SubmissionReport {
             name: name.to_owned(),
             path: path.to_owned(),
@@ -161,8 +163,9 @@ impl Grading<'_> {
             api: None,
             build: None,
             verdict,
-            score: 0.0,
-            max_score: groups.iter().map(|g| g.max_score).sum(),
+            score: points.score(),
+            max_score: points.max_score(),
+            points,
             passed: 0,
             total: tests.len(),
             h32: None,
@@ -269,15 +272,18 @@ impl Grading<'_> {
                 .count();
             if group.scoring == Scoring::AllOrNothing && passed < group_tests.len() {
                 for t in group_tests.iter_mut() {
-                    t.score = 0.0;
+                    t.points = score::take_back(t.points);
+                    t.score = t.points.score();
                 }
             }
+            let points = score::group_points(group, suite.denominator, passed);
             groups.push(GroupReport {
                 name: group.name.clone(),
                 scoring: group.scoring,
                 visibility: group.visibility,
-                score: group_score(group.weight, group.scoring, passed, group_tests.len()),
-                max_score: group.weight,
+                score: points.score(),
+                max_score: points.max_score(),
+                points,
                 passed,
                 total: group_tests.len(),
             });
@@ -320,6 +326,7 @@ impl Grading<'_> {
         let api_hint = hello
             .filter(|_| missed)
             .and_then(|h| api_hint(challenge, &h.methods));
+        let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
         Ok(SubmissionReport {
             name: name.to_owned(),
             path: submission.path.display().to_string(),
@@ -328,8 +335,9 @@ impl Grading<'_> {
             api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
             build: runner.build(),
             verdict,
-            score: groups.iter().map(|g| g.score).sum(),
-            max_score: groups.iter().map(|g| g.max_score).sum(),
+            score: points.score(),
+            max_score: points.max_score(),
+            points,
             passed: tests
                 .iter()
                 .filter(|t| t.verdict == Verdict::Accepted)
@@ -358,10 +366,10 @@ impl Grading<'_> {
         group: &Group,
         case: &'c Case,
     ) -> Result<(TestReport, diagnose::Observed<'c>), Error> {
-        let share = group.weight / group.cases.len() as f64;
         let run = runner.run_case(case, group.time_limit)?;
         let judgement = judge::judge(case, &run.outcome);
         let accepted = judgement.verdict == Verdict::Accepted;
+        let points = score::test_points(group, self.suite.denominator, accepted);
         let observed = diagnose::Observed {
             case,
             behaviour: diagnose::Behaviour::of(&run.outcome),
@@ -372,8 +380,9 @@ impl Grading<'_> {
             group: case.group.clone(),
             visibility: group.visibility,
             verdict: judgement.verdict,
-            score: if accepted { share } else { 0.0 },
-            max_score: share,
+            score: points.score(),
+            max_score: points.max_score(),
+            points,
             time_ms: run.elapsed.as_millis() as u64,
             cpu_ms: run.cpu.as_millis() as u64,
             expected_from: case.expected_from,
@@ -515,17 +524,6 @@ impl Grading<'_> {
     }
 }
 
-/// A group's score: its weight times the share of its tests passed, in one
-/// division, so that a group passed in full scores its weight exactly (a
-/// sum of nine shares of 30 is 29.999999999999996).
-fn group_score(weight: f64, scoring: Scoring, passed: usize, total: usize) -> f64 {
-    match scoring {
-        _ if total == 0 => 0.0,
-        Scoring::AllOrNothing if passed < total => 0.0,
-        _ => weight * passed as f64 / total as f64,
-    }
-}
-
 /// Leaves a hidden test its name, group, verdict, score and time: nothing
 /// of its case (operands, expected or actual answers, explanations) and
 /// nothing the learner's code printed or raised while running it, which
@@ -581,20 +579,4 @@ fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
             .map(|i| judgement.actual.get(i).cloned())
             .collect(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Scoring, group_score};
-
-    #[test]
-    fn a_group_passed_in_full_scores_its_weight_exactly() {
-        assert_eq!(group_score(30.0, Scoring::PerTest, 9, 9), 30.0);
-        assert_eq!(group_score(30.0, Scoring::PerTest, 3, 9), 10.0);
-        assert_eq!(group_score(20.0, Scoring::AllOrNothing, 4, 5), 0.0);
-        assert_eq!(group_score(20.0, Scoring::AllOrNothing, 5, 5), 20.0);
-        assert_eq!(group_score(10.0, Scoring::PerTest, 0, 0), 0.0);
-        // Nine shares of 30, summed, are not 30: why the one division.
-        assert_ne!((0..9).map(|_| 30.0 / 9.0).sum::<f64>(), 30.0);
-    }
 }

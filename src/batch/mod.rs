@@ -17,7 +17,8 @@ use std::sync::Mutex;
 /// One student's submission in a batch.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    /// The student's name: the folder's name, or the file's.
+    /// The student's name in every format: their folder's or file's name,
+    /// unique in the run ([`crate::report::names::student_names`]).
     pub name: String,
     /// The student's folder or file, as found.
     pub path: PathBuf,
@@ -45,13 +46,13 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     for path in paths {
         if !path.is_dir() {
             found.entries.push(Entry {
-                name: path.display().to_string(),
+                name: String::new(),
                 path: path.clone(),
                 file: Ok(path.clone()),
             });
         } else if holds_entry_file(path) {
             found.entries.push(Entry {
-                name: path.display().to_string(),
+                name: String::new(),
                 path: path.clone(),
                 file: entry_file(path),
             });
@@ -59,14 +60,23 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
             class(path, &mut found)?;
         }
     }
-    let mut seen = std::collections::BTreeSet::new();
+    // The same student found twice (a class and one of its folders, or
+    // one path given twice) would be graded twice.
+    let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
     for e in &found.entries {
-        if !seen.insert(e.name.clone()) {
+        let real = std::fs::canonicalize(&e.path).unwrap_or_else(|_| e.path.clone());
+        if let Some(first) = seen.insert(real, &e.path) {
             return Err(Error::Usage(format!(
-                "two submissions are named `{}`; give each student one folder or file",
-                e.name
+                "{} and {} are the same submission; give each student once",
+                first.display(),
+                e.path.display()
             )));
         }
+    }
+    let paths: Vec<&Path> = found.entries.iter().map(|e| e.path.as_path()).collect();
+    let names = crate::report::names::student_names(&paths);
+    for (entry, name) in found.entries.iter_mut().zip(names) {
+        entry.name = name;
     }
     Ok(found)
 }
@@ -91,11 +101,6 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
     let before = found.entries.len();
     let mut skipped = Vec::new();
     for child in children {
-        let name = child
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
         let file = if child.is_dir() {
             entry_file(&child)
         } else if is_submission_file(&child) {
@@ -105,7 +110,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
             continue;
         };
         found.entries.push(Entry {
-            name,
+            name: String::new(),
             path: child.clone(),
             file,
         });

@@ -124,10 +124,12 @@ impl Results {
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        // Names are folder or file names, or paths as given: keep their
-        // '/' out of the file name.
-        self.dir
-            .join(format!("{}.result.json", name.replace('/', "%2F")))
+        // A name may hold folders (`a/ada`): one file per name, in this
+        // folder.
+        self.dir.join(format!(
+            "{}.result.json",
+            crate::report::names::file_name(name)
+        ))
     }
 }
 

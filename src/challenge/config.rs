@@ -134,7 +134,8 @@ pub enum Visibility {
 #[serde(deny_unknown_fields)]
 pub struct GroupConfig {
     pub name: String,
-    /// The group's points, shared by its tests.
+    /// The group's points, shared by its tests: a whole number (read as
+    /// a number so that `2.5` gets a message saying so).
     #[serde(default = "default_weight")]
     pub weight: f64,
     #[serde(default)]
@@ -151,6 +152,10 @@ pub struct GroupConfig {
 fn default_weight() -> f64 {
     1.0
 }
+
+/// The most points a group may weigh: scores stay exact integers in JSON
+/// (below 2^53) whatever the groups' test counts.
+pub const MAX_WEIGHT: u64 = 1_000_000;
 
 impl Config {
     /// Reads and parses `path`, pointing at the line and column of any error.
@@ -174,9 +179,9 @@ impl Config {
             if config.groups[..i].iter().any(|h| h.name == g.name) {
                 return Err(problem(format!("group `{}` is declared twice", g.name)));
             }
-            if !(g.weight.is_finite() && g.weight >= 0.0) {
+            if !(g.weight.fract() == 0.0 && (0.0..=MAX_WEIGHT as f64).contains(&g.weight)) {
                 return Err(problem(format!(
-                    "group `{}` has weight {}; use a finite number, 0 or more",
+                    "group `{}` has weight {}; a weight is a whole number of points from 0 to {MAX_WEIGHT}, so that every score is exact",
                     g.name, g.weight
                 )));
             }

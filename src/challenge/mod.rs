@@ -52,6 +52,10 @@ pub struct Challenge {
 pub struct Suite {
     pub dir: PathBuf,
     pub groups: Vec<Group>,
+    /// The unit scores are counted in, as 1/`denominator` of a point: the
+    /// least common multiple of the groups' test counts, so that every
+    /// test's share of its group's weight is a whole number of units.
+    pub denominator: u64,
 }
 
 /// One group of cases with its settings.
@@ -59,7 +63,7 @@ pub struct Suite {
 pub struct Group {
     pub name: String,
     /// The group's points, shared by its tests.
-    pub weight: f64,
+    pub weight: u64,
     pub scoring: Scoring,
     pub visibility: Visibility,
     pub time_limit: Duration,
@@ -320,7 +324,8 @@ impl Challenge {
                 .and_then(|s| s.time_ms)
                 .unwrap_or(self.config.limits.time_ms);
             groups.push(Group {
-                weight: settings.map_or(1.0, |s| s.weight),
+                // A whole number, checked when challenge.toml was read.
+                weight: settings.map_or(1, |s| s.weight as u64),
                 scoring: settings.map_or(Scoring::PerTest, |s| s.scoring),
                 visibility: settings.map_or(Visibility::Visible, |s| s.visibility),
                 time_limit: Duration::from_millis(time_ms),
@@ -337,11 +342,41 @@ impl Challenge {
                 dir.display()
             )));
         }
+        let Some(denominator) = denominator(&groups) else {
+            return Err(Error::Usage(format!(
+                "the groups of {} hold test counts whose scores cannot be kept exact (their least common multiple times the total weight passes 2^53); split the cases into groups of fewer distinct sizes",
+                dir.display()
+            )));
+        };
         Ok(Suite {
             dir: dir.to_owned(),
             groups,
+            denominator,
         })
     }
+}
+
+/// The least common multiple of the non-empty groups' test counts, if the
+/// whole suite's points counted in its units stay below 2^53 (exact in
+/// every JSON reader).
+fn denominator(groups: &[Group]) -> Option<u64> {
+    fn gcd(a: u64, b: u64) -> u64 {
+        if b == 0 { a } else { gcd(b, a % b) }
+    }
+    let mut lcm: u64 = 1;
+    for n in groups
+        .iter()
+        .map(|g| g.cases.len() as u64)
+        .filter(|&n| n > 0)
+    {
+        lcm = (lcm / gcd(lcm, n)).checked_mul(n)?;
+    }
+    let weight: u64 = groups.iter().map(|g| g.weight).sum();
+    weight
+        .max(1)
+        .checked_mul(lcm)
+        .filter(|&units| units < 1 << 53)
+        .map(|_| lcm)
 }
 
 fn list_ids(root: &Path) -> Vec<String> {

@@ -15,7 +15,7 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for s in &report.submissions {
         for t in &s.tests {
             let mut test = json!({
-                "name": format!("{} :: {}/{}", s.path, t.group, t.name),
+                "name": format!("{} :: {}/{}", s.name, t.group, t.name),
                 // A grader's fault is no failure of the test's.
                 "status": match t.verdict {
                     Verdict::Accepted => "passed",
@@ -23,13 +23,14 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     _ => "failed",
                 },
                 "duration": t.time_ms,
-                "suite": [s.path.clone(), t.group.clone()],
+                "suite": [s.name.clone(), t.group.clone()],
                 "rawStatus": t.verdict,
                 "filePath": s.path,
                 "extra": {
                     "verdict": t.verdict,
                     "score": t.score,
                     "max_score": t.max_score,
+                    "points": t.points,
                     "visibility": t.visibility,
                 },
             });
@@ -75,10 +76,12 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 "audience": report.audience,
                 "sandbox": report.sandbox,
                 "submissions": report.submissions.iter().map(|s| json!({
+                    "name": s.name,
                     "path": s.path,
                     "verdict": s.verdict,
                     "score": s.score,
                     "max_score": s.max_score,
+                    "points": s.points,
                     "passed": s.passed,
                     "total": s.total,
                 })).collect::<Vec<_>>(),

@@ -40,7 +40,13 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }
         properties.push_str(&format!(
             ",title={}",
-            property(&format!("{}/{}: {}", t.group, t.name, t.verdict))
+            property(&format!(
+                "{}: {}/{}: {}",
+                super::text::visible(&s.name),
+                t.group,
+                t.name,
+                t.verdict
+            ))
         ));
         writeln!(
             out,
@@ -98,7 +104,7 @@ fn stop_token() -> String {
 /// The Markdown step summary: a table of submissions and scores.
 pub fn summary(report: &Report) -> String {
     let mut md = format!(
-        "### {} — {} of {} submissions accepted\n\n| submission | verdict | score | tests passed |\n| --- | --- | ---: | ---: |\n",
+        "### {} — {} of {} submissions accepted\n\n| student | path | verdict | score | tests passed |\n| --- | --- | --- | ---: | ---: |\n",
         report.challenge,
         report
             .submissions
@@ -109,16 +115,17 @@ pub fn summary(report: &Report) -> String {
     );
     for s in &report.submissions {
         let row = format!(
-            "| {} | {} | {} / {} | {} / {} |\n",
+            "| {} | {} | {} | {} / {} | {} / {} |\n",
+            cell(&s.name),
             cell(&s.path),
             s.verdict,
-            super::text::number(s.score),
-            super::text::number(s.max_score),
+            super::text::earned(&s.points),
+            super::text::possible(&s.points),
             s.passed,
             s.total
         );
         if md.len() + row.len() > SUMMARY_LIMIT {
-            md.push_str("| … | (table cut at GitHub's summary size limit) | | |\n");
+            md.push_str("| … | (table cut at GitHub's summary size limit) | | | |\n");
             break;
         }
         md.push_str(&row);

@@ -16,6 +16,7 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
                     "path": s.path,
                     "score": s.score,
                     "max_score": s.max_score,
+                    "points": s.points,
                     "verdict": s.verdict,
                     "passed": s.passed,
                     "total": s.total,
@@ -27,17 +28,22 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
         bytes.push(b'\n');
         bytes
     } else {
-        let mut csv = String::from("student,path,score,max_score,verdict,passed,total\n");
+        let mut csv = String::from(
+            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator\n",
+        );
         for s in &report.submissions {
             csv.push_str(&format!(
-                "{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{}\n",
                 csv_field(&s.name),
                 csv_field(&s.path),
                 s.score,
                 s.max_score,
                 s.verdict,
                 s.passed,
-                s.total
+                s.total,
+                s.points.earned,
+                s.points.total,
+                s.points.denominator
             ));
         }
         csv.into_bytes()

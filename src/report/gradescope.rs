@@ -52,17 +52,25 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         "max_score": s.max_score,
         "execution_time": seconds,
         "output": format!(
-            "{}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            "{} ({}): {}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            super::text::visible(&s.name),
+            super::text::visible(&s.path),
             s.verdict,
             s.passed,
             s.total,
-            super::text::number(s.score),
-            super::text::number(s.max_score),
+            super::text::earned(&s.points),
+            super::text::possible(&s.points),
             report.sandbox.describe()
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
-        "extra_data": { "verdict": s.verdict, "path": s.path, "language": s.language },
+        "extra_data": {
+            "verdict": s.verdict,
+            "name": s.name,
+            "path": s.path,
+            "language": s.language,
+            "points": s.points,
+        },
     })
 }

@@ -5,7 +5,8 @@
 use super::failure::render_failure;
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{
-    abbreviate, display_width, first_line, millis, number, pad, visible, visible_json, visible_str,
+    abbreviate, display_width, earned, first_line, millis, pad, possible, visible, visible_json,
+    visible_str,
 };
 use super::{Report, SubmissionReport, TestReport};
 use crate::explain::HashCheck;
@@ -60,7 +61,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     .join(", ");
     writeln!(
         out,
-        "{HEAD}{}{HEAD:#}{}",
+        "{HEAD}{}{HEAD:#} {DIM}· {}{DIM:#}{}",
+        visible(&s.name),
         visible(&s.path),
         if about.is_empty() {
             String::new()
@@ -241,8 +243,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
                 format!(
                     "{} {}/{}{rule}",
                     g.name,
-                    number(g.score),
-                    number(g.max_score)
+                    earned(&g.points),
+                    possible(&g.points)
                 )
             })
             .collect();
@@ -259,8 +261,8 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
         s.verdict,
         s.passed,
         s.total,
-        number(s.score),
-        number(s.max_score)
+        earned(&s.points),
+        possible(&s.points)
     )
 }
 

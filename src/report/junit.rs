@@ -1,5 +1,5 @@
 //! JUnit XML, valid against the Jenkins schema (`junit-10.xsd`): a suite per
-//! submission, a case per test, `time` always set, a one-line `message` and
+//! submission (named for the student, its path a property), a case per test, `time` always set, a one-line `message` and
 //! the explanation in the body. Written by hand rather than with a JUnit
 //! crate so that every element and attribute is one the schema allows.
 
@@ -40,15 +40,19 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             r#"  <testsuite name="{}" tests="{}" failures="{failures}" errors="{errors}" skipped="0" time="{}">"#,
-            attr(&super::text::visible(&s.path)),
+            attr(&super::text::visible(&s.name)),
             s.tests.len(),
             seconds(ms)
         )?;
         writeln!(out, "    <properties>")?;
         for (name, value) in [
+            ("path", super::text::visible(&s.path)),
             ("verdict", s.verdict.to_string()),
             ("score", s.score.to_string()),
             ("max_score", s.max_score.to_string()),
+            ("points_earned", s.points.earned.to_string()),
+            ("points_total", s.points.total.to_string()),
+            ("points_denominator", s.points.denominator.to_string()),
             ("language", format!("{:?}", s.language).to_lowercase()),
             ("sandbox", report.sandbox.describe()),
         ] {
@@ -64,7 +68,7 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 out,
                 r#"    <testcase name="{}" classname="{}" time="{}""#,
                 attr(&format!("{}/{}", t.group, t.name)),
-                attr(&super::text::visible(&format!("{}.{}", s.path, t.group))),
+                attr(&super::text::visible(&format!("{}.{}", s.name, t.group))),
                 seconds(t.time_ms)
             )?;
             if t.verdict == Verdict::Accepted {

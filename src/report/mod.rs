@@ -10,6 +10,7 @@ pub mod gradebook;
 mod gradescope;
 mod human;
 mod junit;
+pub mod names;
 pub mod progress;
 mod style;
 pub mod text;
@@ -84,6 +85,49 @@ impl std::str::FromStr for Shard {
     }
 }
 
+/// Points, exactly: `earned` of `total`, both counted in units of
+/// 1/`denominator` of a point. One run counts every test, group and
+/// submission in the same unit (the suite's least common multiple of its
+/// groups' test counts), so sums and merged shards stay exact; the float
+/// `score` and `max_score` beside it are derived from it once, and people
+/// see it rounded once, to two decimals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Points {
+    pub earned: u64,
+    pub total: u64,
+    pub denominator: u64,
+}
+
+impl Points {
+    /// `earned` of `total` units of 1/`denominator` of a point.
+    pub fn new(earned: u64, total: u64, denominator: u64) -> Points {
+        Points {
+            earned,
+            total,
+            denominator: denominator.max(1),
+        }
+    }
+
+    /// The points earned, as a float (for formats that want a number).
+    pub fn score(self) -> f64 {
+        self.earned as f64 / self.denominator as f64
+    }
+
+    /// The points there are, as a float.
+    pub fn max_score(self) -> f64 {
+        self.total as f64 / self.denominator as f64
+    }
+
+    /// The sum of `parts`, all counted in units of 1/`denominator`.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Points>, denominator: u64) -> Points {
+        parts
+            .into_iter()
+            .fold(Points::new(0, 0, denominator), |a, p| {
+                Points::new(a.earned + p.earned, a.total + p.total, denominator)
+            })
+    }
+}
+
 /// The result of grading submissions against one challenge's suite.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
@@ -122,9 +166,11 @@ impl Report {
 /// One graded submission.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SubmissionReport {
-    /// The student's name in a batch (the folder or file name), else the
-    /// path as given.
+    /// The student's name, the same in every format: their folder or file
+    /// name, shown as learner text is, unique in the run
+    /// ([`names::student_names`]).
     pub name: String,
+    /// The submission's path, as found: what formats show beside the name.
     pub path: String,
     pub language: Language,
     /// The interpreter that ran it, as the driver reported (e.g. "python 3.11.7").
@@ -138,6 +184,8 @@ pub struct SubmissionReport {
     pub verdict: Verdict,
     pub score: f64,
     pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
     pub passed: usize,
     pub total: usize,
     /// The submission's own h32 against the pinned one, where it has one.
@@ -177,6 +225,8 @@ pub struct GroupReport {
     pub visibility: crate::challenge::Visibility,
     pub score: f64,
     pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
     pub passed: usize,
     pub total: usize,
 }
@@ -191,6 +241,8 @@ pub struct TestReport {
     pub verdict: Verdict,
     pub score: f64,
     pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
     /// Wall-clock time of the case.
     pub time_ms: u64,
     /// CPU time the session's processes used during the case: what its

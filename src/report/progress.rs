@@ -50,13 +50,14 @@ impl Progress {
             None => {
                 let _ = writeln!(
                     std::io::stderr(),
-                    "[{}/{}] {}: {} ({} of {})",
+                    "[{}/{}] {} ({}): {} ({} of {})",
                     *count,
                     self.total,
                     super::text::visible(&report.name),
+                    super::text::visible(&report.path),
                     report.verdict,
-                    super::text::number(report.score),
-                    super::text::number(report.max_score)
+                    super::text::earned(&report.points),
+                    super::text::possible(&report.points)
                 );
             }
         }

@@ -1,6 +1,6 @@
 //! Text for people, shared by every renderer: strings with their
 //! invisible characters shown, columns padded by display width, lists
-//! abbreviated, scores rounded.
+//! abbreviated, points rounded once.
 
 use serde_json::Value;
 
@@ -45,19 +45,30 @@ pub fn visible_str(s: &str) -> String {
 /// - nothing in it can be read by a CI runner as a command: GitHub's
 ///   runner takes a line that starts with `::` (after leading spaces) as a
 ///   workflow command and `##[` anywhere as a legacy one, so a leading `::`
-///   is written `\u{003a}:` and every `##[` as `##\u{005b}`.
+///   is written `\u{003a}:` and every `##[` as `##\u{005b}`; GitLab's
+///   runner takes `section_start:<ts>:<name>` or `section_end:...` then a
+///   CR and `ESC[0K` as a log section's marker, which the CR and ESC
+///   shown already break, and a line that starts with either word has its
+///   `s` written `\u{0073}`.
 ///
 /// Printed this way, learner text never ends the line it is on nor
 /// changes what the terminal shows of the grader's own.
 pub fn visible(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     escape_into(&mut out, s, false);
-    match out.trim_start().strip_prefix("::") {
-        Some(rest) => {
-            let indent = &out[..out.len() - out.trim_start().len()];
-            format!("{indent}\\u{{003a}}:{rest}")
-        }
-        None => out,
+    let start = out.trim_start();
+    let indent = &out[..out.len() - start.len()];
+    // The first character of a word a runner reads at the start of a
+    // line, written in the notation.
+    if let Some(rest) = start.strip_prefix("::") {
+        format!("{indent}\\u{{003a}}:{rest}")
+    } else if ["section_start:", "section_end:"]
+        .iter()
+        .any(|word| start.starts_with(word))
+    {
+        format!("{indent}\\u{{0073}}{}", &start[1..])
+    } else {
+        out
     }
 }
 
@@ -184,7 +195,8 @@ pub fn millis(ms: u64) -> String {
     format!("{ms} ms")
 }
 
-/// A score for people: whole numbers bare, others to two decimals.
+/// A measured number for people (a node's weight), whole numbers bare,
+/// others to two decimals. Scores are exact: see [`points`].
 pub fn number(x: f64) -> String {
     let rounded = (x * 100.0).round() / 100.0;
     if rounded.fract() == 0.0 {
@@ -194,14 +206,59 @@ pub fn number(x: f64) -> String {
     }
 }
 
+/// Points for people: `units` of 1/`denominator` of a point, rounded
+/// once (half up) to two decimals from the exact value, whole numbers bare.
+pub fn points(units: u64, denominator: u64) -> String {
+    let denominator = u128::from(denominator.max(1));
+    let hundredths = (u128::from(units) * 200 + denominator) / (2 * denominator);
+    match hundredths % 100 {
+        0 => format!("{}", hundredths / 100),
+        cents => format!("{}.{cents:02}", hundredths / 100),
+    }
+}
+
+/// A score for people: what `points` earned, rounded once.
+pub fn earned(points: &super::Points) -> String {
+    self::points(points.earned, points.denominator)
+}
+
+/// A maximum score for people: what `points` could earn, rounded once.
+pub fn possible(points: &super::Points) -> String {
+    self::points(points.total, points.denominator)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    fn points_are_rounded_once_from_the_exact_value() {
+        assert_eq!(points(270, 9), "30");
+        assert_eq!(points(120, 9), "13.33");
+        assert_eq!(points(150, 9), "16.67");
+        assert_eq!(points(1, 8), "0.13");
+        assert_eq!(points(2, 3), "0.67");
+        assert_eq!(points(0, 7), "0");
+        assert_eq!(points(21, 10), "2.10");
+        // 1/200 is exactly half a hundredth: up, as a float's rounding
+        // of 0.005 (stored as 0.00499...) would not.
+        assert_eq!(points(1, 200), "0.01");
+        assert_eq!(points(u64::MAX, 1), u64::MAX.to_string());
+    }
+
+    #[test]
     fn learner_text_can_neither_start_a_command_nor_move_the_cursor() {
         assert_eq!(visible("  ::add-mask::x"), "  \\u{003a}:add-mask::x");
         assert_eq!(visible("a ##[group]b"), "a ##\\u{005b}group]b");
+        // GitLab's section markers: the CR and ESC shown, and the word at
+        // the start of a line written so that it is not the marker's.
+        assert_eq!(
+            visible("section_start:1:x\r\u{1b}[0Kevil"),
+            "\\u{0073}ection_start:1:x\\r\\u{001b}[0Kevil"
+        );
+        assert_eq!(visible("  section_end:1:x"), "  \\u{0073}ection_end:1:x");
+        assert_eq!(visible("a section_end:1:x"), "a section_end:1:x");
+        assert_eq!(visible("sections"), "sections");
         assert_eq!(
             visible("a\rb\u{1b}[31m\u{202e}\u{c}"),
             "a\\rb\\u{001b}[31m\\u{202e}\\u{000c}"

@@ -179,7 +179,9 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("student,path,score,max_score,verdict,passed,total")
+        Some(
+            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator"
+        )
     );
     let rows: Vec<&str> = lines.collect();
     assert_eq!(rows.len(), verdicts.len());
@@ -191,6 +193,15 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
             s["score"].as_f64().unwrap()
         );
         assert_eq!(cells[4], s["verdict"].as_str().unwrap());
+        let points = &s["points"];
+        assert_eq!(
+            cells[7..],
+            [
+                points["earned"].to_string(),
+                points["total"].to_string(),
+                points["denominator"].to_string()
+            ]
+        );
     }
 
     // Three shards, each its own run, merged.
@@ -386,8 +397,9 @@ fn an_interrupted_batch_resumes_without_regrading() {
     let regraded: Vec<&str> = progress
         .lines()
         .filter_map(|l| {
+            // `[k/n] name (path): verdict (score)`
             l.split_once("] ")
-                .map(|(_, rest)| rest.split(':').next().unwrap())
+                .map(|(_, rest)| rest.split(" (").next().unwrap())
         })
         .collect();
     let mut expected: Vec<&str> = names
@@ -467,15 +479,25 @@ fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_
     let dir = tempdir();
     let (class, _) = class(dir.path());
     let class = class.to_str().unwrap();
+    // The samples (worth nothing) and four `edge` cases (30 points, 7.5
+    // each): scores that are neither zero nor whole.
+    let suite = dir.path().join("suite");
+    copy_tree(&root().join(SAMPLE), &suite.join("sample"), |_| true);
+    let edge = root().join("challenges/rendezvous-router/tests/edge");
+    copy_tree(&edge, &suite.join("edge"), |p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        [
+            "single-node",
+            "empty-node-set",
+            "remove-absent-node",
+            "names-that-look-alike",
+        ]
+        .iter()
+        .any(|case| name.starts_with(&format!("{case}.")))
+    });
+    let suite = suite.to_str().unwrap();
     let grade = |extra: &[&str]| -> Value {
-        let mut args = vec![
-            "grade",
-            "--format",
-            "json",
-            "--exit-zero",
-            "--tests",
-            SAMPLE,
-        ];
+        let mut args = vec!["grade", "--format", "json", "--exit-zero", "--tests", suite];
         args.extend(extra);
         args.push(class);
         let out = run(&args);
@@ -489,6 +511,38 @@ fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_
     };
     let whole = grade(&[]);
     assert!(whole.get("shard").is_none(), "a whole run records no shard");
+    // The exact points are in the report, in one unit for the whole run:
+    // a submission's are its groups' summed, and its float score theirs.
+    let submissions = whole["submissions"].as_array().unwrap();
+    let unit = &submissions[0]["points"]["denominator"];
+    assert!(unit.as_u64().is_some_and(|d| d > 0), "{unit}");
+    for s in submissions {
+        let points = &s["points"];
+        assert_eq!(&points["denominator"], unit, "{points}");
+        let sum = |field: &str| -> u64 {
+            s["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["points"][field].as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!(points["earned"].as_u64(), Some(sum("earned")), "{s}");
+        assert_eq!(points["total"].as_u64(), Some(sum("total")), "{s}");
+        let d = unit.as_f64().unwrap();
+        assert_eq!(
+            s["score"].as_f64(),
+            Some(points["earned"].as_f64().unwrap() / d)
+        );
+    }
+    // Some student earns part of the points, so the merge below compares
+    // more than zeros and full marks.
+    assert!(
+        submissions.iter().any(|s| {
+            s["points"]["earned"] != 0 && s["points"]["earned"] != s["points"]["total"]
+        }),
+        "{whole:#}"
+    );
     let files = |n: u32| -> Vec<PathBuf> {
         (1..=n)
             .map(|k| {

@@ -155,9 +155,10 @@ fn a_students_own_folder_is_one_submission() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let report: Value = json(&out);
+    // Named for the folder, as in a class.
     assert_eq!(
         verdicts(&report),
-        [(alice.display().to_string(), "accepted".to_owned())]
+        [("alice".to_owned(), "accepted".to_owned())]
     );
     assert!(
         report["submissions"][0]["path"]

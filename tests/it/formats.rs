@@ -263,7 +263,7 @@ fn github_annotations_are_escaped_and_within_limits() {
         md.starts_with("earlier step\n"),
         "the summary is appended to"
     );
-    assert!(md.contains("| submission | verdict | score | tests passed |"));
+    assert!(md.contains("| student | path | verdict | score | tests passed |"));
     for submission in SUBMISSIONS {
         assert_eq!(
             md.matches(&format!("| {submission} |")).count(),

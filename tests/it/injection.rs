@@ -243,7 +243,7 @@ fn no_learner_value_name_or_reply_reaches_any_output_raw() {
     let summary = std::fs::read_to_string(&summary).unwrap();
     let found = hostile_lines(&summary, &[]);
     assert!(found.is_empty(), "step summary: {found:#?}");
-    // Each row has the table's five cell borders, as Markdown reads them
+    // Each row has the table's six cell borders, as Markdown reads them
     // (a backslash escapes the character after it), whatever the name: a
     // learner's backslash escapes none of them.
     let rows: Vec<&str> = summary
@@ -263,11 +263,179 @@ fn no_learner_value_name_or_reply_reaches_any_output_raw() {
                 _ => {}
             }
         }
-        assert_eq!(borders, 5, "{row}");
+        assert_eq!(borders, 6, "{row}");
     }
     let csv = std::fs::read_to_string(dir.path().join("gradebook.csv")).unwrap();
     for line in csv.lines().skip(1) {
         let cell = line.trim_start_matches('"');
         assert!(!cell.starts_with(['=', '+', '-', '@', '\t']), "{line:?}");
     }
+}
+
+/// GitLab's section markers, as a learner would forge them: a marker is
+/// `section_start:<ts>:<name>` or `section_end:<ts>:<name>` followed by a
+/// raw CR and `ESC[0K`.
+const SECTION_START: &str = "section_start:1:x\r\u{1b}[0Kevil";
+const SECTION_END: &str = "section_end:1:x\r\u{1b}[0K";
+
+/// A router whose answers, exceptions and prints are GitLab section
+/// markers, each at the start of a line of its own.
+const SECTION_ROUTER: &str = r#"
+import sys
+
+START = "section_start:1:x\r\x1b[0Kevil"
+END = "section_end:1:x\r\x1b[0K"
+BOTH = START + "\n" + END + "\n" + START
+
+
+class Router:
+    def __init__(self, nodes):
+        print(BOTH)
+        print(BOTH, file=sys.stderr)
+        self.nodes = set(nodes)
+
+    def route(self, key):
+        return BOTH
+
+    def add(self, node):
+        raise ValueError(BOTH)
+
+    def remove(self, node):
+        raise ValueError(END + "\n" + START)
+"#;
+
+/// Every line of `text` (GitLab splits its log on LF) that holds a raw CR
+/// or ESC, or starts, after spaces, with a section marker's word.
+fn forged_sections(text: &str) -> Vec<String> {
+    text.split('\n')
+        .filter(|line| {
+            let start = line.trim_start();
+            line.contains(['\r', '\u{1b}'])
+                || start.starts_with("section_start:")
+                || start.starts_with("section_end:")
+        })
+        .map(|line| format!("{line:?}"))
+        .collect()
+}
+
+#[test]
+fn no_learner_text_forges_a_gitlab_section() {
+    let dir = tempdir();
+    // The student's folder name is a marker too.
+    let class = dir.path().join("class");
+    let folder = class.join(SECTION_START);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("router.py"), SECTION_ROUTER).unwrap();
+    // A wrong answer (route), a raised error (add, remove) and what the
+    // code printed, each failing test's.
+    let cases = dir.path().join("cases/g");
+    std::fs::create_dir_all(&cases).unwrap();
+    for (name, case) in [
+        ("answer", r#"[[["a","b"]],[["route","k"]]]"#),
+        ("error", r#"[[["a"]],[["add","b"],["route","k"]]]"#),
+        ("removed", r#"[[["a"]],[["remove","a"],["route","k"]]]"#),
+    ] {
+        std::fs::write(cases.join(format!("{name}.json")), case).unwrap();
+    }
+    let cases = cases.parent().unwrap();
+    let cache = tempdir();
+    let summary = dir.path().join("summary.md");
+    let mut written: Vec<(String, String)> = Vec::new();
+    for format in FORMATS {
+        // Gradescope's is a learner's report: a results folder of its own.
+        let results = dir.path().join(format!("results-{format}"));
+        let gradebooks = [
+            dir.path().join(format!("{format}.csv")),
+            dir.path().join(format!("{format}.json")),
+        ];
+        for (i, gradebook) in gradebooks.iter().enumerate() {
+            // Gradescope takes one submission: the student's folder.
+            let target = if format == "gradescope" {
+                &folder
+            } else {
+                &class
+            };
+            let out = output(
+                grader()
+                    .args([
+                        "grade".as_ref(),
+                        "--format".as_ref(),
+                        format.as_ref(),
+                        "--tests".as_ref(),
+                        cases.as_os_str(),
+                        "--cache-dir".as_ref(),
+                        cache.path().as_os_str(),
+                        "--results".as_ref(),
+                        results.as_os_str(),
+                        "--gradebook".as_ref(),
+                        gradebook.as_os_str(),
+                        target.as_os_str(),
+                    ])
+                    .env("GITHUB_STEP_SUMMARY", &summary),
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{format}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            if i == 0 {
+                let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+                if format == "human" {
+                    // The attack reached the report: the answer, the
+                    // error and the printed output are all shown.
+                    for shown in [
+                        "got \"section_start:1:x\\r",
+                        "ValueError: section_start:1:x\\r\\u{001b}[0Kevil",
+                        "\\u{0073}ection_end:1:x\\r\\u{001b}[0K",
+                    ] {
+                        assert!(stdout.contains(shown), "no {shown:?} in\n{stdout}");
+                    }
+                }
+                written.push((format!("{format} stdout"), stdout));
+                written.push((
+                    format!("{format} stderr"),
+                    String::from_utf8_lossy(&out.stderr).into_owned(),
+                ));
+            }
+            written.push((
+                gradebook.display().to_string(),
+                std::fs::read_to_string(gradebook).unwrap(),
+            ));
+        }
+        for entry in std::fs::read_dir(&results).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() {
+                written.push((
+                    path.display().to_string(),
+                    std::fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    written.push((
+        "step summary".into(),
+        std::fs::read_to_string(&summary).unwrap(),
+    ));
+    for (what, text) in &written {
+        // The one raw CR and ESC allowed: none. The path of the student's
+        // folder, where the grader names it as a file (an annotation's
+        // `file=`), is escaped like any learner text.
+        let found = forged_sections(text);
+        assert!(found.is_empty(), "{what}: {found:#?}");
+    }
+    // A JSON report keeps the learner's text as it was, as data.
+    let json = &written
+        .iter()
+        .find(|(what, _)| what == "json stdout")
+        .unwrap()
+        .1;
+    let report: serde_json::Value = serde_json::from_str(json).unwrap();
+    let message = report["submissions"][0]["tests"][1]["error"]["message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.contains(SECTION_START) && message.contains(SECTION_END),
+        "{message:?}"
+    );
 }

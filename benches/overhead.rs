@@ -10,6 +10,8 @@
 //!    costs cancel), with and without the sandbox, against the same replay
 //!    in one plain Python process with no grader.
 //!
+//!    Then the fixed cost of a verdict on the three samples against a
+//!    plain replay of them, with the interpreter by path and through PATH.
 //! 3. Submissions graded per second for a class of 200, with one and two
 //!    jobs.
 //! 4. The vnode-ring reference (a B-tree of entries) against a sorted Vec,
@@ -199,13 +201,110 @@ import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("submission", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
-with open(sys.argv[2]) as f:
-    args, ops = json.load(f)
-router = module.Router(*args)
-output = [getattr(router, op[0])(*op[1:]) for op in ops]
-with open(sys.argv[3]) as f:
-    assert output == json.load(f), "the plain replay disagrees with the reference"
+for case, expected in zip(sys.argv[2::2], sys.argv[3::2]):
+    with open(case) as f:
+        args, ops = json.load(f)
+    router = module.Router(*args)
+    output = [getattr(router, op[0])(*op[1:]) for op in ops]
+    with open(expected) as f:
+        assert output == json.load(f), "the plain replay disagrees with the reference"
 "#;
+
+/// The fixed cost of a verdict: `grader grade` on the challenge page's three
+/// samples against the plain replay of them in one Python process, run by
+/// the real interpreter's path, from the second run on (the cache warm).
+/// The grader runs once with that path in `GRADER_PYTHON`, once finding
+/// `python3` on PATH, through whatever shim a version manager put there.
+fn bench_samples() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let replay = dir.path().join("replay.py");
+    std::fs::write(&replay, PLAIN_REPLAY).unwrap();
+    let python = real_python();
+    let samples = root.join("challenges/rendezvous-router/tests/sample");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().ends_with(".expected.json"))
+        .collect();
+    cases.sort();
+    let submission = root.join("submissions/python/correct_class.py");
+    let cache = dir.path().join("cache");
+    let grade = |by_path: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+        command
+            .current_dir(root)
+            .args(["grade", "--format", "json", "--cache-dir"])
+            .arg(&cache)
+            .arg("--tests")
+            .arg(&samples)
+            .arg(&submission)
+            .stdout(std::process::Stdio::null());
+        if by_path {
+            command.env("GRADER_PYTHON", &python);
+        } else {
+            command.env_remove("GRADER_PYTHON");
+        }
+        succeeds(&mut command);
+    };
+    let plain = || {
+        let mut command = Command::new(&python);
+        command
+            .args(["-B", "-s", "-X", "utf8"])
+            .arg(&replay)
+            .arg(&submission);
+        for case in &cases {
+            command.arg(case).arg(case.with_extension("expected.json"));
+        }
+        succeeds(&mut command);
+    };
+    // Warm the cache, then interleave the three so that the machine's load
+    // touches all of them; each keeps its fastest time.
+    grade(true);
+    grade(false);
+    let mut times = [Duration::MAX; 3];
+    for _ in 0..15 {
+        times[0] = times[0].min(fastest(1, plain));
+        times[1] = times[1].min(fastest(1, || grade(true)));
+        times[2] = times[2].min(fastest(1, || grade(false)));
+    }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "
+a verdict on the 3 samples (fastest of 15, cache warm):"
+    );
+    println!(
+        "  plain Python replay, interpreter by path   {:>7.1} ms",
+        ms(times[0])
+    );
+    for (k, how) in [(1, "GRADER_PYTHON by path"), (2, "python3 found on PATH")] {
+        println!(
+            "  grader, {how:<34} {:>7.1} ms  (+{:.1} ms, {:.2}x)",
+            ms(times[k]),
+            ms(times[k]) - ms(times[0]),
+            ms(times[k]) / ms(times[0])
+        );
+    }
+}
+
+/// The real binary behind `python3`.
+fn real_python() -> String {
+    let out = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// Runs `command`, which must succeed.
+fn succeeds(command: &mut Command) {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
 
 /// Writes a case of `n` operations on 10 nodes (mostly routes, some
 /// churn) with its expected output into `dir`, a `--tests` folder.
@@ -250,24 +349,8 @@ fn bench_grader_overhead() {
     let submission = root.join("submissions/python/correct_class.py");
     let replay = dir.path().join("replay.py");
     std::fs::write(&replay, PLAIN_REPLAY).unwrap();
-    let python = String::from_utf8(
-        Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap()
-    .trim()
-    .to_owned();
-    let run = |command: &mut Command| {
-        let out = command.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
+    let python = real_python();
+    let run = succeeds;
     const SMALL: u32 = 10_000;
     const LARGE: u32 = 100_000;
     let sizes = [SMALL, LARGE];
@@ -413,8 +496,9 @@ fn main() {
         return;
     }
     // `cargo bench --bench overhead -- ring` runs the named ones only.
-    let benches: [(&str, fn()); 4] = [
+    let benches: [(&str, fn()); 5] = [
         ("route", bench_route),
+        ("samples", bench_samples),
         ("ring", bench_ring),
         ("overhead", bench_grader_overhead),
         ("batch", bench_batch),

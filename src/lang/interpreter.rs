@@ -8,6 +8,8 @@ use crate::error::Error;
 use crate::exec::Environment;
 use std::path::PathBuf;
 
+mod known;
+
 /// An interpreter a driver runs on, and how to ask it what it is.
 pub(super) struct Interpreter {
     /// The tool's name among the environment's tools.
@@ -35,7 +37,7 @@ impl Interpreter {
         let chosen = std::env::var_os(self.variable).filter(|v| !v.is_empty());
         let program = chosen.clone().unwrap_or_else(|| self.default.into());
         let shown = program.to_string_lossy().into_owned();
-        let found = env.tool(self.name, self.rank, || self.ask(&program));
+        let found = env.tool(self.name, self.rank, || self.ask_once(env, &program));
         let (major, minor) = self.minimum;
         found.map_err(|detail| Error::Runtime {
             program: match &chosen {
@@ -54,6 +56,24 @@ impl Interpreter {
             },
             source: std::io::Error::other(detail),
         })
+    }
+
+    /// What `program` answered the last time it was asked, from the cache
+    /// folder, when nothing that chooses the interpreter has changed since;
+    /// else asks it, and remembers the answer. Asking costs a process
+    /// start, and through a version manager's shim (a chain of shell
+    /// scripts) about 100 ms: more than grading the samples.
+    fn ask_once(&self, env: &Environment, program: &std::ffi::OsStr) -> Result<PathBuf, String> {
+        let Some(key) = known::key(self.probe, program) else {
+            return self.ask(program);
+        };
+        if let Some(real) = known::recall(env, &key) {
+            return Ok(real);
+        }
+        let real = self.ask(program)?;
+        // A cache that cannot be written only costs the next run a probe.
+        let _ = known::remember(env, &key, &real);
+        Ok(real)
     }
 
     /// Asks `program` for its real binary and its version.

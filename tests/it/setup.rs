@@ -312,3 +312,68 @@ fn running_as_root() -> bool {
         .and_then(|ids| ids.split_whitespace().nth(1))
         == Some("0")
 }
+
+/// A version manager's shim costs a chain of shell scripts per start, so
+/// the interpreter behind it is asked once and remembered in the cache;
+/// changing what chooses it (here a `.python-version` file) asks again.
+#[test]
+fn an_interpreter_behind_a_shim_is_asked_once_until_what_chooses_it_changes() {
+    let dir = tempdir();
+    let real = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let real = text(&real.stdout).trim().to_owned();
+    let (bin, work, log) = (
+        dir.path().join("bin"),
+        dir.path().join("work"),
+        dir.path().join("asked"),
+    );
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let shim = bin.join("python3");
+    std::fs::write(
+        &shim,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexec '{real}' \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    chmod(&shim, 0o755);
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let asked = || {
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    let grade = || {
+        let mut command = grader();
+        command
+            .current_dir(&work)
+            .env("PATH", &path)
+            .env_remove("GRADER_PYTHON")
+            .args(["grade", "--format", "json", "--challenges"])
+            .arg(root().join("challenges"))
+            .arg("--tests")
+            .arg(root().join(SAMPLE))
+            .arg("--cache-dir")
+            .arg(dir.path().join("cache"))
+            .arg(root().join("submissions/python/correct_class.py"));
+        let out = output(&mut command);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let report: Value = json(&out);
+        assert_eq!(report["submissions"][0]["verdict"], "accepted");
+    };
+    grade();
+    // Asked once; the sessions run the real binary, not the shim.
+    assert_eq!(asked(), 1, "{}", std::fs::read_to_string(&log).unwrap());
+    grade();
+    assert_eq!(asked(), 1, "asked again with nothing changed");
+    std::fs::write(work.join(".python-version"), "system\n").unwrap();
+    grade();
+    assert_eq!(asked(), 2, "not asked again after .python-version changed");
+    grade();
+    assert_eq!(asked(), 2);
+}

@@ -308,9 +308,13 @@ impl Grading<'_> {
             .unwrap_or(Verdict::Accepted);
         let hello = runner.hello();
         let exact = mistake.as_ref().is_some_and(|m| m.exact);
-        let hash_hint = (h32.is_none() && !exact && hello.is_some_and(|h| !h.h32))
-            .then(|| diagnose::hash_hint(challenge, &observed))
-            .flatten();
+        // Answers that change between runs have their cause named already.
+        let hash_hint = (h32.is_none()
+            && !exact
+            && nondeterministic.is_none()
+            && hello.is_some_and(|h| !h.h32))
+        .then(|| diagnose::hash_hint(challenge, &observed))
+        .flatten();
         // The hello lists methods from the class; one set on the instance
         // (a class field, an attribute set in __init__) is not there. The
         // hint stands only on evidence: an operation really was missing,

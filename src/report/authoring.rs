@@ -56,19 +56,22 @@ pub fn render_audit(
         counted(rows.len(), "known mistake"),
         counted(tests, "test")
     )?;
+    let named = |r: &AuditRow| match &r.form {
+        Some(form) => format!("{} {form}", r.id),
+        None => r.id.clone(),
+    };
+    // One column for every name, however long the longest.
+    let width = rows.iter().map(|r| named(r).chars().count()).max().unwrap_or(0);
     for r in rows {
-        let name = match &r.form {
-            Some(form) => format!("{} {form}", r.id),
-            None => r.id.clone(),
-        };
+        let name = named(r);
         if r.caught_by.is_empty() {
-            writeln!(out, "  GAP  {name:<28} no test catches it: {}", r.title)?;
+            writeln!(out, "  GAP  {name:<width$} no test catches it: {}", r.title)?;
         } else {
             let shown: Vec<&str> = r.caught_by.iter().take(4).map(String::as_str).collect();
             let more = r.caught_by.len().saturating_sub(shown.len());
             writeln!(
                 out,
-                "  ok   {name:<28} caught by {}{}",
+                "  ok   {name:<width$} caught by {}{}",
                 shown.join(", "),
                 if more > 0 {
                     format!(" and {more} more")

@@ -38,6 +38,9 @@ struct Example {
     /// together explain the answers (and, for every other example, none).
     #[serde(default)]
     with: Option<String>,
+    /// The form of `mistake` named, when it has several.
+    #[serde(default)]
+    form: Option<String>,
     /// The report must say that no known mistake explains the answers.
     #[serde(default)]
     unexplained: bool,
@@ -239,6 +242,13 @@ fn check_example(example: &Example) -> Result<(), String> {
         Some(id) => {
             if named["id"] != id || named["exact"] != true {
                 return Err(format!("mistake {named}, expected exactly {id}"));
+            }
+            let form = named["form"].as_str().map(|f| f.trim_matches('"'));
+            if example.form.is_some() && form != example.form.as_deref() {
+                return Err(format!(
+                    "named in form {form:?}, expected {:?}",
+                    example.form
+                ));
             }
             let with = named["with"]["id"].as_str();
             if with != example.with.as_deref() {

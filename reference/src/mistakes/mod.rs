@@ -49,6 +49,17 @@ impl std::fmt::Debug for Mistake {
     }
 }
 
+/// Raising on the removal of an absent node, which every challenge's
+/// `remove` must ignore.
+pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
+    id: "remove-absent-raises",
+    title: "fails when removing a node that is not there",
+    explanation: "Removing an absent node must change nothing; your code raises an error instead.",
+    hint: "Check membership first, or use a removal that ignores absent names (set.discard or dict.pop(name, None) in Python, a guard before splice in JavaScript).",
+    forms: &[""],
+    tweak: |k, _| k.raise_on_absent = true,
+};
+
 /// One mistake in one of its forms.
 #[derive(Debug, Clone, Copy)]
 pub struct Made {
@@ -82,6 +93,9 @@ pub(crate) struct Knobs {
     /// Nodes kept in a list, not a set: duplicates kept, one copy removed
     /// at a time.
     pub(crate) list: bool,
+    /// With `list`, the constructor still drops duplicates: only `add`
+    /// keeps a node twice.
+    pub(crate) listed_once: bool,
     pub(crate) raise_on_absent: bool,
     pub(crate) top_raises_past_count: bool,
     pub(crate) add_keeps_weight: bool,
@@ -109,6 +123,7 @@ impl Knobs {
             key_first,
             separator,
             list: false,
+            listed_once: false,
             raise_on_absent: false,
             top_raises_past_count: false,
             add_keeps_weight: false,

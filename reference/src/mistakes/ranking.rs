@@ -3,7 +3,8 @@
 
 use super::{
     CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Knobs, MISSING_FINALIZER,
-    Mistake, Order, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS, Variant,
+    Mistake, Order, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS,
+    Variant,
 };
 use crate::model::{Arg, Op};
 use crate::ranking::weighted_score;
@@ -119,6 +120,9 @@ impl Variant for WrongRanker {
                 Ok(Value::Null)
             }
             "remove" => {
+                if self.knobs.raise_on_absent && !self.nodes.iter().any(|(n, _)| n == name) {
+                    return Err(format!("{name} is not a node"));
+                }
                 self.nodes.retain(|(n, _)| n != name);
                 Ok(Value::Null)
             }
@@ -138,7 +142,7 @@ pub static HRW_TOP: Catalogue = Catalogue {
     build,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 13] = [
+static HRW_TOP_MISTAKES: [Mistake; 14] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -187,6 +191,7 @@ static HRW_TOP_MISTAKES: [Mistake; 13] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    REMOVE_ABSENT_RAISES,
 ];
 
 /// The weighted-hrw mistakes.
@@ -196,7 +201,7 @@ pub static WEIGHTED_HRW: Catalogue = Catalogue {
     build,
 };
 
-static WEIGHTED_HRW_MISTAKES: [Mistake; 12] = [
+static WEIGHTED_HRW_MISTAKES: [Mistake; 13] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -244,4 +249,5 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 12] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    REMOVE_ABSENT_RAISES,
 ];

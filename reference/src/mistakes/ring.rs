@@ -2,7 +2,7 @@
 
 use super::{
     CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Knobs, MISSING_FINALIZER,
-    Mistake, SIGNED_BYTES, UTF16_UNITS, Variant,
+    Mistake, REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, Variant,
 };
 use crate::mistakes::ranking::Rule;
 use crate::model::{Arg, Op};
@@ -133,7 +133,16 @@ impl Variant for WrongRing {
                 Ok(Value::Null)
             }
             "remove" => {
-                self.remove(op.name_at(0));
+                let name = op.name_at(0);
+                if self.knobs.raise_on_absent
+                    && self
+                        .nodes
+                        .binary_search_by(|x| x.as_str().cmp(name))
+                        .is_err()
+                {
+                    return Err(format!("{name} is not a node"));
+                }
+                self.remove(name);
                 Ok(Value::Null)
             }
             "points" => Ok(Value::from(self.entries.len())),
@@ -173,7 +182,7 @@ pub static VNODE_RING: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 11] = [
+static MISTAKES: [Mistake; 12] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -228,4 +237,5 @@ static MISTAKES: [Mistake; 11] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    REMOVE_ABSENT_RAISES,
 ];

@@ -3,7 +3,8 @@
 
 use super::{
     CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Hash, Knobs, MISSING_FINALIZER,
-    Mistake, Order, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS, Variant,
+    Mistake, Order, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS,
+    Variant,
 };
 use crate::mistakes::ranking::Rule;
 use crate::model::{Arg, Op};
@@ -22,7 +23,7 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         [Arg::Names(names)] => names.clone(),
         _ => Vec::new(),
     };
-    if !knobs.list {
+    if !knobs.list || knobs.listed_once {
         let mut seen = Vec::new();
         nodes.retain(|n| {
             let first = !seen.contains(n);
@@ -93,7 +94,7 @@ impl Variant for WrongRouter {
 }
 
 /// Separators learners put between node and key instead of ":".
-const WRONG_SEPARATORS: [&str; 9] = ["|", "-", "/", " ", ",", ";", "_", ".", "#"];
+const WRONG_SEPARATORS: [&str; 10] = ["|", "-", "/", " ", ",", ";", "_", ".", "#", "::"];
 
 /// The rendezvous-router mistakes.
 pub static RENDEZVOUS: Catalogue = Catalogue {
@@ -178,17 +179,13 @@ static MISTAKES: [Mistake; 18] = [
     Mistake {
         id: "duplicate-membership",
         title: "keeps nodes in a list, so a node can be there twice",
-        explanation: "A node listed twice (or added twice) is kept twice, and removing it takes one copy away, so it still gets keys. Membership is a set.",
+        explanation: "A node given twice is kept twice (where, the form says: in the constructor's list and by add, or by add only), and removing it takes one copy away, so it still gets keys. Membership is a set.",
         hint: "Keep the nodes in a set (or skip names already present).",
-        forms: &[""],
-        tweak: |k, _| k.list = true,
+        forms: &["listed or added twice", "added twice"],
+        tweak: |k, form| {
+            k.list = true;
+            k.listed_once = form == 1;
+        },
     },
-    Mistake {
-        id: "remove-absent-raises",
-        title: "fails when removing a node that is not there",
-        explanation: "Removing an absent node must change nothing; your router raises an error instead.",
-        hint: "Check membership first, or use a removal that ignores absent names (set.discard in Python).",
-        forms: &[""],
-        tweak: |k, _| k.raise_on_absent = true,
-    },
+    REMOVE_ABSENT_RAISES,
 ];

@@ -1,0 +1,29 @@
+"""Wrong: the initial nodes are de-duplicated, but add appends to the list,
+so a node added twice is there twice and removing it once leaves a copy
+that still gets keys."""
+
+
+def h32(text):
+    h = 2166136261
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & 0xFFFFFFFF
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+class Router:
+    def __init__(self, nodes):
+        self.nodes = list(dict.fromkeys(nodes))
+
+    def add(self, node):
+        self.nodes.append(node)
+
+    def remove(self, node):
+        if node in self.nodes:
+            self.nodes.remove(node)
+
+    def route(self, key):
+        return min(self.nodes, key=lambda n: (-h32(n + ":" + key), n), default=None)

@@ -7,9 +7,9 @@
 //!   a ring's points per node), and the keys its loads hash. The bounds
 //!   keep the reference (run at every load) and the grader's memory
 //!   small, and are far above any case a course needs: the largest
-//!   shipped cases have 10,000 operations, 12,800 ring points and 40,000
+//!   shipped cases have 10,000 operations, 12,800 ring points and 20,000
 //!   load keys, and `gen --profile large` writes a million operations
-//!   over 20,000 nodes (160,000 ring points) and about 10 million load
+//!   over 20,000 nodes (160,000 ring points) and about 9 million load
 //!   keys.
 
 use reference::{Arg, Effect, Kind, ModelSpec, Op};

@@ -1,7 +1,9 @@
 //! Authoring: add a case from a challenge page, bless expected files from
 //! the reference, validate a suite, and generate reproducible cases.
 
-use crate::challenge::{Case, Challenge, ExpectedFrom, Operations, Suite, locate, parse_input};
+use crate::challenge::{
+    Case, Challenge, ExpectedFrom, Operations, Suite, locate, parse_input, rules,
+};
 use crate::error::{Error, Problem};
 use crate::fsutil::write_atomically;
 use serde_json::Value;
@@ -71,7 +73,27 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut names: Vec<(&str, &Case)> = Vec::new();
     for group in &suite.groups {
+        if let Some(why) = rules::group_name_problem(&group.name) {
+            findings.push(Finding {
+                error: true,
+                problem: Problem {
+                    path: suite.dir.join(&group.name),
+                    position: None,
+                    message: format!("{why}; rename the folder"),
+                },
+            });
+        }
         for case in &group.cases {
+            if let Some(why) = rules::case_name_problem(&case.name) {
+                findings.push(Finding {
+                    error: true,
+                    problem: Problem {
+                        path: case.path.clone(),
+                        position: None,
+                        message: format!("{why}; rename the file and its expected file"),
+                    },
+                });
+            }
             if let Some((_, other)) = names.iter().find(|(n, _)| *n == case.name) {
                 findings.push(Finding {
                     error: true,
@@ -249,14 +271,8 @@ pub fn add(
     name: &str,
     pasted: &Pasted,
 ) -> Result<(PathBuf, PathBuf), Error> {
-    if name.is_empty()
-        || name.contains(['/', '\\'])
-        || name.starts_with('.')
-        || name.ends_with(".json")
-    {
-        return Err(Error::Usage(format!(
-            "`{name}` is not a case name: use letters, digits and dashes, no extension"
-        )));
+    if let Some(why) = rules::case_name_problem(name) {
+        return Err(Error::Usage(why));
     }
     let ops = Operations {
         model: challenge.model,

@@ -97,6 +97,19 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
     let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
+    // The command line's limits are held to challenge.toml's least values.
+    for (flag, key, value) in [
+        ("--time-limit", "time_ms", args.time_limit),
+        ("--memory-limit", "memory_mb", args.memory_limit),
+        ("--output-limit", "output_mb", args.output_limit),
+        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
+        ("--extras-budget", "extras_budget_ms", args.extras_budget),
+    ] {
+        if let Some(value) = value {
+            challenge::limits::check(key, value)
+                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
+        }
+    }
     let challenge = Challenge::load(&root, &args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let mut suite = challenge.load_suite(&dir, own)?;
@@ -357,14 +370,7 @@ fn authoring(cli: &Cli, args: &SuiteArgs) -> Result<(Challenge, std::path::PathB
 
 fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, dir, own) = authoring(cli, &args.suite)?;
-    if own && challenge.config.group(&args.group).is_none() {
-        return Err(Error::Usage(format!(
-            "group `{}` is not declared in {}; add [[groups]] with name = \"{}\" first",
-            args.group,
-            challenge.dir.join("challenge.toml").display(),
-            args.group
-        )));
-    }
+    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
     let text = match &args.file {
         Some(file) => std::fs::read_to_string(file)
             .map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?,
@@ -376,8 +382,7 @@ fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> 
         }
     };
     let pasted = crate::author::parse_pasted(&text).map_err(Error::Usage)?;
-    let (case, expected) =
-        crate::author::add(&challenge, &dir.join(&args.group), &args.name, &pasted)?;
+    let (case, expected) = crate::author::add(&challenge, &folder, &args.name, &pasted)?;
     writeln!(out, "wrote {} and {}", case.display(), expected.display())
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
@@ -420,13 +425,14 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
 }
 
 fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, _) = authoring(cli, &args.suite)?;
+    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
     let request = crate::generate::Request {
         profile: args.profile,
         seed: args.seed,
         nodes: args.nodes,
         ops: args.ops,
-        dir: &dir.join(&args.group),
+        dir: &folder,
         name: &args.name,
     };
     let (case, expected) = crate::generate::generate(&challenge, &request)?;

@@ -6,6 +6,7 @@
 //! answer would hang on a fragile floating-point gap is drawn again.
 
 use crate::challenge::Challenge;
+use crate::challenge::rules::Sizes;
 use crate::error::Error;
 use crate::fsutil::AtomicFile;
 use reference::model::Explanation;
@@ -213,6 +214,15 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         Arg::Names(nodes.clone())
     }];
     args.extend(rest);
+    // The loader's bounds, checked before anything is written and as each
+    // operation is drawn: nothing gen writes fails to load.
+    let refuse = |why: String| {
+        Error::Usage(format!(
+            "grader gen --nodes {n} --ops {m}: {why}; nothing was written"
+        ))
+    };
+    Sizes::operations_fit(m).map_err(refuse)?;
+    let mut sizes = Sizes::new(challenge.model, &args).map_err(|(_, why)| refuse(why))?;
     std::fs::create_dir_all(request.dir).map_err(Error::io(format!(
         "cannot create {}",
         request.dir.display()
@@ -275,6 +285,9 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
                 operands,
             }
         };
+        sizes
+            .op(i, &op)
+            .map_err(|(_, why)| refuse(format!("operation {i}: {why}")))?;
         let result = model.apply(&op);
         let mut json = vec![Value::from(op.name())];
         json.extend(op.operands.iter().map(Arg::to_json));

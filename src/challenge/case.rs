@@ -175,7 +175,8 @@ fn nest(prefix: &[usize], (path, message): (Vec<usize>, String)) -> (Vec<usize>,
     ([prefix, &path].concat(), message)
 }
 
-/// Parses `[args, ops]` against the challenge's constructor and operations.
+/// Parses `[args, ops]` against the challenge's constructor and operations,
+/// and holds it to the bounds of [`super::rules`].
 pub fn parse_input(ops: &Operations<'_>, input: &Value) -> Located<(Vec<Arg>, Vec<Op>)> {
     let model = ops.model;
     let form =
@@ -220,11 +221,14 @@ pub fn parse_input(ops: &Operations<'_>, input: &Value) -> Located<(Vec<Arg>, Ve
             ),
         )
     })?;
+    super::rules::Sizes::operations_fit(op_items.len())
+        .map_err(|m| (vec![1, super::rules::MAX_OPERATIONS], m))?;
     let parsed = op_items
         .iter()
         .enumerate()
         .map(|(j, op)| parse_op(ops, op).map_err(|e| nest(&[1, j], e)))
         .collect::<Located<Vec<Op>>>()?;
+    super::rules::check_sizes(model, &args, &parsed)?;
     Ok((args, parsed))
 }
 

@@ -1,9 +1,10 @@
 //! `challenge.toml`: what a challenge exposes and how it is graded.
 
-use super::locate::line_column;
+use super::limits::{self, Limits};
+use super::locate::{At, line_column, toml_position};
 use crate::error::Problem;
 use serde::Deserialize;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The parsed `challenge.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -25,49 +26,8 @@ pub struct Config {
     /// Test groups, in the order reports list them.
     #[serde(default)]
     pub groups: Vec<GroupConfig>,
-}
-
-/// Limits of every session; a group may override the time.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Limits {
-    /// Wall-clock time per case, in milliseconds.
-    pub time_ms: u64,
-    /// Memory (RLIMIT_DATA) per session, in MiB.
-    pub memory_mb: u64,
-    /// Output a case may print (stdout and stderr together), in MiB.
-    pub output_mb: u64,
-    /// Processes and threads per session.
-    pub processes: u64,
-    pub open_files: u64,
-    /// The largest file a session may write, in MiB.
-    pub file_size_mb: u64,
-    /// The session's scratch folder, in MiB.
-    pub scratch_mb: u64,
-    /// The least time one extra run (a shrinking attempt, the order or
-    /// h32 check) gets, in milliseconds; it gets ten times its case's
-    /// measured time when that is more, never more than its group's limit.
-    pub extra_run_ms: u64,
-    /// The most all extra runs of one submission take together, in
-    /// milliseconds; less when the failing case is fast (20 times its
-    /// time plus 5 s).
-    pub extras_budget_ms: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            time_ms: 2000,
-            memory_mb: 512,
-            output_mb: 8,
-            processes: 128,
-            open_files: 256,
-            file_size_mb: 16,
-            scratch_mb: 64,
-            extra_run_ms: 250,
-            extras_budget_ms: 20_000,
-        }
-    }
+    #[serde(skip)]
+    source: Source,
 }
 
 /// `[rust]`: how Rust submissions are compiled.
@@ -157,59 +117,143 @@ fn default_weight() -> f64 {
 /// (below 2^53) whatever the groups' test counts.
 pub const MAX_WEIGHT: u64 = 1_000_000;
 
+/// Where a `Config` was read from, to point at its lines.
+#[derive(Debug, Clone, Default)]
+struct Source {
+    path: PathBuf,
+    text: String,
+}
+
 impl Config {
-    /// Reads and parses `path`, pointing at the line and column of any error.
-    pub fn load(path: &Path) -> Result<Config, Problem> {
-        let text = std::fs::read_to_string(path).map_err(|e| Problem {
-            path: path.to_owned(),
-            position: None,
-            message: format!("cannot read: {e}"),
+    /// Reads and parses `path` and checks what can be checked without the
+    /// reference: every problem, each at its line and column.
+    pub fn load(path: &Path) -> Result<Config, Vec<Problem>> {
+        let config = Config::read(path)?;
+        let problems = config.problems();
+        if problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// Reads and parses `path`, unchecked but for its form.
+    pub fn read(path: &Path) -> Result<Config, Vec<Problem>> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![Problem {
+                path: path.to_owned(),
+                position: None,
+                message: format!("cannot read: {e}"),
+            }]
         })?;
-        let config: Config = toml::from_str(&text).map_err(|e| Problem {
-            path: path.to_owned(),
-            position: e.span().map(|s| line_column(&text, s.start)),
-            message: e.message().trim().to_owned(),
+        let mut config: Config = toml::from_str(&text).map_err(|e| {
+            vec![Problem {
+                path: path.to_owned(),
+                position: Some(e.span().map_or((1, 1), |s| line_column(&text, s.start))),
+                message: e.message().trim().to_owned(),
+            }]
         })?;
-        let problem = |message: String| Problem {
+        config.source = Source {
             path: path.to_owned(),
-            position: None,
-            message,
+            text,
         };
-        for (i, g) in config.groups.iter().enumerate() {
-            if config.groups[..i].iter().any(|h| h.name == g.name) {
-                return Err(problem(format!("group `{}` is declared twice", g.name)));
+        Ok(config)
+    }
+
+    /// The file this was read from.
+    pub fn path(&self) -> &Path {
+        &self.source.path
+    }
+
+    /// A problem of `challenge.toml` at `at` (or the nearest part of it
+    /// that is written: a missing key points at its table).
+    pub fn problem(&self, at: &[At<'_>], message: String) -> Problem {
+        Problem {
+            path: self.source.path.clone(),
+            position: Some(toml_position(&self.source.text, at)),
+            message,
+        }
+    }
+
+    /// What is wrong in it that the reference need not be asked about,
+    /// in the file's order.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        for (i, name) in self.operations.iter().enumerate() {
+            if self.operations[..i].contains(name) {
+                problems.push(self.problem(
+                    &[At::Key("operations"), At::Index(i)],
+                    format!("operation `{name}` is listed twice; remove one"),
+                ));
+            }
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            let at = |key| [At::Key("groups"), At::Index(i), At::Key(key)];
+            if let Some(reason) = super::rules::group_name_problem(&g.name) {
+                problems.push(self.problem(&at("name"), reason));
+            }
+            if self.groups[..i].iter().any(|h| h.name == g.name) {
+                problems.push(self.problem(
+                    &at("name"),
+                    format!("group `{}` is declared twice; remove or rename one", g.name),
+                ));
             }
             if !(g.weight.fract() == 0.0 && (0.0..=MAX_WEIGHT as f64).contains(&g.weight)) {
-                return Err(problem(format!(
-                    "group `{}` has weight {}; a weight is a whole number of points from 0 to {MAX_WEIGHT}, so that every score is exact",
-                    g.name, g.weight
-                )));
+                problems.push(self.problem(
+                    &at("weight"),
+                    format!(
+                        "group `{}` has weight {}; a weight is a whole number of points from 0 to {MAX_WEIGHT}, so that every score is exact",
+                        g.name, g.weight
+                    ),
+                ));
+            }
+            if let Some(ms) = g.time_ms
+                && let Err(why) = limits::check("time_ms", ms)
+            {
+                problems.push(self.problem(&at("time_ms"), format!("group `{}`: {why}", g.name)));
             }
         }
-        if config.limits.time_ms == 0 || config.groups.iter().any(|g| g.time_ms == Some(0)) {
-            return Err(problem("a time limit of 0 ms can never be met".into()));
+        for (key, value) in self.limits.values() {
+            if let Err(why) = limits::check(key, value) {
+                problems.push(self.problem(&[At::Key("limits"), At::Key(key)], why));
+            }
         }
-        let l = &config.limits;
-        if [
-            l.memory_mb,
-            l.output_mb,
-            l.processes,
-            l.open_files,
-            l.file_size_mb,
-            l.scratch_mb,
-            l.extra_run_ms,
-            l.extras_budget_ms,
-        ]
-        .contains(&0)
-        {
-            return Err(problem("[limits]: every limit must be at least 1".into()));
-        }
-        Ok(config)
+        problems.sort_by_key(|p| p.position);
+        problems
     }
 
     /// The settings of group `name`, if declared.
     pub fn group(&self, name: &str) -> Option<&GroupConfig> {
         self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// Whether a case may be in group `name` of the challenge's own suite:
+    /// only if `challenge.toml` declares it, which gives it its points.
+    /// `origin` says where the name came from, e.g. ` (the folder tests/x)`.
+    pub fn check_declared(&self, name: &str, origin: &str) -> Result<(), Problem> {
+        if self.group(name).is_some() {
+            return Ok(());
+        }
+        let declared: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| format!("`{}`", g.name))
+            .collect();
+        let at = match self.groups.len() {
+            0 => vec![],
+            n => vec![At::Key("groups"), At::Index(n - 1)],
+        };
+        Err(self.problem(
+            &at,
+            format!(
+                "group `{name}`{origin} is not declared in challenge.toml (declared: {}); add [[groups]] with name = \"{name}\", or use a declared group",
+                if declared.is_empty() {
+                    "none".into()
+                } else {
+                    declared.join(", ")
+                }
+            ),
+        ))
     }
 }
 
@@ -217,7 +261,7 @@ impl Config {
 mod tests {
     use super::*;
 
-    fn load(text: &str) -> Result<Config, Problem> {
+    fn load(text: &str) -> Result<Config, Vec<Problem>> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("challenge.toml");
         std::fs::write(
@@ -233,10 +277,10 @@ mod tests {
         assert_eq!(load("").unwrap().rust.edition, Edition::E2024);
         let chosen = load("[rust]\nedition = \"2021\"\n").unwrap();
         assert_eq!(chosen.rust.edition.year(), "2021");
-        let unknown = load("[rust]\nedition = \"2023\"\n").unwrap_err();
+        let unknown = load("[rust]\nedition = \"2023\"\n").unwrap_err().remove(0);
         assert!(unknown.message.contains("2023"), "{}", unknown.message);
         assert_eq!(unknown.position.map(|p| p.0), Some(4), "{unknown:?}");
-        let key = load("[rust]\nflags = \"-O\"\n").unwrap_err();
+        let key = load("[rust]\nflags = \"-O\"\n").unwrap_err().remove(0);
         assert!(
             key.message.contains("unknown field `flags`"),
             "{}",

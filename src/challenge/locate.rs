@@ -37,6 +37,43 @@ pub fn line_column(text: &str, at: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// One step into a TOML document: a key of a table, or an index into an
+/// array (of values or of tables).
+#[derive(Debug, Clone, Copy)]
+pub enum At<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The 1-based line and column in the TOML `text` of the value at `path`,
+/// or of the deepest part of it that is there (a missing key points at its
+/// table); the file's start when nothing of it is, or the text does not
+/// parse.
+pub fn toml_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
+    let Ok(root) = toml::de::DeTable::parse(text) else {
+        return (1, 1);
+    };
+    let mut at = None;
+    let mut table = Some(root.get_ref());
+    let mut value: Option<&toml::Spanned<toml::de::DeValue<'_>>> = None;
+    for step in path {
+        let next = match (step, table, value) {
+            (At::Key(key), Some(t), _) => t
+                .iter()
+                .find(|(k, _)| k.get_ref().as_ref() == *key)
+                .map(|(_, v)| v),
+            (At::Key(key), None, Some(v)) => v.get_ref().get(*key),
+            (At::Index(i), _, Some(v)) => v.get_ref().get(*i),
+            _ => None,
+        };
+        let Some(next) = next else { break };
+        at = Some(next.span().start);
+        value = Some(next);
+        table = None;
+    }
+    at.map_or((1, 1), |at| line_column(text, at))
+}
+
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
     while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         at += 1;

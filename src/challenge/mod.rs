@@ -6,12 +6,16 @@
 
 mod case;
 mod config;
+pub mod limits;
 pub mod locate;
+pub mod rules;
 
 pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
-pub use config::{Config, Edition, GroupConfig, Limits, RustConfig, Scoring, Visibility};
+pub use config::{Config, Edition, GroupConfig, RustConfig, Scoring, Visibility};
+pub use limits::Limits;
 
 use crate::error::{Error, Problem};
+use locate::At;
 use reference::{ModelSpec, Signature};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -149,35 +153,57 @@ impl Challenge {
                 }
             )));
         }
-        let config = Config::load(&toml_path).map_err(|p| Error::Invalid(vec![p]))?;
-        let problem = |message: String| {
-            Error::Invalid(vec![Problem {
-                path: toml_path.clone(),
-                position: None,
-                message,
-            }])
-        };
+        let config = Config::read(&toml_path).map_err(Error::Invalid)?;
+        let mut problems = config.problems();
         let model_id = config.reference.as_deref().unwrap_or(id);
-        let model = reference::challenge(model_id).ok_or_else(|| {
+        let Some(model) = reference::challenge(model_id) else {
             let known: Vec<&str> = reference::challenges().iter().map(|s| s.id).collect();
-            problem(format!(
-                "no reference named `{model_id}`; the reference crate has: {}",
-                known.join(", ")
-            ))
-        })?;
-        let operations = config
-            .operations
-            .iter()
-            .map(|name| {
-                model.signature(name).ok_or_else(|| {
-                    let known: Vec<&str> = model.operations.iter().map(|s| s.name).collect();
-                    problem(format!(
-                        "operation `{name}` is not implemented by the reference `{model_id}` (it has: {})",
-                        known.join(", ")
-                    ))
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+            let (at, what) = match &config.reference {
+                Some(_) => (vec![At::Key("reference")], "no reference named"),
+                None => (
+                    vec![],
+                    "no `reference` is given and there is no reference named after the folder,",
+                ),
+            };
+            problems.push(config.problem(
+                &at,
+                format!(
+                    "{what} `{model_id}`; set reference = \"...\" to one the reference crate has: {}",
+                    known.join(", ")
+                ),
+            ));
+            problems.sort_by_key(|p| p.position);
+            return Err(Error::Invalid(problems));
+        };
+        let mut operations = Vec::new();
+        let known: Vec<&str> = model.operations.iter().map(|s| s.name).collect();
+        if config.operations.is_empty() {
+            problems.push(config.problem(
+                &[At::Key("operations")],
+                format!(
+                    "`operations` is empty, so no case could use any; list those cases may use, of the reference's: {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+        for (i, name) in config.operations.iter().enumerate() {
+            match model.signature(name) {
+                Some(signature) => operations.push(signature),
+                None => {
+                    problems.push(config.problem(
+                        &[At::Key("operations"), At::Index(i)],
+                        format!(
+                            "operation `{name}` is not implemented by the reference `{model_id}`; use some of: {}",
+                            known.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        if !problems.is_empty() {
+            problems.sort_by_key(|p| p.position);
+            return Err(Error::Invalid(problems));
+        }
         Ok(Challenge {
             id: id.to_owned(),
             dir,
@@ -185,6 +211,30 @@ impl Challenge {
             model,
             operations,
         })
+    }
+
+    /// Where `add` and `gen` write case `name` of `group`, once both names
+    /// are safe and, in the challenge's own suite (`own`), the group is
+    /// declared: the rules `validate` and loading hold every case to.
+    pub fn case_folder(
+        &self,
+        suite: &Path,
+        own: bool,
+        group: &str,
+        name: &str,
+    ) -> Result<PathBuf, Error> {
+        if let Some(why) = rules::group_name_problem(group) {
+            return Err(Error::Usage(format!("--group: {why}")));
+        }
+        if let Some(why) = rules::case_name_problem(name) {
+            return Err(Error::Usage(why));
+        }
+        if own {
+            self.config
+                .check_declared(group, " (--group)")
+                .map_err(|p| Error::Usage(format!("{p}; nothing was written")))?;
+        }
+        Ok(suite.join(group))
     }
 
     /// The challenge's own test folder.
@@ -282,14 +332,13 @@ impl Challenge {
         let mut groups = Vec::new();
         for name in group_order {
             let settings = self.config.group(&name);
-            if own && settings.is_none() {
-                problems.push(Problem {
-                    path: dir.join(&name),
-                    position: None,
-                    message: format!(
-                        "group `{name}` is not declared in challenge.toml; add [[groups]] with name = \"{name}\""
-                    ),
-                });
+            let origin = format!(
+                " (the folder {}, {})",
+                dir.join(&name).display(),
+                crate::words::counted(files[&name].len(), "file")
+            );
+            if own && let Err(problem) = self.config.check_declared(&name, &origin) {
+                problems.push(problem);
                 continue;
             }
             let paths = &files[&name];

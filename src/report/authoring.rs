@@ -61,7 +61,11 @@ pub fn render_audit(
         None => r.id.clone(),
     };
     // One column for every name, however long the longest.
-    let width = rows.iter().map(|r| named(r).chars().count()).max().unwrap_or(0);
+    let width = rows
+        .iter()
+        .map(|r| named(r).chars().count())
+        .max()
+        .unwrap_or(0);
     for r in rows {
         let name = named(r);
         if r.caught_by.is_empty() {

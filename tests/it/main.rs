@@ -26,4 +26,5 @@ mod setup;
 mod shrink;
 mod snapshots;
 mod starters;
+mod strict;
 mod uids;

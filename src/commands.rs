@@ -37,7 +37,7 @@ pub enum Status {
 pub fn exit_code(error: &Error) -> u8 {
     match error {
         Error::Usage(_) | Error::Invalid(_) => exit::INVALID,
-        Error::Runtime { .. } | Error::Io { .. } => exit::GRADER_FAULT,
+        Error::Runtime { .. } | Error::Busy(_) | Error::Io { .. } => exit::GRADER_FAULT,
     }
 }
 

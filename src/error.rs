@@ -41,6 +41,9 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The machine was too loaded to judge a submission fairly.
+    #[error("{0}")]
+    Busy(String),
     /// Any other fault of the grader or its machine.
     #[error("{context}")]
     Io {

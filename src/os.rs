@@ -3,6 +3,9 @@
 //! namespaces, mounts, limits and identity changes of the sandbox.
 #![allow(unsafe_code)]
 
+mod procfs;
+pub use procfs::{process_tree, waited_for_cpu};
+
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
@@ -530,59 +533,4 @@ pub fn install_seccomp(program: &[libc::sock_filter]) -> io::Result<()> {
             &fprog as *const libc::sock_fprog,
         ) as libc::c_int)
     }
-}
-
-/// A process and its descendants, found from each process's parent in
-/// `/proc/PID/stat`: `/proc/PID/task/TID/children` needs a kernel option
-/// that is not always there.
-#[derive(Debug)]
-pub struct ProcessTree {
-    /// The root first.
-    pub pids: Vec<u32>,
-    /// Their utime + stime + cutime + cstime, in clock ticks.
-    pub ticks: u64,
-}
-
-/// `root`'s tree, or `None` when `deadline` passes during the scan.
-pub fn process_tree(root: u32, deadline: Option<std::time::Instant>) -> Option<ProcessTree> {
-    use std::collections::HashMap;
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let mut ticks: HashMap<u32, u64> = HashMap::new();
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            return None;
-        }
-        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
-            continue;
-        };
-        if let Some((parent, used)) = stat_of(pid) {
-            children.entry(parent).or_default().push(pid);
-            ticks.insert(pid, used);
-        }
-    }
-    let mut pids = vec![root];
-    let mut i = 0;
-    while i < pids.len() {
-        if let Some(kids) = children.get(&pids[i]) {
-            pids.extend(kids);
-        }
-        i += 1;
-    }
-    let ticks = pids.iter().filter_map(|pid| ticks.get(pid)).sum();
-    Some(ProcessTree { pids, ticks })
-}
-
-/// `/proc/PID/stat`'s parent (the fourth field, after the command's name
-/// in parentheses, which may itself hold spaces and parentheses) and CPU
-/// times (the 14th to 17th), summed.
-fn stat_of(pid: u32) -> Option<(u32, u64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
-    let parent = fields.get(1)?.parse().ok()?;
-    let ticks = fields
-        .get(11..15)?
-        .iter()
-        .map(|t| t.parse::<u64>().unwrap_or(0))
-        .sum();
-    Some((parent, ticks))
 }

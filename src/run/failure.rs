@@ -31,6 +31,9 @@ pub enum Failure {
         limit: u64,
         op_index: Option<i64>,
     },
+    /// The wall clock ran out while the program was running or waiting
+    /// for a CPU: the machine's load, not the program, says why.
+    Starved(String),
     /// The child wrote something that is not the protocol.
     Protocol(String),
     /// The grader could not talk to the child: a fault of the grader.

@@ -61,6 +61,13 @@ impl Sampler {
         tree(self.root, deadline).map(|t| t.cpu)
     }
 
+    /// The tree's CPU time now, and how long its processes have waited
+    /// for a CPU ([`crate::os::waited_for_cpu`]), when the kernel says.
+    pub(super) fn cpu_and_wait(&self, deadline: Instant) -> Option<(Duration, Option<Duration>)> {
+        let tree = tree(self.root, deadline)?;
+        Some((tree.cpu, crate::os::waited_for_cpu(&tree.pids)))
+    }
+
     /// The tree's CPU time, and the memory it holds when over the limit;
     /// `None` when `deadline` passed first.
     fn sample(&self, deadline: Instant) -> Option<Reading> {

@@ -298,6 +298,7 @@ impl<'a> Runner<'a> {
                 captured,
             ))),
             Err(Failure::Protocol(what)) => Ok(Err((Outcome::Protocol(what), captured))),
+            Err(Failure::Starved(why)) => Err(Error::Busy(why)),
             Err(Failure::Io(e)) => Err(Error::Io {
                 context: format!("lost contact with the process grading {}", self.name()),
                 source: e,
@@ -371,6 +372,7 @@ impl<'a> Runner<'a> {
             Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut {
                 executable: own_program,
             },
+            Err(Failure::Starved(why)) => return Err(Error::Busy(why)),
             Err(Failure::Died {
                 status,
                 op_index,

@@ -62,6 +62,9 @@ pub struct Session {
     memory_limit: u64,
     /// The CPU time of the current request.
     cpu: CpuMeter,
+    /// When the current request (or the start) began, and the tree's CPU
+    /// time and wait for a CPU then.
+    since: starved::Since,
     _lease: Option<UidLease>,
 }
 
@@ -146,6 +149,12 @@ impl Session {
             memory: Sampler::new(pid, memory_limit),
             memory_limit,
             cpu: CpuMeter::default(),
+            // A new tree has used and waited for nothing yet.
+            since: starved::Since {
+                at: Instant::now(),
+                cpu: Some(Duration::ZERO),
+                waited: Some(Duration::ZERO),
+            },
             _lease: lease,
         })
     }
@@ -171,7 +180,13 @@ impl Session {
         bound: ReplyBound,
     ) -> Result<Value, Failure> {
         let deadline = clocks.deadline;
-        self.cpu = CpuMeter::start(clocks.cpu, self.memory.cpu(deadline));
+        let now = self.memory.cpu_and_wait(deadline);
+        self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
+        self.since = starved::Since {
+            at: Instant::now(),
+            cpu: now.map(|(cpu, _)| cpu),
+            waited: now.and_then(|(_, waited)| waited),
+        };
         let id = self.next_id;
         self.next_id += 1;
         body.insert("id".into(), Value::from(id));
@@ -264,8 +279,12 @@ impl Session {
                             continue;
                         }
                         let clock = self.cpu.clock();
+                        let starved = self.starved(clock);
                         self.kill();
                         self.drain_output();
+                        if let Some(why) = starved {
+                            return Err(Failure::Starved(why));
+                        }
                         return Err(Failure::TimedOut {
                             op_index: self.last_progress,
                             clock,
@@ -302,6 +321,11 @@ impl Session {
                     // moment to say, then end it. The CPU limit is done
                     // with: the moment is for answering.
                     let clock = self.cpu.clock();
+                    if let Some(why) = self.starved(clock) {
+                        self.kill();
+                        self.drain_output();
+                        return Err(Failure::Starved(why));
+                    }
                     self.cpu.unlimit();
                     let _ = self.control.write(b"?\n");
                     let grace = Instant::now() + PROGRESS_GRACE;
@@ -567,5 +591,6 @@ impl Drop for Session {
     }
 }
 
+mod starved;
 #[cfg(test)]
 mod tests;

@@ -182,3 +182,65 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
         "a loop and a sleep took {elapsed:?} with a {limit_ms} ms limit"
     );
 }
+
+/// A machine so loaded that a submission cannot get the CPU it needs
+/// within the wall-clock backstop: that is the machine's fault, recorded
+/// as a grader-fault to grade again, never the learner's time-limit. A
+/// program that sleeps on the same machine is not starved (it is not
+/// ready to run) and keeps its time-limit.
+#[test]
+fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
+    let _alone = support::exclusive();
+    let probe = 2_000_000;
+    // About 250 ms of CPU alone, under a 400 ms limit.
+    let n = (probe as f64 * 0.25 / spin_seconds(probe).max(0.01)) as u64;
+    let dir = support::tempdir();
+    let tests = one_case(dir.path());
+    let slow = dir.path().join("slow.py");
+    std::fs::write(&slow, slow_router(n)).unwrap();
+    let hostile = dir.path().join("hostile");
+    std::fs::create_dir(&hostile).unwrap();
+    for name in ["_router.py", "sleeps.py"] {
+        std::fs::copy(
+            root().join("submissions/hostile").join(name),
+            hostile.join(name),
+        )
+        .unwrap();
+    }
+    // Two busy neighbours per core at normal priority; the grader, and
+    // so every session it starts, at the lowest: a few percent of a core.
+    let _neighbours = Neighbours::start(4);
+    let mut command = Command::new("nice");
+    command
+        .args(["-n", "19"])
+        .arg(env!("CARGO_BIN_EXE_grader"))
+        .current_dir(root())
+        .args([
+            "grade",
+            "--format",
+            "json",
+            "--time-limit",
+            "400",
+            "--jobs",
+            "2",
+        ])
+        .arg("--tests")
+        .arg(&tests)
+        .arg(&slow)
+        .arg(hostile.join("sleeps.py"));
+    let out = output(&mut command);
+    let report: Value = json(&out);
+    let submissions = report["submissions"].as_array().unwrap();
+    let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
+    assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
+    assert!(message(0).contains("too busy"), "{}", message(0));
+    assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
+    assert!(message(1).contains("wall-clock"), "{}", message(1));
+    // A grader fault: the run says so by its exit status.
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

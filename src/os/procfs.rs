@@ -1,0 +1,81 @@
+//! Process trees read from `/proc`: their pids, CPU time and wait for a
+//! CPU.
+
+/// A process and its descendants, found from each process's parent in
+/// `/proc/PID/stat`: `/proc/PID/task/TID/children` needs a kernel option
+/// that is not always there.
+#[derive(Debug)]
+pub struct ProcessTree {
+    /// The root first.
+    pub pids: Vec<u32>,
+    /// Their utime + stime + cutime + cstime, in clock ticks.
+    pub ticks: u64,
+}
+
+/// `root`'s tree, or `None` when `deadline` passes during the scan.
+pub fn process_tree(root: u32, deadline: Option<std::time::Instant>) -> Option<ProcessTree> {
+    use std::collections::HashMap;
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut ticks: HashMap<u32, u64> = HashMap::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return None;
+        }
+        let Some(pid) = entry.file_name().to_str().and_then(|p| p.parse().ok()) else {
+            continue;
+        };
+        if let Some((parent, used)) = stat_of(pid) {
+            children.entry(parent).or_default().push(pid);
+            ticks.insert(pid, used);
+        }
+    }
+    let mut pids = vec![root];
+    let mut i = 0;
+    while i < pids.len() {
+        if let Some(kids) = children.get(&pids[i]) {
+            pids.extend(kids);
+        }
+        i += 1;
+    }
+    let ticks = pids.iter().filter_map(|pid| ticks.get(pid)).sum();
+    Some(ProcessTree { pids, ticks })
+}
+
+/// How long the processes of `pids` have waited for a CPU while ready to
+/// run (the second field of `/proc/PID/schedstat`, in nanoseconds), summed;
+/// `None` when the kernel does not keep it. A process that waits for the
+/// machine (one starved by others' load) gathers it; one that sleeps or
+/// blocks on a read does not.
+pub fn waited_for_cpu(pids: &[u32]) -> Option<std::time::Duration> {
+    let mut total = 0u64;
+    let mut known = false;
+    for pid in pids {
+        let Ok(line) = std::fs::read_to_string(format!("/proc/{pid}/schedstat")) else {
+            continue;
+        };
+        if let Some(ns) = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|f| f.parse::<u64>().ok())
+        {
+            total = total.saturating_add(ns);
+            known = true;
+        }
+    }
+    known.then(|| std::time::Duration::from_nanos(total))
+}
+
+/// `/proc/PID/stat`'s parent (the fourth field, after the command's name
+/// in parentheses, which may itself hold spaces and parentheses) and CPU
+/// times (the 14th to 17th), summed.
+fn stat_of(pid: u32) -> Option<(u32, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let parent = fields.get(1)?.parse().ok()?;
+    let ticks = fields
+        .get(11..15)?
+        .iter()
+        .map(|t| t.parse::<u64>().unwrap_or(0))
+        .sum();
+    Some((parent, ticks))
+}

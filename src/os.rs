@@ -4,7 +4,7 @@
 #![allow(unsafe_code)]
 
 mod procfs;
-pub use procfs::{process_tree, waited_for_cpu};
+pub use procfs::{lowered_priority, process_tree, waited_for_cpu};
 
 use std::ffi::CString;
 use std::io;

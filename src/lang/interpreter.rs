@@ -64,7 +64,7 @@ impl Interpreter {
     /// start, and through a version manager's shim (a chain of shell
     /// scripts) about 100 ms: more than grading the samples.
     fn ask_once(&self, env: &Environment, program: &std::ffi::OsStr) -> Result<PathBuf, String> {
-        let Some(key) = known::key(self.probe, program) else {
+        let Some(key) = known::key(self.probe, self.minimum, program) else {
             return self.ask(program);
         };
         if let Some(real) = known::recall(env, &key) {

@@ -50,16 +50,22 @@ pub fn waited_for_cpu(pids: &[u32]) -> Option<std::time::Duration> {
     let mut total = 0u64;
     let mut known = false;
     for pid in pids {
-        let Ok(line) = std::fs::read_to_string(format!("/proc/{pid}/schedstat")) else {
+        // Every thread's: /proc/PID/schedstat is the main thread's alone.
+        let Ok(threads) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
-        if let Some(ns) = line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|f| f.parse::<u64>().ok())
-        {
-            total = total.saturating_add(ns);
-            known = true;
+        for thread in threads.flatten() {
+            let Ok(line) = std::fs::read_to_string(thread.path().join("schedstat")) else {
+                continue;
+            };
+            if let Some(ns) = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|f| f.parse::<u64>().ok())
+            {
+                total = total.saturating_add(ns);
+                known = true;
+            }
         }
     }
     known.then(|| std::time::Duration::from_nanos(total))
@@ -78,4 +84,24 @@ fn stat_of(pid: u32) -> Option<(u32, u64)> {
         .map(|t| t.parse::<u64>().unwrap_or(0))
         .sum();
     Some((parent, ticks))
+}
+
+/// Whether a process of `pids` runs at a lower priority than the grader: a
+/// higher nice value or another scheduling policy (SCHED_BATCH, SCHED_IDLE)
+/// than the grader's own, which only the program itself can have set. Such
+/// a program waits for a CPU by its own choice, not the machine's load.
+pub fn lowered_priority(pids: &[u32]) -> bool {
+    // The 19th field of /proc/PID/stat is the nice value, the 41st the
+    // policy; counted from the state, the third, after the command's name.
+    let scheduling = |pid: u32| -> Option<(i64, u64)> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+        Some((fields.get(16)?.parse().ok()?, fields.get(38)?.parse().ok()?))
+    };
+    let Some((nice, policy)) = scheduling(std::process::id()) else {
+        return false;
+    };
+    pids.iter()
+        .filter_map(|&pid| scheduling(pid))
+        .any(|(n, p)| n > nice || p != policy)
 }

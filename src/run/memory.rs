@@ -68,6 +68,12 @@ impl Sampler {
         Some((tree.cpu, crate::os::waited_for_cpu(&tree.pids)))
     }
 
+    /// Whether a process of the tree lowered its own priority
+    /// ([`crate::os::lowered_priority`]).
+    pub(super) fn lowered_priority(&self, deadline: Instant) -> bool {
+        tree(self.root, deadline).is_some_and(|t| crate::os::lowered_priority(&t.pids))
+    }
+
     /// The tree's CPU time, and the memory it holds when over the limit;
     /// `None` when `deadline` passed first.
     fn sample(&self, deadline: Instant) -> Option<Reading> {

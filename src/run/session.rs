@@ -278,8 +278,8 @@ impl Session {
                         if Instant::now() < deadline && !self.cpu.over() {
                             continue;
                         }
+                        let starved = self.starved();
                         let clock = self.cpu.clock();
-                        let starved = self.starved(clock);
                         self.kill();
                         self.drain_output();
                         if let Some(why) = starved {
@@ -320,12 +320,12 @@ impl Session {
                     // Out of time: ask what was running, give the child a
                     // moment to say, then end it. The CPU limit is done
                     // with: the moment is for answering.
-                    let clock = self.cpu.clock();
-                    if let Some(why) = self.starved(clock) {
+                    if let Some(why) = self.starved() {
                         self.kill();
                         self.drain_output();
                         return Err(Failure::Starved(why));
                     }
+                    let clock = self.cpu.clock();
                     self.cpu.unlimit();
                     let _ = self.control.write(b"?\n");
                     let grace = Instant::now() + PROGRESS_GRACE;

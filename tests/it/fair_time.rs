@@ -186,8 +186,8 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
 /// A machine so loaded that a submission cannot get the CPU it needs
 /// within the wall-clock backstop: that is the machine's fault, recorded
 /// as a grader-fault to grade again, never the learner's time-limit. A
-/// program that sleeps on the same machine is not starved (it is not
-/// ready to run) and keeps its time-limit.
+/// program that sleeps is not starved (it is not ready to run), nor one
+/// that lowers its own priority: both keep their time-limit.
 #[test]
 fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     let _alone = support::exclusive();
@@ -209,7 +209,8 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     }
     // Two busy neighbours per core at normal priority; the grader, and
     // so every session it starts, at the lowest: a few percent of a core.
-    let _neighbours = Neighbours::start(4);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let _neighbours = Neighbours::start(2 * cores);
     let mut command = Command::new("nice");
     command
         .args(["-n", "19"])
@@ -226,16 +227,13 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
         ])
         .arg("--tests")
         .arg(&tests)
-        .arg(&slow)
-        .arg(hostile.join("sleeps.py"));
+        .arg(&slow);
     let out = output(&mut command);
     let report: Value = json(&out);
     let submissions = report["submissions"].as_array().unwrap();
     let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
     assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
     assert!(message(0).contains("too busy"), "{}", message(0));
-    assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
-    assert!(message(1).contains("wall-clock"), "{}", message(1));
     // A grader fault: the run says so by its exit status.
     assert_eq!(
         out.status.code(),
@@ -243,4 +241,26 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+
+    // At the grader's own priority, beside the same neighbours: a program
+    // that sleeps, and one that lowers its own priority, make their own
+    // wait, and it is their time-limit.
+    std::fs::copy(
+        root().join("submissions/hostile/lowers_its_priority.py"),
+        hostile.join("lowers_its_priority.py"),
+    )
+    .unwrap();
+    let report = grade(
+        &tests,
+        400,
+        &[
+            hostile.join("sleeps.py"),
+            hostile.join("lowers_its_priority.py"),
+        ],
+    );
+    let submissions = report["submissions"].as_array().unwrap();
+    let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
+    assert_eq!(submissions[0]["verdict"], "time-limit", "{}", message(0));
+    assert!(message(0).contains("wall-clock"), "{}", message(0));
+    assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
 }

@@ -6,9 +6,11 @@
 //! the program as named and where PATH finds it (the file, and the link if
 //! it is one: its inode, size and modification time), PATH itself, every
 //! variable of a version manager or environment (pyenv, asdf, nodenv, nvm,
-//! volta, conda, virtualenv) and HOME, and the version files a manager
-//! reads (`.python-version`, `.node-version`, `.nvmrc`, `.tool-versions`
-//! from the working folder up, and the managers' global `version` files).
+//! volta, mise, conda, virtualenv) and HOME, the version files a manager
+//! reads (`.python-version`, `.node-version`, `.nvmrc`, `.tool-versions`,
+//! `mise.toml` from the working folder up, and the managers' global
+//! `version` files), and the oldest version the driver accepts. A PATH
+//! with a relative folder is never cached.
 //! The answer is used only while the real binary is still the file it was
 //! (same inode, size and modification time); anything else asks again.
 
@@ -40,11 +42,14 @@ const MANAGERS: [&str; 7] = [
 
 /// The key of what `program` would answer to `probe` now, or `None` when
 /// PATH does not find it (asking will then say why).
-pub(super) fn key(probe: (&str, &str), program: &OsStr) -> Option<String> {
+/// `minimum` is the oldest version the driver runs on: an answer checked
+/// against another minimum is not this one's.
+pub(super) fn key(probe: (&str, &str), minimum: (u32, u32), program: &OsStr) -> Option<String> {
     let found = on_path(program)?;
     let mut parts: Vec<Vec<u8>> = vec![
         probe.0.as_bytes().to_vec(),
         probe.1.as_bytes().to_vec(),
+        format!("{}.{}", minimum.0, minimum.1).into_bytes(),
         program.as_bytes().to_vec(),
         found.as_os_str().as_bytes().to_vec(),
         stamp(&std::fs::symlink_metadata(&found).ok()?),
@@ -126,8 +131,13 @@ fn on_path(program: &OsStr) -> Option<PathBuf> {
         let path = std::path::absolute(program).ok()?;
         return executable(&path).then_some(path);
     }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .filter(|dir| dir.is_absolute())
+    let dirs: Vec<PathBuf> = std::env::split_paths(&std::env::var_os("PATH")?).collect();
+    // A relative folder is searched from wherever a process starts: no
+    // key can say which file that finds.
+    if dirs.iter().any(|dir| !dir.is_absolute()) {
+        return None;
+    }
+    dirs.into_iter()
         .map(|dir| dir.join(program))
         .find(|path| executable(path))
 }

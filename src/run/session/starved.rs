@@ -2,7 +2,7 @@
 //! wall clock stops a request.
 
 use super::Session;
-use crate::run::clock::{Clock, FINAL_READING};
+use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
 /// When a request began, with the tree's CPU time and wait for a CPU then
@@ -15,22 +15,31 @@ pub(super) struct Since {
 }
 
 impl Session {
-    /// Why the machine, not the program, ran out the wall clock `clock`
-    /// stopped: its processes were running or ready to run (waiting for a
-    /// CPU the machine's load kept busy) for most of the time since the
-    /// request began. A program that sleeps or blocks on a read is
-    /// neither, and keeps its time-limit.
-    pub(super) fn starved(&self, clock: Clock) -> Option<String> {
-        if clock != Clock::Wall {
+    /// Why the machine, not the program, ran out the wall clock, when it
+    /// did: since the request (or the start) began, the session's
+    /// processes waited for a CPU the machine's load kept busy at least as
+    /// long as they ran, and ran or waited for most of the time; none of
+    /// them lowered its own priority, and none passed the CPU time limit
+    /// (read once more now: a sample may not have caught it). A program
+    /// that sleeps or blocks on a read neither runs nor waits for a CPU,
+    /// and one that loops runs more than it waits on any machine but a
+    /// starved one: both keep their time-limit.
+    pub(super) fn starved(&mut self) -> Option<String> {
+        if self.cpu.over() {
             return None;
         }
-        let (cpu, waited) = self.memory.cpu_and_wait(Instant::now() + FINAL_READING)?;
+        let deadline = Instant::now() + FINAL_READING;
+        let (cpu, waited) = self.memory.cpu_and_wait(deadline)?;
+        self.cpu.note(cpu);
+        if self.cpu.over() || self.memory.lowered_priority(deadline) {
+            return None;
+        }
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
-        ((ran + waited) * 2 >= wall).then(|| {
+        (waited >= ran && (ran + waited) * 2 >= wall).then(|| {
             format!(
-                "the machine was too busy to judge this submission: in {:.1} s of wall-clock time its processes ran for {:.1} s and waited {:.1} s for a CPU, so the wall-clock backstop ran out before the CPU time limit could; grade it again when the machine is less loaded (--resume grades what is left)",
+                "the machine was too busy to judge this submission: in {:.1} s of wall-clock time its processes ran for {:.1} s and waited {:.1} s for a CPU, so its time ran out waiting for the machine, not in its own work; grade it again when the machine is less loaded (--resume grades what is left)",
                 wall.as_secs_f64(),
                 ran.as_secs_f64(),
                 waited.as_secs_f64()

@@ -8,6 +8,7 @@
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
+use reference::Effect;
 use reference::mistakes::{Made, VariantRun};
 
 use serde::{Deserialize, Serialize};
@@ -246,17 +247,38 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
 /// diagnosis.
 const PAIR_SEARCH_SUITES: u64 = 20;
 
-/// The work of replaying `case` once: its operations times the nodes it
-/// starts with (each operation may look at every node).
+/// The work of replaying `case` once: each operation may look at every
+/// node there can be (those it starts with and those added), times the
+/// points per node of a ring (`k`); an operation with a count (`load(n)`,
+/// `top(key, n)`) does that many times more.
 fn replay_cost(case: &Case) -> u64 {
-    let nodes = case.input[0][0].as_array().map_or(0, Vec::len);
-    (case.ops.len() as u64).saturating_mul(nodes as u64 + 1)
+    let count = |v: &Value| v.as_u64().unwrap_or(0);
+    let started = case.input[0][0].as_array().map_or(0, Vec::len) as u64;
+    let added = case
+        .ops
+        .iter()
+        .filter(|op| op.signature.effect == Effect::Adds)
+        .count() as u64;
+    let k = count(&case.input[0][1]).max(1);
+    let each = (started + added + 1).saturating_mul(k);
+    case.input[1]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|op| {
+            let times = op
+                .as_array()
+                .map_or(1, |op| op.iter().map(count).sum::<u64>().max(1));
+            each.saturating_mul(times)
+        })
+        .fold(0, u64::saturating_add)
 }
 
-/// The first two mistakes, in the catalogue's order, that made together
-/// reproduce every `failing` test and pass every `passing` one; `None` as
-/// well when the search would cost more than `suites` replays of the suite
-/// ([`PAIR_SEARCH_SUITES`]).
+/// The two mistakes that made together reproduce every `failing` test and
+/// pass every `passing` one (the first in the catalogue's order of those
+/// that make one solution); `None` when two different solutions both fit,
+/// and when the search would cost more than `suites` replays of the suite
+/// ([`PAIR_SEARCH_SUITES`]) before it has tried every pair.
 fn together(
     challenge: &Challenge,
     failing: &[(&Case, &Behaviour)],
@@ -277,6 +299,7 @@ fn together(
         budget = budget.checked_sub(replay_cost(case))?;
         Some(catalogue.run(pair, &case.args, &case.ops))
     };
+    let mut found: Option<[Made; 2]> = None;
     'pairs: for pair in catalogue.pairs() {
         for (case, behaviour) in &failing {
             if !behaviour.reproduced_by(&replay(&pair, case)?) {
@@ -289,9 +312,15 @@ fn together(
                 continue 'pairs;
             }
         }
-        return Some(pair);
+        match found {
+            // Two other solutions that both fit: the answers do not say
+            // which mistakes were made, and a wrong name is worse than none.
+            Some(first) if !catalogue.alike(&first, &pair) => return None,
+            Some(_) => {}
+            None => found = Some(pair),
+        }
     }
-    None
+    found
 }
 
 /// The closest mistake: its best form reproduces more than half of the

@@ -249,6 +249,12 @@ impl Catalogue {
         pairs
     }
 
+    /// Whether making the mistakes of `a` and those of `b` gives one
+    /// solution.
+    pub fn alike(&self, a: &[Made], b: &[Made]) -> bool {
+        self.knobs(a) == self.knobs(b)
+    }
+
     fn knobs(&self, made: &[Made]) -> Knobs {
         let mut knobs = self.base;
         for m in made {

@@ -112,8 +112,26 @@ fn ties_keep_the_first_node_in_every_level() {
             }
         }
     }
+    // The winner's state copied into every kind of group (of 64, of 16,
+    // the tail one at a time) ties at the maximum across them.
+    for count in [63, 64, 65, 80, 81, 127, 128, 129, 150, 1000] {
+        let names: Vec<String> = (0..count).map(|i| format!("other-{i}")).collect();
+        let mut states = states(&names);
+        let (best, _) = first_maximum_at(Level::Scalar, &states, b"k").unwrap();
+        for copy in [0, 63, 64, 79, 80, count - 1] {
+            let mut tied = states.clone();
+            if copy < count {
+                tied[copy] = tied[best];
+            }
+            agree(&tied, b"k");
+        }
+        for at in (0..count).rev().step_by(7) {
+            states[at] = states[best];
+        }
+        agree(&states, b"k");
+    }
     // All states equal: the very first node wins.
-    let same = vec![fnv1a(b"x:"); 40];
+    let same = vec![fnv1a(b"x:"); 129];
     assert_eq!(first_maximum(&same, b"k").unwrap().0, 0);
     for level in Level::available() {
         assert_eq!(first_maximum_at(level, &same, b"k").unwrap().0, 0);

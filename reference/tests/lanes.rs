@@ -46,18 +46,6 @@ impl Rng {
 }
 
 #[test]
-fn this_cpu_runs_the_levels_it_claims() {
-    let levels = Level::available();
-    assert_eq!(levels[0], Level::Scalar);
-    assert!(levels.contains(&Level::Baseline));
-    assert_eq!(Level::best(), *levels.last().unwrap());
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        assert!(levels.contains(&Level::Avx2));
-    }
-}
-
-#[test]
 fn random_nodes_and_keys_of_every_length() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let alphabet: Vec<char> = "abcXYZ09:-_/ é€ключ🙂".chars().collect();

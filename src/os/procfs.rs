@@ -75,8 +75,7 @@ pub fn waited_for_cpu(pids: &[u32]) -> Option<std::time::Duration> {
 /// in parentheses, which may itself hold spaces and parentheses) and CPU
 /// times (the 14th to 17th), summed.
 fn stat_of(pid: u32) -> Option<(u32, u64)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    let fields = stat_fields(pid)?;
     let parent = fields.get(1)?.parse().ok()?;
     let ticks = fields
         .get(11..15)?
@@ -94,8 +93,7 @@ pub fn lowered_priority(pids: &[u32]) -> bool {
     // The 19th field of /proc/PID/stat is the nice value, the 41st the
     // policy; counted from the state, the third, after the command's name.
     let scheduling = |pid: u32| -> Option<(i64, u64)> {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+        let fields = stat_fields(pid)?;
         Some((fields.get(16)?.parse().ok()?, fields.get(38)?.parse().ok()?))
     };
     let Some((nice, policy)) = scheduling(std::process::id()) else {
@@ -104,4 +102,17 @@ pub fn lowered_priority(pids: &[u32]) -> bool {
     pids.iter()
         .filter_map(|&pid| scheduling(pid))
         .any(|(n, p)| n > nice || p != policy)
+}
+
+/// The fields of `/proc/PID/stat` after the command's name (which is in
+/// parentheses and may itself hold spaces and parentheses): the state
+/// first, the third field of the file.
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    Some(
+        stat[stat.rfind(')')? + 1..]
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect(),
+    )
 }

@@ -68,10 +68,16 @@ impl Sampler {
         Some((tree.cpu, crate::os::waited_for_cpu(&tree.pids)))
     }
 
-    /// Whether a process of the tree lowered its own priority
+    /// Like [`Sampler::cpu_and_wait`], from the same walk of the tree, and
+    /// whether a process of it lowered its own priority
     /// ([`crate::os::lowered_priority`]).
-    pub(super) fn lowered_priority(&self, deadline: Instant) -> bool {
-        tree(self.root, deadline).is_some_and(|t| crate::os::lowered_priority(&t.pids))
+    pub(super) fn cpu_wait_and_priority(
+        &self,
+        deadline: Instant,
+    ) -> Option<(Duration, Option<Duration>, bool)> {
+        let tree = tree(self.root, deadline)?;
+        let waited = crate::os::waited_for_cpu(&tree.pids);
+        Some((tree.cpu, waited, crate::os::lowered_priority(&tree.pids)))
     }
 
     /// The tree's CPU time, and the memory it holds when over the limit;

@@ -29,9 +29,9 @@ impl Session {
             return None;
         }
         let deadline = Instant::now() + FINAL_READING;
-        let (cpu, waited) = self.memory.cpu_and_wait(deadline)?;
+        let (cpu, waited, lowered) = self.memory.cpu_wait_and_priority(deadline)?;
         self.cpu.note(cpu);
-        if self.cpu.over() || self.memory.lowered_priority(deadline) {
+        if self.cpu.over() || lowered {
             return None;
         }
         let ran = cpu.saturating_sub(self.since.cpu?);

@@ -169,13 +169,6 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         protected,
         cache_dir,
     })?;
-    let layers = env.layers();
-    if layers.enabled && !layers.missing.is_empty() {
-        eprintln!(
-            "warning: the sandbox is incomplete on this machine ({}); grading goes on with the rest (--require-sandbox refuses instead)",
-            layers.missing.join(", ")
-        );
-    }
     if let Some(ms) = args.time_limit {
         for group in &mut suite.groups {
             group.time_limit = std::time::Duration::from_millis(ms);
@@ -211,7 +204,14 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         |j| j as usize,
     );
     let graded = batch::run(&grading, &entries, jobs, results.as_deref(), args.resume)?;
-    let report = grading.report(graded);
+    let report = grading.report(graded)?;
+    let layers = &report.sandbox;
+    if layers.enabled && !layers.missing.is_empty() {
+        eprintln!(
+            "warning: the sandbox is incomplete on this machine ({}); --require-sandbox refuses to grade on it",
+            layers.missing.join(", ")
+        );
+    }
     publish(
         &report,
         args.format,

@@ -14,6 +14,7 @@ use crate::run::{Outcome, Runner};
 
 mod api;
 pub(crate) mod key;
+mod opinion;
 mod rerun;
 mod score;
 
@@ -80,11 +81,11 @@ pub fn now_ms() -> u64 {
 
 impl Grading<'_> {
     /// The report holding `submissions`.
-    pub fn report(&self, submissions: Vec<SubmissionReport>) -> Report {
-        Report {
+    pub fn report(&self, submissions: Vec<SubmissionReport>) -> Result<Report, Error> {
+        Ok(Report {
             grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
             challenge: self.challenge.id.clone(),
-            sandbox: self.env.layers().clone(),
+            sandbox: self.env.layers()?.clone(),
             audience: self.audience,
             tests_dir: self.suite.dir.display().to_string(),
             started_at_ms: self.started_at_ms,
@@ -92,7 +93,7 @@ impl Grading<'_> {
             run_key: self.run_key().digest(),
             shard: self.shard,
             submissions,
-        }
+        })
     }
 
     /// The report of a submission that could not even be found or
@@ -199,6 +200,7 @@ impl Grading<'_> {
         let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
         let prepared = lang::prepare(self.env, challenge, submission)?;
         let mut runner = Runner::new(self.env, prepared, cpu_seconds);
+        let early = self.early_second(&runner, submission, cpu_seconds)?;
         let cases: Vec<(&Group, &Case)> = suite
             .groups
             .iter()
@@ -211,55 +213,15 @@ impl Grading<'_> {
         // only where nothing of it is shown.
         let hidden_last = self.audience == Audience::Learner;
         let later = |g: &Group| hidden_last && g.visibility == Visibility::Hidden;
-        let mut ran: Vec<Option<(TestReport, diagnose::Observed<'_>)>> =
-            cases.iter().map(|_| None).collect();
-        for (slot, (group, case)) in ran.iter_mut().zip(&cases) {
-            if !later(group) {
-                *slot = Some(self.run_one(&mut runner, group, case)?);
-            }
-        }
-        let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
-            ran.iter().flatten().cloned().unzip();
-        // Every extra run shares one budget, from the time of the failing
-        // case they start from (else the slowest case, for the h32 check).
-        let base = self
-            .extras_case(&observed, &tests, |_| true)
-            .map(|(_, t)| t)
-            .or_else(|| tests.iter().map(|t| t.time_ms).max())
-            .unwrap_or(0);
-        let budget = Budget::start(self.extras, Duration::from_millis(base));
-        // The h32 check first: one quick run, and the explanations show it.
-        let h32 = unless_busy(check_hash(&mut runner, &mut tests, &budget, base))?;
-        let (property, reproducer) =
-            unless_busy(self.extras(&mut runner, submission, &observed, &tests, &budget))?;
-        let mut shown = tests.into_iter();
-        for slot in ran.iter_mut().filter(|s| s.is_some()) {
-            if let (Some((t, _)), Some(annotated)) = (slot.as_mut(), shown.next()) {
-                *t = annotated;
-            }
-        }
-        if hidden_last {
-            if cases.iter().any(|(g, _)| later(g)) {
-                runner.restart();
-            }
-            for (slot, (group, case)) in ran.iter_mut().zip(&cases) {
-                if later(group) {
-                    let (mut test, observed) = self.run_one(&mut runner, group, case)?;
-                    redact(&mut test);
-                    *slot = Some((test, observed));
-                }
-            }
-        }
+        // The second opinion's replays run beside the first run and its
+        // extras when a core is idle (`Grading::beside`).
+        let ((ran, h32, property, reproducer), ahead) = self.beside(early, &cases, || {
+            self.first_opinion(&mut runner, submission, &cases, &later)
+        })?;
         let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
             ran.into_iter().flatten().unzip();
         let nondeterministic = unless_busy(self.second_run(
-            &runner,
-            submission,
-            cpu_seconds,
-            &cases,
-            &mut tests,
-            &observed,
-            &later,
+            &runner, submission, &cases, &mut tests, &observed, &later, ahead,
         ))?;
         let mut groups = Vec::new();
         let mut first = 0;

@@ -49,15 +49,31 @@ fn ranks(op: &Op) -> bool {
 /// addition only happened to flip it.
 pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option<PropertyHint> {
     let ops = &case.ops;
-    // The pinned scores, from one replay, once a hint needs them.
-    let explained = std::cell::OnceCell::new();
-    let tied = |at: usize, a: &Value, b: &Value| {
-        let explanations = explained.get_or_init(|| model.explanations(&case.args, ops));
-        match (a.as_str(), b.as_str(), explanations.get(at)) {
-            (Some(a), Some(b), Some(Some(explanation))) => tie_between(explanation, a, b),
-            _ => None,
-        }
+    // The pinned scores of the one lookup a hint is about: a replay that
+    // explains every operation would score every node for every key.
+    let tied = |at: usize, a: &Value, b: &Value| match (a.as_str(), b.as_str()) {
+        (Some(a), Some(b)) => tie_between(&model.explain_at(&case.args, ops, at)?, a, b),
+        _ => None,
     };
+    // Where nodes join or leave, and how many other queries and additions
+    // that reweigh a node come before each operation: what lies between
+    // two lookups is then found without walking the operations between.
+    let changing: Vec<usize> = (0..ops.len())
+        .filter(|&k| matches!(ops[k].signature.effect, Effect::Adds | Effect::Removes))
+        .collect();
+    let prefix = |counts: &dyn Fn(&Op) -> bool| {
+        std::iter::once(0)
+            .chain(ops.iter().scan(0usize, |n, o| {
+                *n += usize::from(counts(o));
+                Some(*n)
+            }))
+            .collect::<Vec<usize>>()
+    };
+    let adding = prefix(&|o| o.signature.effect == Effect::Adds);
+    let removing = prefix(&|o| o.signature.effect == Effect::Removes);
+    let reweighing = prefix(&|o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
+    let querying =
+        prefix(&|o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
     // The last lookup and the last ranking of each key.
     let mut last: std::collections::HashMap<(bool, &str), usize> = std::collections::HashMap::new();
     for (j, op) in ops.iter().enumerate() {
@@ -67,30 +83,33 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
         }
         let key = op.name_at(0);
         if let Some(&i) = last.get(&(ranking, key)) {
-            let between = &ops[i + 1..j];
             let (before, after) = (&actual[i], &actual[j]);
+            let from = changing.partition_point(|&k| k <= i);
+            let to = changing.partition_point(|&k| k < j);
             // Each node once, however often it was added or removed.
             let names = |effect: Effect| -> Vec<Value> {
-                let mut names: Vec<Value> = Vec::new();
-                for o in between.iter().filter(|o| o.signature.effect == effect) {
-                    let name = Value::from(o.name_at(0));
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-                names
+                let mut seen = std::collections::HashSet::new();
+                changing[from..to]
+                    .iter()
+                    .map(|&k| &ops[k])
+                    .filter(|o| o.signature.effect == effect && seen.insert(o.name_at(0)))
+                    .map(|o| Value::from(o.name_at(0)))
+                    .collect()
             };
-            let (added, removed) = (names(Effect::Adds), names(Effect::Removes));
+            let between = |counts: &[usize]| counts[j] - counts[i + 1];
             // An addition with more than the node (a weight) may change a
             // node already there.
-            let reweighs = between
-                .iter()
-                .any(|o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
-            let others = between
-                .iter()
-                .any(|o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
-            let only_removals = added.is_empty() && !removed.is_empty() && !others;
-            let only_additions = removed.is_empty() && !added.is_empty() && !reweighs && !others;
+            let reweighs = between(&reweighing) > 0;
+            let others = between(&querying) > 0;
+            let (adds, removes) = (between(&adding), between(&removing));
+            let only_removals = adds == 0 && removes > 0 && !others;
+            let only_additions = removes == 0 && adds > 0 && !reweighs && !others;
+            // Every hint is about nodes that only left or only joined.
+            if !only_removals && !only_additions {
+                last.insert((ranking, key), j);
+                continue;
+            }
+            let (added, removed) = (names(Effect::Adds), names(Effect::Removes));
             // Only for a hint: every pair of lookups is looked at.
             let changes = || changes(case, i + 1..j);
             // An answer that names a node that left is wrong whatever the

@@ -5,6 +5,7 @@
 //! preparing a submission produces and a session runs.
 
 mod leftovers;
+mod probe;
 mod reach;
 mod uid;
 
@@ -15,14 +16,15 @@ use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 pub use crate::sandbox::Layers;
 /// The first argument with which the grader runs itself as the sandbox
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::sandbox::SHIM_ARG;
+pub use probe::Live;
 pub use reach::Grants;
 pub use uid::UidLease;
 
@@ -111,8 +113,16 @@ pub struct Environment {
     scratch: tempfile::TempDir,
     tools: Mutex<Vec<Tool>>,
     options: RunOptions,
-    layers: Layers,
+    /// The sandbox layers, once the probe has answered.
+    layers: OnceLock<Result<Layers, String>>,
+    /// The probe, running beside the first session's start: it only asks
+    /// questions, and waiting for it would add its start to every verdict.
+    probing: Mutex<Option<std::thread::JoinHandle<Result<Layers, String>>>>,
     sessions: AtomicU32,
+    /// How many sessions are alive now, and how many cores the grader may
+    /// use: a session started ahead of need only runs on an idle core.
+    live: std::sync::Arc<AtomicUsize>,
+    cores: usize,
     /// Held while the run lives: its folders are not a dead run's.
     _claims: [std::fs::File; 2],
 }
@@ -146,51 +156,39 @@ impl Environment {
             leftovers::claim(drivers.path())?,
             leftovers::claim(scratch.path())?,
         ];
-        let mut env = Environment {
+        let env = Environment {
             _claims,
             drivers,
             written: Mutex::new(Vec::new()),
             scratch,
             tools: Mutex::new(Vec::new()),
-            layers: Layers::none(false),
+            layers: OnceLock::new(),
+            probing: Mutex::new(None),
             options,
             sessions: AtomicU32::new(0),
+            live: Default::default(),
+            cores: std::thread::available_parallelism().map_or(1, usize::from),
         };
-        env.layers = env.probe()?;
-        // Each session leases a uid of its own from the pool: the report
-        // names the pool by its first uid, the same in every run, so that
-        // shards and an unsharded run of one class report alike.
-        env.layers.runs_as = env.layers.runs_as.map(|_| crate::sandbox::FIRST_UID);
-        if env.options.require_sandbox && (!env.layers.enabled || !env.layers.missing.is_empty()) {
-            return Err(Error::Usage(format!(
-                "--require-sandbox: the sandbox is not complete on this machine ({})",
-                env.layers.describe()
-            )));
+        let probe = env.start_probe()?;
+        *env.probing.lock().unwrap_or_else(|e| e.into_inner()) = Some(probe);
+        // --require-sandbox refuses before anything of a submission runs;
+        // otherwise the probe's answer is awaited when a session has
+        // started beside it (see `Environment::layers`).
+        if env.options.require_sandbox {
+            let layers = env.layers()?;
+            if !layers.enabled || !layers.missing.is_empty() {
+                return Err(Error::Usage(format!(
+                    "--require-sandbox: the sandbox is not complete on this machine ({})",
+                    layers.describe()
+                )));
+            }
         }
         Ok(env)
-    }
-
-    /// The sandbox layers in force.
-    pub fn layers(&self) -> &Layers {
-        &self.layers
     }
 
     /// The limits every session runs under.
     pub fn limits(&self) -> SessionLimits {
         self.options.limits
-    }
-
-    fn probe(&self) -> Result<Layers, Error> {
-        let dir = self.scratch.path().join("probe");
-        std::fs::create_dir_all(&dir)
-            .map_err(Error::io("cannot create the sandbox probe's folder"))?;
-        let lease = self.lease(0)?;
-        let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
-        let policy = self.policy(Vec::new(), dir, uid, self.session_limits(1));
-        sandbox::probe(&policy).map_err(|source| Error::Io {
-            context: "cannot start the sandbox shim (the grader binary itself)".into(),
-            source,
-        })
     }
 
     /// The sandbox limits of a session with `cpu_seconds` of CPU.

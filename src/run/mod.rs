@@ -103,6 +103,8 @@ pub struct Runner<'a> {
     program: Option<Program>,
     cpu_seconds: u64,
     session: Option<Session>,
+    /// A session spawned ahead of its first case ([`Runner::prestart`]).
+    starting: Option<Session>,
     load_failure: Option<(Outcome, Captured)>,
     hello: Option<Hello>,
     /// The CPU time the last request used.
@@ -140,6 +142,7 @@ impl<'a> Runner<'a> {
             program,
             cpu_seconds,
             session: None,
+            starting: None,
             load_failure,
             hello: None,
             last_cpu: Duration::ZERO,
@@ -152,6 +155,13 @@ impl<'a> Runner<'a> {
     pub fn with_seed(mut self, seed: u32) -> Runner<'a> {
         self.seed = seed;
         self
+    }
+
+    /// A runner of the same program with sessions seeded with `seed`.
+    /// (None when it has no program: it did not compile.)
+    pub fn fresh(&self, seed: u32) -> Option<Runner<'a>> {
+        let program = self.program.clone()?;
+        Some(Runner::new(self.env, Ok(program), self.cpu_seconds).with_seed(seed))
     }
 
     /// The program it runs, unless it did not compile.
@@ -324,7 +334,19 @@ impl<'a> Runner<'a> {
         Ok(Ok(()))
     }
 
-    fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
+    /// Starts the program now, to be greeted when its first case comes:
+    /// an interpreter's start-up then runs beside whatever the grader does
+    /// meanwhile (another session's cases, on a core of its own). Does
+    /// nothing when a session is running or starting, or none can start.
+    pub fn prestart(&mut self) -> Result<(), Error> {
+        if self.load_failure.is_none() && self.session.is_none() && self.starting.is_none() {
+            self.starting = Some(self.spawn()?);
+        }
+        Ok(())
+    }
+
+    /// Spawns the program's session.
+    fn spawn(&self) -> Result<Session, Error> {
         let program = self
             .program
             .as_ref()
@@ -332,14 +354,24 @@ impl<'a> Runner<'a> {
         let (command, lease) = self
             .env
             .session_command(program, self.cpu_seconds, self.seed)?;
-        let own_program = program.own_program;
-        let program_path = program.program.display().to_string();
         let limits = self.env.limits();
-        let mut session = Session::spawn(command, CAPTURE_CAP, (limits.output_bytes, limits.memory_bytes), lease).map_err(|source| Error::Runtime {
-            program: program_path,
+        let live = Some(self.env.live());
+        Session::spawn(command, CAPTURE_CAP, (limits.output_bytes, limits.memory_bytes), lease, live).map_err(|source| Error::Runtime {
+            program: program.program.display().to_string(),
             hint: "check that the grader binary can be run again (the sandbox shim is the grader itself)".into(),
             source,
-        })?;
+        })
+    }
+
+    fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
+        let mut session = match self.starting.take() {
+            Some(session) => session,
+            None => self.spawn()?,
+        };
+        // The probe ran beside the start; a probe that failed is the
+        // grader's fault, known before any verdict.
+        self.env.layers()?;
+        let own_program = self.program.as_ref().is_some_and(|p| p.own_program);
         // What the module prints while loading stays in the session's
         // buffer and shows with the first case, unless loading fails.
         let first = session.first_message(Instant::now() + STARTUP_LIMIT);

@@ -66,6 +66,7 @@ pub struct Session {
     /// time and wait for a CPU then.
     since: starved::Since,
     _lease: Option<UidLease>,
+    _live: Option<crate::exec::Live>,
 }
 
 impl Session {
@@ -74,12 +75,14 @@ impl Session {
     /// The child is killed once it prints more than `output_limit` bytes
     /// during one request, and once its processes together hold more than
     /// `memory_limit` bytes.
-    /// `lease` is held as long as the session: its uid is the session's.
+    /// `lease` is held as long as the session: its uid is the session's;
+    /// `live` counts it among the live sessions.
     pub fn spawn(
         mut command: Command,
         cap: usize,
         (output_limit, memory_limit): (u64, u64),
         lease: Option<UidLease>,
+        live: Option<crate::exec::Live>,
     ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
         let (resp_read, resp_write) = io::pipe()?;
@@ -156,6 +159,7 @@ impl Session {
                 waited: Some(Duration::ZERO),
             },
             _lease: lease,
+            _live: live,
         })
     }
 

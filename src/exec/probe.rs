@@ -1,0 +1,76 @@
+//! The sandbox probe, run beside the first session's start, and the count
+//! of live sessions that tells whether a core is idle.
+
+use super::{Environment, FIRST_UID, UidLease};
+use crate::error::Error;
+use crate::sandbox::{self, Layers};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A session alive, counted by [`Environment::live`] until dropped.
+#[derive(Debug)]
+pub struct Live(std::sync::Arc<AtomicUsize>);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Environment {
+    /// The sandbox layers in force, waiting for the probe if it has not
+    /// answered yet. A probe that could not run is the grader's fault.
+    pub fn layers(&self) -> Result<&Layers, Error> {
+        let answer = self.layers.get_or_init(|| {
+            let probe = self
+                .probing
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            match probe.map(std::thread::JoinHandle::join) {
+                Some(Ok(answer)) => answer,
+                Some(Err(_)) => Err("the sandbox probe's thread panicked".into()),
+                None => Err("the sandbox was never probed".into()),
+            }
+        });
+        answer.as_ref().map_err(|why| Error::Io {
+            context: "cannot start the sandbox shim (the grader binary itself)".into(),
+            source: std::io::Error::other(why.clone()),
+        })
+    }
+
+    /// Counts a session as alive while the guard is held.
+    pub fn live(&self) -> Live {
+        self.live.fetch_add(1, Ordering::Relaxed);
+        Live(self.live.clone())
+    }
+
+    /// Whether a core is idle: fewer sessions alive than the grader's cores.
+    pub fn spare_core(&self) -> bool {
+        self.live.load(Ordering::Relaxed) < self.cores
+    }
+
+    /// Starts the probe of the sandbox's layers on a thread of its own.
+    pub(super) fn start_probe(
+        &self,
+    ) -> Result<std::thread::JoinHandle<Result<Layers, String>>, Error> {
+        let dir = self.scratch.path().join("probe");
+        std::fs::create_dir_all(&dir)
+            .map_err(Error::io("cannot create the sandbox probe's folder"))?;
+        let lease = self.lease(0)?;
+        let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
+        let policy = self.policy(Vec::new(), dir, uid, self.session_limits(1));
+        std::thread::Builder::new()
+            .name("sandbox-probe".into())
+            .spawn(move || {
+                let _lease = lease;
+                let mut layers = sandbox::probe(&policy).map_err(|e| e.to_string())?;
+                // Each session leases a uid of its own from the pool: the
+                // report names the pool by its first uid, the same in every
+                // run, so that shards and an unsharded run of one class
+                // report alike.
+                layers.runs_as = layers.runs_as.map(|_| FIRST_UID);
+                Ok(layers)
+            })
+            .map_err(Error::io("cannot start a thread for the sandbox probe"))
+    }
+}

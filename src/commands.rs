@@ -101,7 +101,8 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             .clone()
             .unwrap_or_else(challenge::default_cache_dir),
     )?;
-    let root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
+    let mut root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
+    root.dir = absolute(&root.dir)?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
     // The command line's limits are held to challenge.toml's least values.
     for (flag, key, value) in [

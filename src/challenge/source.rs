@@ -68,7 +68,7 @@ impl Source {
 /// The folder challenges are read from, and where it came from.
 #[derive(Debug, Clone)]
 pub struct Root {
-    /// An absolute path: sessions run elsewhere.
+    /// As named (a folder on disk) or absolute (the embedded ones).
     pub dir: PathBuf,
     pub source: Source,
 }
@@ -120,14 +120,15 @@ impl Root {
         })
     }
 
+    /// A folder on disk, kept as it was named (so that authors' messages
+    /// name their files as they know them) and recorded in full.
     fn folder(dir: &Path, given_by: GivenBy) -> Result<Root, Error> {
-        let dir = absolute(dir)?;
         Ok(Root {
             source: Source::Folder {
-                path: dir.display().to_string(),
+                path: absolute(dir)?.display().to_string(),
                 given_by,
             },
-            dir,
+            dir: dir.to_owned(),
         })
     }
 

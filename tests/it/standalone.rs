@@ -9,23 +9,47 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The grader binary alone in a temporary folder, a home of its own (so
-/// its cache is there) and an empty working folder.
+/// The grader binary alone in a folder of its own, made once for every
+/// test here: a hard link to the test build's (large) binary in cargo's
+/// temporary folder for tests (a copy where a link cannot be made),
+/// replaced by every run and renamed into place whole, so that two runs
+/// at once each find a whole one.
+fn lone_binary() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("standalone");
+        std::fs::create_dir_all(&dir).unwrap();
+        let built = Path::new(env!("CARGO_BIN_EXE_grader"));
+        let fresh = dir.join(format!(".grader.{}", std::process::id()));
+        let _ = std::fs::remove_file(&fresh);
+        if std::fs::hard_link(built, &fresh).is_err() {
+            std::fs::copy(built, &fresh).unwrap();
+        }
+        let binary = dir.join("grader");
+        std::fs::rename(&fresh, &binary).unwrap();
+        // Renaming a link onto another link to the same file leaves both.
+        let _ = std::fs::remove_file(&fresh);
+        binary
+    })
+}
+
+/// The lone grader binary, a home of its own (so its cache is there) and
+/// an empty working folder.
 struct Alone {
     dir: tempfile::TempDir,
-    binary: PathBuf,
+    binary: &'static Path,
 }
 
 impl Alone {
     fn new() -> Alone {
         let dir = tempdir();
-        let binary = dir.path().join("bin/grader");
-        std::fs::create_dir_all(binary.parent().unwrap()).unwrap();
-        std::fs::copy(env!("CARGO_BIN_EXE_grader"), &binary).unwrap();
         for folder in ["home", "work"] {
             std::fs::create_dir_all(dir.path().join(folder)).unwrap();
         }
-        Alone { dir, binary }
+        Alone {
+            dir,
+            binary: lone_binary(),
+        }
     }
 
     fn home(&self) -> PathBuf {
@@ -44,7 +68,7 @@ impl Alone {
     /// The copied grader with `args`, run in the empty working folder with
     /// nothing pointing at any challenge folder.
     fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(&self.binary);
+        let mut command = Command::new(self.binary);
         command
             .current_dir(self.work())
             .env("HOME", self.home())

@@ -14,7 +14,8 @@ use std::path::PathBuf;
 challenge/test files, 3 the grader itself failed."
 )]
 pub struct Cli {
-    /// Where challenges live [default: $GRADER_CHALLENGES, else ./challenges]
+    /// Where challenges live [default: $GRADER_CHALLENGES, else
+    /// ./challenges when it holds any, else the ones built into the grader]
     #[arg(long, global = true, value_name = "DIR")]
     pub challenges: Option<PathBuf>,
 
@@ -35,6 +36,12 @@ pub enum Command {
     },
     /// List the challenges with their groups and case counts
     List,
+    /// Print a challenge's statement (its README.md)
+    Show {
+        /// The challenge to show
+        #[arg(default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "CHALLENGE")]
+        challenge: String,
+    },
     /// Start a solution from the challenge's starter (the pinned hash done)
     Init(InitArgs),
     /// Combine the JSON reports of several shards into one report

@@ -58,6 +58,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             Ok(Status::Passed)
         }
         Command::List => list(cli, out),
+        Command::Show { challenge } => show(cli, challenge, out),
         Command::Init(args) => init(cli, args, out),
         Command::Merge(args) => {
             refuse_challenges(cli, "merge", "it reads only the reports it is given")?;
@@ -94,8 +95,14 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let results = args.results.as_deref().map(absolute).transpose()?;
     let output = args.output.as_deref().map(absolute).transpose()?;
     let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
-    let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
-    let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
+    let cache_dir = absolute(
+        &args
+            .cache_dir
+            .clone()
+            .unwrap_or_else(challenge::default_cache_dir),
+    )?;
+    let mut root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
+    root.dir = absolute(&root.dir)?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
     // The command line's limits are held to challenge.toml's least values.
     for (flag, key, value) in [
@@ -110,7 +117,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
                 .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
         }
     }
-    let challenge = Challenge::load(&root, &args.challenge)?;
+    let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let mut suite = challenge.load_suite(&dir, own)?;
     // A wrong expected file stops the run before anyone is graded by it.
@@ -148,7 +155,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         .collect();
     let l = &challenge.config.limits;
     let mib = |n: u64| n.saturating_mul(1 << 20);
-    let mut protected = vec![root.clone(), suite.dir.clone()];
+    let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
     protected.extend(
         submissions
@@ -176,6 +183,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     }
     let grading = crate::grade::Grading {
         challenge: &challenge,
+        source: &root.source,
         suite: &suite,
         env: &env,
         // Gradescope shows a published result to its student: hidden
@@ -342,7 +350,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
 
 /// `grader audit`: every known mistake against the suite.
 fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let (challenge, dir, own) = authoring(cli, &args.suite, None)?;
     let suite = challenge.load_suite(&dir, own)?;
     let cases: Vec<&challenge::Case> = suite.cases().collect();
     let rows = crate::diagnose::audit(&challenge, &cases);
@@ -360,16 +368,27 @@ fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Err
     })
 }
 
-/// The challenge and the folder an authoring command works in.
-fn authoring(cli: &Cli, args: &SuiteArgs) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
-    let root = challenge::root(cli.challenges.as_deref())?;
-    let challenge = Challenge::load(&root, &args.challenge)?;
+/// The challenge and the folder an authoring command works in. A command
+/// that writes (`writes`, its name) may not write into the embedded
+/// challenges' folder.
+fn authoring(
+    cli: &Cli,
+    args: &SuiteArgs,
+    writes: Option<&str>,
+) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
+    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(args.tests.as_deref());
+    if let Some(command) = writes
+        && own
+    {
+        root.check_writable(&format!("`grader {command}`"))?;
+    }
     Ok((challenge, dir, own))
 }
 
 fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let (challenge, dir, own) = authoring(cli, &args.suite, Some("add"))?;
     let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
     let text = match &args.file {
         Some(file) => std::fs::read_to_string(file)
@@ -389,7 +408,8 @@ fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> 
 }
 
 fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let writes = (!args.check).then_some("bless");
+    let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
     let suite = challenge.load_suite_with(&dir, own, false)?;
     let changes = crate::author::blessings(&challenge, &suite);
     report::authoring::render_bless(&changes, args.check, out)
@@ -405,7 +425,7 @@ fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Err
 }
 
 fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, args)?;
+    let (challenge, dir, own) = authoring(cli, args, None)?;
     // Loading checks challenge.toml, every case and every expected file.
     let suite = challenge.load_suite(&dir, own)?;
     let findings = crate::author::validate(&challenge, &suite);
@@ -425,7 +445,7 @@ fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, 
 }
 
 fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite)?;
+    let (challenge, dir, own) = authoring(cli, &args.suite, Some("gen"))?;
     let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
     let request = crate::generate::Request {
         profile: args.profile,
@@ -443,8 +463,8 @@ fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Er
 
 /// Copies a challenge's starter into a folder, never over an existing file.
 fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::root(cli.challenges.as_deref())?;
-    let challenge = Challenge::load(&root, &args.challenge)?;
+    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let challenge = root.load(&args.challenge)?;
     let name = args
         .lang
         .starter()
@@ -492,17 +512,6 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
     Ok(Status::Passed)
 }
 
-/// `$XDG_CACHE_HOME/rendezvous-grader`, else `~/.cache/rendezvous-grader`,
-/// else a folder in the system's temporary folder.
-fn default_cache_dir() -> std::path::PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("rendezvous-grader")
-}
-
 /// A reader that stopped reading (`grader ... | head`) is not a failure.
 fn quiet_broken_pipe(result: std::io::Result<()>) -> std::io::Result<()> {
     match result {
@@ -516,13 +525,29 @@ fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::root(cli.challenges.as_deref())?;
+    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
     let mut listed = Vec::new();
-    for c in challenge::list(&root)? {
+    for c in root.list()? {
         let suite = c.load_suite(&c.tests_dir(), true)?;
         listed.push((c, suite));
     }
-    quiet_broken_pipe(report::authoring::render_list(&listed, out))
+    quiet_broken_pipe(report::authoring::render_list(&listed, &root.source, out))
+        .map_err(Error::io("cannot write output"))?;
+    Ok(Status::Passed)
+}
+
+/// `grader show`: a challenge's statement, its README.md.
+fn show(cli: &Cli, id: &str, out: &mut dyn Write) -> Result<Status, Error> {
+    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let challenge = root.load(id)?;
+    let path = challenge.dir.join("README.md");
+    let text = std::fs::read(&path).map_err(|e| {
+        Error::Usage(format!(
+            "challenge `{id}` has no statement: cannot read {} ({e}); add a README.md beside its challenge.toml",
+            path.display()
+        ))
+    })?;
+    quiet_broken_pipe(out.write_all(&text).and_then(|()| out.flush()))
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
 }

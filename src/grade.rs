@@ -31,6 +31,8 @@ const HASH_LIMIT: Duration = Duration::from_secs(5);
 /// many threads as wanted), then assemble the report.
 pub struct Grading<'a> {
     pub challenge: &'a Challenge,
+    /// Where the challenge came from: a folder, or the grader's own.
+    pub source: &'a crate::challenge::Source,
     pub suite: &'a Suite,
     pub env: &'a Environment,
     pub audience: Audience,
@@ -85,6 +87,7 @@ impl Grading<'_> {
         Ok(Report {
             grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
             challenge: self.challenge.id.clone(),
+            challenges: Some(self.source.clone()),
             sandbox: self.env.layers()?.clone(),
             audience: self.audience,
             tests_dir: self.suite.dir.display().to_string(),

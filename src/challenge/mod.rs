@@ -2,17 +2,22 @@
 //!
 //! A challenge is `challenges/<id>/` with `challenge.toml` and
 //! `tests/<group>/NAME.json` (+ `NAME.expected.json`). Loading checks every
-//! file before anything runs and reports all problems at once.
+//! file before anything runs and reports all problems at once. The folder
+//! comes of [`source`]: one on disk, or the challenges built into the
+//! grader ([`embedded`]).
 
 mod case;
 mod config;
+pub mod embedded;
 pub mod limits;
 pub mod locate;
 pub mod rules;
+pub mod source;
 
 pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
 pub use config::{Config, Edition, GroupConfig, RustConfig, Scoring, Visibility};
 pub use limits::Limits;
+pub use source::{GivenBy, Root, Source, default_cache_dir};
 
 use crate::error::{Error, Problem};
 use locate::At;
@@ -79,42 +84,6 @@ impl Suite {
     pub fn cases(&self) -> impl Iterator<Item = &Case> {
         self.groups.iter().flat_map(|g| &g.cases)
     }
-}
-
-/// Where challenges live: `explicit` if given, else `$GRADER_CHALLENGES`,
-/// else `./challenges`, else the folder this grader was built from.
-pub fn root(explicit: Option<&Path>) -> Result<PathBuf, Error> {
-    if let Some(dir) = explicit {
-        return if dir.is_dir() {
-            Ok(dir.to_owned())
-        } else {
-            Err(Error::Usage(format!(
-                "--challenges {}: no such folder",
-                dir.display()
-            )))
-        };
-    }
-    if let Some(dir) = std::env::var_os("GRADER_CHALLENGES") {
-        let dir = PathBuf::from(dir);
-        return if dir.is_dir() {
-            Ok(dir)
-        } else {
-            Err(Error::Usage(format!(
-                "GRADER_CHALLENGES={}: no such folder",
-                dir.display()
-            )))
-        };
-    }
-    let candidates = [
-        PathBuf::from("challenges"),
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("challenges"),
-    ];
-    candidates.into_iter().find(|d| d.is_dir()).ok_or_else(|| {
-        Error::Usage(
-            "no challenges folder here; run from the project's root or pass --challenges DIR"
-                .into(),
-        )
-    })
 }
 
 /// Every challenge under `root`, sorted by id.

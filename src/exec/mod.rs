@@ -335,6 +335,15 @@ impl Environment {
                 && let Some(bin) = exe.parent()
             {
                 read.extend(bin.parent().map(Path::to_owned));
+                // A virtual environment's python is a link to the base
+                // interpreter, whose installation (the standard library)
+                // must be readable too: exec follows the link.
+                if let Ok(real) = std::fs::canonicalize(exe)
+                    && let Some(prefix) = real.parent().and_then(Path::parent)
+                    && !read.iter().any(|r| prefix.starts_with(r))
+                {
+                    read.push(prefix.to_owned());
+                }
                 path_dirs.push(bin.to_owned());
             }
         }

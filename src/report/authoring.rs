@@ -8,7 +8,12 @@ use crate::words::counted;
 use std::io::{self, Write};
 
 /// `grader list`: each challenge with its operations, then its groups.
-pub fn render_list(challenges: &[(Challenge, Suite)], out: &mut dyn Write) -> io::Result<()> {
+pub fn render_list(
+    challenges: &[(Challenge, Suite)],
+    source: &crate::challenge::Source,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out, "challenges: {}", source.label())?;
     for (c, suite) in challenges {
         let total: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
         let ops: Vec<&str> = c.operations.iter().map(|s| s.name).collect();

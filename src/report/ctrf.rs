@@ -73,6 +73,7 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             "tests": tests,
             "extra": {
                 "challenge": report.challenge,
+                "challenges": report.challenges,
                 "audience": report.audience,
                 "sandbox": report.sandbox,
                 "submissions": report.submissions.iter().map(|s| json!({

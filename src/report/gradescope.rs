@@ -71,6 +71,7 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             "path": s.path,
             "language": s.language,
             "points": s.points,
+            "challenges": report.challenges,
         },
     })
 }

@@ -20,6 +20,9 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
         report.challenge, report.tests_dir
     )?;
+    if let Some(source) = &report.challenges {
+        writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;
+    }
     let style = if report.sandbox.enabled && report.sandbox.missing.is_empty() {
         DIM
     } else {

@@ -55,6 +55,13 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             ("points_denominator", s.points.denominator.to_string()),
             ("language", format!("{:?}", s.language).to_lowercase()),
             ("sandbox", report.sandbox.describe()),
+            (
+                "challenges",
+                report
+                    .challenges
+                    .as_ref()
+                    .map_or_else(String::new, |c| c.label()),
+            ),
         ] {
             writeln!(
                 out,

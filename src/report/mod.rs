@@ -134,6 +134,10 @@ pub struct Report {
     /// The grader's name and version.
     pub grader: String,
     pub challenge: String,
+    /// Where the challenges came from: a folder, or the grader's own
+    /// (none in reports made before it was recorded).
+    #[serde(default)]
+    pub challenges: Option<crate::challenge::Source>,
     /// The containment in force for every submission.
     pub sandbox: crate::exec::Layers,
     /// Who the report is for: a learner's report holds no hidden case data.

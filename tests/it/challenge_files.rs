@@ -110,12 +110,9 @@ fn the_large_case_is_large() {
 
 #[test]
 fn challenges_are_discovered() {
-    let root = challenge::root(Some(&root().join("challenges"))).unwrap();
-    let ids: Vec<String> = challenge::list(&root)
-        .unwrap()
-        .into_iter()
-        .map(|c| c.id)
-        .collect();
+    let cache = crate::support::tempdir();
+    let root = challenge::Root::find(Some(&root().join("challenges")), cache.path()).unwrap();
+    let ids: Vec<String> = root.list().unwrap().into_iter().map(|c| c.id).collect();
     assert!(
         ids.contains(&challenge::DEFAULT_CHALLENGE.to_owned()),
         "{ids:?}"

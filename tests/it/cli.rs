@@ -202,9 +202,18 @@ fn list_shows_every_challenge_and_counts_the_cases_on_disk() {
     let out = run(&["list"]);
     assert_eq!(out.status.code(), Some(0));
     let stdout = text(&out.stdout);
+    // First where they came from: here, the checkout's folder.
+    let (first, rest) = stdout.split_once('\n').unwrap();
+    assert_eq!(
+        first,
+        format!(
+            "challenges: {} (./challenges in the working folder)",
+            root().join("challenges").display()
+        )
+    );
     // Sections: a challenge's line, then its groups' indented lines.
     let mut sections: Vec<(String, Vec<&str>)> = Vec::new();
-    for line in stdout.lines() {
+    for line in rest.lines() {
         if line.starts_with(' ') {
             sections
                 .last_mut()

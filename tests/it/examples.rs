@@ -98,6 +98,15 @@ fn grade_on(challenge: &str, path: &Path) -> (Option<i32>, Value, String) {
 /// Checks the report fields docs/json-report.md promises.
 fn check_contract(report: &Value, challenge: &str) {
     assert_eq!(report["challenge"], challenge);
+    // Graded from the checkout's root: its folder, found there.
+    assert_eq!(
+        report["challenges"],
+        serde_json::json!({
+            "source": "folder",
+            "path": root().join("challenges").to_str().unwrap(),
+            "given_by": "./challenges",
+        })
+    );
     let submission = &report["submissions"][0];
     for field in ["path", "language", "verdict", "score", "max_score", "tests"] {
         assert!(

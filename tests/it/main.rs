@@ -25,6 +25,7 @@ mod scores;
 mod setup;
 mod shrink;
 mod snapshots;
+mod standalone;
 mod starters;
 mod strict;
 mod uids;

@@ -377,3 +377,58 @@ fn an_interpreter_behind_a_shim_is_asked_once_until_what_chooses_it_changes() {
     grade();
     assert_eq!(asked(), 2);
 }
+
+/// A virtual environment's `python3` (where `pip install` puts the
+/// grader) is a link to the base interpreter: sessions run it, with the
+/// base installation's standard library readable in the sandbox.
+#[test]
+fn the_python_of_a_virtual_environment_on_path_runs_submissions() {
+    let dir = tempdir();
+    // The sandbox's uid must be able to reach the environment's binary.
+    chmod(dir.path(), 0o755);
+    let venv = dir.path().join("venv");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    assert!(
+        std::fs::symlink_metadata(venv.join("bin/python3"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "a link to the base interpreter, as venv makes it"
+    );
+    let path = format!(
+        "{}:{}",
+        venv.join("bin").display(),
+        std::env::var("PATH").unwrap()
+    );
+    let out = output(
+        grader()
+            .env("PATH", &path)
+            .env_remove("GRADER_PYTHON")
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--tests",
+                SAMPLE,
+                "--cache-dir",
+            ])
+            .arg(dir.path().join("cache"))
+            .arg("submissions/python/correct_class.py"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: Value = json(&out);
+    let submission = &report["submissions"][0];
+    assert_eq!(submission["verdict"], "accepted", "{submission}");
+    assert!(
+        submission["runtime"]
+            .as_str()
+            .unwrap()
+            .starts_with("python 3."),
+        "{submission}"
+    );
+}

@@ -203,7 +203,7 @@ impl Grading<'_> {
         let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
         let prepared = lang::prepare(self.env, challenge, submission)?;
         let mut runner = Runner::new(self.env, prepared, cpu_seconds);
-        let early = self.early_second(&runner, submission, cpu_seconds)?;
+        let early = self.early_second(&runner, submission);
         let cases: Vec<(&Group, &Case)> = suite
             .groups
             .iter()

@@ -15,26 +15,17 @@ use crate::run::Runner;
 pub(super) type Ahead<'c> = Result<Vec<Vec<Option<(TestReport, diagnose::Observed<'c>)>>>, Error>;
 
 impl<'a> Grading<'a> {
-    /// The session of the first second opinion, started at once when a
-    /// core is idle, for the languages whose every case it replays: an
-    /// interpreter's start-up then overlaps the first session's instead of
-    /// following it.
+    /// The runner of the first second opinion when a core is idle, for
+    /// the languages whose every case it replays: [`Grading::beside`] then
+    /// runs it beside the first opinion instead of after it.
     pub(super) fn early_second(
         &self,
-        runner: &Runner<'_>,
+        runner: &Runner<'a>,
         submission: &Submission,
-        cpu_seconds: u64,
-    ) -> Result<Option<Runner<'a>>, Error> {
-        let Some(program) = runner.program() else {
-            return Ok(None);
-        };
-        if !seeded(submission.language) || !self.env.spare_core() {
-            return Ok(None);
-        }
-        let mut second = Runner::new(self.env, Ok(program.clone()), cpu_seconds)
-            .with_seed(crate::run::SECOND_SEEDS[0]);
-        second.prestart()?;
-        Ok(Some(second))
+    ) -> Option<Runner<'a>> {
+        (seeded(submission.language) && self.env.spare_core())
+            .then(|| runner.fresh(crate::run::SECOND_SEEDS[0]))
+            .flatten()
     }
 
     /// Runs `main` (the first opinion) and, with an `early` second

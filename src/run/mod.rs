@@ -103,8 +103,6 @@ pub struct Runner<'a> {
     program: Option<Program>,
     cpu_seconds: u64,
     session: Option<Session>,
-    /// A session spawned ahead of its first case ([`Runner::prestart`]).
-    starting: Option<Session>,
     load_failure: Option<(Outcome, Captured)>,
     hello: Option<Hello>,
     /// The CPU time the last request used.
@@ -142,7 +140,6 @@ impl<'a> Runner<'a> {
             program,
             cpu_seconds,
             session: None,
-            starting: None,
             load_failure,
             hello: None,
             last_cpu: Duration::ZERO,
@@ -334,17 +331,6 @@ impl<'a> Runner<'a> {
         Ok(Ok(()))
     }
 
-    /// Starts the program now, to be greeted when its first case comes:
-    /// an interpreter's start-up then runs beside whatever the grader does
-    /// meanwhile (another session's cases, on a core of its own). Does
-    /// nothing when a session is running or starting, or none can start.
-    pub fn prestart(&mut self) -> Result<(), Error> {
-        if self.load_failure.is_none() && self.session.is_none() && self.starting.is_none() {
-            self.starting = Some(self.spawn()?);
-        }
-        Ok(())
-    }
-
     /// Spawns the program's session.
     fn spawn(&self) -> Result<Session, Error> {
         let program = self
@@ -364,10 +350,7 @@ impl<'a> Runner<'a> {
     }
 
     fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
-        let mut session = match self.starting.take() {
-            Some(session) => session,
-            None => self.spawn()?,
-        };
+        let mut session = self.spawn()?;
         // The probe ran beside the start; a probe that failed is the
         // grader's fault, known before any verdict.
         self.env.layers()?;

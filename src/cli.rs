@@ -72,14 +72,8 @@ pub struct InitArgs {
 /// Arguments of `grader grade`.
 #[derive(Debug, clap::Args)]
 pub struct GradeArgs {
-    /// The challenge to grade against
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
-    pub challenge: String,
-
-    /// Grade against the cases in DIR instead of the challenge's own
-    /// (subfolders are groups; files directly in DIR form one group)
-    #[arg(long, value_name = "DIR")]
-    pub tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub grading: GradingArgs,
 
     /// How to write the report
     #[arg(long, short, value_enum, default_value_t = Format::Human)]
@@ -88,6 +82,57 @@ pub struct GradeArgs {
     /// Write the report to FILE instead of standard output
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Who reads the report: `learner` hides every detail of hidden groups
+    /// [default: learner with --format gradescope, whose results students
+    /// see once published; else instructor]
+    #[arg(long, value_enum)]
+    pub audience: Option<crate::report::Audience>,
+
+    /// Submissions graded at once [default: the number of cores]
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Save each submission's result in DIR as it finishes
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+
+    /// With --results: keep the results already saved there and grade only
+    /// the rest (after an interrupted batch)
+    #[arg(long, requires = "results")]
+    pub resume: bool,
+
+    /// Grade only the submissions of shard K of N (1-based), assigned by
+    /// rendezvous hashing of their names
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::batch::Shard>,
+
+    /// Write a gradebook, a row per student: CSV, or JSON for a .json file
+    #[arg(long, value_name = "FILE")]
+    pub gradebook: Option<PathBuf>,
+
+    /// Exit 0 even when tests fail (for jobs that must always publish)
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Submission files, or folders holding one folder (or file) per student
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// What grading a submission needs besides where its report goes: the
+/// challenge, the tests, the limits and the containment (`grade` and
+/// `watch` take the same).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct GradingArgs {
+    /// The challenge to grade against
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// Grade against the cases in DIR instead of the challenge's own
+    /// (subfolders are groups; files directly in DIR form one group)
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
 
     /// Wall-clock time per case in milliseconds, for every group
     /// [default: from challenge.toml]
@@ -123,46 +168,10 @@ pub struct GradeArgs {
     #[arg(long)]
     pub require_sandbox: bool,
 
-    /// Who reads the report: `learner` hides every detail of hidden groups
-    /// [default: learner with --format gradescope, whose results students
-    /// see once published; else instructor]
-    #[arg(long, value_enum)]
-    pub audience: Option<crate::report::Audience>,
-
     /// Where compiled and transpiled submissions are cached
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
-
-    /// Submissions graded at once [default: the number of cores]
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub jobs: Option<u32>,
-
-    /// Save each submission's result in DIR as it finishes
-    #[arg(long, value_name = "DIR")]
-    pub results: Option<PathBuf>,
-
-    /// With --results: keep the results already saved there and grade only
-    /// the rest (after an interrupted batch)
-    #[arg(long, requires = "results")]
-    pub resume: bool,
-
-    /// Grade only the submissions of shard K of N (1-based), assigned by
-    /// rendezvous hashing of their names
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::batch::Shard>,
-
-    /// Write a gradebook, a row per student: CSV, or JSON for a .json file
-    #[arg(long, value_name = "FILE")]
-    pub gradebook: Option<PathBuf>,
-
-    /// Exit 0 even when tests fail (for jobs that must always publish)
-    #[arg(long)]
-    pub exit_zero: bool,
-
-    /// Submission files, or folders holding one folder (or file) per student
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
 }
 
 /// Arguments of `grader audit`.

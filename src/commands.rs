@@ -3,8 +3,8 @@
 use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{
-    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, InitArgs,
-    MergeArgs, SuiteArgs,
+    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, GradingArgs,
+    InitArgs, MergeArgs, SuiteArgs,
 };
 use crate::error::Error;
 use crate::exec::{Environment, RunOptions, SessionLimits};
@@ -12,17 +12,7 @@ use crate::lang::Submission;
 use crate::report::{self, Format};
 use std::io::Write;
 
-/// Exit codes, as documented in docs/ci-and-instructors.md.
-pub mod exit {
-    /// Every graded submission passed every test.
-    pub const PASSED: u8 = 0;
-    /// Some test failed.
-    pub const FAILED: u8 = 1;
-    /// Bad usage, or invalid challenge or test files.
-    pub const INVALID: u8 = 2;
-    /// The grader itself failed.
-    pub const GRADER_FAULT: u8 = 3;
-}
+pub use crate::error::exit;
 
 /// How a command ended when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,37 +74,17 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    // Every session runs in a scratch folder of its own, where a path
-    // relative to here names nothing (a relative cache made every
-    // TypeScript module "not found"): every path is made absolute first.
-    let absolute = |p: &std::path::Path| {
-        std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
-    };
-    let tests = args.tests.as_deref().map(absolute).transpose()?;
-    let results = args.results.as_deref().map(absolute).transpose()?;
-    let output = args.output.as_deref().map(absolute).transpose()?;
-    let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
-    let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
-    let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
+    let results = args.results.as_deref().map(absolute_path).transpose()?;
+    let output = args.output.as_deref().map(absolute_path).transpose()?;
+    let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
-    // The command line's limits are held to challenge.toml's least values.
-    for (flag, key, value) in [
-        ("--time-limit", "time_ms", args.time_limit),
-        ("--memory-limit", "memory_mb", args.memory_limit),
-        ("--output-limit", "output_mb", args.output_limit),
-        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
-        ("--extras-budget", "extras_budget_ms", args.extras_budget),
-    ] {
-        if let Some(value) = value {
-            challenge::limits::check(key, value)
-                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
-        }
-    }
-    let challenge = Challenge::load(&root, &args.challenge)?;
-    let (dir, own) = challenge.suite_dir(tests.as_deref());
-    let mut suite = challenge.load_suite(&dir, own)?;
-    // A wrong expected file stops the run before anyone is graded by it.
-    crate::author::check_expected(&challenge, &suite)?;
+    let Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        mut suite,
+    } = setup(cli, &args.grading)?;
     // Named files must be gradable (a typo is bad usage); entries found in
     // a batch folder that are not become that student's failure instead.
     for path in args.paths.iter().filter(|p| !p.is_dir()) {
@@ -156,11 +126,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             .filter_map(|p| std::path::absolute(p).ok()),
     );
     let env = Environment::new(RunOptions {
-        sandbox: !args.no_sandbox,
-        require_sandbox: args.require_sandbox,
+        sandbox: !args.grading.no_sandbox,
+        require_sandbox: args.grading.require_sandbox,
         limits: SessionLimits {
-            memory_bytes: mib(args.memory_limit.unwrap_or(l.memory_mb)),
-            output_bytes: mib(args.output_limit.unwrap_or(l.output_mb)),
+            memory_bytes: mib(args.grading.memory_limit.unwrap_or(l.memory_mb)),
+            output_bytes: mib(args.grading.output_limit.unwrap_or(l.output_mb)),
             processes: l.processes,
             open_files: l.open_files,
             file_size_bytes: mib(l.file_size_mb),
@@ -176,7 +146,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             layers.missing.join(", ")
         );
     }
-    if let Some(ms) = args.time_limit {
+    if let Some(ms) = args.grading.time_limit {
         for group in &mut suite.groups {
             group.time_limit = std::time::Duration::from_millis(ms);
         }
@@ -196,10 +166,10 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             }),
         extras: crate::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
-                args.extra_run_limit.unwrap_or(l.extra_run_ms),
+                args.grading.extra_run_limit.unwrap_or(l.extra_run_ms),
             ),
             budget_cap: std::time::Duration::from_millis(
-                args.extras_budget.unwrap_or(l.extras_budget_ms),
+                args.grading.extras_budget.unwrap_or(l.extras_budget_ms),
             ),
         },
         started_at_ms: crate::grade::now_ms(),
@@ -220,6 +190,55 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         args.exit_zero,
         out,
     )
+}
+
+/// What a grading run reads before anyone is graded, checked.
+struct Setup {
+    root: std::path::PathBuf,
+    tests: Option<std::path::PathBuf>,
+    cache_dir: std::path::PathBuf,
+    challenge: Challenge,
+    suite: challenge::Suite,
+}
+
+/// Every session runs in a scratch folder of its own, where a path
+/// relative to here names nothing (a relative cache made every TypeScript
+/// module "not found"): every path is made absolute first.
+fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
+}
+
+/// Loads and checks what `args` grade against: the command line's limits,
+/// the challenge, its suite, and the suite's expected files.
+fn setup(cli: &Cli, args: &GradingArgs) -> Result<Setup, Error> {
+    let tests = args.tests.as_deref().map(absolute_path).transpose()?;
+    let cache_dir = absolute_path(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
+    let root = absolute_path(&challenge::root(cli.challenges.as_deref())?)?;
+    // The command line's limits are held to challenge.toml's least values.
+    for (flag, key, value) in [
+        ("--time-limit", "time_ms", args.time_limit),
+        ("--memory-limit", "memory_mb", args.memory_limit),
+        ("--output-limit", "output_mb", args.output_limit),
+        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
+        ("--extras-budget", "extras_budget_ms", args.extras_budget),
+    ] {
+        if let Some(value) = value {
+            challenge::limits::check(key, value)
+                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
+        }
+    }
+    let challenge = Challenge::load(&root, &args.challenge)?;
+    let (dir, own) = challenge.suite_dir(tests.as_deref());
+    let suite = challenge.load_suite(&dir, own)?;
+    // A wrong expected file stops the run before anyone is graded by it.
+    crate::author::check_expected(&challenge, &suite)?;
+    Ok(Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        suite,
+    })
 }
 
 /// Proves every file a run will write can be written, before the work

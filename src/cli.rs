@@ -83,6 +83,11 @@ pub struct GradeArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Show every failure in full (on a terminal, only the first three
+    /// are, the rest in a line each; files and pipes always get all)
+    #[arg(long)]
+    pub all: bool,
+
     /// Who reads the report: `learner` hides every detail of hidden groups
     /// [default: learner with --format gradescope, whose results students
     /// see once published; else instructor]

@@ -185,12 +185,24 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     );
     let graded = batch::run(&grading, &entries, jobs, results.as_deref(), args.resume)?;
     let report = grading.report(graded);
+    // On a terminal, a reader sees the first failures in full and the
+    // rest in a line each; files, pipes and CI logs keep every one.
+    let human = report::HumanOptions {
+        folded: (!args.all
+            && output.is_none()
+            && std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .then(|| report::Folded {
+            in_full: FAILURES_IN_FULL,
+            all_command: command_with_all(),
+        }),
+    };
     publish(
         &report,
         args.format,
         output.as_deref(),
         gradebook.as_deref(),
         args.exit_zero,
+        &human,
         out,
     )
 }
@@ -244,6 +256,21 @@ fn setup(cli: &Cli, args: &GradingArgs) -> Result<Setup, Error> {
     })
 }
 
+/// Failures of a submission a terminal shows in full without `--all`.
+const FAILURES_IN_FULL: usize = 3;
+
+/// This process's own command line with `--all` after `grade`.
+fn command_with_all() -> String {
+    let mut words: Vec<String> = std::env::args_os()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    match words.iter().position(|w| w == "grade") {
+        Some(at) => words.insert(at + 1, "--all".to_owned()),
+        None => words.push("--all".to_owned()),
+    }
+    report::text::shell_command(&words)
+}
+
 /// `grader merge`: shard reports into one.
 fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     check_outputs(
@@ -278,6 +305,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         args.output.as_deref(),
         args.gradebook.as_deref(),
         args.exit_zero,
+        &report::HumanOptions::default(),
         out,
     )
 }

@@ -37,6 +37,7 @@ pub(super) fn publish(
     output: Option<&std::path::Path>,
     gradebook: Option<&std::path::Path>,
     exit_zero: bool,
+    human: &report::HumanOptions,
     out: &mut dyn Write,
 ) -> Result<Status, Error> {
     match output {
@@ -51,8 +52,11 @@ pub(super) fn publish(
             };
             crate::fsutil::write_atomically(path, &bytes)?;
         }
-        None => quiet_broken_pipe(report::render(report, format, out))
-            .map_err(Error::io("cannot write the report"))?,
+        None => quiet_broken_pipe(match format {
+            Format::Human => report::render_human_with(report, human, out),
+            _ => report::render(report, format, out),
+        })
+        .map_err(Error::io("cannot write the report"))?,
     }
     if format == Format::Github {
         report::append_summary(report)

@@ -18,7 +18,7 @@ pub mod text;
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::render_gradescope;
-pub use human::render_human;
+pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
 
 use crate::challenge::ExpectedFrom;

@@ -10,7 +10,9 @@
 //! snapshot.
 
 use crate::support::{copy_tree, json, root, run, tempdir, text, xmllint};
-use rendezvous_grader::report::{Format, Report, github_summary, render};
+use rendezvous_grader::report::{
+    Folded, Format, HumanOptions, Report, github_summary, render, render_human_with,
+};
 use serde_json::Value;
 use std::process::Output;
 
@@ -141,6 +143,44 @@ fn a_human_report_keeps_its_styles() {
         "{name}.json rendered for people, with its ANSI styles (ESC shown as ␛)"
     ))
     .bind(|| insta::assert_snapshot!(format!("{name}__human-styled"), styled));
+}
+
+/// How a terminal shows the human report without `--all`: the first
+/// three failures of a submission in full, the rest in a line each.
+fn folded() -> HumanOptions {
+    HumanOptions {
+        folded: Some(Folded {
+            in_full: 3,
+            all_command: "grader grade --all router.py".to_owned(),
+        }),
+    }
+}
+
+#[test]
+fn human_reports_folded_for_a_terminal() {
+    for (name, report) in fixtures() {
+        let mut out = Vec::new();
+        render_human_with(&report, &folded(), &mut out).unwrap();
+        let text = plain(&String::from_utf8(out).unwrap());
+        let full = plain(&rendered(&report, Format::Human));
+        // Folding only shortens, and says how to see everything.
+        let pointer = "every one in full: grader grade --all router.py";
+        if text != full {
+            assert!(text.len() < full.len(), "{name}: folding lengthened it");
+            assert!(text.contains(pointer), "{name}: {text}");
+        }
+        // Six different failures fold; seven tests failing alike (a
+        // module that does not compile) are one failure, shown in full.
+        match name.as_str() {
+            "rendezvous-scores" => assert!(text.contains(pointer)),
+            "compile-error" => assert_eq!(text, full),
+            _ => {}
+        }
+        report_settings(&format!(
+            "{name}.json rendered for a terminal without --all (styles stripped)"
+        ))
+        .bind(|| insta::assert_snapshot!(format!("{name}__human-folded"), text));
+    }
 }
 
 #[test]
@@ -323,6 +363,7 @@ fn no_snapshot_is_left_over() {
     expected.push("rendezvous-scores__human-styled".into());
     for (name, _) in fixtures() {
         expected.extend(FORMATS.iter().map(|(_, f)| format!("{name}__{f}")));
+        expected.push(format!("{name}__human-folded"));
     }
     let dir = root().join("tests/it/snapshots");
     // (Pending `.snap.new` files of a failed comparison are insta's own.)

@@ -27,6 +27,9 @@ pub struct Cli {
 pub enum Command {
     /// Grade submissions (Python, JavaScript, TypeScript, Rust, or executables speaking the protocol)
     Grade(GradeArgs),
+    /// Grade one file now and again on every save, showing the first
+    /// failing test (q or Ctrl-C leaves)
+    Watch(WatchArgs),
     /// Print the pinned h32 of each text
     Hash {
         /// Texts to hash (UTF-8)
@@ -125,6 +128,21 @@ pub struct GradeArgs {
     pub paths: Vec<PathBuf>,
 }
 
+/// Arguments of `grader watch`.
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub grading: GradingArgs,
+
+    /// Who reads the screen: `learner` hides every detail of hidden groups
+    #[arg(long, value_enum, default_value_t = crate::report::Audience::Learner)]
+    pub audience: crate::report::Audience,
+
+    /// The submission file to grade on every save
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
 /// What grading a submission needs besides where its report goes: the
 /// challenge, the tests, the limits and the containment (`grade` and
 /// `watch` take the same).
@@ -177,6 +195,54 @@ pub struct GradingArgs {
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+}
+
+impl GradingArgs {
+    /// The options that give these arguments back when parsed after
+    /// `grader grade` (what `watch` passes the grading it starts).
+    pub fn to_args(&self) -> Vec<std::ffi::OsString> {
+        // Destructured, so that a new option cannot be left out.
+        let GradingArgs {
+            challenge,
+            tests,
+            time_limit,
+            memory_limit,
+            output_limit,
+            extra_run_limit,
+            extras_budget,
+            no_sandbox,
+            require_sandbox,
+            cache_dir,
+        } = self;
+        let mut args: Vec<std::ffi::OsString> = vec!["--challenge".into(), challenge.into()];
+        let paths = [("--tests", tests), ("--cache-dir", cache_dir)];
+        for (flag, path) in paths {
+            if let Some(path) = path {
+                args.extend([flag.into(), path.into()]);
+            }
+        }
+        let numbers = [
+            ("--time-limit", time_limit),
+            ("--memory-limit", memory_limit),
+            ("--output-limit", output_limit),
+            ("--extra-run-limit", extra_run_limit),
+            ("--extras-budget", extras_budget),
+        ];
+        for (flag, value) in numbers {
+            if let Some(value) = value {
+                args.extend([flag.into(), value.to_string().into()]);
+            }
+        }
+        for (flag, on) in [
+            ("--no-sandbox", no_sandbox),
+            ("--require-sandbox", require_sandbox),
+        ] {
+            if *on {
+                args.push(flag.into());
+            }
+        }
+        args
+    }
 }
 
 /// Arguments of `grader audit`.
@@ -399,6 +465,64 @@ mod documented {
             }
         }
         assert!(checked > 20, "only {checked} commands found");
+    }
+
+    #[test]
+    fn grading_options_are_passed_on_as_they_were_given() {
+        use super::{Command, GradingArgs};
+        let grading = |words: &[&str]| -> GradingArgs {
+            match Cli::try_parse_from(words).unwrap().command {
+                Command::Grade(args) => args.grading,
+                Command::Watch(args) => args.grading,
+                other => panic!("{other:?}"),
+            }
+        };
+        let every: &[&str] = &[
+            "grader",
+            "watch",
+            "--challenge",
+            "hrw-top",
+            "--tests",
+            "t d",
+            "--time-limit",
+            "1000",
+            "--memory-limit",
+            "600",
+            "--output-limit",
+            "9",
+            "--extra-run-limit",
+            "300",
+            "--extras-budget",
+            "7000",
+            "--no-sandbox",
+            "--cache-dir",
+            "c",
+            "f.py",
+        ];
+        for words in [
+            every,
+            &["grader", "watch", "f.py"],
+            &["grader", "watch", "--require-sandbox", "f.py"],
+        ] {
+            let given = grading(words);
+            let mut again: Vec<std::ffi::OsString> = vec!["grader".into(), "grade".into()];
+            again.extend(given.to_args());
+            again.push("f.py".into());
+            let passed = match Cli::try_parse_from(&again).unwrap().command {
+                Command::Grade(args) => args.grading,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(passed, given, "{words:?}");
+        }
+        // Every option was set in the first: none is left at its default.
+        let full = grading(every);
+        assert!(full.tests.is_some() && full.cache_dir.is_some() && full.no_sandbox);
+        assert!(
+            [full.time_limit, full.memory_limit, full.output_limit]
+                .iter()
+                .all(Option::is_some)
+        );
+        assert!(full.extra_run_limit.is_some() && full.extras_budget.is_some());
     }
 
     #[test]

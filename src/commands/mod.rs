@@ -4,10 +4,11 @@ use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{
     AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, GradingArgs,
-    InitArgs, MergeArgs, SuiteArgs,
+    InitArgs, MergeArgs, SuiteArgs, WatchArgs,
 };
 use crate::error::Error;
 use crate::exec::{Environment, RunOptions, SessionLimits};
+use crate::judge::Verdict;
 use crate::lang::Submission;
 use crate::report::{self, Format};
 use std::io::Write;
@@ -38,6 +39,7 @@ pub fn exit_code(error: &Error) -> u8 {
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     match &cli.command {
         Command::Grade(args) => grade(cli, args, out),
+        Command::Watch(args) => watch(cli, args),
         Command::Hash { texts } => {
             refuse_challenges(
                 cli,
@@ -205,6 +207,49 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         &human,
         out,
     )
+}
+
+/// `grader watch`: what `grade` would refuse is refused at once (exit 2);
+/// then every save is graded by `grade` itself, as a learner's report.
+fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
+    let setup = setup(cli, &args.grading)?;
+    if args.file.is_dir() {
+        return Err(Error::Usage(format!(
+            "`grader watch` takes one submission file, and {} is a folder: name the file you edit (e.g. {}/router.py)",
+            args.file.display(),
+            args.file.display()
+        )));
+    }
+    Submission::detect(&args.file)?;
+    let program = std::env::current_exe().map_err(Error::io(
+        "cannot find the grader's own binary to grade with",
+    ))?;
+    let grading = GradingArgs {
+        tests: setup.tests,
+        cache_dir: Some(setup.cache_dir),
+        ..args.grading.clone()
+    };
+    let audience = clap::ValueEnum::to_possible_value(&args.audience)
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default();
+    let mut grade: Vec<std::ffi::OsString> = vec!["--challenges".into(), setup.root.into()];
+    grade.extend(["grade", "--format", "json", "--jobs", "1", "--audience"].map(Into::into));
+    grade.push(audience.into());
+    grade.extend(grading.to_args());
+    grade.push("--".into());
+    let file = absolute_path(&args.file)?;
+    grade.push(file.clone().into());
+    let verdict = crate::watch::run(&crate::watch::Watch {
+        file,
+        shown: args.file.display().to_string(),
+        challenge: setup.challenge.id.clone(),
+        program,
+        args: grade,
+    })?;
+    Ok(match verdict {
+        Some(Verdict::Accepted) => Status::Passed,
+        _ => Status::Failed,
+    })
 }
 
 /// What a grading run reads before anyone is graded, checked.

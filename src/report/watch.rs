@@ -142,23 +142,6 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
     match first {
         None => writeln!(out, "{GOOD}{}{GOOD:#}: every test passes", s.verdict)?,
         Some(t) => {
-            let others = failing.len() - 1;
-            let more = if others == 0 {
-                "the only failing test".to_owned()
-            } else {
-                format!("the first of {} failing tests", failing.len())
-            };
-            writeln!(
-                out,
-                "{BAD}{}{BAD:#} in {}, {more}",
-                s.verdict,
-                visible(&format!("{}/{}", t.group, t.name))
-            )?;
-            if let Some(hint) = &s.api_hint {
-                writeln!(out, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
-            }
-            writeln!(out)?;
-            render_failure(t, out)?;
             // A module that does not load fails every test alike.
             let alike = failing
                 .iter()
@@ -170,6 +153,33 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
                         && u.message == t.message
                 })
                 .count();
+            let id = visible(&format!("{}/{}", t.group, t.name));
+            if failing.len() == 1 {
+                writeln!(
+                    out,
+                    "{BAD}{}{BAD:#} in {id}, the only failing test",
+                    s.verdict
+                )?;
+            } else if alike + 1 == failing.len() {
+                writeln!(
+                    out,
+                    "{BAD}{}{BAD:#} in all {} failing tests, alike",
+                    s.verdict,
+                    failing.len()
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{BAD}{}{BAD:#} in {id}, the first of {} failing tests",
+                    s.verdict,
+                    failing.len()
+                )?;
+            }
+            if let Some(hint) = &s.api_hint {
+                writeln!(out, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
+            }
+            writeln!(out)?;
+            render_failure(t, out)?;
             if alike > 0 {
                 writeln!(
                     out,

@@ -28,3 +28,4 @@ mod snapshots;
 mod starters;
 mod strict;
 mod uids;
+mod watch;

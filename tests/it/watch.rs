@@ -311,6 +311,111 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
 }
 
 #[test]
+fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::copy(root().join("submissions/python/syntax_error.py"), &file).unwrap();
+    let tmux = Tmux::new("ctrlc");
+    tmux.start(&format!(
+        // An interactive shell survives the Ctrl-C its job gets; this
+        // one is told to (a trap with a command leaves the job's default).
+        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; stty -a",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
+    let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
+    let mut record = || seen.borrow_mut().extend(descendants(shell));
+    // The syntax error is the verdict, on every test alike.
+    let screen = tmux.wait_for(
+        "the load error",
+        |s| s.contains("the module failed to load: SyntaxError"),
+        &mut record,
+    );
+    assert!(
+        screen.contains("runtime-error in all 22 failing tests, alike"),
+        "{screen}"
+    );
+    assert!(screen.contains("0/22 tests pass · score 0/100"), "{screen}");
+    // Gone, then back.
+    std::fs::remove_file(&file).unwrap();
+    tmux.wait_for(
+        "the file missing",
+        |s| s.contains("router.py is not there"),
+        &mut record,
+    );
+    std::fs::copy(root().join("submissions/python/correct_class.py"), &file).unwrap();
+    tmux.wait_for(
+        "accepted once the file is back",
+        |s| s.contains("accepted: every test passes"),
+        &mut record,
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited") && s.contains("speed "),
+        &mut || {},
+    );
+    // The version on screen passed every test.
+    assert!(screen.contains("watch exited 0"), "{screen}");
+    let stty: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["icanon", "echo"] {
+        assert!(stty.contains(&mode), "{mode} is off after watch:\n{screen}");
+    }
+    let seen = seen.into_inner();
+    assert!(seen.iter().any(|p| p.name == "grader"), "{seen:?}");
+    let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}
+
+#[test]
+fn watch_refuses_what_grade_would_refuse_at_once() {
+    let dir = tempdir();
+    for (args, says) in [
+        (vec!["watch", "submissions/python"], "is a folder"),
+        (vec!["watch", "README.md"], "README.md"),
+        (vec!["watch", "no/such/router.py"], "no/such/router.py"),
+        (
+            vec![
+                "watch",
+                "--challenge",
+                "no-such",
+                "submissions/python/correct_class.py",
+            ],
+            "no-such",
+        ),
+        (
+            vec![
+                "watch",
+                "--time-limit",
+                "5",
+                "submissions/python/correct_class.py",
+            ],
+            "--time-limit 5",
+        ),
+    ] {
+        let cache = dir.path().display().to_string();
+        let mut args = args;
+        args.extend(["--cache-dir", &cache]);
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
 fn watch_without_keys_leaves_on_sigterm() {
     // Standard input not a terminal: no key is read, and SIGTERM still
     // ends it cleanly, with nothing left running.

@@ -173,8 +173,9 @@ fn write_atomically(file: &Path, contents: &[u8]) {
 }
 
 /// A Router whose route never returns: its grading runs long enough to
-/// be stopped half-way, with the learner's process running.
-const LOOPS: &str = "class Router:\n    def __init__(self, nodes):\n        self.nodes = list(nodes)\n\n    def route(self, key):\n        while True:\n            pass\n\n    def add(self, node):\n        self.nodes.append(node)\n\n    def remove(self, node):\n        self.nodes.remove(node)\n";
+/// be stopped half-way, with the learner's process running. It sleeps
+/// rather than spins, so that the tests beside it keep their CPUs.
+const LOOPS: &str = "import time\n\n\nclass Router:\n    def __init__(self, nodes):\n        self.nodes = list(nodes)\n\n    def route(self, key):\n        while True:\n            time.sleep(60)\n\n    def add(self, node):\n        self.nodes.append(node)\n\n    def remove(self, node):\n        self.nodes.remove(node)\n";
 
 #[test]
 fn watch_regrades_every_save_and_leaves_nothing_behind() {

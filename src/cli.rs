@@ -28,6 +28,9 @@ pub struct Cli {
 pub enum Command {
     /// Grade submissions (Python, JavaScript, TypeScript, Rust, or executables speaking the protocol)
     Grade(GradeArgs),
+    /// Grade one file now and again on every save, showing the first
+    /// failing test (q or Ctrl-C leaves)
+    Watch(WatchArgs),
     /// Print the pinned h32 of each text
     Hash {
         /// Texts to hash (UTF-8)
@@ -79,14 +82,8 @@ pub struct InitArgs {
 /// Arguments of `grader grade`.
 #[derive(Debug, clap::Args)]
 pub struct GradeArgs {
-    /// The challenge to grade against
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
-    pub challenge: String,
-
-    /// Grade against the cases in DIR instead of the challenge's own
-    /// (subfolders are groups; files directly in DIR form one group)
-    #[arg(long, value_name = "DIR")]
-    pub tests: Option<PathBuf>,
+    #[command(flatten)]
+    pub grading: GradingArgs,
 
     /// How to write the report
     #[arg(long, short, value_enum, default_value_t = Format::Human)]
@@ -95,6 +92,77 @@ pub struct GradeArgs {
     /// Write the report to FILE instead of standard output
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Show every failure in full (on a terminal, only the first three
+    /// are, the rest in a line each; files and pipes always get all)
+    #[arg(long)]
+    pub all: bool,
+
+    /// Who reads the report: `learner` hides every detail of hidden groups
+    /// [default: learner with --format gradescope, whose results students
+    /// see once published; else instructor]
+    #[arg(long, value_enum)]
+    pub audience: Option<crate::report::Audience>,
+
+    /// Submissions graded at once [default: the number of cores]
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Save each submission's result in DIR as it finishes
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+
+    /// With --results: keep the results already saved there and grade only
+    /// the rest (after an interrupted batch)
+    #[arg(long, requires = "results")]
+    pub resume: bool,
+
+    /// Grade only the submissions of shard K of N (1-based), assigned by
+    /// rendezvous hashing of their names
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<crate::batch::Shard>,
+
+    /// Write a gradebook, a row per student: CSV, or JSON for a .json file
+    #[arg(long, value_name = "FILE")]
+    pub gradebook: Option<PathBuf>,
+
+    /// Exit 0 even when tests fail (for jobs that must always publish)
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Submission files, or folders holding one folder (or file) per student
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Arguments of `grader watch`.
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub grading: GradingArgs,
+
+    /// Who reads the screen: `learner` hides every detail of hidden groups
+    #[arg(long, value_enum, default_value_t = crate::report::Audience::Learner)]
+    pub audience: crate::report::Audience,
+
+    /// The submission file to grade on every save
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// What grading a submission needs besides where its report goes: the
+/// challenge, the tests, the limits and the containment (`grade` and
+/// `watch` take the same).
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
+pub struct GradingArgs {
+    /// The challenge to grade against
+    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    pub challenge: String,
+
+    /// Grade against the cases in DIR instead of the challenge's own
+    /// (subfolders are groups; files directly in DIR form one group)
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
 
     /// Wall-clock time per case in milliseconds, for every group
     /// [default: from challenge.toml]
@@ -130,46 +198,58 @@ pub struct GradeArgs {
     #[arg(long)]
     pub require_sandbox: bool,
 
-    /// Who reads the report: `learner` hides every detail of hidden groups
-    /// [default: learner with --format gradescope, whose results students
-    /// see once published; else instructor]
-    #[arg(long, value_enum)]
-    pub audience: Option<crate::report::Audience>,
-
     /// Where compiled and transpiled submissions are cached
     /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
+}
 
-    /// Submissions graded at once [default: the number of cores]
-    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub jobs: Option<u32>,
-
-    /// Save each submission's result in DIR as it finishes
-    #[arg(long, value_name = "DIR")]
-    pub results: Option<PathBuf>,
-
-    /// With --results: keep the results already saved there and grade only
-    /// the rest (after an interrupted batch)
-    #[arg(long, requires = "results")]
-    pub resume: bool,
-
-    /// Grade only the submissions of shard K of N (1-based), assigned by
-    /// rendezvous hashing of their names
-    #[arg(long, value_name = "K/N")]
-    pub shard: Option<crate::batch::Shard>,
-
-    /// Write a gradebook, a row per student: CSV, or JSON for a .json file
-    #[arg(long, value_name = "FILE")]
-    pub gradebook: Option<PathBuf>,
-
-    /// Exit 0 even when tests fail (for jobs that must always publish)
-    #[arg(long)]
-    pub exit_zero: bool,
-
-    /// Submission files, or folders holding one folder (or file) per student
-    #[arg(required = true, value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
+impl GradingArgs {
+    /// The options that give these arguments back when parsed after
+    /// `grader grade` (what `watch` passes the grading it starts).
+    pub fn to_args(&self) -> Vec<std::ffi::OsString> {
+        // Destructured, so that a new option cannot be left out.
+        let GradingArgs {
+            challenge,
+            tests,
+            time_limit,
+            memory_limit,
+            output_limit,
+            extra_run_limit,
+            extras_budget,
+            no_sandbox,
+            require_sandbox,
+            cache_dir,
+        } = self;
+        let mut args: Vec<std::ffi::OsString> = vec!["--challenge".into(), challenge.into()];
+        let paths = [("--tests", tests), ("--cache-dir", cache_dir)];
+        for (flag, path) in paths {
+            if let Some(path) = path {
+                args.extend([flag.into(), path.into()]);
+            }
+        }
+        let numbers = [
+            ("--time-limit", time_limit),
+            ("--memory-limit", memory_limit),
+            ("--output-limit", output_limit),
+            ("--extra-run-limit", extra_run_limit),
+            ("--extras-budget", extras_budget),
+        ];
+        for (flag, value) in numbers {
+            if let Some(value) = value {
+                args.extend([flag.into(), value.to_string().into()]);
+            }
+        }
+        for (flag, on) in [
+            ("--no-sandbox", no_sandbox),
+            ("--require-sandbox", require_sandbox),
+        ] {
+            if *on {
+                args.push(flag.into());
+            }
+        }
+        args
+    }
 }
 
 /// Arguments of `grader audit`.
@@ -392,6 +472,64 @@ mod documented {
             }
         }
         assert!(checked > 20, "only {checked} commands found");
+    }
+
+    #[test]
+    fn grading_options_are_passed_on_as_they_were_given() {
+        use super::{Command, GradingArgs};
+        let grading = |words: &[&str]| -> GradingArgs {
+            match Cli::try_parse_from(words).unwrap().command {
+                Command::Grade(args) => args.grading,
+                Command::Watch(args) => args.grading,
+                other => panic!("{other:?}"),
+            }
+        };
+        let every: &[&str] = &[
+            "grader",
+            "watch",
+            "--challenge",
+            "hrw-top",
+            "--tests",
+            "t d",
+            "--time-limit",
+            "1000",
+            "--memory-limit",
+            "600",
+            "--output-limit",
+            "9",
+            "--extra-run-limit",
+            "300",
+            "--extras-budget",
+            "7000",
+            "--no-sandbox",
+            "--cache-dir",
+            "c",
+            "f.py",
+        ];
+        for words in [
+            every,
+            &["grader", "watch", "f.py"],
+            &["grader", "watch", "--require-sandbox", "f.py"],
+        ] {
+            let given = grading(words);
+            let mut again: Vec<std::ffi::OsString> = vec!["grader".into(), "grade".into()];
+            again.extend(given.to_args());
+            again.push("f.py".into());
+            let passed = match Cli::try_parse_from(&again).unwrap().command {
+                Command::Grade(args) => args.grading,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(passed, given, "{words:?}");
+        }
+        // Every option was set in the first: none is left at its default.
+        let full = grading(every);
+        assert!(full.tests.is_some() && full.cache_dir.is_some() && full.no_sandbox);
+        assert!(
+            [full.time_limit, full.memory_limit, full.output_limit]
+                .iter()
+                .all(Option::is_some)
+        );
+        assert!(full.extra_run_limit.is_some() && full.extras_budget.is_some());
     }
 
     #[test]

@@ -5,6 +5,18 @@
 use std::fmt;
 use std::path::PathBuf;
 
+/// Exit codes, as documented in docs/ci-and-instructors.md.
+pub mod exit {
+    /// Every graded submission passed every test.
+    pub const PASSED: u8 = 0;
+    /// Some test failed.
+    pub const FAILED: u8 = 1;
+    /// Bad usage, or invalid challenge or test files.
+    pub const INVALID: u8 = 2;
+    /// The grader itself failed.
+    pub const GRADER_FAULT: u8 = 3;
+}
+
 /// One problem in a challenge or test file, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {

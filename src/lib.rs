@@ -5,7 +5,8 @@
 //! it: [`challenge`] (discover, load), [`lang`] (detect and prepare a
 //! submission), [`run`] (sessions, over [`exec`] and [`protocol`]),
 //! [`judge`], [`explain`], [`diagnose`], [`shrink`], [`report`]. [`grade`]
-//! drives them for one submission and [`batch`] for a class; [`author`] and
+//! drives them for one submission and [`batch`] for a class, and [`watch`]
+//! again on every save of one file; [`author`] and
 //! [`generate`] serve test authors; `main.rs` only parses arguments
 //! ([`cli`]) and maps the outcome of [`commands`] to an exit code.
 
@@ -31,6 +32,7 @@ pub mod report;
 pub mod run;
 mod sandbox;
 pub mod shrink;
+pub mod watch;
 pub mod words;
 
 pub use error::{Error, Problem};
@@ -154,7 +156,9 @@ mod layering {
     fn the_pipeline_runs_one_way() {
         let graph = imports();
         // Each stage, and the later stages it must never import.
-        let later = ["grade", "batch", "commands", "cli", "author", "generate"];
+        let later = [
+            "grade", "batch", "commands", "cli", "author", "generate", "watch",
+        ];
         let mut forbidden: Vec<(&str, &str)> = Vec::new();
         for module in ["exec", "protocol", "sandbox", "os", "lang"] {
             for l in ["run", "judge", "explain", "diagnose", "shrink", "report"]
@@ -172,7 +176,7 @@ mod layering {
         }
         // The authoring commands' data (findings, blessings) is rendered
         // by report, as grading's is.
-        for l in ["grade", "batch", "commands", "cli"] {
+        for l in ["grade", "batch", "commands", "cli", "watch"] {
             forbidden.push(("report", l));
         }
         for (module, forbidden) in forbidden {

@@ -1,10 +1,15 @@
 //! The one module that calls into the OS directly: descriptor plumbing for
 //! the protocol, poll, signals to a whole process group, and the
-//! namespaces, mounts, limits and identity changes of the sandbox.
+//! namespaces, mounts, limits and identity changes of the sandbox, and
+//! the terminal and signals of `grader watch`.
 #![allow(unsafe_code)]
 
 mod procfs;
+mod terminal;
 pub use procfs::{lowered_priority, process_tree, waited_for_cpu};
+pub use terminal::{
+    KeyMode, catch_stop_signals, kill_child_with_parent, read_some, stop_signal, time_of_day,
+};
 
 use std::ffi::CString;
 use std::io;

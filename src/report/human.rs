@@ -13,8 +13,35 @@ use crate::explain::HashCheck;
 use crate::judge::Verdict;
 use std::io::{self, Write};
 
-/// Writes the human report.
+/// How much of each failure the human report shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HumanOptions {
+    /// Show only this many failures of a submission in full, the rest in
+    /// a line each, with `all_command` to see them all; `None` shows every
+    /// failure in full.
+    pub folded: Option<Folded>,
+}
+
+/// Failures past the first few, in one line each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folded {
+    /// How many failures are shown in full.
+    pub in_full: usize,
+    /// The command that shows every failure in full (`grader grade --all ...`).
+    pub all_command: String,
+}
+
+/// Writes the human report, every failure in full.
 pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    render_human_with(report, &HumanOptions::default(), out)
+}
+
+/// Writes the human report as `options` ask.
+pub fn render_human_with(
+    report: &Report,
+    options: &HumanOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     writeln!(
         out,
         "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
@@ -35,7 +62,7 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     )?;
     for submission in &report.submissions {
         writeln!(out)?;
-        render_submission(submission, out)?;
+        render_submission(submission, options, out)?;
     }
     if report.submissions.len() > 1 {
         let passed = report
@@ -52,7 +79,11 @@ pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
+fn render_submission(
+    s: &SubmissionReport,
+    options: &HumanOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     // The runtime is the program's own word (an executable's hello).
     let about = [
         s.runtime.as_deref().map(visible),
@@ -102,26 +133,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     }
     if let Some(n) = &s.nondeterministic {
         writeln!(out)?;
-        writeln!(
-            out,
-            "{BAD}your answers change between runs{BAD:#}: {} of the same tests answered differently in another run (a fresh process with another hash seed)",
-            n.tests.len()
-        )?;
-        if let Some(c) = &n.example {
-            let answer = |a: &Option<serde_json::Value>| {
-                a.as_ref().map_or_else(|| "raised".to_owned(), visible_json)
-            };
-            writeln!(
-                out,
-                "  {}: operation {} {} answered {} in one run and {} in the other",
-                c.test,
-                c.op_index,
-                c.op,
-                answer(&c.first),
-                answer(&c.second)
-            )?;
-        }
-        writeln!(out, "  {HEAD}hint{HEAD:#}: {}", n.explanation)?;
+        render_nondeterminism(n, out)?;
     }
     if s.unexplained {
         writeln!(out)?;
@@ -132,38 +144,7 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     }
     if let Some(m) = &s.mistake {
         writeln!(out)?;
-        let titled = |n: &crate::diagnose::NamedMistake| {
-            let form = n.form.as_ref().map(|f| format!(" ({f})"));
-            format!("{}{}", n.title, form.unwrap_or_default())
-        };
-        let failing = if m.compared == 1 {
-            "the one failing test compared".to_owned()
-        } else {
-            format!("all {} failing tests compared", m.compared)
-        };
-        if m.exact && m.with.is_some() {
-            writeln!(out, "{BAD}likely mistakes, two made together{BAD:#}:")?;
-            for (i, n) in m.named().iter().enumerate() {
-                writeln!(out, "  {}. {}", i + 1, titled(n))?;
-                writeln!(out, "     {}", n.explanation)?;
-                writeln!(out, "     {HEAD}hint{HEAD:#}: {}", n.hint)?;
-            }
-            writeln!(
-                out,
-                "  {DIM}(together they reproduce {failing}, and pass every test your code passed; neither does alone){DIM:#}"
-            )?;
-        } else if m.exact {
-            writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;
-            writeln!(out, "  {}", m.explanation)?;
-            writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
-            writeln!(out, "  {DIM}(this mistake reproduces {failing}){DIM:#}")?;
-        } else {
-            writeln!(
-                out,
-                "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of the {} failing tests, more than any other",
-                m.title, m.reproduced, m.compared
-            )?;
-        }
+        render_mistake(m, out)?;
     }
     // A failure that is the same in many tests (a module that does not
     // load) is explained once, with the other tests named.
@@ -180,7 +161,11 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             None => shown.push((t, Vec::new())),
         }
     }
-    for (t, others) in &shown {
+    let in_full = options
+        .folded
+        .as_ref()
+        .map_or(shown.len(), |f| f.in_full.min(shown.len()));
+    for (t, others) in &shown[..in_full] {
         writeln!(out)?;
         render_failure(t, out)?;
         if !others.is_empty() {
@@ -192,19 +177,36 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
             )?;
         }
     }
-    if let Some(p) = &s.property {
+    if let Some(folded) = options.folded.as_ref().filter(|_| in_full < shown.len()) {
         writeln!(out)?;
-        let place = if p.first_op == p.second_op {
-            format!("operation {}", p.first_op)
-        } else {
-            format!("operations {} and {}", p.first_op, p.second_op)
-        };
+        for (t, others) in &shown[in_full..] {
+            let same = if others.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " {DIM}(the same in {}){DIM:#}",
+                    crate::words::counted(others.len(), "more test")
+                )
+            };
+            writeln!(
+                out,
+                "{BAD}--- {} ({}){BAD:#}: {}{same}",
+                visible(&format!("{}/{}", t.group, t.name)),
+                t.verdict,
+                visible(first_line(&t.message))
+            )?;
+        }
         writeln!(
             out,
-            "{BAD}broken property{BAD:#} in {} ({place}): {}",
-            p.case,
-            visible(&p.message)
+            "{DIM}{} in full above, {} in a line each; every one in full:{DIM:#} {}",
+            crate::words::counted(in_full, "failure"),
+            shown.len() - in_full,
+            folded.all_command
         )?;
+    }
+    if let Some(p) = &s.property {
+        writeln!(out)?;
+        render_property(p, out)?;
     }
     if let Some(r) = &s.reproducer {
         writeln!(out)?;
@@ -269,7 +271,94 @@ fn render_submission(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()
     )
 }
 
-fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
+/// Answers that change between runs: how many tests, one example, why.
+pub(super) fn render_nondeterminism(
+    n: &crate::diagnose::Nondeterminism,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{BAD}your answers change between runs{BAD:#}: {} of the same tests answered differently in another run (a fresh process with another hash seed)",
+        n.tests.len()
+    )?;
+    if let Some(c) = &n.example {
+        let answer = |a: &Option<serde_json::Value>| {
+            a.as_ref().map_or_else(|| "raised".to_owned(), visible_json)
+        };
+        writeln!(
+            out,
+            "  {}: operation {} {} answered {} in one run and {} in the other",
+            c.test,
+            c.op_index,
+            c.op,
+            answer(&c.first),
+            answer(&c.second)
+        )?;
+    }
+    writeln!(out, "  {HEAD}hint{HEAD:#}: {}", n.explanation)?;
+    Ok(())
+}
+
+/// The known mistake (or two) that explain the failures, with hints.
+pub(super) fn render_mistake(
+    m: &crate::diagnose::MistakeReport,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let titled = |n: &crate::diagnose::NamedMistake| {
+        let form = n.form.as_ref().map(|f| format!(" ({f})"));
+        format!("{}{}", n.title, form.unwrap_or_default())
+    };
+    let failing = if m.compared == 1 {
+        "the one failing test compared".to_owned()
+    } else {
+        format!("all {} failing tests compared", m.compared)
+    };
+    if m.exact && m.with.is_some() {
+        writeln!(out, "{BAD}likely mistakes, two made together{BAD:#}:")?;
+        for (i, n) in m.named().iter().enumerate() {
+            writeln!(out, "  {}. {}", i + 1, titled(n))?;
+            writeln!(out, "     {}", n.explanation)?;
+            writeln!(out, "     {HEAD}hint{HEAD:#}: {}", n.hint)?;
+        }
+        writeln!(
+            out,
+            "  {DIM}(together they reproduce {failing}, and pass every test your code passed; neither does alone){DIM:#}"
+        )?;
+    } else if m.exact {
+        writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;
+        writeln!(out, "  {}", m.explanation)?;
+        writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
+        writeln!(out, "  {DIM}(this mistake reproduces {failing}){DIM:#}")?;
+    } else {
+        writeln!(
+            out,
+            "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of the {} failing tests, more than any other",
+            m.title, m.reproduced, m.compared
+        )?;
+    }
+    Ok(())
+}
+
+/// A property of consistent hashing the answers break.
+pub(super) fn render_property(
+    p: &crate::diagnose::PropertyHint,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let place = if p.first_op == p.second_op {
+        format!("operation {}", p.first_op)
+    } else {
+        format!("operations {} and {}", p.first_op, p.second_op)
+    };
+    writeln!(
+        out,
+        "{BAD}broken property{BAD:#} in {} ({place}): {}",
+        p.case,
+        visible(&p.message)
+    )?;
+    Ok(())
+}
+
+pub(super) fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
     match &check.first_mismatch {
         None => writeln!(
             out,

@@ -14,12 +14,14 @@ pub mod names;
 pub mod progress;
 mod style;
 pub mod text;
+mod watch;
 
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::render_gradescope;
-pub use human::render_human;
+pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
+pub use watch::{WatchScreen, WatchState, render_watch};
 
 use crate::challenge::ExpectedFrom;
 use crate::explain::{ExplanationReport, HashCheck};

@@ -227,6 +227,24 @@ pub fn possible(points: &super::Points) -> String {
     self::points(points.total, points.denominator)
 }
 
+/// `words` as a POSIX shell command line to copy: each word bare when
+/// made of safe characters, else in single quotes, and shown as learner
+/// text is (a path is the learner's).
+pub fn shell_command(words: &[String]) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
+    words
+        .iter()
+        .map(|w| {
+            if !w.is_empty() && w.chars().all(safe) {
+                w.clone()
+            } else {
+                visible(&format!("'{}'", w.replace('\'', "'\\''")))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +288,21 @@ mod tests {
         );
         // Quoted, the same notation, and quotes and backslashes escaped.
         assert_eq!(visible_str("a\"\\\r"), "\"a\\\"\\\\\\r\"");
+    }
+
+    #[test]
+    fn a_command_to_copy_reads_back_as_the_same_words() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            shell_command(&words(&["grader", "grade", "--all", "a/router.py"])),
+            "grader grade --all a/router.py"
+        );
+        assert_eq!(
+            shell_command(&words(&["grader", "my file.py", "it's", ""])),
+            "grader 'my file.py' 'it'\\''s' ''"
+        );
+        // A newline in a name is shown, not written.
+        assert_eq!(shell_command(&words(&["a\nb"])), "'a\\nb'");
     }
 
     #[test]

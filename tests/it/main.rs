@@ -29,3 +29,4 @@ mod standalone;
 mod starters;
 mod strict;
 mod uids;
+mod watch;

@@ -10,7 +10,10 @@
 //! snapshot.
 
 use crate::support::{copy_tree, json, root, run, tempdir, text, xmllint};
-use rendezvous_grader::report::{Format, Report, github_summary, render};
+use rendezvous_grader::report::{
+    Folded, Format, HumanOptions, Report, WatchScreen, WatchState, github_summary, render,
+    render_human_with, render_watch,
+};
 use serde_json::Value;
 use std::process::Output;
 
@@ -141,6 +144,129 @@ fn a_human_report_keeps_its_styles() {
         "{name}.json rendered for people, with its ANSI styles (ESC shown as ␛)"
     ))
     .bind(|| insta::assert_snapshot!(format!("{name}__human-styled"), styled));
+}
+
+/// How a terminal shows the human report without `--all`: the first
+/// three failures of a submission in full, the rest in a line each.
+fn folded() -> HumanOptions {
+    HumanOptions {
+        folded: Some(Folded {
+            in_full: 3,
+            all_command: "grader grade --all router.py".to_owned(),
+        }),
+    }
+}
+
+#[test]
+fn human_reports_folded_for_a_terminal() {
+    for (name, report) in fixtures() {
+        let mut out = Vec::new();
+        render_human_with(&report, &folded(), &mut out).unwrap();
+        let text = plain(&String::from_utf8(out).unwrap());
+        let full = plain(&rendered(&report, Format::Human));
+        // Folding only shortens, and says how to see everything.
+        let pointer = "every one in full: grader grade --all router.py";
+        if text != full {
+            assert!(text.len() < full.len(), "{name}: folding lengthened it");
+            assert!(text.contains(pointer), "{name}: {text}");
+        }
+        // Six different failures fold; seven tests failing alike (a
+        // module that does not compile) are one failure, shown in full.
+        match name.as_str() {
+            "rendezvous-scores" => assert!(text.contains(pointer)),
+            "compile-error" => assert_eq!(text, full),
+            _ => {}
+        }
+        report_settings(&format!(
+            "{name}.json rendered for a terminal without --all (styles stripped)"
+        ))
+        .bind(|| insta::assert_snapshot!(format!("{name}__human-folded"), text));
+    }
+}
+
+/// The watch screen of `router.py` in `state`, keys on, styles stripped.
+fn screen(state: WatchState<'_>) -> String {
+    let mut out = Vec::new();
+    render_watch(
+        &WatchScreen {
+            file: "router.py",
+            challenge: "rendezvous-router",
+            keys: true,
+            state,
+            notes: &[],
+        },
+        &mut out,
+    )
+    .unwrap();
+    plain(&String::from_utf8(out).unwrap())
+}
+
+/// `grader watch`'s screen of each submission of every fixture, as graded,
+/// and of the other states (grading, not graded, missing) once.
+#[test]
+fn watch_screens() {
+    for (name, report) in fixtures() {
+        let mut text = String::new();
+        for submission in &report.submissions {
+            let shown = screen(WatchState::Graded {
+                at: "10:21:03",
+                submission,
+            });
+            // The progress line, as the issue asks for it.
+            let progress = format!(
+                "{}/{} tests pass · score ",
+                submission.passed, submission.total
+            );
+            assert!(shown.contains(&progress), "{name}: {shown}");
+            // One failing test explained, never two.
+            assert!(shown.matches("\n--- ").count() <= 1, "{name}: {shown}");
+            text.push_str(&format!("# {}\n{shown}", submission.name));
+        }
+        report_settings(&format!(
+            "{name}.json on grader watch's screen (styles stripped)"
+        ))
+        .bind(|| insta::assert_snapshot!(format!("{name}__watch"), text));
+    }
+    let (_, report) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "rendezvous-scores")
+        .unwrap();
+    let previous = &report.submissions[0];
+    let mut text = String::new();
+    for state in [
+        WatchState::Grading {
+            saved_at: "10:21:09",
+            previous: Some(previous),
+        },
+        WatchState::Grading {
+            saved_at: "10:21:09",
+            previous: None,
+        },
+        WatchState::Failed {
+            at: "10:21:10",
+            error: "error: cannot start python3; install Python 3.7 or newer",
+        },
+        WatchState::Missing,
+    ] {
+        text.push_str(&screen(state));
+        text.push_str("=====\n");
+    }
+    // Without keys (standard input not a terminal), only Ctrl-C is offered.
+    let mut out = Vec::new();
+    render_watch(
+        &WatchScreen {
+            file: "my router.py",
+            challenge: "hrw-top",
+            keys: false,
+            state: WatchState::Missing,
+            notes: &["warning: the sandbox is incomplete on this machine".to_owned()],
+        },
+        &mut out,
+    )
+    .unwrap();
+    text.push_str(&plain(&String::from_utf8(out).unwrap()));
+    settings("grader watch's screen while grading, not graded, missing, and without keys")
+        .bind(|| insta::assert_snapshot!("watch__states", text));
 }
 
 #[test]
@@ -321,8 +447,11 @@ fn no_snapshot_is_left_over() {
     // would keep silently.
     let mut expected: Vec<String> = COMMAND_SNAPSHOTS.iter().map(|s| s.to_string()).collect();
     expected.push("rendezvous-scores__human-styled".into());
+    expected.push("watch__states".into());
     for (name, _) in fixtures() {
         expected.extend(FORMATS.iter().map(|(_, f)| format!("{name}__{f}")));
+        expected.push(format!("{name}__human-folded"));
+        expected.push(format!("{name}__watch"));
     }
     let dir = root().join("tests/it/snapshots");
     // (Pending `.snap.new` files of a failed comparison are insta's own.)

@@ -3,26 +3,20 @@
 use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{
-    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, InitArgs,
-    MergeArgs, SuiteArgs,
+    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, GradingArgs,
+    InitArgs, MergeArgs, SuiteArgs, WatchArgs,
 };
 use crate::error::Error;
 use crate::exec::{Environment, RunOptions, SessionLimits};
+use crate::judge::Verdict;
 use crate::lang::Submission;
 use crate::report::{self, Format};
 use std::io::Write;
 
-/// Exit codes, as documented in docs/ci-and-instructors.md.
-pub mod exit {
-    /// Every graded submission passed every test.
-    pub const PASSED: u8 = 0;
-    /// Some test failed.
-    pub const FAILED: u8 = 1;
-    /// Bad usage, or invalid challenge or test files.
-    pub const INVALID: u8 = 2;
-    /// The grader itself failed.
-    pub const GRADER_FAULT: u8 = 3;
-}
+mod publish;
+use publish::{check_outputs, publish, quiet_broken_pipe};
+
+pub use crate::error::exit;
 
 /// How a command ended when it did not fail.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +39,7 @@ pub fn exit_code(error: &Error) -> u8 {
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     match &cli.command {
         Command::Grade(args) => grade(cli, args, out),
+        Command::Watch(args) => watch(cli, args),
         Command::Hash { texts } => {
             refuse_challenges(
                 cli,
@@ -85,43 +80,17 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    // Every session runs in a scratch folder of its own, where a path
-    // relative to here names nothing (a relative cache made every
-    // TypeScript module "not found"): every path is made absolute first.
-    let absolute = |p: &std::path::Path| {
-        std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
-    };
-    let tests = args.tests.as_deref().map(absolute).transpose()?;
-    let results = args.results.as_deref().map(absolute).transpose()?;
-    let output = args.output.as_deref().map(absolute).transpose()?;
-    let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
-    let cache_dir = absolute(
-        &args
-            .cache_dir
-            .clone()
-            .unwrap_or_else(challenge::default_cache_dir),
-    )?;
-    let mut root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
-    root.dir = absolute(&root.dir)?;
+    let results = args.results.as_deref().map(absolute_path).transpose()?;
+    let output = args.output.as_deref().map(absolute_path).transpose()?;
+    let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
-    // The command line's limits are held to challenge.toml's least values.
-    for (flag, key, value) in [
-        ("--time-limit", "time_ms", args.time_limit),
-        ("--memory-limit", "memory_mb", args.memory_limit),
-        ("--output-limit", "output_mb", args.output_limit),
-        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
-        ("--extras-budget", "extras_budget_ms", args.extras_budget),
-    ] {
-        if let Some(value) = value {
-            challenge::limits::check(key, value)
-                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
-        }
-    }
-    let challenge = root.load(&args.challenge)?;
-    let (dir, own) = challenge.suite_dir(tests.as_deref());
-    let mut suite = challenge.load_suite(&dir, own)?;
-    // A wrong expected file stops the run before anyone is graded by it.
-    crate::author::check_expected(&challenge, &suite)?;
+    let Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        mut suite,
+    } = setup(cli, &args.grading)?;
     // Named files must be gradable (a typo is bad usage); entries found in
     // a batch folder that are not become that student's failure instead.
     for path in args.paths.iter().filter(|p| !p.is_dir()) {
@@ -163,11 +132,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             .filter_map(|p| std::path::absolute(p).ok()),
     );
     let env = Environment::new(RunOptions {
-        sandbox: !args.no_sandbox,
-        require_sandbox: args.require_sandbox,
+        sandbox: !args.grading.no_sandbox,
+        require_sandbox: args.grading.require_sandbox,
         limits: SessionLimits {
-            memory_bytes: mib(args.memory_limit.unwrap_or(l.memory_mb)),
-            output_bytes: mib(args.output_limit.unwrap_or(l.output_mb)),
+            memory_bytes: mib(args.grading.memory_limit.unwrap_or(l.memory_mb)),
+            output_bytes: mib(args.grading.output_limit.unwrap_or(l.output_mb)),
             processes: l.processes,
             open_files: l.open_files,
             file_size_bytes: mib(l.file_size_mb),
@@ -176,7 +145,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         protected,
         cache_dir,
     })?;
-    if let Some(ms) = args.time_limit {
+    if let Some(ms) = args.grading.time_limit {
         for group in &mut suite.groups {
             group.time_limit = std::time::Duration::from_millis(ms);
         }
@@ -197,10 +166,10 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             }),
         extras: crate::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
-                args.extra_run_limit.unwrap_or(l.extra_run_ms),
+                args.grading.extra_run_limit.unwrap_or(l.extra_run_ms),
             ),
             budget_cap: std::time::Duration::from_millis(
-                args.extras_budget.unwrap_or(l.extras_budget_ms),
+                args.grading.extras_budget.unwrap_or(l.extras_budget_ms),
             ),
         },
         started_at_ms: crate::grade::now_ms(),
@@ -220,94 +189,144 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             layers.missing.join(", ")
         );
     }
+    // On a terminal, a reader sees the first failures in full and the
+    // rest in a line each; files, pipes and CI logs keep every one.
+    let human = report::HumanOptions {
+        folded: (!args.all
+            && output.is_none()
+            && std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .then(|| report::Folded {
+            in_full: FAILURES_IN_FULL,
+            all_command: command_with_all(),
+        }),
+    };
     publish(
         &report,
         args.format,
         output.as_deref(),
         gradebook.as_deref(),
         args.exit_zero,
+        &human,
         out,
     )
 }
 
-/// Proves every file a run will write can be written, before the work
-/// that writing it would otherwise lose.
-fn check_outputs(
-    format: Format,
-    output: Option<&std::path::Path>,
-    gradebook: Option<&std::path::Path>,
-) -> Result<(), Error> {
-    use crate::fsutil::{check_appendable, check_writable};
-    if let Some(path) = output {
-        check_writable(path, "--output")?;
+/// `grader watch`: what `grade` would refuse is refused at once (exit 2);
+/// then every save is graded by `grade` itself, as a learner's report.
+fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
+    let setup = setup(cli, &args.grading)?;
+    if args.file.is_dir() {
+        return Err(Error::Usage(format!(
+            "`grader watch` takes one submission file, and {} is a folder: name the file you edit (e.g. {}/router.py)",
+            args.file.display(),
+            args.file.display()
+        )));
     }
-    if let Some(path) = gradebook {
-        check_writable(path, "--gradebook")?;
+    Submission::detect(&args.file)?;
+    let program = std::env::current_exe().map_err(Error::io(
+        "cannot find the grader's own binary to grade with",
+    ))?;
+    let grading = GradingArgs {
+        tests: setup.tests,
+        cache_dir: Some(setup.cache_dir),
+        ..args.grading.clone()
+    };
+    let audience = clap::ValueEnum::to_possible_value(&args.audience)
+        .map(|v| v.get_name().to_owned())
+        .unwrap_or_default();
+    // The gradings find the challenges as this command did: the same
+    // working folder and environment, and the same folder if one was named.
+    let mut grade: Vec<std::ffi::OsString> = Vec::new();
+    if let Some(dir) = &cli.challenges {
+        grade.extend(["--challenges".into(), absolute_path(dir)?.into_os_string()]);
     }
-    match std::env::var_os("GITHUB_STEP_SUMMARY") {
-        Some(path) if format == Format::Github => {
-            check_appendable(std::path::Path::new(&path), "$GITHUB_STEP_SUMMARY")
-        }
-        _ => Ok(()),
-    }
+    grade.extend(["grade", "--format", "json", "--jobs", "1", "--audience"].map(Into::into));
+    grade.push(audience.into());
+    grade.extend(grading.to_args());
+    grade.push("--".into());
+    let file = absolute_path(&args.file)?;
+    grade.push(file.clone().into());
+    let verdict = crate::watch::run(&crate::watch::Watch {
+        file,
+        shown: args.file.display().to_string(),
+        challenge: setup.challenge.id.clone(),
+        program,
+        args: grade,
+    })?;
+    Ok(match verdict {
+        Some(Verdict::Accepted) => Status::Passed,
+        _ => Status::Failed,
+    })
 }
 
-/// Writes a finished report where it was asked for, with its gradebook,
-/// and says how the run ended.
-fn publish(
-    report: &report::Report,
-    format: Format,
-    output: Option<&std::path::Path>,
-    gradebook: Option<&std::path::Path>,
-    exit_zero: bool,
-    out: &mut dyn Write,
-) -> Result<Status, Error> {
-    match output {
-        Some(path) => {
-            let mut bytes = Vec::new();
-            report::render(report, format, &mut bytes)
-                .map_err(Error::io("cannot render the report"))?;
-            let bytes = if matches!(format, Format::Human | Format::Github) {
-                strip_ansi(&bytes)
-            } else {
-                bytes
-            };
-            crate::fsutil::write_atomically(path, &bytes)?;
+/// What a grading run reads before anyone is graded, checked.
+struct Setup {
+    root: challenge::Root,
+    tests: Option<std::path::PathBuf>,
+    cache_dir: std::path::PathBuf,
+    challenge: Challenge,
+    suite: challenge::Suite,
+}
+
+/// Every session runs in a scratch folder of its own, where a path
+/// relative to here names nothing (a relative cache made every TypeScript
+/// module "not found"): every path is made absolute first.
+fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
+}
+
+/// Loads and checks what `args` grade against: the command line's limits,
+/// the challenge, its suite, and the suite's expected files.
+fn setup(cli: &Cli, args: &GradingArgs) -> Result<Setup, Error> {
+    let tests = args.tests.as_deref().map(absolute_path).transpose()?;
+    let cache_dir = absolute_path(
+        &args
+            .cache_dir
+            .clone()
+            .unwrap_or_else(challenge::default_cache_dir),
+    )?;
+    let mut root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
+    root.dir = absolute_path(&root.dir)?;
+    // The command line's limits are held to challenge.toml's least values.
+    for (flag, key, value) in [
+        ("--time-limit", "time_ms", args.time_limit),
+        ("--memory-limit", "memory_mb", args.memory_limit),
+        ("--output-limit", "output_mb", args.output_limit),
+        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
+        ("--extras-budget", "extras_budget_ms", args.extras_budget),
+    ] {
+        if let Some(value) = value {
+            challenge::limits::check(key, value)
+                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
         }
-        None => quiet_broken_pipe(report::render(report, format, out))
-            .map_err(Error::io("cannot write the report"))?,
     }
-    if format == Format::Github {
-        report::append_summary(report)
-            .map_err(Error::io("cannot append to $GITHUB_STEP_SUMMARY"))?;
-    }
-    if let Some(path) = gradebook {
-        let json = path.extension().is_some_and(|e| e == "json");
-        crate::fsutil::write_atomically(path, &report::gradebook::render_gradebook(report, json))?;
-    }
-    // The report is out, with every submission the grader failed on
-    // recorded as such; the run still ends as the grader's fault (exit 3),
-    // --exit-zero or not, so that CI sees it.
-    let faulted: Vec<&report::SubmissionReport> = report
-        .submissions
-        .iter()
-        .filter(|s| s.verdict == crate::judge::Verdict::GraderFault)
-        .collect();
-    if let Some(first) = faulted.first() {
-        let why = first.tests.first().map_or("", |t| t.message.as_str());
-        return Err(Error::Io {
-            context: format!(
-                "the grader failed on {} (recorded in the report as grader-fault; the others were graded)",
-                crate::words::counted(faulted.len(), "submission")
-            ),
-            source: std::io::Error::other(format!("{}: {why}", first.name)),
-        });
-    }
-    Ok(if report.all_passed() || exit_zero {
-        Status::Passed
-    } else {
-        Status::Failed
+    let challenge = root.load(&args.challenge)?;
+    let (dir, own) = challenge.suite_dir(tests.as_deref());
+    let suite = challenge.load_suite(&dir, own)?;
+    // A wrong expected file stops the run before anyone is graded by it.
+    crate::author::check_expected(&challenge, &suite)?;
+    Ok(Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        suite,
     })
+}
+
+/// Failures of a submission a terminal shows in full without `--all`.
+const FAILURES_IN_FULL: usize = 3;
+
+/// This process's own command line with `--all` after `grade`.
+fn command_with_all() -> String {
+    let mut words: Vec<String> = std::env::args_os()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    match words.iter().position(|w| w == "grade") {
+        Some(at) => words.insert(at + 1, "--all".to_owned()),
+        None => words.push("--all".to_owned()),
+    }
+    report::text::shell_command(&words)
 }
 
 /// `grader merge`: shard reports into one.
@@ -344,6 +363,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         args.output.as_deref(),
         args.gradebook.as_deref(),
         args.exit_zero,
+        &report::HumanOptions::default(),
         out,
     )
 }
@@ -510,18 +530,6 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
     )
     .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
-}
-
-/// A reader that stopped reading (`grader ... | head`) is not a failure.
-fn quiet_broken_pipe(result: std::io::Result<()>) -> std::io::Result<()> {
-    match result {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
-}
-
-fn strip_ansi(bytes: &[u8]) -> Vec<u8> {
-    anstream::adapter::strip_bytes(bytes).into_vec()
 }
 
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {

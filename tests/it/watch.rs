@@ -1,0 +1,498 @@
+//! `grader watch` in a real terminal: tmux runs it in a detached session
+//! of a fixed size on a private server (`tmux -L`, never a user's, killed
+//! at the end whatever happens), and the test reads the screen as a
+//! learner would, edits the file as editors do (written in place, and
+//! written beside it and renamed over it), presses keys, and checks by pid
+//! that nothing `watch` started outlives it and that the terminal is back
+//! in its line mode. Also `grader grade` on a terminal, which folds the
+//! failures past the third.
+
+use crate::support::{root, run, shared, tempdir, text};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The most any screen may take to appear on a loaded machine: a grading
+/// of the whole suite, with its diagnosis.
+const PATIENCE: Duration = Duration::from_secs(180);
+
+/// A tmux server of the test's own, killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn new(name: &str) -> Tmux {
+        Tmux {
+            socket: format!("grader-{name}-{}", std::process::id()),
+        }
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new("tmux");
+        // No user configuration, and a terminal type tmux knows.
+        command
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .env("TERM", "xterm-256color");
+        command
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = self
+            .command()
+            .args(args)
+            .output()
+            .expect("tmux runs (Debian: tmux; .ci/run installs it)");
+        assert!(out.status.success(), "tmux {args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    }
+
+    /// Starts `shell` (a sh command line) in a detached 120x60 session
+    /// whose pane stays after it ends, to be read.
+    fn start(&self, shell: &str) {
+        self.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            "120",
+            "-y",
+            "60",
+            "sh",
+            "-c",
+            shell,
+        ]);
+        self.tmux(&["set-option", "-t", "t", "remain-on-exit", "on"]);
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
+    fn pane(&self, format: &str) -> String {
+        self.tmux(&["display-message", "-p", "-t", "t", format])
+            .trim()
+            .to_owned()
+    }
+
+    /// Polls the screen until `done` holds, calling `meanwhile` at every
+    /// look; panics with the screen after [`PATIENCE`].
+    fn wait_for(
+        &self,
+        what: &str,
+        done: impl Fn(&str) -> bool,
+        meanwhile: &mut dyn FnMut(),
+    ) -> String {
+        let start = Instant::now();
+        loop {
+            meanwhile();
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "no {what} on the screen after {PATIENCE:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self
+            .command()
+            .args(["kill-server"])
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
+}
+
+/// A process as /proc knows it: its pid and start time (which tell a
+/// reused pid apart), and its name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Process {
+    pid: u32,
+    started: u64,
+    name: String,
+}
+
+fn process(pid: u32) -> Option<(Process, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The name is in parentheses and may hold spaces; the fields after it
+    // are: state, ppid, ... starttime is the 20th after the name.
+    let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ppid = fields.get(1)?.parse().ok()?;
+    let started = fields.get(19)?.parse().ok()?;
+    Some((
+        Process {
+            pid,
+            started,
+            name: name.to_owned(),
+        },
+        ppid,
+    ))
+}
+
+/// Every process below `root` now.
+fn descendants(root: u32) -> Vec<Process> {
+    let all: Vec<(Process, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter_map(process)
+        .collect();
+    let mut found: Vec<Process> = Vec::new();
+    let mut parents = vec![root];
+    while let Some(parent) = parents.pop() {
+        for (p, ppid) in &all {
+            if *ppid == parent {
+                parents.push(p.pid);
+                found.push(p.clone());
+            }
+        }
+    }
+    found
+}
+
+/// Whether `p` still runs (its pid with its start time; a zombie counts,
+/// as nobody reaped it).
+fn alive(p: &Process) -> bool {
+    process(p.pid).is_some_and(|(now, _)| now.started == p.started)
+}
+
+fn write_atomically(file: &Path, contents: &[u8]) {
+    // As editors save: a temporary file beside it, renamed over it.
+    let temporary = file.with_file_name(".router.py.saving");
+    std::fs::write(&temporary, contents).unwrap();
+    std::fs::rename(&temporary, file).unwrap();
+}
+
+/// A Router whose route never returns: its grading runs long enough to
+/// be stopped half-way, with the learner's process running. It sleeps
+/// rather than spins, so that the tests beside it keep their CPUs.
+const LOOPS: &str = "import time\n\n\nclass Router:\n    def __init__(self, nodes):\n        self.nodes = list(nodes)\n\n    def route(self, key):\n        while True:\n            time.sleep(60)\n\n    def add(self, node):\n        self.nodes.append(node)\n\n    def remove(self, node):\n        self.nodes.remove(node)\n";
+
+#[test]
+fn watch_regrades_every_save_and_leaves_nothing_behind() {
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    let failing = std::fs::read(root().join("submissions/python/lowest_score.py")).unwrap();
+    let correct = std::fs::read(root().join("submissions/python/correct_class.py")).unwrap();
+    std::fs::write(&file, &failing).unwrap();
+    let tmux = Tmux::new("watch");
+    let quote = |p: &Path| format!("'{}'", p.display());
+    tmux.start(&format!(
+        "cd {} && {} --challenges {} watch --cache-dir {} router.py; echo \"watch exited $?\"; stty -a",
+        quote(dir.path()),
+        quote(Path::new(env!("CARGO_BIN_EXE_grader"))),
+        quote(&root().join("challenges")),
+        quote(&dir.path().join("cache")),
+    ));
+    let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
+    // Everything that ran below the pane's shell, sampled at every look.
+    let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
+    let mut record = || seen.borrow_mut().extend(descendants(shell));
+
+    // Graded on start: the failure, its mistake, the progress.
+    let failing_screen =
+        |s: &str| s.contains("wrong-answer in ") && s.contains(" tests pass · score ");
+    let screen = tmux.wait_for("failing verdict", failing_screen, &mut record);
+    assert!(
+        screen.contains("likely mistake: the lowest score wins"),
+        "{screen}"
+    );
+    assert!(screen.contains("q quits"), "{screen}");
+    // One failure explained, not all of them.
+    assert_eq!(screen.matches("\n--- ").count(), 1, "{screen}");
+
+    // Saved in place: accepted.
+    std::fs::write(&file, &correct).unwrap();
+    let accepted =
+        |s: &str| s.contains("accepted: every test passes") && s.contains("score 100/100");
+    tmux.wait_for("accepted after an in-place write", accepted, &mut record);
+
+    // Saved by renaming over it: failing again, then accepted again.
+    write_atomically(&file, &failing);
+    tmux.wait_for(
+        "failing verdict after a rename",
+        failing_screen,
+        &mut record,
+    );
+    write_atomically(&file, &correct);
+    tmux.wait_for("accepted after a rename", accepted, &mut record);
+
+    // A save during a grading stops it: the looping Router's process is
+    // seen running, then the next save is graded and shown, and the
+    // looping process is gone.
+    std::fs::write(&file, LOOPS).unwrap();
+    let mut looping: Vec<Process> = Vec::new();
+    tmux.wait_for(
+        "a grading with the learner's code running",
+        |s| s.contains("grading the version saved at"),
+        &mut || {
+            record();
+            looping = descendants(shell)
+                .into_iter()
+                .filter(|p| p.name.starts_with("python"))
+                .collect();
+        },
+    );
+    let start = Instant::now();
+    while looping.is_empty() {
+        assert!(start.elapsed() < PATIENCE, "the looping Router never ran");
+        std::thread::sleep(Duration::from_millis(50));
+        looping = descendants(shell)
+            .into_iter()
+            .filter(|p| p.name.starts_with("python"))
+            .collect();
+    }
+    seen.borrow_mut().extend(looping.iter().cloned());
+    write_atomically(&file, &correct);
+    tmux.wait_for(
+        "accepted after a save that stopped a grading",
+        accepted,
+        &mut record,
+    );
+    let left: Vec<&Process> = looping.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "the stopped grading left {left:?} running");
+
+    // q during a grading, with the learner's code running: watch ends.
+    std::fs::write(&file, LOOPS).unwrap();
+    let start = Instant::now();
+    loop {
+        record();
+        let python = descendants(shell)
+            .iter()
+            .any(|p| p.name.starts_with("python"));
+        if python && tmux.screen().contains("grading the version saved at") {
+            break;
+        }
+        assert!(start.elapsed() < PATIENCE, "the looping Router never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    record();
+    tmux.tmux(&["send-keys", "-t", "t", "q"]);
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited") && s.contains("speed "),
+        &mut || {},
+    );
+    // The version on screen was not graded: not a pass.
+    assert!(screen.contains("stopped watching router.py"), "{screen}");
+    assert!(screen.contains("watch exited 1"), "{screen}");
+    // The terminal is back in line mode, echoing.
+    let stty: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["icanon", "echo", "isig"] {
+        assert!(stty.contains(&mode), "{mode} is off after watch:\n{screen}");
+    }
+    // Nothing watch started, nor watch itself, nor the shell, runs on.
+    let start = Instant::now();
+    while tmux.pane("#{pane_dead}") != "1" {
+        assert!(start.elapsed() < PATIENCE, "the pane's shell never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let seen = seen.into_inner();
+    let watch: Vec<&Process> = seen.iter().filter(|p| p.name == "grader").collect();
+    assert!(
+        watch.len() >= 2,
+        "watch and its gradings were not seen: {seen:?}"
+    );
+    assert!(
+        seen.iter().any(|p| p.name.starts_with("python")),
+        "{seen:?}"
+    );
+    let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}
+
+#[test]
+fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::copy(root().join("submissions/python/syntax_error.py"), &file).unwrap();
+    let tmux = Tmux::new("ctrlc");
+    tmux.start(&format!(
+        // An interactive shell survives the Ctrl-C its job gets; this
+        // one is told to (a trap with a command leaves the job's default).
+        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; stty -a",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
+    let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
+    let mut record = || seen.borrow_mut().extend(descendants(shell));
+    // The syntax error is the verdict, on every test alike.
+    let screen = tmux.wait_for(
+        "the load error",
+        |s| s.contains("the module failed to load: SyntaxError"),
+        &mut record,
+    );
+    assert!(
+        screen.contains("runtime-error in all 22 failing tests, alike"),
+        "{screen}"
+    );
+    assert!(screen.contains("0/22 tests pass · score 0/100"), "{screen}");
+    // Gone, then back.
+    std::fs::remove_file(&file).unwrap();
+    tmux.wait_for(
+        "the file missing",
+        |s| s.contains("router.py is not there"),
+        &mut record,
+    );
+    std::fs::copy(root().join("submissions/python/correct_class.py"), &file).unwrap();
+    tmux.wait_for(
+        "accepted once the file is back",
+        |s| s.contains("accepted: every test passes"),
+        &mut record,
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited") && s.contains("speed "),
+        &mut || {},
+    );
+    // The version on screen passed every test.
+    assert!(screen.contains("watch exited 0"), "{screen}");
+    let stty: Vec<&str> = screen.split_whitespace().collect();
+    for mode in ["icanon", "echo"] {
+        assert!(stty.contains(&mode), "{mode} is off after watch:\n{screen}");
+    }
+    let seen = seen.into_inner();
+    assert!(seen.iter().any(|p| p.name == "grader"), "{seen:?}");
+    let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}
+
+#[test]
+fn watch_refuses_what_grade_would_refuse_at_once() {
+    let dir = tempdir();
+    for (args, says) in [
+        (vec!["watch", "submissions/python"], "is a folder"),
+        (vec!["watch", "README.md"], "README.md"),
+        (vec!["watch", "no/such/router.py"], "no/such/router.py"),
+        (
+            vec![
+                "watch",
+                "--challenge",
+                "no-such",
+                "submissions/python/correct_class.py",
+            ],
+            "no-such",
+        ),
+        (
+            vec![
+                "watch",
+                "--time-limit",
+                "5",
+                "submissions/python/correct_class.py",
+            ],
+            "--time-limit 5",
+        ),
+    ] {
+        let cache = dir.path().display().to_string();
+        let mut args = args;
+        args.extend(["--cache-dir", &cache]);
+        let out = run(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(
+            text(&out.stderr).contains(says),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn watch_without_keys_leaves_on_sigterm() {
+    // Standard input not a terminal: no key is read, and SIGTERM still
+    // ends it cleanly, with nothing left running.
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::copy(root().join("submissions/python/lowest_score.py"), &file).unwrap();
+    let tmux = Tmux::new("nokeys");
+    tmux.start(&format!(
+        "{} --challenges '{}' watch --cache-dir '{}' '{}' </dev/null & wait $!; echo \"watch exited $?\"",
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+        dir.path().join("cache").display(),
+        file.display()
+    ));
+    let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
+    let mut seen: BTreeSet<Process> = BTreeSet::new();
+    let screen = tmux.wait_for(
+        "failing verdict",
+        |s| s.contains("wrong-answer in "),
+        &mut || seen.extend(descendants(shell)),
+    );
+    assert!(screen.contains("Ctrl-C quits"), "{screen}");
+    assert!(!screen.contains("q quits"), "{screen}");
+    // The shell's one child is watch (its gradings are below it).
+    let pid = descendants(shell)
+        .into_iter()
+        .find(|p| process(p.pid).is_some_and(|(_, ppid)| ppid == shell))
+        .expect("watch runs below the shell")
+        .pid;
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited"),
+        &mut || {},
+    );
+    assert!(screen.contains("watch exited 1"), "{screen}");
+    let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}
+
+#[test]
+fn grade_on_a_terminal_folds_the_failures_past_the_third() {
+    let _gate = shared();
+    let dir = tempdir();
+    let tmux = Tmux::new("grade");
+    let example = "submissions/python/lowest_score.py";
+    tmux.start(&format!(
+        "cd '{}' && {} grade --cache-dir '{}' {example}; echo \"grade exited $?\"",
+        root().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        dir.path().display()
+    ));
+    let screen = tmux.wait_for(
+        "the end of grade",
+        |s| s.contains("grade exited"),
+        &mut || {},
+    );
+    let command = format!("{} grade --all --cache-dir", env!("CARGO_BIN_EXE_grader"));
+    assert!(
+        screen.contains("3 failures in full above") && screen.contains(&command),
+        "{screen}"
+    );
+    assert!(screen.contains("grade exited 1"), "{screen}");
+    // Through a pipe, every failure stays in full and nothing is folded.
+    let cache = dir.path().display().to_string();
+    let piped = text(&run(&["grade", "--cache-dir", &cache, example]).stdout);
+    assert!(!piped.contains("in a line each"), "{piped}");
+    let full = text(&run(&["grade", "--all", "--cache-dir", &cache, example]).stdout);
+    assert_eq!(
+        piped.matches("\n--- ").count(),
+        full.matches("\n--- ").count()
+    );
+    assert!(piped.matches("\n--- ").count() > 3);
+}

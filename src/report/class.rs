@@ -60,7 +60,11 @@ pub fn mean_points(report: &Report) -> Option<Points> {
         return Some(Points::new(earned, total, unit * count));
     }
     let sum = Points::sum(scored.iter().copied(), first.denominator);
-    Some(Points::new(sum.earned, sum.total, first.denominator * count))
+    Some(Points::new(
+        sum.earned,
+        sum.total,
+        first.denominator * count,
+    ))
 }
 
 fn lcm(a: u64, b: u64) -> u64 {
@@ -206,7 +210,7 @@ pub fn failing_tests(report: &Report) -> Vec<TestFailures> {
     }
     tests.retain(|t| !t.students.is_empty());
     // A stable sort keeps the suite's order among equal counts.
-    tests.sort_by(|a, b| b.students.len().cmp(&a.students.len()));
+    tests.sort_by_key(|t| std::cmp::Reverse(t.students.len()));
     tests
 }
 
@@ -247,12 +251,18 @@ mod tests {
 
         let bins = histogram(&r);
         assert_eq!(bins.len(), 11);
-        assert_eq!(names(&bins[10].students), ["ada", "ada.py", "ben", "zed.py"]);
+        assert_eq!(
+            names(&bins[10].students),
+            ["ada", "ada.py", "ben", "zed.py"]
+        );
         // 120 of 480 points: 25%.
         assert_eq!(names(&bins[2].students), ["cy", "dee ünï"]);
         assert_eq!(names(&bins[0].students), ["gus"]);
         assert_eq!(bins.iter().map(|b| b.students.len()).sum::<usize>(), 7);
-        assert_eq!((bins[0].label(), bins[10].label()), ("0-9%".into(), "100%".into()));
+        assert_eq!(
+            (bins[0].label(), bins[10].label()),
+            ("0-9%".into(), "100%".into())
+        );
 
         // The lowest score passes the tie alone (its two nodes tie), gus
         // passes nothing: six tests fail for three, one for gus only,

@@ -9,10 +9,10 @@ use super::text::{
     abbreviate, display_width, number, pad, visible, visible_json, visible_lines, visible_str,
 };
 use super::{SubmissionReport, TestReport, Window};
-use crate::judge::Verdict;
 use crate::explain::{
     ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
 };
+use crate::judge::Verdict;
 use reference::model::{PointsView, WinRule};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -323,7 +323,10 @@ pub fn scores_rule(s: &ScoreReport) -> Option<String> {
                 visible_str(&first.node)
             ))
         }
-        (_, [first, ..]) => Some(format!("{} has the highest score", visible_str(&first.node))),
+        (_, [first, ..]) => Some(format!(
+            "{} has the highest score",
+            visible_str(&first.node)
+        )),
         _ => None,
     }
 }

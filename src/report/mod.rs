@@ -9,6 +9,7 @@ mod failure;
 mod github;
 pub mod gradebook;
 mod gradescope;
+mod html;
 mod human;
 mod junit;
 pub mod names;
@@ -19,6 +20,7 @@ pub mod text;
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::render_gradescope;
+pub use html::render_html;
 pub use human::render_human;
 pub use junit::render_junit;
 
@@ -295,6 +297,9 @@ pub enum Format {
     Ctrf,
     /// GitHub Actions annotations, the human report, and a step summary.
     Github,
+    /// One self-contained HTML page: a class overview with charts, then
+    /// every student's failures explained.
+    Html,
 }
 
 /// Writes `report` in `format`. `color` applies to human output only.
@@ -309,5 +314,6 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         Format::Gradescope => render_gradescope(report, out),
         Format::Ctrf => render_ctrf(report, out),
         Format::Github => render_github(report, out),
+        Format::Html => render_html(report, out),
     }
 }

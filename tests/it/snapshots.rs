@@ -308,10 +308,7 @@ fn html_reports() {
         let mut settings = report_settings(&format!("{name}.json as an HTML page"));
         if name != "batch" {
             settings.add_filter(r"(?s)<style>.*?</style>", "<style>[style]</style>");
-            settings.add_filter(
-                r"(?s)<script>\n.*?</script>",
-                "<script>[script]</script>",
-            );
+            settings.add_filter(r"(?s)<script>\n.*?</script>", "<script>[script]</script>");
         }
         settings.bind(|| insta::assert_snapshot!(format!("{name}__html"), text));
     }

@@ -200,12 +200,12 @@ h1 { font-size: 1.5rem; margin: .5rem 0; } h2 { font-size: 1.25rem; margin: 0 0 
 header p { margin: .25rem 0; }
 .dim { color: var(--dim); } .warn, .bad { color: var(--bad); } .good { color: var(--good); }
 section.student, section.overview { border-top: 2px solid var(--line); margin-top: 2rem; padding-top: 1rem; }
-.verdict { display: inline-block; border: 1px solid currentColor; border-radius: 3px; padding: 0 .4em; font-weight: 600; font-size: .9em; }
+.verdict { white-space: nowrap; display: inline-block; border: 1px solid currentColor; border-radius: 3px; padding: 0 .4em; font-weight: 600; font-size: .9em; }
 .verdict.accepted::before { content: "\2713  "; } .verdict.failed::before { content: "\2717  "; } .verdict.fault::before { content: "\26A0  "; }
 .verdict.accepted { color: var(--good); } .verdict.failed, .verdict.fault { color: var(--bad); }
 table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid var(--line); padding: .2rem .6rem; text-align: left; vertical-align: top; }
-th { font-weight: 600; color: var(--dim); } td.n, th.n { text-align: right; }
+th { font-weight: 600; color: var(--dim); } td.n, th.n { text-align: right; white-space: nowrap; }
 pre, code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; }
 pre { background: var(--panel); border: 1px solid var(--line); border-radius: 4px; padding: .5rem .75rem; overflow-x: auto; white-space: pre; margin: .5rem 0; }
 details { border: 1px solid var(--line); border-radius: 4px; padding: .25rem .75rem; margin: .5rem 0; }

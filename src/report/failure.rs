@@ -8,10 +8,11 @@ use super::style::{BAD, DIM, HEAD, NEW, NEW_EMPH, OLD, OLD_EMPH};
 use super::text::{
     abbreviate, display_width, number, pad, visible, visible_json, visible_lines, visible_str,
 };
-use super::{TestReport, Window};
+use super::{SubmissionReport, TestReport, Window};
 use crate::explain::{
     ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
 };
+use crate::judge::Verdict;
 use reference::model::{PointsView, WinRule};
 use serde_json::Value;
 use std::io::{self, Write};
@@ -21,6 +22,26 @@ pub fn failure_text(t: &TestReport) -> String {
     let mut bytes = Vec::new();
     let _ = render_failure(t, &mut bytes);
     anstream::adapter::strip_str(&String::from_utf8_lossy(&bytes)).to_string()
+}
+
+/// The failing tests of `s` to explain, each with the other tests that
+/// failed the same way: a failure that is the same in many tests (a module
+/// that does not load) is explained once, with the other tests named.
+pub fn failures_shown(s: &SubmissionReport) -> Vec<(&TestReport, Vec<String>)> {
+    let mut shown: Vec<(&TestReport, Vec<String>)> = Vec::new();
+    for t in s.tests.iter().filter(|t| t.verdict != Verdict::Accepted) {
+        let same = shown.iter_mut().find(|(u, _)| {
+            t.divergence.is_none()
+                && u.divergence.is_none()
+                && u.verdict == t.verdict
+                && u.message == t.message
+        });
+        match same {
+            Some((_, others)) => others.push(format!("{}/{}", t.group, t.name)),
+            None => shown.push((t, Vec::new())),
+        }
+    }
+    shown
 }
 
 pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
@@ -110,21 +131,11 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
 /// A diff of expected against actual around the divergence, one line per
 /// operation: `index op -> answer`.
 fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
-    let line = |i: usize, answer: Option<&Value>| {
-        let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
-        format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
-    };
-    let expected: String = (0..w.ops.len())
-        .map(|i| line(i, w.expected.get(i)))
-        .collect();
-    let actual: String = (0..w.ops.len())
-        .map(|i| line(i, w.actual[i].as_ref()))
-        .collect();
     writeln!(
         out,
         "{DIM}diff around it ({OLD}-expected{OLD:#}{DIM}, {NEW}+actual{NEW:#}{DIM}):{DIM:#}"
     )?;
-    for group in crate::diff::line_diff(&expected, &actual, 3) {
+    for group in window_diff(w) {
         for line in &group {
             let (plain, emph) = match line.tag {
                 similar::ChangeTag::Delete => (OLD, OLD_EMPH),
@@ -140,6 +151,23 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The diff of a window's expected answers against the submission's,
+/// grouped with 3 lines of context: one line per operation,
+/// `index op -> answer`, the answers shown as learner text is.
+pub fn window_diff(w: &Window) -> Vec<Vec<crate::diff::Line>> {
+    let line = |i: usize, answer: Option<&Value>| {
+        let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
+        format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
+    };
+    let expected: String = (0..w.ops.len())
+        .map(|i| line(i, w.expected.get(i)))
+        .collect();
+    let actual: String = (0..w.ops.len())
+        .map(|i| line(i, w.actual[i].as_ref()))
+        .collect();
+    crate::diff::line_diff(&expected, &actual, 3)
 }
 
 /// The submission's value beside a pinned one: plain when they agree.
@@ -210,12 +238,7 @@ impl ScoreColumns {
 }
 
 fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(
-        out,
-        "why: each node scores {} for key {}; the highest wins, ties go to the smaller name",
-        s.formula,
-        visible_str(&s.key)
-    )?;
+    writeln!(out, "{}", scores_why(s))?;
     let columns = ScoreColumns::of(s.rows.iter());
     let node_w = s
         .rows
@@ -265,8 +288,25 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
             crate::explain::MAX_ROWS
         )?;
     }
+    if let Some(rule) = scores_rule(s) {
+        writeln!(out, "  {rule}")?;
+    }
+    Ok(())
+}
+
+/// What a score table shows, in one line.
+pub fn scores_why(s: &ScoreReport) -> String {
+    format!(
+        "why: each node scores {} for key {}; the highest wins, ties go to the smaller name",
+        s.formula,
+        visible_str(&s.key)
+    )
+}
+
+/// How the rule picks the winner from a score table's rows, if it has any.
+pub fn scores_rule(s: &ScoreReport) -> Option<String> {
     match (s.rule, s.rows.as_slice()) {
-        (WinRule::NoNodes, _) => writeln!(out, "  there are no nodes, so the answer is null")?,
+        (WinRule::NoNodes, _) => Some("there are no nodes, so the answer is null".to_owned()),
         (WinRule::TieSmallerName, [first, ..]) => {
             let tied: Vec<String> = s
                 .rows
@@ -274,32 +314,37 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
                 .filter(|r| r.h32 == first.h32 && r.weighted == first.weighted)
                 .map(|r| visible_str(&r.node))
                 .collect();
-            writeln!(
-                out,
-                "  {} tie at {}; the smaller name, {}, wins",
+            Some(format!(
+                "{} tie at {}; the smaller name, {}, wins",
                 tied.join(" and "),
                 first
                     .weighted
                     .map_or(first.h32.to_string(), |w| w.score.to_string()),
                 visible_str(&first.node)
-            )?;
+            ))
         }
-        (_, [first, ..]) => writeln!(out, "  {} has the highest score", visible_str(&first.node))?,
-        _ => {}
+        (_, [first, ..]) => Some(format!(
+            "{} has the highest score",
+            visible_str(&first.node)
+        )),
+        _ => None,
     }
-    Ok(())
 }
 
-fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(
-        out,
+/// What the two rankings of `top` show, in one line.
+pub fn top_why(t: &TopReport) -> String {
+    format!(
         "why: top({}, {}) lists the first min(n, {}) nodes by descending {}, ties by smaller name; the lists part at position {}",
         visible_str(&t.key),
         t.n,
         t.total_nodes,
         t.formula,
         t.first_difference
-    )?;
+    )
+}
+
+fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", top_why(t))?;
     let rows = t
         .lines
         .iter()
@@ -354,9 +399,13 @@ fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
 }
 
 fn render_points(p: &PointsView, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", points_why(p))
+}
+
+/// Why a ring has the number of points it has, in one line.
+pub fn points_why(p: &PointsView) -> String {
     let names: Vec<String> = p.nodes.iter().map(|n| visible_str(n)).collect();
-    writeln!(
-        out,
+    format!(
         "why: the ring has {} ({}) with k = {} points each: {} entries. Removing a node takes all k of its points away, and two points at one position both stay.",
         crate::words::counted(p.nodes.len(), "node"),
         abbreviate(&names, 8),

@@ -2,13 +2,13 @@
 //! are always written as ANSI sequences; the caller's stream strips them
 //! when the output is not a terminal or NO_COLOR is set.
 
-use super::failure::render_failure;
+use super::failure::{failures_shown, render_failure};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{
     abbreviate, display_width, earned, first_line, millis, pad, possible, visible, visible_json,
     visible_str,
 };
-use super::{Report, SubmissionReport, TestReport};
+use super::{Report, SubmissionReport};
 use crate::explain::HashCheck;
 use crate::judge::Verdict;
 use std::io::{self, Write};
@@ -146,21 +146,7 @@ fn render_submission(
         writeln!(out)?;
         render_mistake(m, out)?;
     }
-    // A failure that is the same in many tests (a module that does not
-    // load) is explained once, with the other tests named.
-    let mut shown: Vec<(&TestReport, Vec<String>)> = Vec::new();
-    for t in s.tests.iter().filter(|t| t.verdict != Verdict::Accepted) {
-        let same = shown.iter_mut().find(|(u, _)| {
-            t.divergence.is_none()
-                && u.divergence.is_none()
-                && u.verdict == t.verdict
-                && u.message == t.message
-        });
-        match same {
-            Some((_, others)) => others.push(format!("{}/{}", t.group, t.name)),
-            None => shown.push((t, Vec::new())),
-        }
-    }
+    let shown = failures_shown(s);
     let in_full = options
         .folded
         .as_ref()

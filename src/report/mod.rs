@@ -3,11 +3,13 @@
 //! docs/json-report.md).
 
 pub mod authoring;
+pub mod class;
 mod ctrf;
 mod failure;
 mod github;
 pub mod gradebook;
 mod gradescope;
+mod html;
 mod human;
 mod junit;
 pub mod names;
@@ -19,6 +21,7 @@ mod watch;
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::render_gradescope;
+pub use html::render_html;
 pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
 pub use watch::{WatchScreen, WatchState, render_watch};
@@ -300,6 +303,9 @@ pub enum Format {
     Ctrf,
     /// GitHub Actions annotations, the human report, and a step summary.
     Github,
+    /// One self-contained HTML page: a class overview with charts, then
+    /// every student's failures explained.
+    Html,
 }
 
 /// Writes `report` in `format`. `color` applies to human output only.
@@ -314,5 +320,6 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         Format::Gradescope => render_gradescope(report, out),
         Format::Ctrf => render_ctrf(report, out),
         Format::Github => render_github(report, out),
+        Format::Html => render_html(report, out),
     }
 }

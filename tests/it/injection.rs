@@ -5,7 +5,15 @@
 use crate::support::{grader, output, root, tempdir};
 
 /// The formats, and the fields (for JSON) that carry learner text.
-const FORMATS: [&str; 6] = ["human", "github", "junit", "ctrf", "gradescope", "json"];
+const FORMATS: [&str; 7] = [
+    "human",
+    "github",
+    "junit",
+    "ctrf",
+    "gradescope",
+    "json",
+    "html",
+];
 
 /// The lines of `text` as GitHub's runner splits them: on LF, CRLF and a
 /// lone CR alike.

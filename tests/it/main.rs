@@ -15,6 +15,7 @@ mod examples;
 mod fair_time;
 mod formats;
 mod hostile;
+mod html;
 mod injection;
 mod learner_values;
 mod links;

@@ -18,13 +18,14 @@ use serde_json::Value;
 use std::process::Output;
 
 /// Every format, with the name its snapshots carry.
-const FORMATS: [(Format, &str); 6] = [
+const FORMATS: [(Format, &str); 7] = [
     (Format::Human, "human"),
     (Format::Json, "json"),
     (Format::Junit, "junit"),
     (Format::Gradescope, "gradescope"),
     (Format::Ctrf, "ctrf"),
     (Format::Github, "github"),
+    (Format::Html, "html"),
 ];
 
 /// Every fixture by name (its file stem), deserialised, in name order.
@@ -409,6 +410,33 @@ fn github_reports() {
             "{name}.json as GitHub annotations and log (styles stripped), then the step summary"
         ))
         .bind(|| insta::assert_snapshot!(format!("{name}__github"), text));
+    }
+}
+
+#[test]
+fn html_reports() {
+    for (name, report) in fixtures() {
+        let text = rendered(&report, Format::Html);
+        assert!(text.starts_with("<!DOCTYPE html>\n"), "{name}");
+        assert!(text.ends_with("</html>\n"), "{name}");
+        // The same report, the same bytes.
+        assert_eq!(text, rendered(&report, Format::Html), "{name}");
+        // Every student has a section, linked from the overview in a class.
+        for (i, s) in report.submissions.iter().enumerate() {
+            let id = format!("id=\"student-{}\"", i + 1);
+            assert_eq!(text.matches(&id).count(), 1, "{name}: {}", s.name);
+            if report.submissions.len() > 1 {
+                assert!(text.contains(&format!("href=\"#student-{}\"", i + 1)));
+            }
+        }
+        // The style and the script are the same on every page: shown once,
+        // in the first fixture's snapshot only.
+        let mut settings = report_settings(&format!("{name}.json as an HTML page"));
+        if name != "batch" {
+            settings.add_filter(r"(?s)<style>.*?</style>", "<style>[style]</style>");
+            settings.add_filter(r"(?s)<script>\n.*?</script>", "<script>[script]</script>");
+        }
+        settings.bind(|| insta::assert_snapshot!(format!("{name}__html"), text));
     }
 }
 

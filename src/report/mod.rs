@@ -3,6 +3,7 @@
 //! docs/json-report.md).
 
 pub mod authoring;
+pub mod class;
 mod ctrf;
 mod failure;
 mod github;

@@ -39,6 +39,12 @@ pub enum Command {
     Init(InitArgs),
     /// Combine the JSON reports of several shards into one report
     Merge(MergeArgs),
+    /// Grade a results folder's submissions again, against the suite and
+    /// grader of now, and show which students change; --apply replaces
+    /// the results
+    Rejudge(RejudgeArgs),
+    /// Show which students change verdict or score between two JSON reports
+    Compare(CompareArgs),
     /// Run every known mistake against the tests: which tests catch each,
     /// and which mistakes no test catches (exit 1)
     Audit(AuditArgs),
@@ -277,6 +283,57 @@ pub struct MergeArgs {
     /// Reports written by `grader grade --format json`, one per shard
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `grader rejudge`.
+#[derive(Debug, clap::Args)]
+pub struct RejudgeArgs {
+    /// The results folder a `grader grade --results DIR` run wrote
+    #[arg(long, value_name = "DIR")]
+    pub results: PathBuf,
+
+    /// Replace the results with the new ones (the old ones are kept in
+    /// DIR.previous); without it, nothing is written
+    #[arg(long)]
+    pub apply: bool,
+
+    /// How to write the changes
+    #[arg(long, short, value_enum, default_value_t = ChangesFormat::Human)]
+    pub format: ChangesFormat,
+
+    /// Submissions graded at once [default: the number of cores]
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Where compiled and transpiled submissions are cached
+    /// [default: $XDG_CACHE_HOME/rendezvous-grader, else ~/.cache/rendezvous-grader]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Arguments of `grader compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// How to write the changes
+    #[arg(long, short, value_enum, default_value_t = ChangesFormat::Human)]
+    pub format: ChangesFormat,
+
+    /// The earlier report (`grader grade --format json`)
+    #[arg(value_name = "OLD.json")]
+    pub old: PathBuf,
+
+    /// The later report
+    #[arg(value_name = "NEW.json")]
+    pub new: PathBuf,
+}
+
+/// The formats of `grader rejudge` and `grader compare`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChangesFormat {
+    /// A line per student who changes, with the tests that flipped
+    Human,
+    /// The changes as one JSON object
+    Json,
 }
 
 #[cfg(test)]

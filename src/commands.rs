@@ -1,5 +1,7 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
+mod rejudge;
+
 use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{
@@ -63,6 +65,11 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             refuse_challenges(cli, "merge", "it reads only the reports it is given")?;
             merge(args, out)
         }
+        Command::Rejudge(args) => rejudge::rejudge(cli, args, out),
+        Command::Compare(args) => {
+            refuse_challenges(cli, "compare", "it reads only the reports it is given")?;
+            rejudge::compare(args, out)
+        }
         Command::Audit(args) => audit(cli, args, out),
         Command::Add(args) => add(cli, args, out),
         Command::Bless(args) => bless(cli, args, out),
@@ -84,19 +91,41 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let output = args.output.as_deref().map(absolute).transpose()?;
+    let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
+    check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
+    let results = args.results.as_deref().map(absolute).transpose()?;
+    let report = graded(cli.challenges.as_deref(), args, results.as_deref())?;
+    publish(
+        &report,
+        args.format,
+        output.as_deref(),
+        gradebook.as_deref(),
+        args.exit_zero,
+        out,
+    )
+}
+
+/// `p` made absolute: every session runs in a scratch folder of its own,
+/// where a path relative to here names nothing (a relative cache made
+/// every TypeScript module "not found").
+fn absolute(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
+}
+
+/// Grades what `args` names (with the challenges in `challenges`), saving
+/// each result in `results` when given, and answers the report.
+fn graded(
+    challenges: Option<&std::path::Path>,
+    args: &GradeArgs,
+    results: Option<&std::path::Path>,
+) -> Result<report::Report, Error> {
     // Every session runs in a scratch folder of its own, where a path
     // relative to here names nothing (a relative cache made every
     // TypeScript module "not found"): every path is made absolute first.
-    let absolute = |p: &std::path::Path| {
-        std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
-    };
     let tests = args.tests.as_deref().map(absolute).transpose()?;
-    let results = args.results.as_deref().map(absolute).transpose()?;
-    let output = args.output.as_deref().map(absolute).transpose()?;
-    let gradebook = args.gradebook.as_deref().map(absolute).transpose()?;
     let cache_dir = absolute(&args.cache_dir.clone().unwrap_or_else(default_cache_dir))?;
-    let root = absolute(&challenge::root(cli.challenges.as_deref())?)?;
-    check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
+    let root = absolute(&challenge::root(challenges)?)?;
     // The command line's limits are held to challenge.toml's least values.
     for (flag, key, value) in [
         ("--time-limit", "time_ms", args.time_limit),
@@ -210,16 +239,9 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         || std::thread::available_parallelism().map_or(1, usize::from),
         |j| j as usize,
     );
-    let graded = batch::run(&grading, &entries, jobs, results.as_deref(), args.resume)?;
-    let report = grading.report(graded);
-    publish(
-        &report,
-        args.format,
-        output.as_deref(),
-        gradebook.as_deref(),
-        args.exit_zero,
-        out,
-    )
+    let command = rejudge::record(&root, args, grading.audience)?;
+    let graded = batch::run(&grading, &entries, jobs, results, args.resume, &command)?;
+    Ok(grading.report(graded))
 }
 
 /// Proves every file a run will write can be written, before the work
@@ -311,17 +333,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     )?;
     let mut reports = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Usage(format!("cannot read report {}: {e}", path.display())))?;
-        let report: report::Report = serde_json::from_str(&text).map_err(|e| {
-            Error::Usage(format!(
-                "{}:{}:{}: not a report written by `grader grade --format json` ({e})",
-                path.display(),
-                e.line(),
-                e.column()
-            ))
-        })?;
-        reports.push((path.clone(), report));
+        reports.push((path.clone(), read_report(path)?));
     }
     let merged = batch::merge(reports)?;
     if args.format == Format::Gradescope && merged.submissions.len() != 1 {
@@ -338,6 +350,20 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         args.exit_zero,
         out,
     )
+}
+
+/// The JSON report in `path`, or why it is none.
+fn read_report(path: &std::path::Path) -> Result<report::Report, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Usage(format!("cannot read report {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::Usage(format!(
+            "{}:{}:{}: not a report written by `grader grade --format json` ({e})",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })
 }
 
 /// `grader audit`: every known mistake against the suite.

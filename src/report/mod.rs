@@ -3,6 +3,7 @@
 //! docs/json-report.md).
 
 pub mod authoring;
+pub mod changes;
 pub mod class;
 mod ctrf;
 mod failure;

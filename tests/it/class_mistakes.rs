@@ -122,7 +122,7 @@ fn the_mistake_table_counts_what_the_manifest_says_in_every_output() {
     let judged = students.len();
     let share = |n: usize| {
         let tenths = (n * 2000 + judged) / (2 * judged);
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{}%", tenths / 10)
         } else {
             format!("{}.{}%", tenths / 10, tenths % 10)

@@ -22,6 +22,7 @@ mod links;
 mod mistakes;
 mod names;
 mod nondeterminism;
+mod rejudge;
 mod scores;
 mod setup;
 mod shrink;

@@ -39,6 +39,9 @@ pub enum Command {
     Init(InitArgs),
     /// Combine the JSON reports of several shards into one report
     Merge(MergeArgs),
+    /// Grade one submission as PrairieLearn's external grader: ROOT/student
+    /// into ROOT/results/results.json
+    Prairielearn(PrairielearnArgs),
     /// Grade a results folder's submissions again, against the suite and
     /// grader of now, and show which students change; --apply replaces
     /// the results
@@ -130,7 +133,7 @@ pub struct GradeArgs {
     pub require_sandbox: bool,
 
     /// Who reads the report: `learner` hides every detail of hidden groups
-    /// [default: learner with --format gradescope, whose results students
+    /// [default: learner with --format gradescope or prairielearn, whose results students
     /// see once published; else instructor]
     #[arg(long, value_enum)]
     pub audience: Option<crate::report::Audience>,
@@ -283,6 +286,28 @@ pub struct MergeArgs {
     /// Reports written by `grader grade --format json`, one per shard
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `grader prairielearn`.
+#[derive(Debug, clap::Args)]
+pub struct PrairielearnArgs {
+    /// The grading job's folder PrairieLearn mounts
+    #[arg(long, value_name = "DIR", default_value = "/grade")]
+    pub root: PathBuf,
+
+    /// The challenge [default: params.challenge of ROOT/data/data.json,
+    /// else rendezvous-router]
+    #[arg(long, short, value_name = "ID")]
+    pub challenge: Option<String>,
+
+    /// Run submissions without namespaces, Landlock or a dropped uid
+    /// (rlimits still apply), where the container allows none
+    #[arg(long)]
+    pub no_sandbox: bool,
+
+    /// Where compiled and transpiled submissions are cached
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Arguments of `grader rejudge`.

@@ -1,5 +1,6 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
+mod prairielearn;
 mod rejudge;
 
 use crate::batch;
@@ -65,6 +66,7 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             refuse_challenges(cli, "merge", "it reads only the reports it is given")?;
             merge(args, out)
         }
+        Command::Prairielearn(args) => prairielearn::prairielearn(cli, args, out),
         Command::Rejudge(args) => rejudge::rejudge(cli, args, out),
         Command::Compare(args) => {
             refuse_challenges(cli, "compare", "it reads only the reports it is given")?;
@@ -165,9 +167,9 @@ fn graded(
     if let Some(shard) = args.shard {
         entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
     }
-    if args.format == Format::Gradescope && entries.len() != 1 {
+    if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
-            "--format gradescope describes one submission (Gradescope's results.json), and {} were given; grade them one at a time",
+            "--format {format} describes one submission (its results.json), and {} were given; grade them one at a time",
             entries.len()
         )));
     }
@@ -216,13 +218,11 @@ fn graded(
         env: &env,
         // Gradescope shows a published result to its student: hidden
         // tests' details stay out unless asked for by name.
-        audience: args
-            .audience
-            .unwrap_or(if args.format == Format::Gradescope {
-                report::Audience::Learner
-            } else {
-                report::Audience::Instructor
-            }),
+        audience: args.audience.unwrap_or(if single(args.format).is_some() {
+            report::Audience::Learner
+        } else {
+            report::Audience::Instructor
+        }),
         extras: crate::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
                 args.extra_run_limit.unwrap_or(l.extra_run_ms),
@@ -336,9 +336,9 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         reports.push((path.clone(), read_report(path)?));
     }
     let merged = batch::merge(reports)?;
-    if args.format == Format::Gradescope && merged.submissions.len() != 1 {
+    if let Some(format) = single(args.format).filter(|_| merged.submissions.len() != 1) {
         return Err(Error::Usage(format!(
-            "--format gradescope describes one submission (Gradescope's results.json), and the merged report has {}; merge to json, or pass one submission's report",
+            "--format {format} describes one submission (its results.json), and the merged report has {}; merge to json, or pass one submission's report",
             merged.submissions.len()
         )));
     }
@@ -350,6 +350,16 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         args.exit_zero,
         out,
     )
+}
+
+/// The name of `format` when it describes one submission (a platform's
+/// results.json, which its student sees).
+fn single(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Gradescope => Some("gradescope"),
+        Format::Prairielearn => Some("prairielearn"),
+        _ => None,
+    }
 }
 
 /// The JSON report in `path`, or why it is none.

@@ -13,6 +13,7 @@ mod gradescope;
 mod human;
 mod junit;
 pub mod names;
+mod prairielearn;
 pub mod progress;
 mod style;
 pub mod text;
@@ -22,6 +23,7 @@ pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::render_gradescope;
 pub use human::render_human;
 pub use junit::render_junit;
+pub use prairielearn::render_prairielearn;
 
 use crate::challenge::ExpectedFrom;
 use crate::explain::{ExplanationReport, HashCheck};
@@ -292,6 +294,8 @@ pub enum Format {
     Junit,
     /// Gradescope's results.json, for one submission.
     Gradescope,
+    /// PrairieLearn's external-grading results.json, for one submission.
+    Prairielearn,
     /// Common Test Report Format JSON.
     Ctrf,
     /// GitHub Actions annotations, the human report, and a step summary.
@@ -308,6 +312,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         }
         Format::Junit => render_junit(report, out),
         Format::Gradescope => render_gradescope(report, out),
+        Format::Prairielearn => render_prairielearn(report, out),
         Format::Ctrf => render_ctrf(report, out),
         Format::Github => render_github(report, out),
     }

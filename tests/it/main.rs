@@ -22,6 +22,7 @@ mod links;
 mod mistakes;
 mod names;
 mod nondeterminism;
+mod prairielearn;
 mod rejudge;
 mod scores;
 mod setup;

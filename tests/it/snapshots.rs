@@ -15,11 +15,12 @@ use serde_json::Value;
 use std::process::Output;
 
 /// Every format, with the name its snapshots carry.
-const FORMATS: [(Format, &str); 6] = [
+const FORMATS: [(Format, &str); 7] = [
     (Format::Human, "human"),
     (Format::Json, "json"),
     (Format::Junit, "junit"),
     (Format::Gradescope, "gradescope"),
+    (Format::Prairielearn, "prairielearn"),
     (Format::Ctrf, "ctrf"),
     (Format::Github, "github"),
 ];
@@ -248,6 +249,29 @@ fn gradescope_reports() {
         };
         report_settings(&format!("{name}.json as Gradescope's results.json"))
             .bind(|| insta::assert_snapshot!(format!("{name}__gradescope"), text));
+    }
+}
+
+#[test]
+fn prairielearn_reports() {
+    for (name, report) in fixtures() {
+        // One submission per results.json, as for Gradescope.
+        let mut text = String::new();
+        for (i, submission) in report.submissions.iter().enumerate() {
+            let alone = Report {
+                submissions: vec![submission.clone()],
+                ..report.clone()
+            };
+            let written = rendered(&alone, Format::Prairielearn);
+            let value: Value = serde_json::from_str(&written).unwrap();
+            assert!(value["gradable"].is_boolean(), "{name}");
+            if report.submissions.len() > 1 {
+                text.push_str(&format!("# submission {}: {}\n", i + 1, submission.name));
+            }
+            text.push_str(&written);
+        }
+        report_settings(&format!("{name}.json as PrairieLearn's results.json"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__prairielearn"), text));
     }
 }
 

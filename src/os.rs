@@ -518,6 +518,28 @@ pub fn try_lock(file: &std::fs::File) -> io::Result<bool> {
     }
 }
 
+/// Swaps what `a` and `b` name, in one step (`renameat2` with
+/// `RENAME_EXCHANGE`): no reader ever finds either missing or half made.
+pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    let (a, b) = (c_path(a)?, c_path(b)?);
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
 /// Installs the seccomp filter `program` on this process (and whatever it
 /// execs), after setting no-new-privileges, which an unprivileged filter
 /// requires. The kernel checks the program before taking it.

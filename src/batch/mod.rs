@@ -3,6 +3,7 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+pub mod rejudge;
 mod results;
 
 use crate::error::Error;
@@ -212,16 +213,18 @@ pub use crate::report::Shard;
 /// Grades `entries` with `jobs` threads. With `results`, each graded
 /// submission is saved there as it finishes (atomically), and with
 /// `resume` the ones already saved, of the same run and the same files,
-/// are loaded instead of graded again.
+/// are loaded instead of graded again. `command` (the grading command, as
+/// `grader rejudge` reads it) is recorded in the results folder.
 pub fn run(
     grading: &Grading<'_>,
     entries: &[Entry],
     jobs: usize,
     results: Option<&Path>,
     resume: bool,
+    command: &[u8],
 ) -> Result<Vec<SubmissionReport>, Error> {
     let results = results
-        .map(|dir| Results::open(dir, grading, resume))
+        .map(|dir| Results::open(dir, grading, resume, command))
         .transpose()?;
     // Hashed before grading: a submission changed meanwhile is graded
     // again next time.

@@ -19,13 +19,17 @@ use std::path::{Path, PathBuf};
 
 /// The lock file a run holds (an exclusive `flock`) while it writes the
 /// folder; the kernel releases it when the run ends, however it ends.
-const LOCK: &str = ".lock";
+pub(super) const LOCK: &str = ".lock";
+
+/// The grading command a results folder was made by, recorded so that
+/// `grader rejudge` can grade it again.
+pub(super) const COMMAND: &str = "command.json";
 
 /// A saved result and the hash of the submission it is the result of.
 #[derive(Serialize, Deserialize)]
-struct Saved {
-    source: String,
-    report: SubmissionReport,
+pub(super) struct Saved {
+    pub(super) source: String,
+    pub(super) report: SubmissionReport,
 }
 
 /// A results folder this run holds: no other run writes it meanwhile.
@@ -38,8 +42,14 @@ pub(super) struct Results {
 impl Results {
     /// Takes `dir` for this run: created if need be, proved writable,
     /// locked, and checked to hold results of this same run. A fresh run
-    /// (not `resume`) starts it over.
-    pub(super) fn open(dir: &Path, grading: &Grading<'_>, resume: bool) -> Result<Results, Error> {
+    /// (not `resume`) starts it over. `command`, the grading command, is
+    /// recorded beside the results.
+    pub(super) fn open(
+        dir: &Path,
+        grading: &Grading<'_>,
+        resume: bool,
+        command: &[u8],
+    ) -> Result<Results, Error> {
         let unwritable = |e: std::io::Error| {
             Error::Usage(format!(
                 "cannot write the results folder {} ({e}); give --results a folder the grader can create and write",
@@ -92,6 +102,7 @@ impl Results {
             &key_path,
             &serde_json::to_vec_pretty(key).unwrap_or_default(),
         )?;
+        write_atomically(&dir.join(COMMAND), command)?;
         Ok(Results {
             dir: dir.to_owned(),
             _lock: lock,

@@ -1,11 +1,12 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
+mod authoring;
+mod prairielearn;
+mod rejudge;
+
 use crate::batch;
 use crate::challenge::{self, Challenge};
-use crate::cli::{
-    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, Command, GenArgs, GradeArgs, GradingArgs,
-    InitArgs, MergeArgs, SuiteArgs, WatchArgs,
-};
+use crate::cli::{Cli, Command, GradeArgs, GradingArgs, InitArgs, MergeArgs, WatchArgs};
 use crate::error::Error;
 use crate::exec::{Environment, RunOptions, SessionLimits};
 use crate::judge::Verdict;
@@ -59,11 +60,17 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             refuse_challenges(cli, "merge", "it reads only the reports it is given")?;
             merge(args, out)
         }
-        Command::Audit(args) => audit(cli, args, out),
-        Command::Add(args) => add(cli, args, out),
-        Command::Bless(args) => bless(cli, args, out),
-        Command::Validate(args) => validate(cli, args, out),
-        Command::Gen(args) => generate(cli, args, out),
+        Command::Prairielearn(args) => prairielearn::prairielearn(cli, args, out),
+        Command::Rejudge(args) => rejudge::rejudge(cli, args, out),
+        Command::Compare(args) => {
+            refuse_challenges(cli, "compare", "it reads only the reports it is given")?;
+            rejudge::compare(args, out)
+        }
+        Command::Audit(args) => authoring::audit(cli, args, out),
+        Command::Add(args) => authoring::add(cli, args, out),
+        Command::Bless(args) => authoring::bless(cli, args, out),
+        Command::Validate(args) => authoring::validate(cli, args, out),
+        Command::Gen(args) => authoring::generate(cli, args, out),
     }
 }
 
@@ -80,17 +87,58 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let results = args.results.as_deref().map(absolute_path).transpose()?;
     let output = args.output.as_deref().map(absolute_path).transpose()?;
     let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
+    let results = args.results.as_deref().map(absolute_path).transpose()?;
+    let report = graded(
+        Challenges::Find(cli.challenges.as_deref()),
+        args,
+        results.as_deref(),
+    )?;
+    let layers = &report.sandbox;
+    if layers.enabled && !layers.missing.is_empty() {
+        eprintln!(
+            "warning: the sandbox is incomplete on this machine ({}); --require-sandbox refuses to grade on it",
+            layers.missing.join(", ")
+        );
+    }
+    // On a terminal, a reader sees the first failures in full and the
+    // rest in a line each; files, pipes and CI logs keep every one.
+    let human = report::HumanOptions {
+        folded: (!args.all
+            && output.is_none()
+            && std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .then(|| report::Folded {
+            in_full: FAILURES_IN_FULL,
+            all_command: command_with_all(),
+        }),
+    };
+    publish(
+        &report,
+        args.format,
+        output.as_deref(),
+        gradebook.as_deref(),
+        args.exit_zero,
+        &human,
+        out,
+    )
+}
+
+/// Grades what `args` names with `challenges`, saving each result in
+/// `results` when given, and answers the report.
+fn graded(
+    challenges: Challenges,
+    args: &GradeArgs,
+    results: Option<&std::path::Path>,
+) -> Result<report::Report, Error> {
     let Setup {
         root,
         tests,
         cache_dir,
         challenge,
         mut suite,
-    } = setup(cli, &args.grading)?;
+    } = setup(challenges, &args.grading)?;
     // Named files must be gradable (a typo is bad usage); entries found in
     // a batch folder that are not become that student's failure instead.
     for path in args.paths.iter().filter(|p| !p.is_dir()) {
@@ -112,9 +160,9 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     if let Some(shard) = args.shard {
         entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
     }
-    if args.format == Format::Gradescope && entries.len() != 1 {
+    if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
-            "--format gradescope describes one submission (Gradescope's results.json), and {} were given; grade them one at a time",
+            "--format {format} describes one submission (its results.json), and {} were given; grade them one at a time",
             entries.len()
         )));
     }
@@ -157,13 +205,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         env: &env,
         // Gradescope shows a published result to its student: hidden
         // tests' details stay out unless asked for by name.
-        audience: args
-            .audience
-            .unwrap_or(if args.format == Format::Gradescope {
-                report::Audience::Learner
-            } else {
-                report::Audience::Instructor
-            }),
+        audience: args.audience.unwrap_or(if single(args.format).is_some() {
+            report::Audience::Learner
+        } else {
+            report::Audience::Instructor
+        }),
         extras: crate::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
                 args.grading.extra_run_limit.unwrap_or(l.extra_run_ms),
@@ -180,41 +226,15 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         || std::thread::available_parallelism().map_or(1, usize::from),
         |j| j as usize,
     );
-    let graded = batch::run(&grading, &entries, jobs, results.as_deref(), args.resume)?;
-    let report = grading.report(graded)?;
-    let layers = &report.sandbox;
-    if layers.enabled && !layers.missing.is_empty() {
-        eprintln!(
-            "warning: the sandbox is incomplete on this machine ({}); --require-sandbox refuses to grade on it",
-            layers.missing.join(", ")
-        );
-    }
-    // On a terminal, a reader sees the first failures in full and the
-    // rest in a line each; files, pipes and CI logs keep every one.
-    let human = report::HumanOptions {
-        folded: (!args.all
-            && output.is_none()
-            && std::io::IsTerminal::is_terminal(&std::io::stdout()))
-        .then(|| report::Folded {
-            in_full: FAILURES_IN_FULL,
-            all_command: command_with_all(),
-        }),
-    };
-    publish(
-        &report,
-        args.format,
-        output.as_deref(),
-        gradebook.as_deref(),
-        args.exit_zero,
-        &human,
-        out,
-    )
+    let command = rejudge::record(&root, args, grading.audience)?;
+    let graded = batch::run(&grading, &entries, jobs, results, args.resume, &command)?;
+    grading.report(graded)
 }
 
 /// `grader watch`: what `grade` would refuse is refused at once (exit 2);
 /// then every save is graded by `grade` itself, as a learner's report.
 fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
-    let setup = setup(cli, &args.grading)?;
+    let setup = setup(Challenges::Find(cli.challenges.as_deref()), &args.grading)?;
     if args.file.is_dir() {
         return Err(Error::Usage(format!(
             "`grader watch` takes one submission file, and {} is a folder: name the file you edit (e.g. {}/router.py)",
@@ -259,6 +279,17 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     })
 }
 
+/// Which challenges a grading uses.
+#[derive(Debug, Clone, Copy)]
+enum Challenges<'a> {
+    /// Those every command finds ([`challenge::Root::find`]), this folder
+    /// first if given.
+    Find(Option<&'a std::path::Path>),
+    /// Those built into this grader, whatever folders there are (a class
+    /// graded with them is rejudged with them).
+    BuiltIn,
+}
+
 /// What a grading run reads before anyone is graded, checked.
 struct Setup {
     root: challenge::Root,
@@ -275,9 +306,9 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
 }
 
-/// Loads and checks what `args` grade against: the command line's limits,
+/// Loads and checks what `args` grade against (from `challenges`): the command line's limits,
 /// the challenge, its suite, and the suite's expected files.
-fn setup(cli: &Cli, args: &GradingArgs) -> Result<Setup, Error> {
+fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
     let cache_dir = absolute_path(
         &args
@@ -285,7 +316,10 @@ fn setup(cli: &Cli, args: &GradingArgs) -> Result<Setup, Error> {
             .clone()
             .unwrap_or_else(challenge::default_cache_dir),
     )?;
-    let mut root = challenge::Root::find(cli.challenges.as_deref(), &cache_dir)?;
+    let mut root = match challenges {
+        Challenges::Find(dir) => challenge::Root::find(dir, &cache_dir)?,
+        Challenges::BuiltIn => challenge::Root::embedded(&cache_dir)?,
+    };
     root.dir = absolute_path(&root.dir)?;
     // The command line's limits are held to challenge.toml's least values.
     for (flag, key, value) in [
@@ -338,22 +372,12 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     )?;
     let mut reports = Vec::new();
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Usage(format!("cannot read report {}: {e}", path.display())))?;
-        let report: report::Report = serde_json::from_str(&text).map_err(|e| {
-            Error::Usage(format!(
-                "{}:{}:{}: not a report written by `grader grade --format json` ({e})",
-                path.display(),
-                e.line(),
-                e.column()
-            ))
-        })?;
-        reports.push((path.clone(), report));
+        reports.push((path.clone(), read_report(path)?));
     }
     let merged = batch::merge(reports)?;
-    if args.format == Format::Gradescope && merged.submissions.len() != 1 {
+    if let Some(format) = single(args.format).filter(|_| merged.submissions.len() != 1) {
         return Err(Error::Usage(format!(
-            "--format gradescope describes one submission (Gradescope's results.json), and the merged report has {}; merge to json, or pass one submission's report",
+            "--format {format} describes one submission (its results.json), and the merged report has {}; merge to json, or pass one submission's report",
             merged.submissions.len()
         )));
     }
@@ -368,117 +392,28 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
     )
 }
 
-/// `grader audit`: every known mistake against the suite.
-fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite, None)?;
-    let suite = challenge.load_suite(&dir, own)?;
-    let cases: Vec<&challenge::Case> = suite.cases().collect();
-    let rows = crate::diagnose::audit(&challenge, &cases);
-    match args.format {
-        AuditFormat::Json => report::authoring::render_audit_json(&rows, out),
-        AuditFormat::Human => {
-            report::authoring::render_audit(&challenge.id, cases.len(), &rows, out)
-        }
+/// The name of `format` when it describes one submission (a platform's
+/// results.json, which its student sees).
+fn single(format: Format) -> Option<&'static str> {
+    match format {
+        Format::Gradescope => Some("gradescope"),
+        Format::Prairielearn => Some("prairielearn"),
+        _ => None,
     }
-    .map_err(Error::io("cannot write output"))?;
-    Ok(if rows.iter().all(|r| !r.caught_by.is_empty()) {
-        Status::Passed
-    } else {
-        Status::Failed
+}
+
+/// The JSON report in `path`, or why it is none.
+fn read_report(path: &std::path::Path) -> Result<report::Report, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::Usage(format!("cannot read report {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Error::Usage(format!(
+            "{}:{}:{}: not a report written by `grader grade --format json` ({e})",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
     })
-}
-
-/// The challenge and the folder an authoring command works in. A command
-/// that writes (`writes`, its name) may not write into the embedded
-/// challenges' folder.
-fn authoring(
-    cli: &Cli,
-    args: &SuiteArgs,
-    writes: Option<&str>,
-) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
-    let challenge = root.load(&args.challenge)?;
-    let (dir, own) = challenge.suite_dir(args.tests.as_deref());
-    if let Some(command) = writes
-        && own
-    {
-        root.check_writable(&format!("`grader {command}`"))?;
-    }
-    Ok((challenge, dir, own))
-}
-
-fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite, Some("add"))?;
-    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
-    let text = match &args.file {
-        Some(file) => std::fs::read_to_string(file)
-            .map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?,
-        None => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
-                .map_err(Error::io("cannot read standard input"))?;
-            text
-        }
-    };
-    let pasted = crate::author::parse_pasted(&text).map_err(Error::Usage)?;
-    let (case, expected) = crate::author::add(&challenge, &folder, &args.name, &pasted)?;
-    writeln!(out, "wrote {} and {}", case.display(), expected.display())
-        .map_err(Error::io("cannot write output"))?;
-    Ok(Status::Passed)
-}
-
-fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let writes = (!args.check).then_some("bless");
-    let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
-    let suite = challenge.load_suite_with(&dir, own, false)?;
-    let changes = crate::author::blessings(&challenge, &suite);
-    report::authoring::render_bless(&changes, args.check, out)
-        .map_err(Error::io("cannot write output"))?;
-    if changes.is_empty() {
-        return Ok(Status::Passed);
-    }
-    if args.check {
-        return Ok(Status::Failed);
-    }
-    crate::author::bless(&changes)?;
-    Ok(Status::Passed)
-}
-
-fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, args, None)?;
-    // Loading checks challenge.toml, every case and every expected file.
-    let suite = challenge.load_suite(&dir, own)?;
-    let findings = crate::author::validate(&challenge, &suite);
-    report::authoring::render_findings(&findings, out).map_err(Error::io("cannot write output"))?;
-    if findings.iter().any(|f| f.error) {
-        return Err(Error::Invalid(
-            findings
-                .into_iter()
-                .filter(|f| f.error)
-                .map(|f| f.problem)
-                .collect(),
-        ));
-    }
-    report::authoring::render_valid(&challenge.id, &suite, findings.len(), out)
-        .map_err(Error::io("cannot write output"))?;
-    Ok(Status::Passed)
-}
-
-fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite, Some("gen"))?;
-    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
-    let request = crate::generate::Request {
-        profile: args.profile,
-        seed: args.seed,
-        nodes: args.nodes,
-        ops: args.ops,
-        dir: &folder,
-        name: &args.name,
-    };
-    let (case, expected) = crate::generate::generate(&challenge, &request)?;
-    writeln!(out, "wrote {} and {}", case.display(), expected.display())
-        .map_err(Error::io("cannot write output"))?;
-    Ok(Status::Passed)
 }
 
 /// Copies a challenge's starter into a folder, never over an existing file.

@@ -130,6 +130,73 @@ pub fn summary(report: &Report) -> String {
         }
         md.push_str(&row);
     }
+    if report.submissions.len() > 1 {
+        let table = mistake_table(&super::class::class_mistakes(report));
+        if md.len() + table.len() <= SUMMARY_LIMIT {
+            md.push_str(&table);
+        }
+    }
+    md
+}
+
+/// The class's mistakes as a Markdown table: a row per mistake named (a
+/// student counts once for each, see [`super::class`]), then the pairs
+/// made together, then the students no mistake explains.
+fn mistake_table(c: &super::class::ClassMistakes) -> String {
+    use super::class::share;
+    if c.is_empty() {
+        return format!(
+            "\nNo known mistake named in the class ({} judged).\n",
+            crate::words::counted(c.judged, "student")
+        );
+    }
+    let mut md = format!(
+        "\n#### Mistakes across the class\n\n{} judged; a student counts once for each mistake named.\n\n| mistake | | students | share |\n| --- | --- | ---: | ---: |\n",
+        crate::words::counted(c.judged, "student")
+    );
+    for m in &c.mistakes {
+        let together = if m.together > 0 {
+            format!(" ({} with another)", m.together)
+        } else {
+            String::new()
+        };
+        md.push_str(&format!(
+            "| `{}` | {} | {}{together} | {} |\n",
+            m.id,
+            cell(&m.title),
+            m.students.len(),
+            share(m.students.len(), c.judged)
+        ));
+    }
+    for p in &c.pairs {
+        md.push_str(&format!(
+            "| `{}` + `{}` | made together | {} | {} |\n",
+            p.ids[0],
+            p.ids[1],
+            p.students.len(),
+            share(p.students.len(), c.judged)
+        ));
+    }
+    if c.unexplained > 0 {
+        md.push_str(&format!(
+            "| | no known mistake explains the wrong answers | {} | {} |\n",
+            c.unexplained,
+            share(c.unexplained, c.judged)
+        ));
+    }
+    if c.nondeterministic > 0 {
+        md.push_str(&format!(
+            "| | answers change between runs (no mistake named) | {} | {} |\n",
+            c.nondeterministic,
+            share(c.nondeterministic, c.judged)
+        ));
+    }
+    if c.not_judged > 0 {
+        md.push_str(&format!(
+            "\n{} not judged (grader-fault), in no count.\n",
+            crate::words::counted(c.not_judged, "submission")
+        ));
+    }
     md
 }
 

@@ -1,5 +1,6 @@
 //! The gradebook: a row per student with their score, for a spreadsheet
-//! (CSV) or a script (JSON).
+//! (CSV) or a script (JSON), with the mistake named for them and whether
+//! their answers changed between runs.
 
 use super::Report;
 
@@ -20,6 +21,8 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
                     "verdict": s.verdict,
                     "passed": s.passed,
                     "total": s.total,
+                    "mistake": mistake(s),
+                    "nondeterministic": s.nondeterministic.is_some(),
                 })
             })
             .collect();
@@ -29,11 +32,11 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
         bytes
     } else {
         let mut csv = String::from(
-            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator\n",
+            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator,mistake,nondeterministic\n",
         );
         for s in &report.submissions {
             csv.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 csv_field(&s.name),
                 csv_field(&s.path),
                 s.score,
@@ -43,11 +46,21 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
                 s.total,
                 s.points.earned,
                 s.points.total,
-                s.points.denominator
+                s.points.denominator,
+                mistake(s).unwrap_or_default(),
+                s.nondeterministic.is_some()
             ));
         }
         csv.into_bytes()
     }
+}
+
+/// The mistakes a student's report names exactly, their ids joined by
+/// `+` when two are made together (the class table's rule,
+/// [`super::class`]); none for a closest mistake or a grader fault.
+fn mistake(s: &super::SubmissionReport) -> Option<String> {
+    let ids = super::class::named_ids(s);
+    (!ids.is_empty()).then(|| ids.join("+"))
 }
 
 /// A CSV field of learner text (a student's folder or file name): shown

@@ -75,6 +75,99 @@ pub fn render_human_with(
             "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}",
             report.submissions.len()
         )?;
+        render_class_mistakes(&super::class::class_mistakes(report), out)?;
+    }
+    Ok(())
+}
+
+/// The class's mistake table: a row per mistake named (a student counts
+/// once for each, see [`super::class`]), then the pairs made together.
+/// It names no test, so a learner's report shows in it only what each
+/// student's own report shows.
+fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -> io::Result<()> {
+    use super::class::share;
+    let students = |n: usize| crate::words::counted(n, "student");
+    writeln!(out)?;
+    if c.is_empty() {
+        return writeln!(
+            out,
+            "{DIM}no known mistake named in the class ({} judged){DIM:#}",
+            students(c.judged)
+        );
+    }
+    writeln!(
+        out,
+        "{HEAD}mistakes across the class{HEAD:#} {DIM}({} judged; a student counts once for each mistake named){DIM:#}",
+        students(c.judged)
+    )?;
+    let rows: Vec<[String; 3]> = c
+        .mistakes
+        .iter()
+        .map(|m| {
+            let together = if m.together > 0 {
+                format!(" ({} with another)", m.together)
+            } else {
+                String::new()
+            };
+            [
+                format!("{} ({})", m.id, m.title),
+                format!("{}{together}", m.students.len()),
+                share(m.students.len(), c.judged),
+            ]
+        })
+        .chain(c.pairs.iter().map(|p| {
+            [
+                format!("made together: {} + {}", p.ids[0], p.ids[1]),
+                p.students.len().to_string(),
+                share(p.students.len(), c.judged),
+            ]
+        }))
+        .collect();
+    let header = ["mistake", "students", "share"].map(str::to_owned);
+    let widths: Vec<usize> = (0..2)
+        .map(|i| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| display_width(&r[i]))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for (i, row) in std::iter::once(&header).chain(&rows).enumerate() {
+        let line = format!(
+            "  {}  {}  {}",
+            pad(&row[0], widths[0]),
+            pad(&row[1], widths[1]),
+            row[2]
+        );
+        if i == 0 {
+            writeln!(out, "{DIM}{}{DIM:#}", line.trim_end())?;
+        } else {
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    if c.unexplained > 0 {
+        writeln!(
+            out,
+            "  {} with wrong answers no known mistake explains ({})",
+            students(c.unexplained),
+            share(c.unexplained, c.judged)
+        )?;
+    }
+    if c.nondeterministic > 0 {
+        writeln!(
+            out,
+            "  {} whose answers change between runs ({}; no mistake is named for them)",
+            students(c.nondeterministic),
+            share(c.nondeterministic, c.judged)
+        )?;
+    }
+    if c.not_judged > 0 {
+        writeln!(
+            out,
+            "  {DIM}{} not judged (grader-fault), in no count{DIM:#}",
+            crate::words::counted(c.not_judged, "submission")
+        )?;
     }
     Ok(())
 }

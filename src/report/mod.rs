@@ -3,6 +3,7 @@
 //! docs/json-report.md).
 
 pub mod authoring;
+pub mod changes;
 pub mod class;
 mod ctrf;
 mod failure;
@@ -13,6 +14,7 @@ mod html;
 mod human;
 mod junit;
 pub mod names;
+mod prairielearn;
 pub mod progress;
 mod style;
 pub mod text;
@@ -24,6 +26,7 @@ pub use gradescope::render_gradescope;
 pub use html::render_html;
 pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
+pub use prairielearn::render_prairielearn;
 pub use watch::{WatchScreen, WatchState, render_watch};
 
 use crate::challenge::ExpectedFrom;
@@ -299,6 +302,8 @@ pub enum Format {
     Junit,
     /// Gradescope's results.json, for one submission.
     Gradescope,
+    /// PrairieLearn's external-grading results.json, for one submission.
+    Prairielearn,
     /// Common Test Report Format JSON.
     Ctrf,
     /// GitHub Actions annotations, the human report, and a step summary.
@@ -318,6 +323,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         }
         Format::Junit => render_junit(report, out),
         Format::Gradescope => render_gradescope(report, out),
+        Format::Prairielearn => render_prairielearn(report, out),
         Format::Ctrf => render_ctrf(report, out),
         Format::Github => render_github(report, out),
         Format::Html => render_html(report, out),

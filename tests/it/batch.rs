@@ -180,7 +180,7 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
     assert_eq!(
         lines.next(),
         Some(
-            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator"
+            "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator,mistake,nondeterministic"
         )
     );
     let rows: Vec<&str> = lines.collect();
@@ -195,13 +195,19 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
         assert_eq!(cells[4], s["verdict"].as_str().unwrap());
         let points = &s["points"];
         assert_eq!(
-            cells[7..],
+            cells[7..10],
             [
                 points["earned"].to_string(),
                 points["total"].to_string(),
                 points["denominator"].to_string()
             ]
         );
+        // The mistake named exactly, and no answer that changed.
+        let named = match &s["mistake"] {
+            Value::Object(m) if m["exact"] == true => m["id"].as_str().unwrap(),
+            _ => "",
+        };
+        assert_eq!(cells[10..], [named, "false"], "{row}");
     }
 
     // Three shards, each its own run, merged.

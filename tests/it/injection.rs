@@ -5,12 +5,13 @@
 use crate::support::{grader, output, root, tempdir};
 
 /// The formats, and the fields (for JSON) that carry learner text.
-const FORMATS: [&str; 7] = [
+const FORMATS: [&str; 8] = [
     "human",
     "github",
     "junit",
     "ctrf",
     "gradescope",
+    "prairielearn",
     "json",
     "html",
 ];
@@ -350,15 +351,17 @@ fn no_learner_text_forges_a_gitlab_section() {
     let summary = dir.path().join("summary.md");
     let mut written: Vec<(String, String)> = Vec::new();
     for format in FORMATS {
-        // Gradescope's is a learner's report: a results folder of its own.
+        // Gradescope's and PrairieLearn's are a learner's report: a results
+        // folder of their own.
         let results = dir.path().join(format!("results-{format}"));
         let gradebooks = [
             dir.path().join(format!("{format}.csv")),
             dir.path().join(format!("{format}.json")),
         ];
         for (i, gradebook) in gradebooks.iter().enumerate() {
-            // Gradescope takes one submission: the student's folder.
-            let target = if format == "gradescope" {
+            // Gradescope and PrairieLearn take one submission: the
+            // student's folder.
+            let target = if ["gradescope", "prairielearn"].contains(&format) {
                 &folder
             } else {
                 &class

@@ -18,11 +18,12 @@ use serde_json::Value;
 use std::process::Output;
 
 /// Every format, with the name its snapshots carry.
-const FORMATS: [(Format, &str); 7] = [
+const FORMATS: [(Format, &str); 8] = [
     (Format::Human, "human"),
     (Format::Json, "json"),
     (Format::Junit, "junit"),
     (Format::Gradescope, "gradescope"),
+    (Format::Prairielearn, "prairielearn"),
     (Format::Ctrf, "ctrf"),
     (Format::Github, "github"),
     (Format::Html, "html"),
@@ -379,6 +380,29 @@ fn gradescope_reports() {
 }
 
 #[test]
+fn prairielearn_reports() {
+    for (name, report) in fixtures() {
+        // One submission per results.json, as for Gradescope.
+        let mut text = String::new();
+        for (i, submission) in report.submissions.iter().enumerate() {
+            let alone = Report {
+                submissions: vec![submission.clone()],
+                ..report.clone()
+            };
+            let written = rendered(&alone, Format::Prairielearn);
+            let value: Value = serde_json::from_str(&written).unwrap();
+            assert!(value["gradable"].is_boolean(), "{name}");
+            if report.submissions.len() > 1 {
+                text.push_str(&format!("# submission {}: {}\n", i + 1, submission.name));
+            }
+            text.push_str(&written);
+        }
+        report_settings(&format!("{name}.json as PrairieLearn's results.json"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__prairielearn"), text));
+    }
+}
+
+#[test]
 fn ctrf_reports() {
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(root().join("tests/fixtures/schemas/ctrf.schema.json")).unwrap(),
@@ -461,8 +485,10 @@ fn every_format_has_a_snapshot_test() {
 }
 
 /// The snapshots of the authoring commands below.
-const COMMAND_SNAPSHOTS: [&str; 5] = [
+const COMMAND_SNAPSHOTS: [&str; 7] = [
     "list",
+    "changes__human",
+    "changes__json",
     "audit__human",
     "audit__json",
     "validate__hrw-top",
@@ -572,4 +598,63 @@ fn bless_check_output() {
     );
     settings.add_filter(&literal(&dir.path().display().to_string()), "[tmp]");
     settings.bind(|| insta::assert_snapshot!("bless__check", transcript(&out)));
+}
+
+/// The changes between two gradings, for people and as JSON: the batch
+/// fixture against itself changed in every way a rejudge can see (a test
+/// that flipped, a student gone, one new, one the grader failed on, one
+/// judged now that it could not be before, a test renamed).
+#[test]
+fn changes_output() {
+    use rendezvous_grader::judge::Verdict;
+    use rendezvous_grader::report::changes::{compare, render_changes, render_changes_json};
+    let (_, report) = fixtures().into_iter().find(|(n, _)| n == "batch").unwrap();
+    let old = report.submissions.clone();
+    let mut new = old.clone();
+    let named = |new: &[rendezvous_grader::report::SubmissionReport], name: &str| {
+        new.iter().position(|s| s.name == name).unwrap()
+    };
+    // ada fails a test she passed; her score drops by its points.
+    let ada = named(&new, "ada");
+    let test = new[ada]
+        .tests
+        .iter()
+        .position(|t| t.points.earned > 0)
+        .unwrap();
+    new[ada].tests[test].verdict = Verdict::WrongAnswer;
+    new[ada].points.earned -= new[ada].tests[test].points.earned;
+    new[ada].score = new[ada].points.score();
+    new[ada].passed -= 1;
+    new[ada].verdict = Verdict::WrongAnswer;
+    // ben could not be judged now; gus could not be judged before.
+    let ben = named(&new, "ben");
+    new[ben].verdict = Verdict::GraderFault;
+    new[ben].tests[0].message =
+        "the grader failed on this submission: python3 was not found".into();
+    let mut old = old;
+    let gus = named(&old, "gus");
+    old[gus].verdict = Verdict::GraderFault;
+    // zed.py is gone, and a newcomer came.
+    new.retain(|s| s.name != "zed.py");
+    let mut newcomer = old[named(&old, "cy")].clone();
+    newcomer.name = "newcomer".into();
+    new.push(newcomer);
+    // A test renamed for everyone.
+    for s in &mut new {
+        for t in &mut s.tests {
+            if t.name == "remove-absent-node" {
+                t.name = "remove-a-node-never-added".into();
+            }
+        }
+    }
+    let changes = compare(&old, &new);
+    let mut human = Vec::new();
+    render_changes(&changes, &mut human).unwrap();
+    let mut machine = Vec::new();
+    render_changes_json(&changes, &mut machine).unwrap();
+    let human = plain(&String::from_utf8(human).unwrap());
+    settings("grader compare: the batch fixture against a changed copy of itself").bind(|| {
+        insta::assert_snapshot!("changes__human", human);
+        insta::assert_snapshot!("changes__json", String::from_utf8(machine).unwrap());
+    });
 }

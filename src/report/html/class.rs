@@ -6,7 +6,9 @@
 
 use super::{esc, student_id, svg};
 use crate::judge::Verdict;
-use crate::report::class::{failing_tests, histogram, mean_points, named_mistakes, verdict_counts};
+use crate::report::class::{
+    class_mistakes, failing_tests, histogram, mean_points, share, verdict_counts,
+};
 use crate::report::text::{earned, possible};
 use crate::report::{Report, text::abbreviate};
 use std::fmt::{Result, Write};
@@ -19,7 +21,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
     let verdicts = verdict_counts(report);
     let bins = histogram(report);
     let mean = mean_points(report);
-    let mistakes = named_mistakes(report);
+    let mistakes = class_mistakes(report);
     let failing = failing_tests(report);
     let names = |students: &[usize]| -> Vec<String> {
         students
@@ -108,7 +110,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
     writeln!(page, "</tbody></table></details>")?;
 
     writeln!(page, "<h3>Named mistakes</h3>")?;
-    if mistakes.is_empty() {
+    if mistakes.mistakes.is_empty() {
         writeln!(
             page,
             "<p id=\"mistakes\">no known mistake explains any student's failures</p>"
@@ -116,25 +118,68 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
     } else {
         writeln!(
             page,
-            "<table id=\"mistakes\"><thead><tr><th>mistake</th><th class=\"n\">students</th><th>who</th></tr></thead><tbody>"
+            "<table id=\"mistakes\"><thead><tr><th>mistake</th><th class=\"n\">students</th><th class=\"n\">share</th><th>who</th></tr></thead><tbody>"
         )?;
-        for m in &mistakes {
+        for m in &mistakes.mistakes {
+            let together = if m.together > 0 {
+                format!(
+                    " <span class=\"dim\">({} of them with another)</span>",
+                    m.together
+                )
+            } else {
+                String::new()
+            };
             writeln!(
                 page,
-                "<tr data-mistake=\"{}\" data-count=\"{}\"><td>{} <span class=\"dim mono\">{}</span></td><td class=\"n\">{}</td><td>{}</td></tr>",
+                "<tr data-mistake=\"{}\" data-count=\"{}\"><td>{} <span class=\"dim mono\">{}</span>{together}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
                 esc(&m.id),
                 m.students.len(),
                 esc(&m.title),
                 esc(&m.id),
                 m.students.len(),
+                share(m.students.len(), mistakes.judged),
                 links(&m.students)
+            )?;
+        }
+        for p in &mistakes.pairs {
+            writeln!(
+                page,
+                "<tr data-pair=\"{} {}\" data-count=\"{}\"><td>made together: <span class=\"mono\">{}</span> + <span class=\"mono\">{}</span></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                esc(&p.ids[0]),
+                esc(&p.ids[1]),
+                p.students.len(),
+                esc(&p.ids[0]),
+                esc(&p.ids[1]),
+                p.students.len(),
+                share(p.students.len(), mistakes.judged),
+                links(&p.students)
             )?;
         }
         writeln!(page, "</tbody></table>")?;
         writeln!(
             page,
-            "<p class=\"dim\">A mistake is named for a student when it reproduces every one of their failures, alone or as one of two made together.</p>"
+            "<p class=\"dim\">A mistake is named for a student when it reproduces every one of their failures, alone or as one of two made together; a student counts once for each mistake named, and two made together also once for their pair. Shares are of the {} judged.</p>",
+            crate::words::counted(mistakes.judged, "student")
         )?;
+    }
+    for (n, what) in [
+        (
+            mistakes.unexplained,
+            "with wrong answers no known mistake explains",
+        ),
+        (
+            mistakes.nondeterministic,
+            "whose answers change between runs (no mistake is named for them)",
+        ),
+    ] {
+        if n > 0 {
+            writeln!(
+                page,
+                "<p>{} {what} ({})</p>",
+                crate::words::counted(n, "student"),
+                share(n, mistakes.judged)
+            )?;
+        }
     }
 
     writeln!(page, "<h3>Tests failed most</h3>")?;
@@ -220,6 +265,7 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
             .collect()
     };
     let mean = mean_points(report);
+    let mistakes = class_mistakes(report);
     let summary = serde_json::json!({
         "submissions": report.submissions.len(),
         "verdicts": verdict_counts(report)
@@ -233,9 +279,16 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
             .iter()
             .map(|b| serde_json::json!({"from": b.from, "label": b.label(), "count": b.students.len()}))
             .collect::<Vec<_>>(),
-        "mistakes": named_mistakes(report)
+        "judged": mistakes.judged,
+        "mistakes": mistakes
+            .mistakes
             .iter()
-            .map(|m| serde_json::json!({"id": m.id, "title": m.title, "count": m.students.len(), "students": names(&m.students)}))
+            .map(|m| serde_json::json!({"id": m.id, "title": m.title, "count": m.students.len(), "together": m.together, "students": names(&m.students)}))
+            .collect::<Vec<_>>(),
+        "pairs": mistakes
+            .pairs
+            .iter()
+            .map(|p| serde_json::json!({"ids": p.ids, "count": p.students.len(), "students": names(&p.students)}))
             .collect::<Vec<_>>(),
         "failing_tests": failing_tests(report)
             .iter()

@@ -1,0 +1,264 @@
+//! `grader rejudge` and `grader compare`: a class graded again, or two
+//! reports, compared student by student ([`crate::report::changes`]).
+//!
+//! Exit codes: 0 when no student changes verdict or score (and, with
+//! `--apply`, once the change is applied), 1 when some do and nothing was
+//! applied (as `bless --check` and `diff` do), 2 for bad usage, 3 when
+//! the grader failed on a submission (which is shown as "could not be
+//! judged", never as a verdict change, and never applied over a verdict).
+
+use super::{Error, Status};
+use crate::batch::rejudge as files;
+use crate::cli::{ChangesFormat, CompareArgs, GradeArgs, GradingArgs, RejudgeArgs};
+use crate::report::changes::{self, Changes};
+use crate::report::{Audience, Format};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// What a grading run with `--results` records of its command: what
+/// decides its results, every path absolute. The report's format and
+/// files, the cache and the jobs are not in it: they change no result.
+#[derive(Debug, Serialize, Deserialize)]
+struct Recorded {
+    /// The folder of challenges; none for those built into the grader
+    /// (a rejudging uses those of the grader that rejudges).
+    challenges: Option<PathBuf>,
+    challenge: String,
+    tests: Option<PathBuf>,
+    audience: Audience,
+    time_limit: Option<u64>,
+    memory_limit: Option<u64>,
+    output_limit: Option<u64>,
+    extra_run_limit: Option<u64>,
+    extras_budget: Option<u64>,
+    no_sandbox: bool,
+    require_sandbox: bool,
+    shard: Option<crate::report::Shard>,
+    paths: Vec<PathBuf>,
+}
+
+/// The record of `args` (graded with the challenges in `root`, for
+/// `audience`), as the results folder keeps it.
+pub(super) fn record(
+    root: &crate::challenge::Root,
+    args: &GradeArgs,
+    audience: Audience,
+) -> Result<Vec<u8>, Error> {
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| super::absolute_path(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let recorded = Recorded {
+        challenges: match root.source {
+            crate::challenge::Source::Embedded { .. } => None,
+            crate::challenge::Source::Folder { .. } => Some(root.dir.clone()),
+        },
+        challenge: args.grading.challenge.clone(),
+        tests: args
+            .grading
+            .tests
+            .as_deref()
+            .map(super::absolute_path)
+            .transpose()?,
+        audience,
+        time_limit: args.grading.time_limit,
+        memory_limit: args.grading.memory_limit,
+        output_limit: args.grading.output_limit,
+        extra_run_limit: args.grading.extra_run_limit,
+        extras_budget: args.grading.extras_budget,
+        no_sandbox: args.grading.no_sandbox,
+        require_sandbox: args.grading.require_sandbox,
+        shard: args.shard,
+        paths,
+    };
+    serde_json::to_vec_pretty(&recorded).map_err(|e| {
+        Error::Usage(format!(
+            "a path to grade is not UTF-8 text ({e}); rename it"
+        ))
+    })
+}
+
+/// The grading command `recorded` describes, with this run's jobs and
+/// cache.
+fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> GradeArgs {
+    GradeArgs {
+        grading: GradingArgs {
+            challenge: recorded.challenge,
+            tests: recorded.tests,
+            time_limit: recorded.time_limit,
+            memory_limit: recorded.memory_limit,
+            output_limit: recorded.output_limit,
+            extra_run_limit: recorded.extra_run_limit,
+            extras_budget: recorded.extras_budget,
+            no_sandbox: recorded.no_sandbox,
+            require_sandbox: recorded.require_sandbox,
+            cache_dir: args.cache_dir.clone(),
+        },
+        format: Format::Json,
+        output: None,
+        all: false,
+        audience: Some(recorded.audience),
+        jobs: args.jobs,
+        results: None,
+        resume: false,
+        shard: recorded.shard,
+        gradebook: None,
+        exit_zero: false,
+        paths: recorded.paths,
+    }
+}
+
+/// `grader rejudge`: the results folder's class graded again, aside, and
+/// compared with what the folder holds; with `--apply`, the new results
+/// take the folder's place in one step.
+pub(super) fn rejudge(
+    cli: &crate::cli::Cli,
+    args: &RejudgeArgs,
+    out: &mut dyn Write,
+) -> Result<Status, Error> {
+    let dir = super::absolute_path(&args.results)?;
+    if !dir.join("run.json").is_file() {
+        return Err(Error::Usage(format!(
+            "{} is no results folder (it holds no run.json); give --results the folder a `grader grade --results DIR` run wrote",
+            dir.display()
+        )));
+    }
+    let command = files::command(&dir)?;
+    let recorded: Recorded = serde_json::from_slice(&command).map_err(|e| {
+        Error::Usage(format!(
+            "{}:{}:{}: not a grading command this grader records ({e}); grade the class again with --results",
+            dir.join("command.json").display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    let _held = files::hold(&dir)?;
+    let old = files::saved(&dir)?;
+    // The class is graded with the challenges it was graded with, unless
+    // this command names others.
+    let challenges = cli.challenges.clone().or(recorded.challenges.clone());
+    let from = match &challenges {
+        Some(dir) => super::Challenges::Find(Some(dir)),
+        None => super::Challenges::BuiltIn,
+    };
+    let grade = grade_args(recorded, args);
+    let staged = files::staging(&dir)?;
+    let report = match super::graded(from, &grade, Some(&staged)) {
+        Ok(report) => report,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staged);
+            return Err(e);
+        }
+    };
+    let changes = changes::compare(&old, &report.submissions);
+    show(&changes, args.format, out)?;
+    let blocked: Vec<String> = changes
+        .not_judged()
+        .map(|s| crate::report::text::visible(&s.name))
+        .collect();
+    if !args.apply || !blocked.is_empty() {
+        let _ = std::fs::remove_dir_all(&staged);
+    }
+    if !blocked.is_empty() {
+        return Err(Error::Io {
+            context: format!(
+                "the grader could not judge {} that {} holds a verdict for ({}); {}",
+                crate::words::counted(blocked.len(), "submission"),
+                dir.display(),
+                blocked.join(", "),
+                if args.apply {
+                    "nothing was replaced: rejudge again once the fault is fixed"
+                } else {
+                    "--apply would replace nothing until the fault is fixed"
+                }
+            ),
+            source: std::io::Error::other(
+                changes
+                    .not_judged()
+                    .next()
+                    .and_then(|s| s.not_judged.clone())
+                    .unwrap_or_default(),
+            ),
+        });
+    }
+    if args.apply {
+        let kept = files::replace(&dir, &staged)?;
+        if args.format == ChangesFormat::Human {
+            writeln!(
+                out,
+                "\napplied: {} holds the new results; the old ones are in {}",
+                dir.display(),
+                kept.display()
+            )
+            .map_err(Error::io("cannot write output"))?;
+        }
+    }
+    faults(&changes)?;
+    Ok(if changes.any() && !args.apply {
+        Status::Failed
+    } else {
+        Status::Passed
+    })
+}
+
+/// `grader compare OLD.json NEW.json`.
+pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let old = super::read_report(&args.old)?;
+    let new = super::read_report(&args.new)?;
+    if old.challenge != new.challenge {
+        return Err(Error::Usage(format!(
+            "{} grades {} and {} grades {}: compare two reports of one challenge",
+            args.old.display(),
+            old.challenge,
+            args.new.display(),
+            new.challenge
+        )));
+    }
+    let changes = changes::compare(&old.submissions, &new.submissions);
+    show(&changes, args.format, out)?;
+    faults(&changes)?;
+    Ok(if changes.any() {
+        Status::Failed
+    } else {
+        Status::Passed
+    })
+}
+
+fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result<(), Error> {
+    match format {
+        ChangesFormat::Human => changes::render_changes(changes, out),
+        ChangesFormat::Json => changes::render_changes_json(changes, out),
+    }
+    .map_err(Error::io("cannot write output"))
+}
+
+/// The later grading's faults end the command as the grader's (exit 3),
+/// once the changes are shown: a submission it could not judge has no
+/// verdict, and CI must see it.
+fn faults(changes: &Changes) -> Result<(), Error> {
+    let faulted: Vec<&changes::StudentChange> = changes
+        .students
+        .iter()
+        .filter(|s| {
+            s.new
+                .as_ref()
+                .is_some_and(|n| n.verdict == crate::judge::Verdict::GraderFault)
+        })
+        .collect();
+    match faulted.first() {
+        None => Ok(()),
+        Some(first) => Err(Error::Io {
+            context: format!(
+                "the grader failed on {} of the later grading (shown as could not be judged)",
+                crate::words::counted(faulted.len(), "submission")
+            ),
+            source: std::io::Error::other(format!(
+                "{}: {}",
+                crate::report::text::visible(&first.name),
+                first.not_judged.clone().unwrap_or_default()
+            )),
+        }),
+    }
+}

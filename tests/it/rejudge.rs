@@ -1,0 +1,309 @@
+//! `grader rejudge` and `grader compare` through the binary: a class is
+//! graded into a results folder, one case of a copy of the challenge is
+//! changed (its operations edited, its expected file blessed), and the
+//! rejudge must list exactly the students a fresh grading of the changed
+//! suite judges otherwise; `--apply` must leave the folder as that fresh
+//! grading's, and a grading the machine cannot do must replace nothing.
+
+use crate::support::{copy_tree, grader, output, root, run, tempdir, text};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The students, each a folder with their entry file (and the helper
+/// module those that borrow their h32 import).
+const CLASS: [(&str, &str); 5] = [
+    ("ada", "correct_class.py"),
+    ("ben", "remove_absent_raises.py"),
+    ("cy", "lowest_score.py"),
+    ("dee", "first_maximum.py"),
+    ("eve", "key_node_swapped.py"),
+];
+
+fn make_class(class: &Path) {
+    for (name, file) in CLASS {
+        let dir = class.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let python = root().join("submissions/python");
+        std::fs::copy(python.join(file), dir.join("router.py")).unwrap();
+        std::fs::copy(python.join("lowest_score.py"), dir.join("lowest_score.py")).unwrap();
+    }
+}
+
+/// Every `*.result.json` of a results folder, by file name, as JSON.
+fn results(dir: &Path) -> BTreeMap<String, Value> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".result.json"))
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A saved result as it is compared: without what legitimately differs
+/// between two gradings of the same files (every time, whether a build
+/// came from the cache, and the reproducer, whose shrinking has a time
+/// budget).
+fn comparable(mut saved: Value) -> Value {
+    let report = &mut saved["report"];
+    report.as_object_mut().unwrap().remove("reproducer");
+    if let Some(build) = report["build"].as_object_mut() {
+        build.remove("time_ms");
+        build.remove("cached");
+    }
+    for test in report["tests"].as_array_mut().unwrap() {
+        let test = test.as_object_mut().unwrap();
+        test.remove("time_ms");
+        test.remove("cpu_ms");
+    }
+    saved
+}
+
+/// What decides whether a student changed: verdict, exact score, and the
+/// tests that fail.
+fn judged(saved: &Value) -> (String, f64, f64, BTreeSet<String>) {
+    let r = &saved["report"];
+    let failing = r["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["verdict"] != "accepted")
+        .map(|t| {
+            format!(
+                "{}/{}",
+                t["group"].as_str().unwrap(),
+                t["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    (
+        r["verdict"].as_str().unwrap().to_owned(),
+        r["score"].as_f64().unwrap(),
+        r["max_score"].as_f64().unwrap(),
+        failing,
+    )
+}
+
+#[test]
+fn rejudging_lists_who_a_fresh_grading_judges_otherwise_and_apply_makes_the_folder_that_grading() {
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    let copy = challenges.join("rendezvous-router");
+    // The challenge with a small suite, so that three gradings stay quick.
+    copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
+        !rel.starts_with("tests")
+    });
+    copy_tree(
+        &root().join("tests/fixtures/reports/suites/rendezvous-router"),
+        &copy.join("tests"),
+        |_| true,
+    );
+    let class = dir.path().join("class");
+    make_class(&class);
+    let grade = |results: &Path, report: &Path| {
+        let out = run(&[
+            "--challenges",
+            challenges.to_str().unwrap(),
+            "grade",
+            "--jobs",
+            "2",
+            "--results",
+            results.to_str().unwrap(),
+            "--format",
+            "json",
+            "--output",
+            report.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    };
+    let folder = dir.path().join("results");
+    let old_report = dir.path().join("old.json");
+    grade(&folder, &old_report);
+    let old = results(&folder);
+    assert_eq!(old.len(), CLASS.len());
+
+    // Nothing changed yet: nothing to show, exit 0.
+    let same = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
+    assert!(text(&same.stdout).contains("no student changes verdict or score"));
+
+    // The author removes an absent node at the start of a ties case, and
+    // blesses its expected file.
+    let case = copy.join("tests/ties/tied-pair-alone.json");
+    let mut value: Value = serde_json::from_str(&std::fs::read_to_string(&case).unwrap()).unwrap();
+    value[1]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, serde_json::json!(["remove", "node-absent"]));
+    std::fs::write(&case, value.to_string()).unwrap();
+    let bless = run(&[
+        "--challenges",
+        challenges.to_str().unwrap(),
+        "bless",
+        "--challenge",
+        "rendezvous-router",
+    ]);
+    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless.stderr));
+
+    // The dry run: the changes, exit 1, and the folder untouched.
+    let dry = run(&[
+        "rejudge",
+        "--results",
+        folder.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(dry.status.code(), Some(1), "{}", text(&dry.stderr));
+    let changes: Value = serde_json::from_slice(&dry.stdout).unwrap();
+    assert_eq!(results(&folder), old, "a dry run writes nothing");
+
+    // What a fresh grading of the changed suite judges otherwise.
+    let fresh = dir.path().join("fresh");
+    let fresh_report = dir.path().join("fresh.json");
+    grade(&fresh, &fresh_report);
+    let new = results(&fresh);
+    let expected: BTreeSet<String> = old
+        .iter()
+        .filter(|(file, saved)| judged(saved) != judged(&new[*file]))
+        .map(|(_, saved)| saved["report"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        !expected.is_empty() && expected.len() < CLASS.len(),
+        "the edit changes some students, not all: {expected:?}"
+    );
+    let listed = |changes: &Value| -> BTreeSet<String> {
+        changes["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                assert_eq!(s["kind"], "changed", "{s}");
+                s["name"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    assert_eq!(listed(&changes), expected);
+    // Each with the tests that flipped.
+    for s in changes["students"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        let file = format!("{name}.result.json");
+        let (was, is) = (judged(&old[&file]).3, judged(&new[&file]).3);
+        let failing: BTreeSet<String> = is.difference(&was).cloned().collect();
+        let passing: BTreeSet<String> = was.difference(&is).cloned().collect();
+        let set = |key: &str| -> BTreeSet<String> {
+            s[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_owned())
+                .collect()
+        };
+        assert_eq!(set("now_failing"), failing, "{name}");
+        assert_eq!(set("now_passing"), passing, "{name}");
+    }
+    // The human form names them, with the tests that flipped.
+    let human = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(human.status.code(), Some(1));
+    let human = text(&human.stdout);
+    for name in &expected {
+        assert!(human.contains(&format!("  {name}  ")), "{human}");
+    }
+    assert!(
+        human.contains("now failing: ties/tied-pair-alone"),
+        "{human}"
+    );
+
+    // `compare` over the two reports says the same, from the same code.
+    let compared = run(&[
+        "compare",
+        "--format",
+        "json",
+        old_report.to_str().unwrap(),
+        fresh_report.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        compared.status.code(),
+        Some(1),
+        "{}",
+        text(&compared.stderr)
+    );
+    let compared: Value = serde_json::from_slice(&compared.stdout).unwrap();
+    assert_eq!(listed(&compared), expected);
+
+    // A grading the machine cannot do (no interpreter) replaces nothing:
+    // every student could not be judged, exit 3.
+    let faulty = output(
+        grader()
+            .args(["rejudge", "--apply", "--results", folder.to_str().unwrap()])
+            .env("GRADER_PYTHON", dir.path().join("no-python")),
+    );
+    assert_eq!(faulty.status.code(), Some(3), "{}", text(&faulty.stderr));
+    let said = text(&faulty.stdout);
+    assert_eq!(
+        said.matches("could not be judged").count(),
+        CLASS.len(),
+        "{said}"
+    );
+    assert!(text(&faulty.stderr).contains("nothing was replaced"));
+    assert_eq!(results(&folder), old);
+
+    // --apply: the folder becomes the fresh grading's, the old results
+    // are kept beside it.
+    let applied = run(&["rejudge", "--apply", "--results", folder.to_str().unwrap()]);
+    assert_eq!(applied.status.code(), Some(0), "{}", text(&applied.stderr));
+    let names = |dir: &Path| -> BTreeSet<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(names(&folder), names(&fresh));
+    for file in ["run.json", "command.json"] {
+        assert_eq!(
+            std::fs::read(folder.join(file)).unwrap(),
+            std::fs::read(fresh.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    let applied = results(&folder);
+    assert_eq!(applied.len(), new.len());
+    for (file, saved) in &new {
+        assert_eq!(
+            comparable(applied[file].clone()),
+            comparable(saved.clone()),
+            "{file}"
+        );
+    }
+    assert_eq!(results(&dir.path().join("results.previous")), old);
+    // And rejudging it again changes nothing.
+    let again = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
+}
+
+#[test]
+fn rejudge_refuses_a_folder_that_is_no_results_folder() {
+    let dir = tempdir();
+    let out = run(&["rejudge", "--results", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is no results folder"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A folder of an older grader: run.json but no command recorded.
+    std::fs::write(dir.path().join("run.json"), "{}").unwrap();
+    let out = run(&["rejudge", "--results", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("command.json"),
+        "{}",
+        text(&out.stderr)
+    );
+}

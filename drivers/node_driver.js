@@ -391,6 +391,8 @@ function syntaxLocation() {
 }
 
 async function main() {
+  // Before any code of the learner's: a death before this is not theirs.
+  send({ loading: { protocol: PROTOCOL } });
   let module;
   try {
     module = await import(pathToFileURL(moduleFile).href);

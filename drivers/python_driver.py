@@ -248,6 +248,8 @@ def run_hash(case_id, texts, h32, learner_dir):
 
 def main():
     global api_class, api_solve
+    # Before any code of the learner's: a death before this is not theirs.
+    send({"loading": {"protocol": PROTOCOL}})
     path = os.path.abspath(sys.argv[1])
     learner_dir = os.path.dirname(path)
     threading.Thread(target=answer_progress_queries, daemon=True).start()

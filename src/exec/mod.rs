@@ -62,6 +62,10 @@ pub struct Program {
     /// The learner's own program, not an interpreter of ours: when it
     /// cannot even be started, that is the learner's to fix.
     pub own_program: bool,
+    /// The program is a driver of ours that says `{"loading": ...}` before
+    /// any of the learner's code runs: a death before that is the
+    /// interpreter's or the machine's, never the learner's.
+    pub announces: bool,
     /// For compiled languages, what building it cost.
     pub build: Option<Build>,
 }

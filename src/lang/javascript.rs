@@ -36,6 +36,7 @@ pub(super) fn node_and_driver(env: &Environment) -> Result<(PathBuf, PathBuf), E
 pub(super) fn program(env: &Environment, submission: &Submission) -> Result<Program, Error> {
     let (node, driver) = node_and_driver(env)?;
     let mut program = bare(submission, node);
+    program.announces = true;
     program.args = vec![
         "--no-warnings".into(),
         driver.into(),

@@ -226,6 +226,7 @@ fn bare(submission: &Submission, program: PathBuf) -> Program {
         read: Vec::new(),
         list: Vec::new(),
         own_program: false,
+        announces: false,
         build: None,
     }
 }

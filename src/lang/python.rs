@@ -34,6 +34,7 @@ pub(super) fn program(env: &Environment, submission: &Submission) -> Result<Prog
     let python = PYTHON.find(env)?;
     let driver = env.driver("python_driver.py", DRIVER)?;
     let mut program = bare(submission, python);
+    program.announces = true;
     program.args = ["-B", "-s", "-X", "utf8"]
         .iter()
         .map(OsString::from)

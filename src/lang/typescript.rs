@@ -223,6 +223,7 @@ pub(super) fn program(
     let (node, driver) = super::javascript::node_and_driver(env)?;
     let runtime = env.driver("typescript_runtime.js", RUNTIME)?;
     let mut program = bare(submission, node);
+    program.announces = true;
     program.args = vec![
         "--no-warnings".into(),
         "--enable-source-maps".into(),

@@ -355,9 +355,23 @@ impl<'a> Runner<'a> {
         // grader's fault, known before any verdict.
         self.env.layers()?;
         let own_program = self.program.as_ref().is_some_and(|p| p.own_program);
+        let announces = self.program.as_ref().is_some_and(|p| p.announces);
         // What the module prints while loading stays in the session's
         // buffer and shows with the first case, unless loading fails.
-        let first = session.first_message(Instant::now() + STARTUP_LIMIT);
+        let deadline = Instant::now() + STARTUP_LIMIT;
+        let mut first = session.first_message(deadline);
+        let announced = first.as_ref().is_ok_and(|m| m.get("loading").is_some());
+        if announced {
+            first = session.first_message(deadline);
+        } else if announces && let Err(failure) = first {
+            // Our driver ended or stalled before its first line: the
+            // interpreter could not start (a sandbox it cannot run in, a
+            // broken installation, a machine too busy). The learner's
+            // code never ran, so no verdict is theirs.
+            let captured = session.take_captured();
+            session.kill();
+            return Err(self.not_started(failure, &captured));
+        }
         let outcome = match first {
             Ok(message) => {
                 if let Some(hello) = message.get("hello") {
@@ -430,6 +444,49 @@ impl<'a> Runner<'a> {
         };
         session.kill();
         Ok(Err((outcome, session.take_captured())))
+    }
+
+    /// The grader's fault of an interpreter that ended, or never spoke,
+    /// before our driver's first message.
+    fn not_started(&self, failure: Failure, captured: &Captured) -> Error {
+        let how = match failure {
+            Failure::Died {
+                sandbox_error: Some(message),
+                ..
+            } => format!("could not be started by the sandbox ({message})"),
+            Failure::Died { status, .. } => format!("{status} before the grader's driver began"),
+            Failure::TimedOut { .. } => format!(
+                "did not reach the grader's driver within {} s",
+                STARTUP_LIMIT.as_secs()
+            ),
+            Failure::Starved(why) => return Error::Busy(why),
+            Failure::Io(e) => {
+                return Error::Io {
+                    context: format!("lost contact with the process grading {}", self.name()),
+                    source: e,
+                };
+            }
+            other => format!("ended before the grader's driver began ({other:?})"),
+        };
+        // The end of what it printed says why ("Fatal Python error: ...").
+        let stderr = captured.stderr.trim();
+        let tail = stderr
+            .char_indices()
+            .rev()
+            .nth(399)
+            .map_or(stderr, |(at, _)| &stderr[at..]);
+        let said = tail.split_whitespace().collect::<Vec<_>>().join(" ");
+        Error::Io {
+            context: format!(
+                "the interpreter for {} {how}, so none of the submission ran (check the interpreter, e.g. GRADER_PYTHON or GRADER_NODE, and the sandbox on this machine)",
+                self.name()
+            ),
+            source: std::io::Error::other(if said.is_empty() {
+                "it printed nothing".to_owned()
+            } else {
+                format!("it printed: {said}")
+            }),
+        }
     }
 
     /// Names a death by its cause: a signal the limits send, or a peak of

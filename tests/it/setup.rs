@@ -432,3 +432,108 @@ fn the_python_of_a_virtual_environment_on_path_runs_submissions() {
         "{submission}"
     );
 }
+
+/// A stand-in interpreter that answers the grader's question as a real
+/// one of `version` would (its own path), and then, run on the driver,
+/// does `then` (a shell command) instead of starting.
+fn broken_interpreter(dir: &Path, name: &str, version: &str, then: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -c ] || [ \"$1\" = -e ]; then echo \"$0\"; echo {version}; exit 0; fi\n{then}\n"
+        ),
+    )
+    .unwrap();
+    chmod(&path, 0o755);
+    path
+}
+
+#[test]
+fn an_interpreter_that_dies_before_the_driver_is_the_graders_fault() {
+    let dir = tempdir();
+    let python = broken_interpreter(
+        dir.path(),
+        "python3",
+        "3.11",
+        "echo 'Fatal Python error: init_fs_encoding: failed to get the Python codec CANARY-FATAL' >&2; exit 1",
+    );
+    let node = broken_interpreter(
+        dir.path(),
+        "node",
+        "20.0.0",
+        "echo 'node: cannot open shared object CANARY-FATAL' >&2; kill -SEGV $$",
+    );
+    for (variable, interpreter, example) in [
+        ("GRADER_PYTHON", &python, "python/correct_class.py"),
+        ("GRADER_NODE", &node, "javascript/correct.cjs"),
+    ] {
+        for sandbox in [true, false] {
+            let cache = tempdir();
+            let mut command = grader();
+            command
+                .env(variable, interpreter)
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--exit-zero",
+                    "--tests",
+                    SAMPLE,
+                ])
+                .arg("--cache-dir")
+                .arg(cache.path());
+            if !sandbox {
+                command.arg("--no-sandbox");
+            }
+            let out = output(command.arg(root().join("submissions").join(example)));
+            let shown = format!("{variable}, sandbox {sandbox}");
+            assert_eq!(out.status.code(), Some(3), "{shown}: {}", text(&out.stderr));
+            let report: Value = json(&out);
+            let found = verdicts(&report);
+            assert_eq!(found.len(), 1, "{shown}: {found:?}");
+            let (_, verdict, message) = &found[0];
+            assert_eq!(verdict, "grader-fault", "{shown}: {message}");
+            assert!(
+                message.contains("none of the submission ran"),
+                "{shown}: {message}"
+            );
+            assert!(message.contains(variable), "{shown}: {message}");
+            if !sandbox {
+                // What the interpreter said is the instructor's clue.
+                assert!(message.contains("CANARY-FATAL"), "{shown}: {message}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_module_that_ends_its_interpreter_while_loading_is_the_learners_runtime_error() {
+    let dir = tempdir();
+    for (file, source) in [
+        ("router.py", "import os\nos._exit(3)\n"),
+        ("router.cjs", "process.exit(3);\n"),
+        ("router.mjs", "process.kill(process.pid, 'SIGKILL');\n"),
+    ] {
+        let folder = dir.path().join(file.replace('.', "-"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join(file), source).unwrap();
+        let out = output(
+            grader()
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--exit-zero",
+                    "--tests",
+                    SAMPLE,
+                ])
+                .arg(folder.join(file)),
+        );
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", text(&out.stderr));
+        let report: Value = json(&out);
+        let (_, verdict, message) = &verdicts(&report)[0];
+        assert_eq!(verdict, "runtime-error", "{file}: {message}");
+        assert!(message.contains("while starting"), "{file}: {message}");
+    }
+}

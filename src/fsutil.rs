@@ -21,6 +21,9 @@ impl AtomicFile {
             _ => Path::new("."),
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
+        // The temporary name only says what it becomes: a legal name near
+        // the 255-byte limit must not make it too long.
+        let name = shortened(&name, 40);
         // The mode a plain write would give (0666 less the umask), not the
         // temporary file's 0600: the sandbox's uid reads transpiled modules
         // from the cache.
@@ -55,13 +58,67 @@ impl AtomicFile {
     }
 }
 
+/// `name` cut to at most `max` bytes at a character boundary.
+fn shortened(name: &str, max: usize) -> &str {
+    let mut end = name.len().min(max);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+/// Where writing `path` must go: the file itself, a link's regular file
+/// (the link stays a link), or none of the rename's business: a device,
+/// a pipe or a socket, written through (`--output /dev/null` must never
+/// replace the device with a file).
+enum Target {
+    /// A regular file, or none yet: written beside and renamed over.
+    File(PathBuf),
+    /// Anything else that can be written: opened and written in place.
+    Through(PathBuf),
+}
+
+fn target(path: &Path) -> Target {
+    match std::fs::metadata(path) {
+        // A link to a regular file: the file it names is replaced.
+        Ok(meta) if meta.is_file() => {
+            Target::File(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()))
+        }
+        Ok(meta) if !meta.is_dir() => Target::Through(path.to_owned()),
+        // Nothing there (or a folder, refused by the rename as before); a
+        // dangling link is written at the path it names.
+        _ => match std::fs::read_link(path) {
+            Ok(to) => Target::File(match path.parent() {
+                Some(dir) => dir.join(to),
+                None => to,
+            }),
+            Err(_) => Target::File(path.to_owned()),
+        },
+    }
+}
+
 fn failed(path: &Path) -> impl FnOnce(std::io::Error) -> Error {
     Error::io(format!("cannot write {}", path.display()))
 }
 
 /// Writes `bytes` to `path` so that a reader sees the old file or the new
 /// one, never half of one.
+///
+/// A device, pipe or socket at `path` (or at the end of a link) is written
+/// through instead, as a shell's `>` would; a link to a file keeps
+/// naming the file, which is replaced.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let path = match target(path) {
+        Target::File(path) => path,
+        Target::Through(path) => {
+            return std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(bytes).and_then(|()| f.flush()))
+                .map_err(failed(&path));
+        }
+    };
+    let path = path.as_path();
     let mut file = AtomicFile::create(path)?;
     file.write(bytes)?;
     file.commit()
@@ -94,6 +151,15 @@ pub fn check_writable(path: &Path, what: &str) -> Result<(), Error> {
     if path.is_dir() {
         return Err(refuse("it is a folder; name a file in it".into()));
     }
+    let path = &match target(path) {
+        Target::File(path) => path,
+        Target::Through(path) => {
+            // Written through, not beside: only its own permission counts
+            // (a temporary file tried in /dev would be a file in /dev).
+            return crate::os::check_write_access(&path)
+                .map_err(|e| refuse(format!("{e}; choose a path the grader can write")));
+        }
+    };
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

@@ -431,6 +431,16 @@ pub fn chown(path: &Path, uid: u32, gid: u32) -> io::Result<()> {
     std::os::unix::fs::chown(path, Some(uid), Some(gid))
 }
 
+/// Whether this process may write `path` (access(2) with `W_OK`), or
+/// why not.
+pub fn check_write_access(path: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "the path holds a NUL byte"))?;
+    // SAFETY: `c` is a NUL-terminated path that outlives the call.
+    check(unsafe { libc::access(c.as_ptr(), libc::W_OK) })
+}
+
 /// Takes ownership of inherited descriptor `fd` as a file.
 ///
 /// # Safety

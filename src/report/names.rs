@@ -85,10 +85,27 @@ fn parts(path: &Path) -> Vec<String> {
     parts
 }
 
+/// The longest name [`file_name`] answers, in bytes: with a suffix such
+/// as `.result.json` and a temporary file's marks, it stays within the
+/// 255 bytes of a file name.
+pub const FILE_NAME_MAX: usize = 200;
+
 /// A student's name as a file name, one to one: `%` and `/` written
-/// `%25` and `%2F`, so that no two names share a file.
+/// `%25` and `%2F`, so that no two names share a file. A name longer than
+/// [`FILE_NAME_MAX`] keeps its start and ends in a digest of the whole
+/// (a legal name near the file system's limit must still fit).
 pub fn file_name(name: &str) -> String {
-    name.replace('%', "%25").replace('/', "%2F")
+    let escaped = name.replace('%', "%25").replace('/', "%2F");
+    if escaped.len() <= FILE_NAME_MAX {
+        return escaped;
+    }
+    use sha2::{Digest, Sha256};
+    let digest = crate::words::hex(&Sha256::digest(name.as_bytes())[..16]);
+    let mut end = FILE_NAME_MAX - digest.len() - 1;
+    while !escaped.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}~{digest}", &escaped[..end])
 }
 
 #[cfg(test)]
@@ -135,5 +152,22 @@ mod tests {
     fn file_names_are_one_to_one() {
         assert_ne!(file_name("a/b"), file_name("a%2Fb"));
         assert_eq!(file_name("a/b%"), "a%2Fb%25");
+    }
+
+    #[test]
+    fn a_long_name_fits_and_stays_apart_from_its_neighbours() {
+        let long = "學".repeat(84);
+        let (a, b) = (format!("{long}a"), format!("{long}b"));
+        for name in [&a, &b] {
+            let file = file_name(name);
+            assert!(file.len() <= FILE_NAME_MAX, "{} bytes", file.len());
+            assert!(file.starts_with("學學學"), "{file}");
+        }
+        assert_ne!(file_name(&a), file_name(&b));
+        // Names that fit are as they were.
+        assert_eq!(
+            file_name(&"x".repeat(FILE_NAME_MAX)),
+            "x".repeat(FILE_NAME_MAX)
+        );
     }
 }

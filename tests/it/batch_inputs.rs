@@ -312,3 +312,59 @@ fn a_results_folder_in_use_by_another_run_is_refused() {
     let graded = grade();
     assert_eq!(graded.status.code(), Some(0), "{}", text(&graded.stderr));
 }
+
+/// A name near the file system's 255-byte limit is a legal student name:
+/// the result saved for it, and every temporary file beside it, must fit,
+/// so that the class is graded and the report written.
+#[test]
+fn a_student_name_near_the_length_limit_is_graded_with_results() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    std::fs::create_dir_all(&class).unwrap();
+    // 84 CJK characters are 252 bytes; with ".py", all 255 of a name.
+    let long = format!("{}.py", "學".repeat(84));
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        class.join(&long),
+    )
+    .unwrap();
+    std::fs::copy(root().join(CORRECT), class.join("ok.py")).unwrap();
+    let report = dir.path().join("report.json");
+    let results = dir.path().join("results");
+    let out = run(&[
+        "grade",
+        "--tests",
+        SAMPLE,
+        "--results",
+        results.to_str().unwrap(),
+        "--format",
+        "json",
+        "--output",
+        report.to_str().unwrap(),
+        class.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let found = verdicts(&report);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|(name, verdict)| name.starts_with('學') && verdict == "wrong-answer"),
+        "{found:?}"
+    );
+    // Resuming reads the long name's result back rather than grading it again.
+    let again = run(&[
+        "grade",
+        "--tests",
+        SAMPLE,
+        "--results",
+        results.to_str().unwrap(),
+        "--resume",
+        "--format",
+        "json",
+        class.to_str().unwrap(),
+    ]);
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again.stderr));
+    assert_eq!(verdicts(&json(&again)), found);
+}

@@ -408,3 +408,77 @@ fn a_closed_pipe_ends_the_grader_quietly_with_exit_0() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+/// `--output` and `--gradebook` name where a report goes, not a file to
+/// replace: a device, a pipe or a link to one is written through, as a
+/// shell's `>` would, and a link to a file keeps naming that file (run as
+/// root, renaming a file over /dev/null replaced the system's device).
+#[test]
+fn reports_to_a_device_a_pipe_or_a_link_are_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempdir();
+    let file_type = |p: &std::path::Path| std::fs::symlink_metadata(p).unwrap().file_type();
+    // The null device (1, 3) of our own, where only root may make one.
+    let null = dir.path().join("null");
+    let made = std::process::Command::new("mknod")
+        .args(["-m", "666"])
+        .arg(&null)
+        .args(["c", "1", "3"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        made || crate::support::effective_uid() != 0,
+        "root could not make a device node"
+    );
+    // A pipe with a reader, behind a link, as /dev/stdout is.
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let piped = dir.path().join("piped");
+    std::os::unix::fs::symlink(&fifo, &piped).unwrap();
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    // A link to a file, and the file it names.
+    let book = dir.path().join("book.csv");
+    std::fs::write(&book, "old").unwrap();
+    let linked = dir.path().join("linked.csv");
+    std::os::unix::fs::symlink(&book, &linked).unwrap();
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--gradebook"])
+        .arg(&linked)
+        .arg("--output")
+        .arg(if made { &null } else { &piped });
+    let out = output(
+        command
+            .args(["--tests", "challenges/rendezvous-router/tests/sample"])
+            .arg("submissions/python/correct_class.py"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    if made {
+        assert!(file_type(&null).is_char_device(), "the device was replaced");
+        // The pipe gets its report from a second run.
+        let mut command = grader();
+        let out = output(
+            command
+                .args(["grade", "--format", "json", "--output"])
+                .arg(&piped)
+                .args(["--tests", "challenges/rendezvous-router/tests/sample"])
+                .arg("submissions/python/correct_class.py"),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let through: Value = serde_json::from_str(&reader.join().unwrap()).unwrap();
+    assert_eq!(through["submissions"][0]["verdict"], "accepted");
+    assert!(file_type(&piped).is_symlink() && file_type(&fifo).is_fifo());
+    assert!(file_type(&linked).is_symlink(), "the link was replaced");
+    let gradebook = std::fs::read_to_string(&book).unwrap();
+    assert!(gradebook.contains("correct_class"), "{gradebook}");
+}

@@ -220,3 +220,14 @@ pub fn verdicts(report: &Value) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// The effective uid of this test process, from /proc.
+pub fn effective_uid() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|ids| ids.split_whitespace().nth(1))
+        .and_then(|euid| euid.parse().ok())
+        .unwrap()
+}

@@ -1,7 +1,7 @@
 //! Sessions of two grader runs at once never share a uid: each session
 //! leases its own, machine-wide, for as long as it runs.
 
-use crate::support::{grader, json, root, shared, tempdir};
+use crate::support::{effective_uid, grader, json, root, shared, tempdir};
 use std::collections::BTreeSet;
 use std::process::Stdio;
 
@@ -90,15 +90,4 @@ fn concurrent_runs_lease_distinct_uids() {
     let distinct: BTreeSet<u32> = uids.iter().copied().collect();
     assert_eq!(distinct.len(), 4, "sessions shared uids: {uids:?}");
     assert!(uids.iter().all(|&u| u != 0), "{uids:?}");
-}
-
-/// The effective uid of this test process, from /proc.
-fn effective_uid() -> u32 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("Uid:"))
-        .and_then(|ids| ids.split_whitespace().nth(1))
-        .and_then(|euid| euid.parse().ok())
-        .unwrap()
 }

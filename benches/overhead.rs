@@ -10,15 +10,18 @@
 //!    costs cancel), with and without the sandbox, against the same replay
 //!    in one plain Python process with no grader.
 //!
-//!    Then the fixed cost of a verdict on the three samples against a
-//!    plain replay of them, with the interpreter by path and through PATH.
-//! 3. Submissions graded per second for a class of 200, with one and two
-//!    jobs.
+//! 3. The verdict rows of the speed table ([`verdicts`]): the samples
+//!    against a plain replay and against pytest, eleven mixed cases, a
+//!    wrong answer explained against a correct one graded, a class's cost
+//!    per submission and two jobs against one; each with its goal.
 //! 4. The vnode-ring reference (a B-tree of entries) against a sorted Vec,
 //!    for lookups and for adding and removing a node, at 100 to 10,000
 //!    nodes of 8 points.
 //!
 //! Run with `cargo bench --bench overhead` (`-- ring`, say, for one).
+
+#[path = "overhead/verdicts.rs"]
+mod verdicts;
 
 use reference::h32;
 use reference::rendezvous::Router;
@@ -210,83 +213,6 @@ for case, expected in zip(sys.argv[2::2], sys.argv[3::2]):
         assert output == json.load(f), "the plain replay disagrees with the reference"
 "#;
 
-/// The fixed cost of a verdict: `grader grade` on the challenge page's three
-/// samples against the plain replay of them in one Python process, run by
-/// the real interpreter's path, from the second run on (the cache warm).
-/// The grader runs once with that path in `GRADER_PYTHON`, once finding
-/// `python3` on PATH, through whatever shim a version manager put there.
-fn bench_samples() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("replay.py");
-    std::fs::write(&replay, PLAIN_REPLAY).unwrap();
-    let python = real_python();
-    let samples = root.join("challenges/rendezvous-router/tests/sample");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&samples)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| !p.to_string_lossy().ends_with(".expected.json"))
-        .collect();
-    cases.sort();
-    let submission = root.join("submissions/python/correct_class.py");
-    let cache = dir.path().join("cache");
-    let grade = |by_path: bool| {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
-        command
-            .current_dir(root)
-            .args(["grade", "--format", "json", "--cache-dir"])
-            .arg(&cache)
-            .arg("--tests")
-            .arg(&samples)
-            .arg(&submission)
-            .stdout(std::process::Stdio::null());
-        if by_path {
-            command.env("GRADER_PYTHON", &python);
-        } else {
-            command.env_remove("GRADER_PYTHON");
-        }
-        succeeds(&mut command);
-    };
-    let plain = || {
-        let mut command = Command::new(&python);
-        command
-            .args(["-B", "-s", "-X", "utf8"])
-            .arg(&replay)
-            .arg(&submission);
-        for case in &cases {
-            command.arg(case).arg(case.with_extension("expected.json"));
-        }
-        succeeds(&mut command);
-    };
-    // Warm the cache, then interleave the three so that the machine's load
-    // touches all of them; each keeps its fastest time.
-    grade(true);
-    grade(false);
-    let mut times = [Duration::MAX; 3];
-    for _ in 0..15 {
-        times[0] = times[0].min(fastest(1, plain));
-        times[1] = times[1].min(fastest(1, || grade(true)));
-        times[2] = times[2].min(fastest(1, || grade(false)));
-    }
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    println!(
-        "
-a verdict on the 3 samples (fastest of 15, cache warm):"
-    );
-    println!(
-        "  plain Python replay, interpreter by path   {:>7.1} ms",
-        ms(times[0])
-    );
-    for (k, how) in [(1, "GRADER_PYTHON by path"), (2, "python3 found on PATH")] {
-        println!(
-            "  grader, {how:<34} {:>7.1} ms  (+{:.1} ms, {:.2}x)",
-            ms(times[k]),
-            ms(times[k]) - ms(times[0]),
-            ms(times[k]) / ms(times[0])
-        );
-    }
-}
-
 /// The real binary behind `python3`.
 fn real_python() -> String {
     let out = Command::new("python3")
@@ -428,67 +354,6 @@ fn bench_grader_overhead() {
     );
 }
 
-/// Submissions graded per second for a class of 200 small Python
-/// submissions on the sample and edge groups, with one and two jobs.
-fn bench_batch() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("class");
-    let source = std::fs::read(root.join("submissions/python/correct_class.py")).unwrap();
-    const STUDENTS: usize = 200;
-    for i in 0..STUDENTS {
-        let folder = class.join(format!("student-{i:03}"));
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("router.py"), &source).unwrap();
-    }
-    let tests = dir.path().join("tests");
-    for group in ["sample", "edge"] {
-        let to = tests.join(group);
-        std::fs::create_dir_all(&to).unwrap();
-        for f in std::fs::read_dir(root.join("challenges/rendezvous-router/tests").join(group))
-            .unwrap()
-            .flatten()
-        {
-            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
-        }
-    }
-    println!("\ngrading a class of {STUDENTS} Python submissions on the sample and edge groups:");
-    let mut rates = Vec::new();
-    for jobs in [1, 2] {
-        let time = fastest(1, || {
-            let out = Command::new(env!("CARGO_BIN_EXE_grader"))
-                .current_dir(root)
-                .args([
-                    "grade",
-                    "--format",
-                    "json",
-                    "--jobs",
-                    &jobs.to_string(),
-                    "--tests",
-                ])
-                .arg(&tests)
-                .arg(&class)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        });
-        let rate = STUDENTS as f64 / time.as_secs_f64();
-        println!(
-            "  --jobs {jobs}: {:>6.1} s, {rate:>6.1} submissions/s",
-            time.as_secs_f64()
-        );
-        rates.push(rate);
-    }
-    println!(
-        "  two jobs grade {:.2} times as fast as one",
-        rates[1] / rates[0]
-    );
-}
-
 fn main() {
     // `cargo test --benches` runs this with --bench absent: keep it quick.
     if !std::env::args().any(|a| a == "--bench") {
@@ -496,12 +361,14 @@ fn main() {
         return;
     }
     // `cargo bench --bench overhead -- ring` runs the named ones only.
-    let benches: [(&str, fn()); 5] = [
+    let benches: [(&str, fn()); 7] = [
         ("route", bench_route),
-        ("samples", bench_samples),
+        ("samples", verdicts::samples),
+        ("mixed", verdicts::mixed),
+        ("wrong", verdicts::wrong_answer),
+        ("batch", verdicts::batch),
         ("ring", bench_ring),
         ("overhead", bench_grader_overhead),
-        ("batch", bench_batch),
     ];
     let named: Vec<String> = std::env::args()
         .filter(|a| benches.iter().any(|(n, _)| n == a))

@@ -228,11 +228,18 @@ fn property(s: &str) -> String {
 /// before each character that could change the table or make markup of
 /// it: a backslash of the learner's cannot unescape the pipe after it (a
 /// folder named `x\|accepted\|` would otherwise add cells to its row), and
-/// no link, image, HTML or character reference is made.
+/// no link, image, HTML or character reference is made. GitHub's Markdown
+/// also links bare `www.` names, `http://` addresses and e-mail addresses
+/// (its autolink extension, which reads one run of text at a time): a
+/// backslash before every `:` and `@`, and before the `.` of `www.`, puts
+/// each in a run of its own, so that a folder named `www.evil.example`
+/// shows as itself, never as a link.
 fn cell(s: &str) -> String {
     let mut out = String::new();
-    for c in super::text::visible(s).chars() {
-        if matches!(c, '\\' | '|' | '[' | ']' | '<' | '>' | '&') {
+    let text = super::text::visible(s);
+    for (at, c) in text.char_indices() {
+        let www = c == '.' && text[..at].to_ascii_lowercase().ends_with("www");
+        if www || matches!(c, '\\' | '|' | '[' | ']' | '<' | '>' | '&' | ':' | '@') {
             out.push('\\');
         }
         out.push(c);
@@ -243,6 +250,26 @@ fn cell(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_cell_holds_what_github_would_link() {
+        for name in [
+            "www.evil.example",
+            "WWW.evil.example",
+            "x@evil.example",
+            "https://evil.example",
+            "see www.evil.example now",
+            "學www.evil.example",
+        ] {
+            let shown = cell(name);
+            let lower = shown.to_ascii_lowercase();
+            assert!(!lower.contains("www."), "{shown}");
+            assert!(!shown.contains("x@") && !shown.contains("s:"), "{shown}");
+            // Markdown reads each backslash as escaping the character after
+            // it: what a reader sees is the name.
+            assert_eq!(shown.replace('\\', ""), name);
+        }
+    }
 
     #[test]
     fn a_large_class_gets_one_annotation_per_student_spread_over_it() {

@@ -2,7 +2,9 @@
 //! a temporary file and rename it over the old one, or rename the old one
 //! away first (vim's backup), replace the file's inode, which a watch on
 //! the file itself would lose. A folder that disappears is watched again
-//! once it is back.
+//! once it is back: the folder watched is checked every half second to be
+//! the one at its path (removed and made again, it is another, and a
+//! watch on the old one would hear nothing more).
 
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use std::ffi::OsString;
@@ -22,7 +24,19 @@ pub struct FileWatch {
     sender: Sender<notify::Result<Event>>,
     /// `None` while the folder is gone (or the watch failed).
     watcher: Option<RecommendedWatcher>,
+    /// The folder watched (device and inode), to tell it from another
+    /// made at its path.
+    watched: Option<(u64, u64)>,
     retry_at: Instant,
+}
+
+/// The device and inode of the folder at `dir`, if there is one.
+fn identity(dir: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(dir)
+        .ok()
+        .filter(|m| m.is_dir())
+        .map(|m| (m.dev(), m.ino()))
 }
 
 impl FileWatch {
@@ -37,9 +51,12 @@ impl FileWatch {
             events,
             sender,
             watcher: None,
+            watched: None,
             retry_at: Instant::now(),
         };
+        watch.watched = identity(&watch.dir);
         watch.watcher = Some(watch.establish()?);
+        watch.retry_at = Instant::now() + RETRY;
         Ok(watch)
     }
 
@@ -52,16 +69,25 @@ impl FileWatch {
     /// Waits up to `timeout` for events; answers whether the file (or a
     /// module of its kind beside it, which it may import) changed.
     pub fn wait(&mut self, timeout: Duration) -> bool {
-        if self.watcher.is_none() && Instant::now() >= self.retry_at {
-            match self.establish() {
+        if Instant::now() >= self.retry_at {
+            self.retry_at = Instant::now() + RETRY;
+            let now = identity(&self.dir);
+            if self.watcher.is_some() && now != self.watched {
+                // Removed, or removed and made again: the old watch is deaf.
+                self.lose();
+            }
+            if self.watcher.is_none()
+                && now.is_some()
+                && let Ok(watcher) = self.establish()
+            {
                 // Whatever happened while unwatched counts as a change.
-                Ok(watcher) => {
-                    self.watcher = Some(watcher);
-                    return true;
-                }
-                Err(_) => self.retry_at = Instant::now() + RETRY,
+                self.watcher = Some(watcher);
+                self.watched = now;
+                return true;
             }
         }
+        // Never past the next check of the folder.
+        let timeout = timeout.min(self.retry_at.saturating_duration_since(Instant::now()));
         let first = match self.events.recv_timeout(timeout) {
             Ok(event) => event,
             Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return false,

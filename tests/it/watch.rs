@@ -496,3 +496,60 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
     );
     assert!(piped.matches("\n--- ").count() > 3);
 }
+
+/// The file's folder removed and made again is another folder: watch
+/// follows the path, and the next save there is graded.
+#[test]
+fn watch_follows_a_folder_removed_and_made_again() {
+    let _gate = shared();
+    let dir = tempdir();
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let file = work.join("router.py");
+    std::fs::copy(root().join("submissions/python/syntax_error.py"), &file).unwrap();
+    let tmux = Tmux::new("refolder");
+    tmux.start(&format!(
+        // Started in the folder itself, as a learner would.
+        "cd '{}' && {} --challenges '{}' watch --cache-dir ../cache router.py; echo \"watch exited $?\"",
+        work.display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
+    let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
+    let mut record = || seen.borrow_mut().extend(descendants(shell));
+    tmux.wait_for(
+        "the load error",
+        |s| s.contains("the module failed to load: SyntaxError"),
+        &mut record,
+    );
+    std::fs::remove_dir_all(&work).unwrap();
+    tmux.wait_for(
+        "the file missing",
+        |s| s.contains("router.py is not there"),
+        &mut record,
+    );
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::copy(root().join("submissions/python/correct_class.py"), &file).unwrap();
+    tmux.wait_for(
+        "accepted in the folder made again",
+        |s| s.contains("accepted: every test passes"),
+        &mut record,
+    );
+    // A save after that is heard too: the new folder is watched.
+    std::fs::copy(root().join("submissions/python/lowest_score.py"), &file).unwrap();
+    tmux.wait_for(
+        "the next save's verdict",
+        |s| s.contains("wrong-answer"),
+        &mut record,
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "q"]);
+    tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited"),
+        &mut || {},
+    );
+    let seen = seen.into_inner();
+    let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
+    assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}

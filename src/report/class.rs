@@ -263,6 +263,30 @@ pub fn class_mistakes(report: &Report) -> ClassMistakes {
     summary
 }
 
+/// The lines under a class's mistake table, for every renderer that
+/// writes them as sentences: the students with wrong answers no known
+/// mistake explains, and those whose answers change between runs, each
+/// with its share (none when there are none).
+pub fn other_students(c: &ClassMistakes) -> Vec<String> {
+    let students = |n: usize| crate::words::counted(n, "student");
+    let mut lines = Vec::new();
+    if c.unexplained > 0 {
+        lines.push(format!(
+            "{} with wrong answers no known mistake explains ({})",
+            students(c.unexplained),
+            share(c.unexplained, c.judged)
+        ));
+    }
+    if c.nondeterministic > 0 {
+        lines.push(format!(
+            "{} whose answers change between runs ({}; no mistake is named for them)",
+            students(c.nondeterministic),
+            share(c.nondeterministic, c.judged)
+        ));
+    }
+    lines
+}
+
 /// `part` of `whole` as a percentage for people, to one decimal, rounded
 /// half up from the exact value (`2` of `7` is `28.6%`).
 pub fn share(part: usize, whole: usize) -> String {

@@ -414,6 +414,24 @@ pub fn points_why(p: &PointsView) -> String {
     )
 }
 
+/// What the lookup of a ring's key lands on, after its position, for
+/// every renderer: "; it belongs to the first of the ring's 6 points at
+/// or after it".
+pub fn ring_belongs(r: &RingReport) -> String {
+    format!(
+        "; it belongs to the first of the ring's {} points at or after it{}",
+        r.points,
+        if r.wrapped {
+            ", and there is none, so the lookup wraps to the first point"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Said of a ring with no point.
+pub const RING_EMPTY: &str = "the ring is empty, so the answer is null";
+
 fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
     write!(
         out,
@@ -428,18 +446,9 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
             yours_cell(&Some(v.clone()), r.position, 0)
         )?;
     }
-    writeln!(
-        out,
-        "; it belongs to the first of the ring's {} points at or after it{}",
-        r.points,
-        if r.wrapped {
-            ", and there is none, so the lookup wraps to the first point"
-        } else {
-            ""
-        }
-    )?;
+    writeln!(out, "{}", ring_belongs(r))?;
     if r.points == 0 {
-        return writeln!(out, "  the ring is empty, so the answer is null");
+        return writeln!(out, "  {RING_EMPTY}");
     }
     let yours = r.before.iter().chain(&r.after).any(|p| p.yours.is_some());
     writeln!(

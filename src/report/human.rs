@@ -146,21 +146,8 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
             writeln!(out, "{}", line.trim_end())?;
         }
     }
-    if c.unexplained > 0 {
-        writeln!(
-            out,
-            "  {} with wrong answers no known mistake explains ({})",
-            students(c.unexplained),
-            share(c.unexplained, c.judged)
-        )?;
-    }
-    if c.nondeterministic > 0 {
-        writeln!(
-            out,
-            "  {} whose answers change between runs ({}; no mistake is named for them)",
-            students(c.nondeterministic),
-            share(c.nondeterministic, c.judged)
-        )?;
+    for line in super::class::other_students(c) {
+        writeln!(out, "  {line}")?;
     }
     if c.not_judged > 0 {
         writeln!(

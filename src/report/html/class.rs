@@ -7,7 +7,7 @@
 use super::{esc, student_id, svg};
 use crate::judge::Verdict;
 use crate::report::class::{
-    class_mistakes, failing_tests, histogram, mean_points, share, verdict_counts,
+    class_mistakes, failing_tests, histogram, mean_points, other_students, share, verdict_counts,
 };
 use crate::report::text::{earned, possible};
 use crate::report::{Report, text::abbreviate};
@@ -162,24 +162,8 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
             crate::words::counted(mistakes.judged, "student")
         )?;
     }
-    for (n, what) in [
-        (
-            mistakes.unexplained,
-            "with wrong answers no known mistake explains",
-        ),
-        (
-            mistakes.nondeterministic,
-            "whose answers change between runs (no mistake is named for them)",
-        ),
-    ] {
-        if n > 0 {
-            writeln!(
-                page,
-                "<p>{} {what} ({})</p>",
-                crate::words::counted(n, "student"),
-                share(n, mistakes.judged)
-            )?;
-        }
+    for line in other_students(&mistakes) {
+        writeln!(page, "<p>{}</p>", esc(&line))?;
     }
 
     writeln!(page, "<h3>Tests failed most</h3>")?;

@@ -7,7 +7,9 @@
 use super::{esc, svg};
 use crate::challenge::Visibility;
 use crate::explain::{ExplanationReport, RankedRow, RingReport, ScoreReport, TopReport};
-use crate::report::failure::{points_why, scores_rule, scores_why, top_why, window_diff};
+use crate::report::failure::{
+    RING_EMPTY, points_why, ring_belongs, scores_rule, scores_why, top_why, window_diff,
+};
 use crate::report::text::{number, visible_json, visible_lines, visible_str};
 use crate::report::{Audience, TestReport};
 use serde_json::Value;
@@ -357,18 +359,9 @@ fn write_ring(r: &RingReport, page: &mut String) -> Result {
             esc(&visible_json(v))
         )?;
     }
-    writeln!(
-        page,
-        "; it belongs to the first of the ring's {} points at or after it{}</p>",
-        r.points,
-        if r.wrapped {
-            ", and there is none, so the lookup wraps to the first point"
-        } else {
-            ""
-        }
-    )?;
+    writeln!(page, "{}</p>", esc(&ring_belongs(r)))?;
     if r.points == 0 {
-        return writeln!(page, "<p>the ring is empty, so the answer is null</p>");
+        return writeln!(page, "<p>{RING_EMPTY}</p>");
     }
     let yours = r.before.iter().chain(&r.after).any(|p| p.yours.is_some());
     writeln!(

@@ -169,13 +169,14 @@ fn from_data(path: &Path) -> Result<Option<String>, Error> {
             e.column()
         ))
     })?;
-    if !data.is_object() {
+    let params = &data["params"];
+    if !data.is_object() || !(params.is_object() || params.is_null()) {
         return Err(Error::Usage(format!(
-            "{}: not a JSON object; PrairieLearn's data.json is an object with params",
+            "{}: not a JSON object with an object params; PrairieLearn's data.json is {{\"params\": {{...}}, ...}}",
             path.display()
         )));
     }
-    match &data["params"]["challenge"] {
+    match &params["challenge"] {
         serde_json::Value::Null => Ok(None),
         serde_json::Value::String(id) => Ok(Some(id.clone())),
         other => Err(Error::Usage(format!(

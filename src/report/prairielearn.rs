@@ -183,7 +183,22 @@ fn results(s: &SubmissionReport, human: &str, limit: usize) -> (Value, Layout) {
     } else {
         Layout::Pretty
     };
-    let bare = written(&value, layout).map_or(usize::MAX, |b| b.len());
+    let mut bare = written(&value, layout).map_or(usize::MAX, |b| b.len());
+    let mut texts = texts;
+    if bare > limit {
+        // Too many tests to list even without their texts: the score
+        // stands, the list goes, and the message says so.
+        let note = format!(
+            " ({} tests, too many to list within PrairieLearn's 1 MB)",
+            s.tests.len()
+        );
+        value["tests"] = Value::Array(Vec::new());
+        if let Some(Value::String(message)) = value.get_mut("message") {
+            message.push_str(&note);
+        }
+        texts.retain(|(slot, _)| matches!(slot, Slot::Output));
+        bare = written(&value, layout).map_or(usize::MAX, |b| b.len());
+    }
     let sizes: Vec<usize> = texts.iter().map(|(_, t)| escaped(t)).collect();
     let mut room = limit.saturating_sub(bare);
     loop {
@@ -471,6 +486,31 @@ mod tests {
         assert!(listed.iter().all(|t| t["message"] == first));
         let output = escaped(parsed["output"].as_str().unwrap());
         assert!(output >= (LIMIT - 600_000) / 2, "{output}");
+    }
+
+    #[test]
+    fn tests_too_many_to_list_leave_the_score_and_say_so() {
+        let mut report = report();
+        let s = &mut report.submissions[0];
+        let one = s.tests[0].clone();
+        s.tests = (0..10_000)
+            .map(|i| {
+                let mut t = one.clone();
+                t.name = format!("a-case-with-a-long-descriptive-name-{i}");
+                t
+            })
+            .collect();
+        let (value, layout) = results(s, "the human report", LIMIT);
+        let bytes = written(&value, layout).unwrap();
+        assert!(bytes.len() <= LIMIT, "{}", bytes.len());
+        assert_eq!(value["tests"], Value::Array(Vec::new()));
+        assert!(value["score"].is_number());
+        let message = value["message"].as_str().unwrap();
+        assert!(
+            message.contains("10000 tests, too many to list"),
+            "{message}"
+        );
+        assert_eq!(value["output"], "the human report");
     }
 
     #[test]

@@ -322,6 +322,7 @@ fn a_data_json_that_cannot_be_used_is_not_gradable_and_names_the_problem() {
         (&b"{\"params\": "[..], "JSON"),
         (&b"{\"params\": {\"challenge\": 5}}"[..], "params.challenge"),
         (&b"[1, 2]"[..], "object"),
+        (&b"{\"params\": \"vnode-ring\"}"[..], "object params"),
     ] {
         let dir = tempdir();
         job_with_data(dir.path(), Some(data));
@@ -384,4 +385,19 @@ fn a_student_folder_without_router_is_the_students_format_error() {
         assert!(!message.contains("Tell your instructor"), "{message}");
         assert!(!results["format_errors"][0].as_str().unwrap().is_empty());
     }
+    // Two entry files are the student's too, said by the grading itself.
+    let dir = tempdir();
+    job(
+        dir.path(),
+        &[
+            ("router.py", "python/correct_class.py"),
+            ("router.mjs", "javascript/correct.mjs"),
+        ],
+    );
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(0), "{results}");
+    assert_eq!(results["gradable"], false, "{results}");
+    let message = results["message"].as_str().unwrap();
+    assert!(message.contains("several entry files"), "{message}");
+    assert!(!message.contains("Tell your instructor"), "{message}");
 }

@@ -6,9 +6,12 @@
 //!
 //! The challenges are `--challenges`, else `ROOT/serverFilesCourse/challenges`,
 //! else `ROOT/tests/challenges`; the challenge is `--challenge`, else
-//! `params.challenge` of `data.json`, else the default. Whatever goes
-//! wrong, a results.json is written: a grader that fails is never a score
-//! of 0 for the student, but `gradable: false` saying so.
+//! `params.challenge` of `data.json`, else (only when there is no
+//! data.json) the default. `student/` is one student's folder, never a
+//! class: without a `router.*` it is their format error. Whatever goes
+//! wrong, a results.json is written: a grader (or a course set-up) that
+//! fails is never a score of 0 for the student, but `gradable: false`
+//! saying so.
 
 use super::{Error, Status};
 use crate::cli::{Cli, GradeArgs, GradingArgs, PrairielearnArgs};

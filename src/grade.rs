@@ -140,6 +140,7 @@ impl Grading<'_> {
                     message: why.to_owned(),
                     divergence: None,
                     error: None,
+                    load_failed: false,
                     explanation: None,
                     window: None,
                     captured: None,
@@ -364,6 +365,7 @@ impl Grading<'_> {
             message: judgement.message,
             divergence: judgement.divergence,
             error: judgement.error,
+            load_failed: matches!(run.outcome, crate::run::Outcome::LoadFailed(_)),
             mistake: None,
         };
         Ok((test, observed))

@@ -6,13 +6,16 @@
 //!
 //! The challenges are `--challenges`, else `ROOT/serverFilesCourse/challenges`,
 //! else `ROOT/tests/challenges`; the challenge is `--challenge`, else
-//! `params.challenge` of `data.json`, else the default. Whatever goes
-//! wrong, a results.json is written: a grader that fails is never a score
-//! of 0 for the student, but `gradable: false` saying so.
+//! `params.challenge` of `data.json`, else (only when there is no
+//! data.json) the default. `student/` is one student's folder, never a
+//! class: without a `router.*` it is their format error. Whatever goes
+//! wrong, a results.json is written: a grader (or a course set-up) that
+//! fails is never a score of 0 for the student, but `gradable: false`
+//! saying so.
 
 use super::{Error, Status};
 use crate::cli::{Cli, GradeArgs, GradingArgs, PrairielearnArgs};
-use crate::report::{Audience, Format};
+use crate::report::{Audience, Format, Ungraded};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,15 +42,10 @@ pub(super) fn prairielearn(
             why.push_str(&format!(": {cause}"));
             source = cause.source();
         }
-        let why = crate::report::text::visible(&why);
-        let failed = serde_json::json!({
-            "gradable": false,
-            "message": format!("The grader could not grade this submission; this is not your code's fault, and no attempt was charged. Tell your instructor. ({why})"),
-            "format_errors": [format!("the grader failed: {why}")],
-            "output": "",
-            "tests": [],
-        });
-        crate::fsutil::write_atomically(&file, format!("{failed}\n").as_bytes())?;
+        let mut bytes = Vec::new();
+        crate::report::render_ungraded(&Ungraded::Grader(why), &mut bytes)
+            .map_err(Error::io(format!("cannot write {}", file.display())))?;
+        crate::fsutil::write_atomically(&file, &bytes)?;
     }
     graded
 }
@@ -84,6 +82,17 @@ fn grade(
             student.display()
         )));
     }
+    // The folder is one student's, never a class: without the entry file
+    // it is their format error, told them before anything runs.
+    let expected = crate::lang::entry_names();
+    if !expected.iter().any(|name| student.join(name).is_file()) {
+        let found = listing(&student)?;
+        let mut bytes = Vec::new();
+        crate::report::render_ungraded(&Ungraded::NoEntryFile { found, expected }, &mut bytes)
+            .map_err(Error::io(format!("cannot write {}", file.display())))?;
+        crate::fsutil::write_atomically(file, &bytes)?;
+        return Ok(Status::Passed);
+    }
     let grade = GradeArgs {
         grading: GradingArgs {
             challenge,
@@ -115,11 +124,46 @@ fn grade(
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
 }
 
-/// `params.challenge` of PrairieLearn's `data.json`, if it names one.
+/// The names in the student's folder, sorted, a folder's with a `/`;
+/// hidden ones left out, as the grader leaves them.
+fn listing(dir: &Path) -> Result<Vec<String>, Error> {
+    let entries =
+        std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let folder = e.file_type().is_ok_and(|t| t.is_dir());
+            (!name.starts_with('.')).then(|| if folder { format!("{name}/") } else { name })
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// `params.challenge` of PrairieLearn's `data.json`, if it names one. Only
+/// a missing file means there is none: one that cannot be read, is not
+/// UTF-8 or not JSON, or names a challenge with something other than a
+/// string, is the course's problem to hear of, not a reason to grade
+/// against the default challenge.
 fn from_data(path: &Path) -> Result<Option<String>, Error> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Ok(None);
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Error::Usage(format!(
+                "cannot read {}: {e}; PrairieLearn writes the question's data there",
+                path.display()
+            )));
+        }
     };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::Usage(format!(
+            "{}: not UTF-8 (an invalid byte at offset {}); data.json must be UTF-8 JSON",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
     let data: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         Error::Usage(format!(
             "{}:{}:{}: not JSON ({e})",
@@ -128,5 +172,20 @@ fn from_data(path: &Path) -> Result<Option<String>, Error> {
             e.column()
         ))
     })?;
-    Ok(data["params"]["challenge"].as_str().map(str::to_owned))
+    let params = &data["params"];
+    if !data.is_object() || !(params.is_object() || params.is_null()) {
+        return Err(Error::Usage(format!(
+            "{}: not a JSON object with an object params; PrairieLearn's data.json is {{\"params\": {{...}}, ...}}",
+            path.display()
+        )));
+    }
+    match &params["challenge"] {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::String(id) => Ok(Some(id.clone())),
+        other => Err(Error::Usage(format!(
+            "{}: params.challenge is {other}, not a string; give the challenge's id, e.g. \"{}\"",
+            path.display(),
+            crate::challenge::DEFAULT_CHALLENGE
+        ))),
+    }
 }

@@ -26,7 +26,7 @@ pub use gradescope::render_gradescope;
 pub use html::render_html;
 pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
-pub use prairielearn::render_prairielearn;
+pub use prairielearn::{Ungraded, render_prairielearn, render_ungraded};
 pub use watch::{WatchScreen, WatchState, render_watch};
 
 use crate::challenge::ExpectedFrom;
@@ -269,6 +269,13 @@ pub struct TestReport {
     pub divergence: Option<Divergence>,
     /// The learner's exception, with a traceback trimmed to their files.
     pub error: Option<LearnerError>,
+    /// The module never loaded (its driver's `load_error`: an exception at
+    /// import, no Router or solve, an executable that cannot start), so
+    /// none of this case ran: formats that charge attempts tell it from a
+    /// failure of the learner's code. Kept on hidden tests: it holds
+    /// nothing of the case.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub load_failed: bool,
     /// The pinned scores behind the expected answer.
     pub explanation: Option<ExplanationReport>,
     /// Operations and answers around the divergence, for the diff.

@@ -553,3 +553,35 @@ fn a_hash_without_h32_is_blamed_on_two_node_routes() {
     assert_eq!(s["verdict"], "accepted", "{s}");
     assert!(s.get("hash_hint").is_none(), "{s}");
 }
+
+#[test]
+fn a_module_that_does_not_load_is_recorded_so_in_every_test() {
+    let load_failed = |path: &str| -> Vec<bool> {
+        let (_, report, _) = grade_json(Path::new(path));
+        report["submissions"][0]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["load_failed"] == true)
+            .collect()
+    };
+    for path in [
+        "submissions/python/syntax_error.py",
+        "submissions/python/no_router.py",
+        "submissions/javascript/syntax_error.mjs",
+    ] {
+        let tests = load_failed(path);
+        assert!(
+            !tests.is_empty() && tests.iter().all(|&f| f),
+            "{path}: {tests:?}"
+        );
+    }
+    // A module that loads and raises, or does not compile, is no load
+    // failure: the field is absent.
+    for path in [
+        "submissions/python/constructor_raises.py",
+        "submissions/typescript/syntax_error.ts",
+    ] {
+        assert!(load_failed(path).iter().all(|&f| !f), "{path}");
+    }
+}

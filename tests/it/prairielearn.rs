@@ -39,7 +39,7 @@ fn grade(dir: &Path) -> (Option<i32>, Value) {
     let out = output(grader().args(["prairielearn", "--root", dir.to_str().unwrap()]));
     let bytes = std::fs::read(dir.join("results/results.json"))
         .unwrap_or_else(|e| panic!("no results.json ({e}): {}", text(&out.stderr)));
-    assert!(bytes.len() <= 1_000_000, "within PrairieLearn's 1 MB");
+    assert!(bytes.len() < 1_000_000, "within PrairieLearn's 1 MB");
     let results: Value = serde_json::from_slice(&bytes).unwrap();
     assert!(results["gradable"].is_boolean(), "{results}");
     assert!(results["message"].is_string());
@@ -181,4 +181,223 @@ fn a_grader_that_fails_is_not_gradable_and_never_a_zero() {
             .unwrap()
             .contains("serverFilesCourse/challenges")
     );
+}
+
+/// A rendezvous-router challenge folder in `dir` whose one group `many`
+/// holds `cases` copies of the first sample case (the reference's answers
+/// as expected files).
+fn many_cases(dir: &Path, cases: usize) {
+    let copy = dir.join("rendezvous-router");
+    copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
+        !rel.starts_with("tests")
+    });
+    std::fs::write(
+        copy.join("challenge.toml"),
+        "title = \"many cases\"\nreference = \"rendezvous-router\"\noperations = [\"route\", \"add\", \"remove\"]\n[limits]\ntime_ms = 5000\n[[groups]]\nname = \"many\"\nweight = 100\n",
+    )
+    .unwrap();
+    let group = copy.join("tests/many");
+    std::fs::create_dir_all(&group).unwrap();
+    let sample = root()
+        .join("challenges/rendezvous-router/tests/sample/sample-1-keys-spread-over-three-nodes");
+    for i in 0..cases {
+        for ext in ["json", "expected.json"] {
+            std::fs::copy(
+                sample.with_extension(ext),
+                group.join(format!("case-{i:03}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+}
+
+/// A wrong router that prints hostile text on every route: controls, bidi
+/// overrides and characters beyond the BMP, each written as a longer
+/// escape in JSON.
+const CHATTY_WRONG: &str = r#"import sys
+class Router:
+    def __init__(self, nodes):
+        self.nodes = list(nodes)
+    def add(self, node):
+        self.nodes.append(node)
+    def remove(self, node):
+        if node in self.nodes:
+            self.nodes.remove(node)
+    def route(self, key):
+        sys.stdout.write(("\u202e\x1b[31m\"\\<\U0001F980>" * 40 + "\n") * 10)
+        raise ValueError("\u202e\U0001F980" * 3000)
+"#;
+
+/// The entrypoint on `dir`: its exit code and results.json as written.
+fn results_bytes(dir: &Path) -> (Option<i32>, Vec<u8>) {
+    let out = output(grader().args(["prairielearn", "--root", dir.to_str().unwrap()]));
+    let bytes = std::fs::read(dir.join("results/results.json"))
+        .unwrap_or_else(|e| panic!("no results.json ({e}): {}", text(&out.stderr)));
+    (out.status.code(), bytes)
+}
+
+#[test]
+fn results_stay_within_one_megabyte_however_many_tests_print() {
+    // 99 tests once passed a limit measured on compact JSON but written
+    // pretty; 200 passed it by the sum of their outputs.
+    for cases in [99, 200] {
+        let dir = tempdir();
+        many_cases(&dir.path().join("serverFilesCourse/challenges"), cases);
+        std::fs::create_dir_all(dir.path().join("student")).unwrap();
+        std::fs::write(dir.path().join("student/router.py"), CHATTY_WRONG).unwrap();
+        let (code, bytes) = results_bytes(dir.path());
+        assert_eq!(code, Some(0));
+        assert!(
+            bytes.len() < 1_000_000,
+            "{cases} failing tests that print: results.json is {} bytes",
+            bytes.len()
+        );
+        let results: Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(results["gradable"], true);
+        let tests = results["tests"].as_array().unwrap();
+        assert_eq!(tests.len(), cases, "every test is listed");
+        let cut = |s: &Value| s.as_str().unwrap().contains("(cut at ");
+        assert!(
+            cut(&results["output"]) || tests.iter().any(|t| cut(&t["output"])),
+            "what was cut says so"
+        );
+        for t in tests {
+            assert!(
+                t["message"].as_str().unwrap().starts_with("runtime-error"),
+                "{t}"
+            );
+            assert!(
+                !t["output"].as_str().unwrap().is_empty(),
+                "each test keeps some of its output"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_module_that_does_not_load_charges_no_attempt_in_any_language() {
+    for (name, source, says) in [
+        ("router.py", "python/syntax_error.py", "SyntaxError"),
+        ("router.py", "python/no_router.py", "Router"),
+        ("router.mjs", "javascript/syntax_error.mjs", "SyntaxError"),
+    ] {
+        let dir = tempdir();
+        job(dir.path(), &[(name, source)]);
+        let (code, results) = grade(dir.path());
+        assert_eq!(code, Some(0), "{source}");
+        assert_eq!(results["gradable"], false, "{source}: {results}");
+        assert!(results.get("score").is_none(), "{source}");
+        let message = results["message"].as_str().unwrap();
+        assert!(message.contains("no attempt was charged"), "{message}");
+        assert!(message.contains(says), "{source}: {message}");
+        let errors = results["format_errors"].as_array().unwrap();
+        assert!(
+            errors.iter().any(|e| e.as_str().unwrap().contains(says)),
+            "{source}: {errors:?}"
+        );
+    }
+    // A module that loads and then raises in every test is graded.
+    let dir = tempdir();
+    job(dir.path(), &[("router.py", "python/constructor_raises.py")]);
+    let (_, results) = grade(dir.path());
+    assert_eq!(results["gradable"], true, "{results}");
+}
+
+/// The job of `dir` with `data` as its data.json, or none.
+fn job_with_data(dir: &Path, data: Option<&[u8]>) {
+    job(dir, &[("router.py", "python/correct_class.py")]);
+    std::fs::remove_file(dir.join("data/data.json")).unwrap();
+    if let Some(data) = data {
+        std::fs::write(dir.join("data/data.json"), data).unwrap();
+    }
+}
+
+#[test]
+fn a_data_json_that_cannot_be_used_is_not_gradable_and_names_the_problem() {
+    for (data, problem) in [
+        (
+            &b"{\"params\": {\"challenge\": \"vnode-ring\xff\"}}"[..],
+            "UTF-8",
+        ),
+        (&b"{\"params\": "[..], "JSON"),
+        (&b"{\"params\": {\"challenge\": 5}}"[..], "params.challenge"),
+        (&b"[1, 2]"[..], "object"),
+        (&b"{\"params\": \"vnode-ring\"}"[..], "object params"),
+    ] {
+        let dir = tempdir();
+        job_with_data(dir.path(), Some(data));
+        let (code, results) = grade(dir.path());
+        assert_eq!(code, Some(2), "{problem}: {results}");
+        assert_eq!(results["gradable"], false, "{problem}: {results}");
+        assert!(results.get("score").is_none());
+        let message = results["message"].as_str().unwrap();
+        assert!(message.contains("data.json"), "{message}");
+        assert!(message.contains(problem), "{message}");
+        assert!(message.contains("not your code's fault"), "{message}");
+    }
+    // A folder where the file should be cannot be read.
+    let dir = tempdir();
+    job_with_data(dir.path(), None);
+    std::fs::create_dir(dir.path().join("data/data.json")).unwrap();
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(2), "{results}");
+    assert_eq!(results["gradable"], false);
+    assert!(results["message"].as_str().unwrap().contains("data.json"));
+
+    // Only a missing data.json means none: the default challenge.
+    let dir = tempdir();
+    job_with_data(dir.path(), None);
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(0));
+    assert_eq!(results["score"], 1.0, "{results}");
+}
+
+#[test]
+fn a_student_folder_without_router_is_the_students_format_error() {
+    for (files, named) in [
+        (
+            &[("solution.py", "python/lowest_score.py")][..],
+            "rename solution.py to router.py",
+        ),
+        (
+            &[
+                ("main.py", "python/lowest_score.py"),
+                ("helper.py", "python/lowest_score.py"),
+            ][..],
+            "helper.py, main.py",
+        ),
+        (&[][..], "no files"),
+    ] {
+        let dir = tempdir();
+        job(dir.path(), files);
+        let (code, results) = grade(dir.path());
+        assert_eq!(code, Some(0), "the student's mistake: {results}");
+        assert_eq!(results["gradable"], false, "{results}");
+        assert!(results.get("score").is_none());
+        assert_eq!(results["tests"], Value::Array(Vec::new()), "never graded");
+        let message = results["message"].as_str().unwrap();
+        assert!(
+            message.contains("router.py"),
+            "the name expected: {message}"
+        );
+        assert!(message.contains(named), "{message}");
+        assert!(message.contains("no attempt was charged"), "{message}");
+        assert!(!message.contains("Tell your instructor"), "{message}");
+        assert!(!results["format_errors"][0].as_str().unwrap().is_empty());
+    }
+    // Two entry files are the student's too, said by the grading itself.
+    let dir = tempdir();
+    job(
+        dir.path(),
+        &[
+            ("router.py", "python/correct_class.py"),
+            ("router.mjs", "javascript/correct.mjs"),
+        ],
+    );
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(0), "{results}");
+    assert_eq!(results["gradable"], false, "{results}");
+    let message = results["message"].as_str().unwrap();
+    assert!(message.contains("several entry files"), "{message}");
+    assert!(!message.contains("Tell your instructor"), "{message}");
 }

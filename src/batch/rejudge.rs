@@ -71,10 +71,20 @@ pub fn saved(dir: &Path) -> Result<Vec<SubmissionReport>, Error> {
                 e.column()
             ))
         })?;
-        found.push(saved.report);
+        found.push((path, saved.report));
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
+    found.sort_by(|a, b| a.1.name.cmp(&b.1.name).then_with(|| a.0.cmp(&b.0)));
+    // Students are matched by name: a copy of a result under another
+    // file name would be counted once and compared at random.
+    if let Some(pair) = found.windows(2).find(|w| w[0].1.name == w[1].1.name) {
+        return Err(Error::Usage(format!(
+            "{} and {} both hold the result of {}; a results folder holds one result per student: remove the one the grader did not write",
+            pair[0].0.display(),
+            pair[1].0.display(),
+            crate::report::text::visible(&pair[0].1.name)
+        )));
+    }
+    Ok(found.into_iter().map(|(_, report)| report).collect())
 }
 
 /// `dir`'s sibling named `.NAME.SUFFIX`: on the same file system, so that

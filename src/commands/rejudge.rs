@@ -207,6 +207,8 @@ pub(super) fn rejudge(
 pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let old = super::read_report(&args.old)?;
     let new = super::read_report(&args.new)?;
+    one_each(&old.submissions, &args.old)?;
+    one_each(&new.submissions, &args.new)?;
     if old.challenge != new.challenge {
         return Err(Error::Usage(format!(
             "{} grades {} and {} grades {}: compare two reports of one challenge",
@@ -224,6 +226,26 @@ pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status,
     } else {
         Status::Passed
     })
+}
+
+/// Refuses a report in which two submissions share a name: students are
+/// matched by name, so a second one would be left out of every count
+/// without a word. No report the grader writes has one.
+fn one_each(
+    submissions: &[crate::report::SubmissionReport],
+    path: &std::path::Path,
+) -> Result<(), Error> {
+    let mut first = std::collections::BTreeMap::new();
+    for (i, s) in submissions.iter().enumerate() {
+        if let Some(j) = first.insert(s.name.as_str(), i) {
+            return Err(Error::Usage(format!(
+                "{}: submissions[{j}] and submissions[{i}] are both named {}; a report names each student once: compare reports the grader wrote, or merge shards with `grader merge`",
+                path.display(),
+                crate::report::text::visible(&s.name)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result<(), Error> {

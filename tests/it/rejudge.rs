@@ -307,3 +307,127 @@ fn rejudge_refuses_a_folder_that_is_no_results_folder() {
         text(&out.stderr)
     );
 }
+
+/// Students are matched by name: a report naming one twice (edited by
+/// hand, or two reports pasted together) would have its second copy left
+/// out of every count, so it is refused, naming the file and the name.
+#[test]
+fn compare_refuses_a_report_that_names_a_student_twice() {
+    let dir = tempdir();
+    let fixture = root().join("tests/fixtures/reports/batch.json");
+    let mut report: Value = serde_json::from_slice(&std::fs::read(&fixture).unwrap()).unwrap();
+    let submissions = report["submissions"].as_array_mut().unwrap();
+    assert_eq!(submissions[0]["name"], "ada");
+    assert_eq!(submissions[3]["verdict"], "wrong-answer");
+    submissions[3]["name"] = "ada".into();
+    let twice = dir.path().join("twice.json");
+    std::fs::write(&twice, report.to_string()).unwrap();
+    for (old, new) in [(&fixture, &twice), (&twice, &fixture)] {
+        let out = run(&["compare", old.to_str().unwrap(), new.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+        let said = text(&out.stderr);
+        assert!(
+            said.contains(&format!(
+                "{}: submissions[0] and submissions[3] are both named ada",
+                twice.display()
+            )),
+            "{said}"
+        );
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    }
+}
+
+/// The challenges folder of a copy of rendezvous-router with a small
+/// suite, so that a test's several gradings stay quick.
+pub(crate) fn small_challenge(dir: &Path) -> std::path::PathBuf {
+    let challenges = dir.join("challenges");
+    let copy = challenges.join("rendezvous-router");
+    copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
+        !rel.starts_with("tests")
+    });
+    copy_tree(
+        &root().join("tests/fixtures/reports/suites/rendezvous-router"),
+        &copy.join("tests"),
+        |_| true,
+    );
+    challenges
+}
+
+/// A class folder of students each a file: `(name, file of submissions/python)`.
+pub(crate) fn class_of_files(class: &Path, students: &[(&str, &str)]) {
+    std::fs::create_dir_all(class).unwrap();
+    for (name, file) in students {
+        std::fs::copy(
+            root().join("submissions/python").join(file),
+            class.join(name),
+        )
+        .unwrap();
+    }
+}
+
+/// `grader grade` with the challenges in `challenges`, into the results
+/// folder `results`, with `extra` options, of `paths`; it must grade
+/// (exit 0 or 1).
+pub(crate) fn grade_into(challenges: &Path, results: &Path, extra: &[&str], paths: &[&Path]) {
+    let out = try_grade_into(challenges, results, extra, paths);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The same, answering how it ended.
+pub(crate) fn try_grade_into(
+    challenges: &Path,
+    results: &Path,
+    extra: &[&str],
+    paths: &[&Path],
+) -> std::process::Output {
+    let mut args = vec![
+        "--challenges",
+        challenges.to_str().unwrap(),
+        "grade",
+        "--jobs",
+        "2",
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    run(&args)
+}
+
+/// The students a results folder holds a result of, by file name.
+pub(crate) fn saved_names(dir: &Path) -> Vec<String> {
+    results(dir).into_keys().collect()
+}
+
+/// Rejudging matches students by name too: a result file copied under
+/// another name is refused, naming both files, and nothing is graded.
+#[test]
+fn rejudge_refuses_a_folder_holding_two_results_of_one_student() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+        ],
+    );
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &[], &[&class]);
+    let copy = folder.join("alice-copy.result.json");
+    std::fs::copy(folder.join("alice.py.result.json"), &copy).unwrap();
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let said = text(&out.stderr);
+    assert!(said.contains(&copy.display().to_string()), "{said}");
+    assert!(
+        said.contains(&folder.join("alice.py.result.json").display().to_string()),
+        "{said}"
+    );
+    assert!(said.contains("both hold the result of alice.py"), "{said}");
+}

@@ -118,7 +118,11 @@ pub(super) fn rejudge(
     args: &RejudgeArgs,
     out: &mut dyn Write,
 ) -> Result<Status, Error> {
+    // A link is followed: the folder it names is rejudged and replaced,
+    // beside itself (where the exchange can be one step), and the link
+    // names the new results.
     let dir = super::absolute_path(&args.results)?;
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     if !dir.join("run.json").is_file() {
         return Err(Error::Usage(format!(
             "{} is no results folder (it holds no run.json); give --results the folder a `grader grade --results DIR` run wrote",
@@ -134,7 +138,7 @@ pub(super) fn rejudge(
             e.column()
         ))
     })?;
-    let _held = files::hold(&dir)?;
+    let mut held = files::hold(&dir)?;
     let old = files::saved(&dir)?;
     // The class is graded with the challenges it was graded with, unless
     // this command names others.
@@ -144,7 +148,15 @@ pub(super) fn rejudge(
         None => super::Challenges::BuiltIn,
     };
     let grade = grade_args(recorded, args);
-    let staged = files::staging(&dir)?;
+    let staging = held.staging()?;
+    if let Some(kept) = &staging.recovered {
+        eprintln!(
+            "note: an earlier rejudge --apply of {} was stopped after replacing the results; the results it replaced are kept in {}",
+            dir.display(),
+            kept.display()
+        );
+    }
+    let staged = staging.dir;
     let report = match super::graded(from, &grade, Some(&staged)) {
         Ok(report) => report,
         Err(e) => {
@@ -184,7 +196,7 @@ pub(super) fn rejudge(
         });
     }
     if args.apply {
-        let kept = files::replace(&dir, &staged)?;
+        let kept = held.replace(&staged)?;
         if args.format == ChangesFormat::Human {
             writeln!(
                 out,

@@ -25,6 +25,7 @@ mod names;
 mod nondeterminism;
 mod prairielearn;
 mod rejudge;
+mod rejudge_apply;
 mod scores;
 mod setup;
 mod shrink;

@@ -36,14 +36,29 @@ struct Recorded {
     require_sandbox: bool,
     shard: Option<crate::report::Shard>,
     paths: Vec<PathBuf>,
+    /// What the runs that added to the folder with `--resume` graded,
+    /// beyond `shard` and `paths` (the fresh run's): the folder holds the
+    /// results of them all, and a rejudge grades them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    resumed: Vec<Part>,
+}
+
+/// What one grading run into a results folder graded: its paths, and its
+/// shard of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct Part {
+    pub(super) shard: Option<crate::report::Shard>,
+    pub(super) paths: Vec<PathBuf>,
 }
 
 /// The record of `args` (graded with the challenges in `root`, for
-/// `audience`), as the results folder keeps it.
+/// `audience`, and with `resumed`, the parts of a rejudged folder beyond
+/// the command line's), as the results folder keeps it.
 pub(super) fn record(
     root: &crate::challenge::Root,
     args: &GradeArgs,
     audience: Audience,
+    resumed: &[Part],
 ) -> Result<Vec<u8>, Error> {
     let paths = args
         .paths
@@ -72,6 +87,7 @@ pub(super) fn record(
         require_sandbox: args.grading.require_sandbox,
         shard: args.shard,
         paths,
+        resumed: resumed.to_vec(),
     };
     serde_json::to_vec_pretty(&recorded).map_err(|e| {
         Error::Usage(format!(
@@ -80,10 +96,49 @@ pub(super) fn record(
     })
 }
 
+/// The command to record for a run that adds to a results folder
+/// (`--resume`): `now`, this run's, with the paths and shards of every
+/// run the folder's record `earlier` names, so that the record describes
+/// every result the folder holds. An unreadable earlier record describes
+/// nothing and is replaced.
+pub(super) fn merged(earlier: &[u8], now: &[u8]) -> Vec<u8> {
+    let (Ok(earlier), Ok(mut merged)) = (
+        serde_json::from_slice::<Recorded>(earlier),
+        serde_json::from_slice::<Recorded>(now),
+    ) else {
+        return now.to_vec();
+    };
+    let mut parts = earlier.parts();
+    for part in merged.parts() {
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    let mut parts = parts.into_iter();
+    if let Some(first) = parts.next() {
+        merged.shard = first.shard;
+        merged.paths = first.paths;
+    }
+    merged.resumed = parts.collect();
+    serde_json::to_vec_pretty(&merged).unwrap_or_else(|_| now.to_vec())
+}
+
+impl Recorded {
+    /// Every run's paths and shard, the fresh run's first.
+    fn parts(&self) -> Vec<Part> {
+        let mut parts = vec![Part {
+            shard: self.shard,
+            paths: self.paths.clone(),
+        }];
+        parts.extend(self.resumed.iter().cloned());
+        parts
+    }
+}
+
 /// The grading command `recorded` describes, with this run's jobs and
-/// cache.
-fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> GradeArgs {
-    GradeArgs {
+/// cache, and the parts of the folder beyond its paths and shard.
+fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> (GradeArgs, Vec<Part>) {
+    let grade = GradeArgs {
         grading: GradingArgs {
             challenge: recorded.challenge,
             tests: recorded.tests,
@@ -107,7 +162,8 @@ fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> GradeArgs {
         gradebook: None,
         exit_zero: false,
         paths: recorded.paths,
-    }
+    };
+    (grade, recorded.resumed)
 }
 
 /// `grader rejudge`: the results folder's class graded again, aside, and
@@ -147,7 +203,7 @@ pub(super) fn rejudge(
         Some(dir) => super::Challenges::Find(Some(dir)),
         None => super::Challenges::BuiltIn,
     };
-    let grade = grade_args(recorded, args);
+    let (grade, resumed) = grade_args(recorded, args);
     let staging = held.staging()?;
     if let Some(kept) = &staging.recovered {
         eprintln!(
@@ -157,7 +213,7 @@ pub(super) fn rejudge(
         );
     }
     let staged = staging.dir;
-    let report = match super::graded(from, &grade, Some(&staged)) {
+    let report = match super::graded(from, &grade, &resumed, Some(&staged)) {
         Ok(report) => report,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staged);

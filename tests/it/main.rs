@@ -26,6 +26,7 @@ mod nondeterminism;
 mod prairielearn;
 mod rejudge;
 mod rejudge_apply;
+mod results_folder;
 mod scores;
 mod setup;
 mod shrink;

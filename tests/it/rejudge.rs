@@ -431,3 +431,105 @@ fn rejudge_refuses_a_folder_holding_two_results_of_one_student() {
     );
     assert!(said.contains("both hold the result of alice.py"), "{said}");
 }
+
+/// A rejudge of `folder` changes nobody (exit 0, no one gone), and
+/// `--apply` keeps every student it holds.
+fn rejudged_keeps_everyone(folder: &Path) {
+    let before = saved_names(folder);
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "nothing changed, yet:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stdout).contains("gone"), "{}", text(&out.stdout));
+    let out = run(&["rejudge", "--apply", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(saved_names(folder), before, "--apply dropped students");
+}
+
+/// A class graded into a folder, then one of its students and a late one
+/// from elsewhere added with --resume (the way to finish an interrupted
+/// run, or to grade a late student): the folder holds them all, and its
+/// record of the command names them all, so a rejudge grades them all.
+#[test]
+fn rejudge_grades_every_student_the_runs_resumed_into_a_folder_graded() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+            ("carol.py", "no_separator.py"),
+        ],
+    );
+    let late = dir.path().join("late");
+    class_of_files(&late, &[("dan.py", "first_maximum.py")]);
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &[], &[&class]);
+    grade_into(
+        &challenges,
+        &folder,
+        &["--resume"],
+        &[&class.join("alice.py")],
+    );
+    grade_into(&challenges, &folder, &["--resume"], &[&late.join("dan.py")]);
+    assert_eq!(
+        saved_names(&folder),
+        [
+            "alice.py.result.json",
+            "bob.py.result.json",
+            "carol.py.result.json",
+            "dan.py.result.json"
+        ]
+    );
+    rejudged_keeps_everyone(&folder);
+    // A student added to the class since is still graded, as new.
+    class_of_files(&class, &[("erin.py", "correct_class.py")]);
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("1 student changes"), "{said}");
+    assert!(said.contains("erin.py  new: accepted"), "{said}");
+}
+
+/// The shards of a class graded one after the other into one folder with
+/// --resume: the record names each shard, and a rejudge grades them all.
+#[test]
+fn rejudge_grades_every_shard_resumed_into_one_folder() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+            ("carol.py", "no_separator.py"),
+            ("dan.py", "first_maximum.py"),
+        ],
+    );
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &["--shard", "1/2"], &[&class]);
+    let first = saved_names(&folder).len();
+    assert!(first > 0 && first < 4, "both shards hold students: {first}");
+    grade_into(
+        &challenges,
+        &folder,
+        &["--shard", "2/2", "--resume"],
+        &[&class],
+    );
+    // Again, which changes nothing the record says.
+    grade_into(
+        &challenges,
+        &folder,
+        &["--shard", "2/2", "--resume"],
+        &[&class],
+    );
+    assert_eq!(saved_names(&folder).len(), 4);
+    rejudged_keeps_everyone(&folder);
+}

@@ -161,8 +161,9 @@ impl Held {
     /// where the old results are.
     ///
     /// Killed at any instant, no result is lost: before the exchange the
-    /// folder is untouched; after it, the old results sit at the staging
-    /// path marked [`REPLACED`], and the next rejudge keeps them.
+    /// folder still holds the old results (the next rejudge removes the
+    /// mark it got); after it, they sit at the staging path, marked, and
+    /// the next rejudge keeps them as [`previous`].
     pub fn replace(&mut self, staged: &Path) -> Result<PathBuf, Error> {
         let dir = &self.dir;
         // The new folder's lock, held before it takes the folder's place:

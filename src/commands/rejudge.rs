@@ -352,3 +352,67 @@ fn faults(changes: &Changes) -> Result<(), Error> {
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Part, Recorded, merged};
+    use crate::report::{Audience, Shard};
+    use std::path::PathBuf;
+
+    fn recorded(shard: Option<Shard>, paths: &[&str]) -> Vec<u8> {
+        serde_json::to_vec(&Recorded {
+            challenges: None,
+            challenge: "rendezvous-router".into(),
+            tests: None,
+            audience: Audience::Instructor,
+            time_limit: None,
+            memory_limit: None,
+            output_limit: None,
+            extra_run_limit: None,
+            extras_budget: None,
+            no_sandbox: false,
+            require_sandbox: false,
+            shard,
+            paths: paths.iter().map(PathBuf::from).collect(),
+            resumed: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    fn parts(bytes: &[u8]) -> Vec<Part> {
+        serde_json::from_slice::<Recorded>(bytes).unwrap().parts()
+    }
+
+    #[test]
+    fn a_resumed_run_adds_its_part_to_the_record_once() {
+        let one = Shard { index: 1, count: 2 };
+        let two = Shard { index: 2, count: 2 };
+        let first = recorded(Some(one), &["/class"]);
+        let second = recorded(Some(two), &["/class"]);
+        let both = merged(&first, &second);
+        let expected = vec![
+            Part {
+                shard: Some(one),
+                paths: vec!["/class".into()],
+            },
+            Part {
+                shard: Some(two),
+                paths: vec!["/class".into()],
+            },
+        ];
+        assert_eq!(parts(&both), expected);
+        // The same run resumed again adds nothing; the first again neither.
+        assert_eq!(parts(&merged(&both, &second)), expected);
+        assert_eq!(parts(&merged(&both, &first)), expected);
+        let late = recorded(None, &["/late/dan.py"]);
+        let all = parts(&merged(&both, &late));
+        assert_eq!(all.len(), 3);
+        assert_eq!(all[2].paths, [PathBuf::from("/late/dan.py")]);
+    }
+
+    #[test]
+    fn an_unreadable_earlier_record_is_replaced_by_this_runs() {
+        let now = recorded(None, &["/class"]);
+        assert_eq!(merged(b"not json", &now), now);
+    }
+}

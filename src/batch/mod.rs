@@ -210,21 +210,33 @@ pub fn shard_of(name: &str, shards: u32) -> u32 {
 // A report records its shard, so the type lives with reports.
 pub use crate::report::Shard;
 
+/// A results folder to grade into, and what to record in it.
+pub struct ResultsFolder<'a> {
+    /// The folder.
+    pub dir: &'a Path,
+    /// Whether this run adds to what the folder holds (`--resume`) rather
+    /// than starting it over.
+    pub resume: bool,
+    /// The grading command of this run, as `grader rejudge` reads it.
+    pub command: &'a [u8],
+    /// The command to record when this run adds to a folder that records
+    /// `earlier`: one describing every result the folder then holds.
+    pub merged: &'a dyn Fn(&[u8]) -> Vec<u8>,
+}
+
 /// Grades `entries` with `jobs` threads. With `results`, each graded
-/// submission is saved there as it finishes (atomically), and with
-/// `resume` the ones already saved, of the same run and the same files,
-/// are loaded instead of graded again. `command` (the grading command, as
-/// `grader rejudge` reads it) is recorded in the results folder.
+/// submission is saved there as it finishes (atomically), and when
+/// resuming the ones already saved, of the same run and the same files,
+/// are loaded instead of graded again.
 pub fn run(
     grading: &Grading<'_>,
     entries: &[Entry],
     jobs: usize,
-    results: Option<&Path>,
-    resume: bool,
-    command: &[u8],
+    results: Option<ResultsFolder<'_>>,
 ) -> Result<Vec<SubmissionReport>, Error> {
+    let resume = results.as_ref().is_some_and(|r| r.resume);
     let results = results
-        .map(|dir| Results::open(dir, grading, resume, command))
+        .map(|folder| Results::open(&folder, grading, entries))
         .transpose()?;
     // Hashed before grading: a submission changed meanwhile is graded
     // again next time.

@@ -6,33 +6,64 @@ use crate::error::Error;
 use crate::report::SubmissionReport;
 use std::path::{Path, PathBuf};
 
-/// A results folder held (its lock taken) while it is rejudged.
+/// A results folder held while it is rejudged: by a lock beside it,
+/// which no exchange moves, against every other rejudge, and by the
+/// folder's own lock against grading runs.
 pub struct Held {
-    /// Closing it releases the lock.
-    _lock: std::fs::File,
+    dir: PathBuf,
+    /// Closing them releases the locks.
+    locks: Vec<std::fs::File>,
 }
 
-/// Takes the lock of the results folder `dir`, as a grading run does:
-/// no run writes it while it is rejudged.
-pub fn hold(dir: &Path) -> Result<Held, Error> {
-    let lock = std::fs::OpenOptions::new()
+/// The file beside a results folder that a rejudge holds locked from its
+/// start to its end. The folder's own lock moves with the folder when
+/// `--apply` exchanges it, so it cannot keep a second rejudge out.
+fn rejudge_lock(dir: &Path) -> PathBuf {
+    sibling(dir, ".", "rejudge.lock")
+}
+
+/// Left in a results folder just before `--apply` exchanges it with the
+/// new grading: a folder at the staging path holding it is the old
+/// results of an interrupted apply, to keep, never staging to empty.
+const REPLACED: &str = ".replaced";
+
+/// Takes `lock` (created if need be), or says who holds it.
+fn take(lock: &Path, dir: &Path) -> Result<std::fs::File, Error> {
+    let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(dir.join(super::results::LOCK))
+        .open(lock)
         .map_err(|e| {
             Error::Usage(format!(
-                "cannot take the results folder {} ({e}); give --results a results folder the grader can write",
-                dir.display()
+                "cannot take the results folder {} ({}: {e}); give --results a results folder the grader can write, in a folder it can write",
+                dir.display(),
+                lock.display()
             ))
         })?;
-    if !crate::os::try_lock(&lock).map_err(Error::io(format!("cannot lock {}", dir.display())))? {
+    if !crate::os::try_lock(&file).map_err(Error::io(format!("cannot lock {}", lock.display())))? {
         return Err(Error::Usage(format!(
-            "the results folder {} is in use by another grading run; wait for it to end",
-            dir.display()
+            "the results folder {} is in use by another grading run or rejudge (it holds {}); wait for it to end",
+            dir.display(),
+            lock.display()
         )));
     }
-    Ok(Held { _lock: lock })
+    Ok(file)
+}
+
+/// Takes the results folder `dir` for a rejudge: first the lock beside
+/// it (no other rejudge, from now until this one ends), then the folder's
+/// own, as a grading run does (no run writes it meanwhile).
+pub fn hold(dir: &Path) -> Result<Held, Error> {
+    let beside = take(&rejudge_lock(dir), dir)?;
+    let own = take(&dir.join(super::results::LOCK), dir)?;
+    // The folder in place is the live one: a mark left in it is that of
+    // an apply stopped before its exchange.
+    let _ = std::fs::remove_file(dir.join(REPLACED));
+    Ok(Held {
+        dir: dir.to_owned(),
+        locks: vec![beside, own],
+    })
 }
 
 /// The recorded grading command of the results folder `dir`, as its
@@ -71,10 +102,20 @@ pub fn saved(dir: &Path) -> Result<Vec<SubmissionReport>, Error> {
                 e.column()
             ))
         })?;
-        found.push(saved.report);
+        found.push((path, saved.report));
     }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
+    found.sort_by(|a, b| a.1.name.cmp(&b.1.name).then_with(|| a.0.cmp(&b.0)));
+    // Students are matched by name: a copy of a result under another
+    // file name would be counted once and compared at random.
+    if let Some(pair) = found.windows(2).find(|w| w[0].1.name == w[1].1.name) {
+        return Err(Error::Usage(format!(
+            "{} and {} both hold the result of {}; a results folder holds one result per student: remove the one the grader did not write",
+            pair[0].0.display(),
+            pair[1].0.display(),
+            crate::report::text::visible(&pair[0].1.name)
+        )));
+    }
+    Ok(found.into_iter().map(|(_, report)| report).collect())
 }
 
 /// `dir`'s sibling named `.NAME.SUFFIX`: on the same file system, so that
@@ -84,15 +125,85 @@ fn sibling(dir: &Path, prefix: &str, suffix: &str) -> PathBuf {
     dir.with_file_name(format!("{prefix}{name}.{suffix}"))
 }
 
-/// A fresh folder beside `dir` to grade into, emptied of whatever an
-/// interrupted rejudge left there.
-pub fn staging(dir: &Path) -> Result<PathBuf, Error> {
-    let staged = sibling(dir, ".", "rejudge");
-    if staged.exists() {
-        std::fs::remove_dir_all(&staged)
-            .map_err(Error::io(format!("cannot empty {}", staged.display())))?;
+/// Where a rejudge grades aside, and what an interrupted one left there.
+pub struct Staging {
+    /// The folder to grade into, beside the results folder (so that it can
+    /// take its place by a rename) and empty.
+    pub dir: PathBuf,
+    /// Where the old results of an `--apply` interrupted after its
+    /// exchange were found and are now kept ([`previous`]), if they were.
+    pub recovered: Option<PathBuf>,
+}
+
+impl Held {
+    /// A fresh folder beside the results folder to grade into. What an
+    /// interrupted rejudge left there is emptied, unless it is the old
+    /// results of an apply stopped between its exchange and keeping them:
+    /// those are kept as [`previous`].
+    pub fn staging(&self) -> Result<Staging, Error> {
+        let staged = sibling(&self.dir, ".", "rejudge");
+        let mut recovered = None;
+        if staged.join(REPLACED).exists() {
+            recovered = Some(keep(&self.dir, &staged)?);
+        } else if staged.exists() {
+            std::fs::remove_dir_all(&staged)
+                .map_err(Error::io(format!("cannot empty {}", staged.display())))?;
+        }
+        Ok(Staging {
+            dir: staged,
+            recovered,
+        })
     }
-    Ok(staged)
+
+    /// Puts the folder `staged` in the place of the results folder in one
+    /// step (the two are exchanged), and keeps what it held as
+    /// [`previous`] (replacing the one an earlier rejudge kept). Answers
+    /// where the old results are.
+    ///
+    /// Killed at any instant, no result is lost: before the exchange the
+    /// folder still holds the old results (the next rejudge removes the
+    /// mark it got); after it, they sit at the staging path, marked, and
+    /// the next rejudge keeps them as [`previous`].
+    pub fn replace(&mut self, staged: &Path) -> Result<PathBuf, Error> {
+        let dir = &self.dir;
+        // The new folder's lock, held before it takes the folder's place:
+        // no grading run gets in between the exchange and the end.
+        self.locks
+            .push(take(&staged.join(super::results::LOCK), dir)?);
+        std::fs::write(dir.join(REPLACED), b"")
+            .map_err(Error::io(format!("cannot mark {}", dir.display())))?;
+        match crate::os::exchange(staged, dir) {
+            Ok(()) => keep(dir, staged),
+            // A file system without the exchange: two renames, with a
+            // moment when `dir` is missing but never one when it is half
+            // written, or when the old results are anywhere but `dir` or
+            // `DIR.previous`.
+            Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
+                let kept = previous(dir);
+                remove_kept(&kept)?;
+                std::fs::rename(dir, &kept).map_err(Error::io(format!(
+                    "cannot move {} to {}",
+                    dir.display(),
+                    kept.display()
+                )))?;
+                let _ = std::fs::remove_file(kept.join(REPLACED));
+                std::fs::rename(staged, dir).map_err(Error::io(format!(
+                    "cannot move {} to {}",
+                    staged.display(),
+                    dir.display()
+                )))?;
+                Ok(kept)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(dir.join(REPLACED));
+                Err(Error::io(format!(
+                    "cannot put {} in the place of {}",
+                    staged.display(),
+                    dir.display()
+                ))(e))
+            }
+        }
+    }
 }
 
 /// The folder where the results a rejudge replaced are kept.
@@ -100,42 +211,24 @@ pub fn previous(dir: &Path) -> PathBuf {
     sibling(dir, "", "previous")
 }
 
-/// Puts the folder `staged` in the place of `dir` in one step (the two
-/// are exchanged), and keeps what `dir` held as [`previous`] (replacing
-/// the one an earlier rejudge kept). Answers where the old results are.
-pub fn replace(dir: &Path, staged: &Path) -> Result<PathBuf, Error> {
-    let kept = previous(dir);
-    if kept.exists() {
-        std::fs::remove_dir_all(&kept)
+/// Removes the results an earlier rejudge kept, to keep newer ones.
+fn remove_kept(kept: &Path) -> Result<(), Error> {
+    if kept.symlink_metadata().is_ok() {
+        std::fs::remove_dir_all(kept)
             .map_err(Error::io(format!("cannot remove {}", kept.display())))?;
     }
-    match crate::os::exchange(staged, dir) {
-        Ok(()) => std::fs::rename(staged, &kept).map_err(Error::io(format!(
-            "cannot move {} to {}",
-            staged.display(),
-            kept.display()
-        )))?,
-        // A file system without the exchange: two renames, with a moment
-        // when `dir` is missing but never one when it is half written.
-        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {
-            std::fs::rename(dir, &kept).map_err(Error::io(format!(
-                "cannot move {} to {}",
-                dir.display(),
-                kept.display()
-            )))?;
-            std::fs::rename(staged, dir).map_err(Error::io(format!(
-                "cannot move {} to {}",
-                staged.display(),
-                dir.display()
-            )))?;
-        }
-        Err(e) => {
-            return Err(Error::io(format!(
-                "cannot put {} in the place of {}",
-                staged.display(),
-                dir.display()
-            ))(e));
-        }
-    }
+    Ok(())
+}
+
+/// Keeps `old`, the results `dir` held until an exchange, as [`previous`].
+fn keep(dir: &Path, old: &Path) -> Result<PathBuf, Error> {
+    let kept = previous(dir);
+    remove_kept(&kept)?;
+    std::fs::rename(old, &kept).map_err(Error::io(format!(
+        "cannot move {} to {}",
+        old.display(),
+        kept.display()
+    )))?;
+    let _ = std::fs::remove_file(kept.join(REPLACED));
     Ok(kept)
 }

@@ -15,7 +15,8 @@ use crate::report::SubmissionReport;
 use crate::words::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 /// The lock file a run holds (an exclusive `flock`) while it writes the
 /// folder; the kernel releases it when the run ends, however it ends.
@@ -40,16 +41,18 @@ pub(super) struct Results {
 }
 
 impl Results {
-    /// Takes `dir` for this run: created if need be, proved writable,
-    /// locked, and checked to hold results of this same run. A fresh run
-    /// (not `resume`) starts it over. `command`, the grading command, is
-    /// recorded beside the results.
+    /// Takes the folder for this run, which grades `entries`: created if
+    /// need be, proved writable, locked, and checked to hold results of
+    /// this same run. A fresh run (not resuming) starts it over, and is
+    /// refused when that would delete the results of students it does
+    /// not grade. The grading command is recorded beside the results,
+    /// merged with the folder's when resuming.
     pub(super) fn open(
-        dir: &Path,
+        folder: &super::ResultsFolder<'_>,
         grading: &Grading<'_>,
-        resume: bool,
-        command: &[u8],
+        entries: &[Entry],
     ) -> Result<Results, Error> {
+        let (dir, resume) = (folder.dir, folder.resume);
         let unwritable = |e: std::io::Error| {
             Error::Usage(format!(
                 "cannot write the results folder {} ({e}); give --results a folder the grader can create and write",
@@ -86,23 +89,45 @@ impl Results {
                 )));
             }
             if !resume {
-                // A fresh run replaces what an earlier one left.
-                for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-                    if entry
-                        .file_name()
-                        .to_string_lossy()
-                        .ends_with(".result.json")
-                    {
-                        let _ = std::fs::remove_file(entry.path());
-                    }
+                // A fresh run replaces what an earlier one left, but only
+                // when it grades everyone that was: another student's
+                // result would be lost without a word.
+                let graded: BTreeSet<String> =
+                    entries.iter().map(|e| result_file(&e.name)).collect();
+                let saved: Vec<PathBuf> = std::fs::read_dir(dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| {
+                        p.file_name()
+                            .is_some_and(|n| n.to_string_lossy().ends_with(RESULT))
+                    })
+                    .collect();
+                let others = others(&saved, &graded);
+                if !others.is_empty() {
+                    return Err(Error::Usage(format!(
+                        "{} holds the results of {} this run does not grade ({}); grading into it afresh would delete them: add --resume to grade into it beside them, give another --results folder, or remove {} to start over",
+                        dir.display(),
+                        crate::words::counted(others.len(), "student"),
+                        listed(&others),
+                        dir.display()
+                    )));
+                }
+                for path in saved {
+                    let _ = std::fs::remove_file(path);
                 }
             }
         }
+        let command = match std::fs::read(dir.join(COMMAND)) {
+            Ok(earlier) if resume => (folder.merged)(&earlier),
+            _ => folder.command.to_vec(),
+        };
         write_atomically(
             &key_path,
             &serde_json::to_vec_pretty(key).unwrap_or_default(),
         )?;
-        write_atomically(&dir.join(COMMAND), command)?;
+        write_atomically(&dir.join(COMMAND), &command)?;
         Ok(Results {
             dir: dir.to_owned(),
             _lock: lock,
@@ -135,13 +160,45 @@ impl Results {
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        // A name may hold folders (`a/ada`): one file per name, in this
-        // folder.
-        self.dir.join(format!(
-            "{}.result.json",
-            crate::report::names::file_name(name)
-        ))
+        self.dir.join(result_file(name))
     }
+}
+
+/// How a saved result's file name ends.
+const RESULT: &str = ".result.json";
+
+/// The file name of student `name`'s result. A name may hold folders
+/// (`a/ada`): one file per name, in the folder itself.
+fn result_file(name: &str) -> String {
+    format!("{}{RESULT}", crate::report::names::file_name(name))
+}
+
+/// The students of the results `saved` whose file is none of `graded`,
+/// by the names their files give, in order.
+fn others(saved: &[PathBuf], graded: &BTreeSet<String>) -> Vec<String> {
+    let mut others: Vec<String> = saved
+        .iter()
+        .filter_map(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !graded.contains(n))
+        .map(|n| n.trim_end_matches(RESULT).to_owned())
+        .collect();
+    others.sort();
+    others
+}
+
+/// The first few of `names`, shown as learner text, and how many more.
+fn listed(names: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut text: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| crate::report::text::visible(n))
+        .collect();
+    if names.len() > SHOWN {
+        text.push(format!("and {} more", names.len() - SHOWN));
+    }
+    text.join(", ")
 }
 
 /// What differs between the key a folder was made with and this run's,

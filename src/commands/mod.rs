@@ -94,6 +94,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let report = graded(
         Challenges::Find(cli.challenges.as_deref()),
         args,
+        &[],
         results.as_deref(),
     )?;
     let layers = &report.sandbox;
@@ -125,11 +126,13 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     )
 }
 
-/// Grades what `args` names with `challenges`, saving each result in
-/// `results` when given, and answers the report.
+/// Grades what `args` names with `challenges`, and what each of
+/// `resumed` names (a rejudged folder's runs beyond the first), saving
+/// each result in `results` when given, and answers the report.
 fn graded(
     challenges: Challenges,
     args: &GradeArgs,
+    resumed: &[rejudge::Part],
     results: Option<&std::path::Path>,
 ) -> Result<report::Report, Error> {
     let Setup {
@@ -139,26 +142,16 @@ fn graded(
         challenge,
         mut suite,
     } = setup(challenges, &args.grading)?;
-    // Named files must be gradable (a typo is bad usage); entries found in
-    // a batch folder that are not become that student's failure instead.
-    for path in args.paths.iter().filter(|p| !p.is_dir()) {
-        Submission::detect(path)?;
-    }
-    let found = batch::entries(&args.paths)?;
-    if !found.skipped.is_empty() {
-        eprintln!(
-            "warning: not graded, as no submissions: {} (a student is a folder holding router.*, or a file of a known language, or an executable)",
-            found
-                .skipped
-                .iter()
-                .map(|p| crate::report::text::visible(&p.display().to_string()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let mut entries = found.entries;
-    if let Some(shard) = args.shard {
-        entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
+    let mut entries = part_entries(&args.paths, args.shard)?;
+    for part in resumed {
+        // A student graded again by a later run: its result replaced the
+        // earlier one in the folder.
+        for entry in part_entries(&part.paths, part.shard)? {
+            match entries.iter_mut().find(|e| e.name == entry.name) {
+                Some(earlier) => *earlier = entry,
+                None => entries.push(entry),
+            }
+        }
     }
     if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
@@ -226,9 +219,49 @@ fn graded(
         || std::thread::available_parallelism().map_or(1, usize::from),
         |j| j as usize,
     );
-    let command = rejudge::record(&root, args, grading.audience)?;
-    let graded = batch::run(&grading, &entries, jobs, results, args.resume, &command)?;
+    let command = rejudge::record(&root, args, grading.audience, resumed)?;
+    let record = |earlier: &[u8]| rejudge::merged(earlier, &command);
+    let graded = batch::run(
+        &grading,
+        &entries,
+        jobs,
+        results.map(|dir| batch::ResultsFolder {
+            dir,
+            resume: args.resume,
+            command: &command,
+            merged: &record,
+        }),
+    )?;
     grading.report(graded)
+}
+
+/// The submissions `paths` hold, in shard `shard` when given. A file
+/// named that cannot be graded is bad usage (a typo); an entry found in a
+/// class folder that cannot is that student's failure instead.
+fn part_entries(
+    paths: &[std::path::PathBuf],
+    shard: Option<batch::Shard>,
+) -> Result<Vec<batch::Entry>, Error> {
+    for path in paths.iter().filter(|p| !p.is_dir()) {
+        Submission::detect(path)?;
+    }
+    let found = batch::entries(paths)?;
+    if !found.skipped.is_empty() {
+        eprintln!(
+            "warning: not graded, as no submissions: {} (a student is a folder holding router.*, or a file of a known language, or an executable)",
+            found
+                .skipped
+                .iter()
+                .map(|p| crate::report::text::visible(&p.display().to_string()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let mut entries = found.entries;
+    if let Some(shard) = shard {
+        entries.retain(|e| batch::shard_of(&e.name, shard.count) == shard.index);
+    }
+    Ok(entries)
 }
 
 /// `grader watch`: what `grade` would refuse is refused at once (exit 2);

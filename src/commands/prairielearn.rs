@@ -119,7 +119,12 @@ fn grade(
         exit_zero: true,
         paths: vec![student],
     };
-    let report = super::graded(super::Challenges::Find(Some(&challenges)), &grade, None)?;
+    let report = super::graded(
+        super::Challenges::Find(Some(&challenges)),
+        &grade,
+        &[],
+        None,
+    )?;
     let human = crate::report::HumanOptions::default();
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
 }

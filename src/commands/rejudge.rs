@@ -36,14 +36,29 @@ struct Recorded {
     require_sandbox: bool,
     shard: Option<crate::report::Shard>,
     paths: Vec<PathBuf>,
+    /// What the runs that added to the folder with `--resume` graded,
+    /// beyond `shard` and `paths` (the fresh run's): the folder holds the
+    /// results of them all, and a rejudge grades them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    resumed: Vec<Part>,
+}
+
+/// What one grading run into a results folder graded: its paths, and its
+/// shard of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(super) struct Part {
+    pub(super) shard: Option<crate::report::Shard>,
+    pub(super) paths: Vec<PathBuf>,
 }
 
 /// The record of `args` (graded with the challenges in `root`, for
-/// `audience`), as the results folder keeps it.
+/// `audience`, and with `resumed`, the parts of a rejudged folder beyond
+/// the command line's), as the results folder keeps it.
 pub(super) fn record(
     root: &crate::challenge::Root,
     args: &GradeArgs,
     audience: Audience,
+    resumed: &[Part],
 ) -> Result<Vec<u8>, Error> {
     let paths = args
         .paths
@@ -72,6 +87,7 @@ pub(super) fn record(
         require_sandbox: args.grading.require_sandbox,
         shard: args.shard,
         paths,
+        resumed: resumed.to_vec(),
     };
     serde_json::to_vec_pretty(&recorded).map_err(|e| {
         Error::Usage(format!(
@@ -80,10 +96,49 @@ pub(super) fn record(
     })
 }
 
+/// The command to record for a run that adds to a results folder
+/// (`--resume`): `now`, this run's, with the paths and shards of every
+/// run the folder's record `earlier` names, so that the record describes
+/// every result the folder holds. An unreadable earlier record describes
+/// nothing and is replaced.
+pub(super) fn merged(earlier: &[u8], now: &[u8]) -> Vec<u8> {
+    let (Ok(earlier), Ok(mut merged)) = (
+        serde_json::from_slice::<Recorded>(earlier),
+        serde_json::from_slice::<Recorded>(now),
+    ) else {
+        return now.to_vec();
+    };
+    let mut parts = earlier.parts();
+    for part in merged.parts() {
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    let mut parts = parts.into_iter();
+    if let Some(first) = parts.next() {
+        merged.shard = first.shard;
+        merged.paths = first.paths;
+    }
+    merged.resumed = parts.collect();
+    serde_json::to_vec_pretty(&merged).unwrap_or_else(|_| now.to_vec())
+}
+
+impl Recorded {
+    /// Every run's paths and shard, the fresh run's first.
+    fn parts(&self) -> Vec<Part> {
+        let mut parts = vec![Part {
+            shard: self.shard,
+            paths: self.paths.clone(),
+        }];
+        parts.extend(self.resumed.iter().cloned());
+        parts
+    }
+}
+
 /// The grading command `recorded` describes, with this run's jobs and
-/// cache.
-fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> GradeArgs {
-    GradeArgs {
+/// cache, and the parts of the folder beyond its paths and shard.
+fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> (GradeArgs, Vec<Part>) {
+    let grade = GradeArgs {
         grading: GradingArgs {
             challenge: recorded.challenge,
             tests: recorded.tests,
@@ -107,7 +162,8 @@ fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> GradeArgs {
         gradebook: None,
         exit_zero: false,
         paths: recorded.paths,
-    }
+    };
+    (grade, recorded.resumed)
 }
 
 /// `grader rejudge`: the results folder's class graded again, aside, and
@@ -118,7 +174,11 @@ pub(super) fn rejudge(
     args: &RejudgeArgs,
     out: &mut dyn Write,
 ) -> Result<Status, Error> {
+    // A link is followed: the folder it names is rejudged and replaced,
+    // beside itself (where the exchange can be one step), and the link
+    // names the new results.
     let dir = super::absolute_path(&args.results)?;
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     if !dir.join("run.json").is_file() {
         return Err(Error::Usage(format!(
             "{} is no results folder (it holds no run.json); give --results the folder a `grader grade --results DIR` run wrote",
@@ -134,7 +194,7 @@ pub(super) fn rejudge(
             e.column()
         ))
     })?;
-    let _held = files::hold(&dir)?;
+    let mut held = files::hold(&dir)?;
     let old = files::saved(&dir)?;
     // The class is graded with the challenges it was graded with, unless
     // this command names others.
@@ -143,9 +203,17 @@ pub(super) fn rejudge(
         Some(dir) => super::Challenges::Find(Some(dir)),
         None => super::Challenges::BuiltIn,
     };
-    let grade = grade_args(recorded, args);
-    let staged = files::staging(&dir)?;
-    let report = match super::graded(from, &grade, Some(&staged)) {
+    let (grade, resumed) = grade_args(recorded, args);
+    let staging = held.staging()?;
+    if let Some(kept) = &staging.recovered {
+        eprintln!(
+            "note: an earlier rejudge --apply of {} was stopped after replacing the results; the results it replaced are kept in {}",
+            dir.display(),
+            kept.display()
+        );
+    }
+    let staged = staging.dir;
+    let report = match super::graded(from, &grade, &resumed, Some(&staged)) {
         Ok(report) => report,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staged);
@@ -184,7 +252,7 @@ pub(super) fn rejudge(
         });
     }
     if args.apply {
-        let kept = files::replace(&dir, &staged)?;
+        let kept = held.replace(&staged)?;
         if args.format == ChangesFormat::Human {
             writeln!(
                 out,
@@ -207,6 +275,8 @@ pub(super) fn rejudge(
 pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let old = super::read_report(&args.old)?;
     let new = super::read_report(&args.new)?;
+    one_each(&old.submissions, &args.old)?;
+    one_each(&new.submissions, &args.new)?;
     if old.challenge != new.challenge {
         return Err(Error::Usage(format!(
             "{} grades {} and {} grades {}: compare two reports of one challenge",
@@ -224,6 +294,26 @@ pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status,
     } else {
         Status::Passed
     })
+}
+
+/// Refuses a report in which two submissions share a name: students are
+/// matched by name, so a second one would be left out of every count
+/// without a word. No report the grader writes has one.
+fn one_each(
+    submissions: &[crate::report::SubmissionReport],
+    path: &std::path::Path,
+) -> Result<(), Error> {
+    let mut first = std::collections::BTreeMap::new();
+    for (i, s) in submissions.iter().enumerate() {
+        if let Some(j) = first.insert(s.name.as_str(), i) {
+            return Err(Error::Usage(format!(
+                "{}: submissions[{j}] and submissions[{i}] are both named {}; a report names each student once: compare reports the grader wrote, or merge shards with `grader merge`",
+                path.display(),
+                crate::report::text::visible(&s.name)
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result<(), Error> {
@@ -260,5 +350,69 @@ fn faults(changes: &Changes) -> Result<(), Error> {
                 first.not_judged.clone().unwrap_or_default()
             )),
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Part, Recorded, merged};
+    use crate::report::{Audience, Shard};
+    use std::path::PathBuf;
+
+    fn recorded(shard: Option<Shard>, paths: &[&str]) -> Vec<u8> {
+        serde_json::to_vec(&Recorded {
+            challenges: None,
+            challenge: "rendezvous-router".into(),
+            tests: None,
+            audience: Audience::Instructor,
+            time_limit: None,
+            memory_limit: None,
+            output_limit: None,
+            extra_run_limit: None,
+            extras_budget: None,
+            no_sandbox: false,
+            require_sandbox: false,
+            shard,
+            paths: paths.iter().map(PathBuf::from).collect(),
+            resumed: Vec::new(),
+        })
+        .unwrap()
+    }
+
+    fn parts(bytes: &[u8]) -> Vec<Part> {
+        serde_json::from_slice::<Recorded>(bytes).unwrap().parts()
+    }
+
+    #[test]
+    fn a_resumed_run_adds_its_part_to_the_record_once() {
+        let one = Shard { index: 1, count: 2 };
+        let two = Shard { index: 2, count: 2 };
+        let first = recorded(Some(one), &["/class"]);
+        let second = recorded(Some(two), &["/class"]);
+        let both = merged(&first, &second);
+        let expected = vec![
+            Part {
+                shard: Some(one),
+                paths: vec!["/class".into()],
+            },
+            Part {
+                shard: Some(two),
+                paths: vec!["/class".into()],
+            },
+        ];
+        assert_eq!(parts(&both), expected);
+        // The same run resumed again adds nothing; the first again neither.
+        assert_eq!(parts(&merged(&both, &second)), expected);
+        assert_eq!(parts(&merged(&both, &first)), expected);
+        let late = recorded(None, &["/late/dan.py"]);
+        let all = parts(&merged(&both, &late));
+        assert_eq!(all.len(), 3);
+        assert_eq!(all[2].paths, [PathBuf::from("/late/dan.py")]);
+    }
+
+    #[test]
+    fn an_unreadable_earlier_record_is_replaced_by_this_runs() {
+        let now = recorded(None, &["/class"]);
+        assert_eq!(merged(b"not json", &now), now);
     }
 }

@@ -25,6 +25,8 @@ mod names;
 mod nondeterminism;
 mod prairielearn;
 mod rejudge;
+mod rejudge_apply;
+mod results_folder;
 mod scores;
 mod setup;
 mod shrink;

@@ -307,3 +307,229 @@ fn rejudge_refuses_a_folder_that_is_no_results_folder() {
         text(&out.stderr)
     );
 }
+
+/// Students are matched by name: a report naming one twice (edited by
+/// hand, or two reports pasted together) would have its second copy left
+/// out of every count, so it is refused, naming the file and the name.
+#[test]
+fn compare_refuses_a_report_that_names_a_student_twice() {
+    let dir = tempdir();
+    let fixture = root().join("tests/fixtures/reports/batch.json");
+    let mut report: Value = serde_json::from_slice(&std::fs::read(&fixture).unwrap()).unwrap();
+    let submissions = report["submissions"].as_array_mut().unwrap();
+    assert_eq!(submissions[0]["name"], "ada");
+    assert_eq!(submissions[3]["verdict"], "wrong-answer");
+    submissions[3]["name"] = "ada".into();
+    let twice = dir.path().join("twice.json");
+    std::fs::write(&twice, report.to_string()).unwrap();
+    for (old, new) in [(&fixture, &twice), (&twice, &fixture)] {
+        let out = run(&["compare", old.to_str().unwrap(), new.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+        let said = text(&out.stderr);
+        assert!(
+            said.contains(&format!(
+                "{}: submissions[0] and submissions[3] are both named ada",
+                twice.display()
+            )),
+            "{said}"
+        );
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    }
+}
+
+/// The challenges folder of a copy of rendezvous-router with a small
+/// suite, so that a test's several gradings stay quick.
+pub(crate) fn small_challenge(dir: &Path) -> std::path::PathBuf {
+    let challenges = dir.join("challenges");
+    let copy = challenges.join("rendezvous-router");
+    copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
+        !rel.starts_with("tests")
+    });
+    copy_tree(
+        &root().join("tests/fixtures/reports/suites/rendezvous-router"),
+        &copy.join("tests"),
+        |_| true,
+    );
+    challenges
+}
+
+/// A class folder of students each a file: `(name, file of submissions/python)`.
+pub(crate) fn class_of_files(class: &Path, students: &[(&str, &str)]) {
+    std::fs::create_dir_all(class).unwrap();
+    for (name, file) in students {
+        std::fs::copy(
+            root().join("submissions/python").join(file),
+            class.join(name),
+        )
+        .unwrap();
+    }
+}
+
+/// `grader grade` with the challenges in `challenges`, into the results
+/// folder `results`, with `extra` options, of `paths`; it must grade
+/// (exit 0 or 1).
+pub(crate) fn grade_into(challenges: &Path, results: &Path, extra: &[&str], paths: &[&Path]) {
+    let out = try_grade_into(challenges, results, extra, paths);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// The same, answering how it ended.
+pub(crate) fn try_grade_into(
+    challenges: &Path,
+    results: &Path,
+    extra: &[&str],
+    paths: &[&Path],
+) -> std::process::Output {
+    let mut args = vec![
+        "--challenges",
+        challenges.to_str().unwrap(),
+        "grade",
+        "--jobs",
+        "2",
+        "--results",
+        results.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    run(&args)
+}
+
+/// The students a results folder holds a result of, by file name.
+pub(crate) fn saved_names(dir: &Path) -> Vec<String> {
+    results(dir).into_keys().collect()
+}
+
+/// Rejudging matches students by name too: a result file copied under
+/// another name is refused, naming both files, and nothing is graded.
+#[test]
+fn rejudge_refuses_a_folder_holding_two_results_of_one_student() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+        ],
+    );
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &[], &[&class]);
+    let copy = folder.join("alice-copy.result.json");
+    std::fs::copy(folder.join("alice.py.result.json"), &copy).unwrap();
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let said = text(&out.stderr);
+    assert!(said.contains(&copy.display().to_string()), "{said}");
+    assert!(
+        said.contains(&folder.join("alice.py.result.json").display().to_string()),
+        "{said}"
+    );
+    assert!(said.contains("both hold the result of alice.py"), "{said}");
+}
+
+/// A rejudge of `folder` changes nobody (exit 0, no one gone), and
+/// `--apply` keeps every student it holds.
+fn rejudged_keeps_everyone(folder: &Path) {
+    let before = saved_names(folder);
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "nothing changed, yet:\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(!text(&out.stdout).contains("gone"), "{}", text(&out.stdout));
+    let out = run(&["rejudge", "--apply", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(saved_names(folder), before, "--apply dropped students");
+}
+
+/// A class graded into a folder, then one of its students and a late one
+/// from elsewhere added with --resume (the way to finish an interrupted
+/// run, or to grade a late student): the folder holds them all, and its
+/// record of the command names them all, so a rejudge grades them all.
+#[test]
+fn rejudge_grades_every_student_the_runs_resumed_into_a_folder_graded() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+            ("carol.py", "no_separator.py"),
+        ],
+    );
+    let late = dir.path().join("late");
+    class_of_files(&late, &[("dan.py", "first_maximum.py")]);
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &[], &[&class]);
+    grade_into(
+        &challenges,
+        &folder,
+        &["--resume"],
+        &[&class.join("alice.py")],
+    );
+    grade_into(&challenges, &folder, &["--resume"], &[&late.join("dan.py")]);
+    assert_eq!(
+        saved_names(&folder),
+        [
+            "alice.py.result.json",
+            "bob.py.result.json",
+            "carol.py.result.json",
+            "dan.py.result.json"
+        ]
+    );
+    rejudged_keeps_everyone(&folder);
+    // A student added to the class since is still graded, as new.
+    class_of_files(&class, &[("erin.py", "correct_class.py")]);
+    let out = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("1 student changes"), "{said}");
+    assert!(said.contains("erin.py  new: accepted"), "{said}");
+}
+
+/// The shards of a class graded one after the other into one folder with
+/// --resume: the record names each shard, and a rejudge grades them all.
+#[test]
+fn rejudge_grades_every_shard_resumed_into_one_folder() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "correct_class.py"),
+            ("bob.py", "lowest_score.py"),
+            ("carol.py", "no_separator.py"),
+            ("dan.py", "first_maximum.py"),
+        ],
+    );
+    let folder = dir.path().join("results");
+    grade_into(&challenges, &folder, &["--shard", "1/2"], &[&class]);
+    let first = saved_names(&folder).len();
+    assert!(first > 0 && first < 4, "both shards hold students: {first}");
+    grade_into(
+        &challenges,
+        &folder,
+        &["--shard", "2/2", "--resume"],
+        &[&class],
+    );
+    // Again, which changes nothing the record says.
+    grade_into(
+        &challenges,
+        &folder,
+        &["--shard", "2/2", "--resume"],
+        &[&class],
+    );
+    assert_eq!(saved_names(&folder).len(), 4);
+    rejudged_keeps_everyone(&folder);
+}

@@ -353,6 +353,16 @@ pub(crate) fn small_challenge(dir: &Path) -> std::path::PathBuf {
     challenges
 }
 
+/// Four students, for the tests of a class graded in two shards (the
+/// shard test checks that each shard holds some of them); given
+/// as [`class_of_files`] takes them.
+pub(crate) const SHARDED_CLASS: [(&str, &str); 4] = [
+    ("alice.py", "correct_class.py"),
+    ("bob.py", "lowest_score.py"),
+    ("carol.py", "no_separator.py"),
+    ("dan.py", "first_maximum.py"),
+];
+
 /// A class folder of students each a file: `(name, file of submissions/python)`.
 pub(crate) fn class_of_files(class: &Path, students: &[(&str, &str)]) {
     std::fs::create_dir_all(class).unwrap();
@@ -504,15 +514,7 @@ fn rejudge_grades_every_shard_resumed_into_one_folder() {
     let dir = tempdir();
     let challenges = small_challenge(dir.path());
     let class = dir.path().join("class");
-    class_of_files(
-        &class,
-        &[
-            ("alice.py", "correct_class.py"),
-            ("bob.py", "lowest_score.py"),
-            ("carol.py", "no_separator.py"),
-            ("dan.py", "first_maximum.py"),
-        ],
-    );
+    class_of_files(&class, &SHARDED_CLASS);
     let folder = dir.path().join("results");
     grade_into(&challenges, &folder, &["--shard", "1/2"], &[&class]);
     let first = saved_names(&folder).len();

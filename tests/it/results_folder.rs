@@ -3,7 +3,9 @@
 //! class is refused, naming who it would delete, and a run of the same
 //! class grades everyone again.
 
-use crate::rejudge::{class_of_files, grade_into, saved_names, small_challenge, try_grade_into};
+use crate::rejudge::{
+    SHARDED_CLASS, class_of_files, grade_into, saved_names, small_challenge, try_grade_into,
+};
 use crate::support::{tempdir, text};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -69,15 +71,7 @@ fn grading_another_shard_afresh_into_a_results_folder_is_refused() {
     let dir = tempdir();
     let challenges = small_challenge(dir.path());
     let class = dir.path().join("class");
-    class_of_files(
-        &class,
-        &[
-            ("alice.py", "correct_class.py"),
-            ("bob.py", "lowest_score.py"),
-            ("carol.py", "no_separator.py"),
-            ("dan.py", "first_maximum.py"),
-        ],
-    );
+    class_of_files(&class, &SHARDED_CLASS);
     let folder = dir.path().join("results");
     grade_into(&challenges, &folder, &["--shard", "1/2"], &[&class]);
     let before = results(&folder);

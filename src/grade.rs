@@ -68,7 +68,7 @@ impl Grading<'_> {
                 .groups
                 .iter()
                 .flat_map(|g| &g.cases)
-                .map(|case| diagnose::tie_decides(self.challenge, case))
+                .map(|case| diagnose::tie_decides(self.challenge.model, case))
                 .collect()
         })
     }

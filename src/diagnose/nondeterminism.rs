@@ -2,7 +2,7 @@
 //! and what the report says of it (docs/diagnosis.md).
 
 use super::Behaviour;
-use crate::challenge::{Case, Challenge};
+use crate::challenge::Case;
 use crate::judge::same;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -98,19 +98,27 @@ pub fn nondeterminism_causes(language: crate::lang::Language) -> &'static str {
 }
 
 /// Whether a tie decides one of `case`'s answers: two nodes with one score
-/// at the top of a ranking, or two ring entries at one position near the
-/// key. Such answers are the ones a salted hash or a set's order changes.
-pub fn tie_decides(challenge: &Challenge, case: &Case) -> bool {
+/// among the rows an answer is made of (the top one of a route, the first
+/// `n` of a `top` and the one after them), or two ring entries at one
+/// position near the key. Such answers are the ones a salted hash or a
+/// set's order changes; a tie further down a ranking changes none, and a
+/// case of many nodes nearly always has one there.
+pub fn tie_decides(model: &reference::ModelSpec, case: &Case) -> bool {
     use reference::Explanation;
-    let tied_rows =
-        |rows: &[reference::model::ScoreRow]| rows.windows(2).any(|w| w[0].score() == w[1].score());
-    challenge
-        .model
+    let tied_rows = |rows: &[reference::model::ScoreRow], answered: usize| {
+        rows[..rows.len().min(answered + 1)]
+            .windows(2)
+            .any(|w| w[0].score() == w[1].score())
+    };
+    model
         .explanations(&case.args, &case.ops)
         .iter()
         .flatten()
         .any(|e| match e {
-            Explanation::Scores(t) | Explanation::Top { table: t, .. } => tied_rows(&t.rows),
+            Explanation::Scores(t) => tied_rows(&t.rows, 1),
+            Explanation::Top { table: t, n } => {
+                tied_rows(&t.rows, usize::try_from(*n).unwrap_or(usize::MAX))
+            }
             Explanation::Ring(r) => r
                 .before
                 .iter()
@@ -126,6 +134,51 @@ pub fn tie_decides(challenge: &Challenge, case: &Case) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Whether a tie decides an answer of `ops` on `nodes`.
+    fn tied(model: &'static reference::ModelSpec, nodes: Value, ops: Value) -> bool {
+        let allowed: Vec<_> = model.operations.iter().collect();
+        let operations = crate::challenge::Operations {
+            model,
+            allowed: &allowed,
+        };
+        let case = Case::in_memory(&operations, "c", "g", json!([[nodes], ops]), None).unwrap();
+        tie_decides(model, &case)
+    }
+
+    #[test]
+    fn a_tie_decides_only_among_the_rows_an_answer_is_made_of() {
+        // As in rendezvous-router's ties/tied-pair-among-others, two nodes
+        // that score alike for every key: for key-0 they rank third and
+        // fourth, below the winner; for key-2 first.
+        let nodes = json!(["node-739192", "node-x", "node-522789", "node-y", "node-z"]);
+        let route = |key: &str| {
+            tied(
+                &reference::rendezvous::SPEC,
+                nodes.clone(),
+                json!([["route", key]]),
+            )
+        };
+        assert!(!route("key-0"), "a tie below the winner decides nothing");
+        assert!(route("key-2"), "a tie at the top decides the route");
+        // hrw-top's h32(key + "|" + node): for page1, n532382 and n329599
+        // score alike, fourth and fifth after m, d and cc.
+        let nodes = json!(["n532382", "n329599", "m", "cc", "d"]);
+        let top = |n: u64| {
+            tied(
+                &reference::hrw_top::SPEC,
+                nodes.clone(),
+                json!([["top", "page1", n]]),
+            )
+        };
+        assert!(!top(2), "the tie is below the top 2 and the row after it");
+        assert!(
+            !top(3),
+            "fourth and fifth: the top 3 is the same either way"
+        );
+        assert!(top(4), "which of the two is fourth");
+        assert!(top(5), "their order in the top 5");
+    }
 
     #[test]
     fn the_first_difference_is_an_answer_or_a_raise_in_one_run_only() {

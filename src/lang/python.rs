@@ -28,14 +28,17 @@ pub(super) const PYTHON: Interpreter = Interpreter {
     minimum: (3, 7),
 };
 
-/// `python -B -s -X utf8 driver.py router.py`: no bytecode written, no user
-/// site folder, UTF-8 whatever the locale.
+/// `python -B -s -S -X utf8 driver.py router.py`: no bytecode written, no
+/// user site folder, UTF-8 whatever the locale. `-S` because the driver does
+/// site's work itself, leaving the code lines of `.pth` files and
+/// `sitecustomize` until an import needs them: they can cost more than the
+/// whole replay at every interpreter start (the driver's `SiteOnDemand`).
 pub(super) fn program(env: &Environment, submission: &Submission) -> Result<Program, Error> {
     let python = PYTHON.find(env)?;
     let driver = env.driver("python_driver.py", DRIVER)?;
     let mut program = bare(submission, python);
     program.announces = true;
-    program.args = ["-B", "-s", "-X", "utf8"]
+    program.args = ["-B", "-s", "-S", "-X", "utf8"]
         .iter()
         .map(OsString::from)
         .collect();

@@ -24,6 +24,7 @@ mod mistakes;
 mod names;
 mod nondeterminism;
 mod prairielearn;
+mod python_start;
 mod rejudge;
 mod rejudge_apply;
 mod results_folder;

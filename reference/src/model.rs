@@ -351,6 +351,36 @@ pub enum Explanation {
     Points(PointsView),
 }
 
+impl Explanation {
+    /// Whether a tie decides the answer explained: two nodes with one score
+    /// among the rows it is made of (the top one of a route, the first `n`
+    /// of a `top` and the one after them), or two ring entries at one
+    /// position near the key. Such answers are the ones a salted hash or a
+    /// set's order changes; a tie further down a ranking changes none, and
+    /// a case of many nodes nearly always has one there.
+    pub fn tie_decides(&self) -> bool {
+        let tied_rows = |rows: &[ScoreRow], answered: usize| {
+            rows[..rows.len().min(answered.saturating_add(1))]
+                .windows(2)
+                .any(|w| w[0].score() == w[1].score())
+        };
+        match self {
+            Explanation::Scores(t) => tied_rows(&t.rows, 1),
+            Explanation::Top { table: t, n } => {
+                tied_rows(&t.rows, usize::try_from(*n).unwrap_or(usize::MAX))
+            }
+            Explanation::Ring(r) => r
+                .before
+                .iter()
+                .chain(&r.after)
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| w[0].position == w[1].position),
+            Explanation::Points(_) => false,
+        }
+    }
+}
+
 /// Why a ring holds the entries it does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PointsView {
@@ -482,6 +512,15 @@ pub trait Model {
         None
     }
 
+    /// Whether a tie decides the answer `op` would get in the current
+    /// state ([`Explanation::tie_decides`]). Read from [`Model::explain`]
+    /// by default; models whose explanation costs far more than the
+    /// answer (a table of every node, its hashed texts spelled out) say
+    /// it directly, and a test holds them to the default.
+    fn tie_decides(&self, op: &Op) -> bool {
+        self.explain(op).is_some_and(|e| e.tie_decides())
+    }
+
     /// Why the answer `op` would get in the current state hangs on a
     /// floating-point gap too small to trust across languages, if it does.
     fn fragile(&self, op: &Op) -> Option<String> {
@@ -595,6 +634,17 @@ impl ModelSpec {
                 explanation
             })
             .collect()
+    }
+
+    /// Whether a tie decides any answer of `ops` ([`Model::tie_decides`]),
+    /// in one replay that stops at the first.
+    pub fn tie_decides(&self, args: &[Arg], ops: &[Op]) -> bool {
+        let mut model = (self.build)(args);
+        ops.iter().any(|op| {
+            let tied = model.tie_decides(op);
+            model.apply(op);
+            tied
+        })
     }
 
     /// Replays `ops[..index]`, then explains `ops[index]`.

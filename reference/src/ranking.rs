@@ -141,6 +141,24 @@ impl Ranker {
         ScoreTable::ranked(key, self.scheme.formula(), rows)
     }
 
+    /// The first `decided + 1` scores for `key` in rank order, with their
+    /// names, without the strings of a full score table: generators and
+    /// the grader ask this of every question.
+    fn leading(&self, key: &str, decided: usize) -> Vec<(f64, &str)> {
+        let mut scored: Vec<(f64, &str)> = self
+            .scored(key)
+            .map(|(n, _, s)| (s, n.name.as_str()))
+            .collect();
+        let by_rank = |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(b.1));
+        let shown = decided.saturating_add(1).min(scored.len());
+        if shown < scored.len() {
+            scored.select_nth_unstable_by(shown, by_rank);
+            scored.truncate(shown);
+        }
+        scored.sort_by(by_rank);
+        scored
+    }
+
     /// Adds `node`, or sets its weight if present.
     pub fn add(&mut self, node: &str, weight: f64) {
         match self.position(node) {
@@ -218,6 +236,19 @@ impl Model for Ranker {
         }
     }
 
+    /// Whether two of the scores an answer is made of are equal, without
+    /// the score table.
+    fn tie_decides(&self, op: &Op) -> bool {
+        let decided = match op.name() {
+            "route" => 1,
+            "top" => usize::try_from(op.count_at(1)).unwrap_or(usize::MAX),
+            _ => return false,
+        };
+        self.leading(op.name_at(0), decided)
+            .windows(2)
+            .any(|w| w[0].0 == w[1].0)
+    }
+
     /// A route or top whose order hangs on two weighted scores closer than
     /// [`FRAGILE_GAP`] (relative) but not equal: equal scores come from
     /// equal h32 and weights and are exact in every language.
@@ -231,20 +262,7 @@ impl Model for Ranker {
             "top" => usize::try_from(op.count_at(1)).unwrap_or(usize::MAX),
             _ => return None,
         };
-        // The first decided + 1 scores in order, without the strings of a
-        // full score table: generators ask this of every question.
-        let mut scored: Vec<(f64, &str)> = self
-            .scored(key)
-            .map(|(n, _, s)| (s, n.name.as_str()))
-            .collect();
-        let by_rank = |a: &(f64, &str), b: &(f64, &str)| b.0.total_cmp(&a.0).then(a.1.cmp(b.1));
-        let shown = decided.saturating_add(1).min(scored.len());
-        if shown < scored.len() {
-            scored.select_nth_unstable_by(shown, by_rank);
-            scored.truncate(shown);
-        }
-        scored.sort_by(by_rank);
-        scored.windows(2).take(decided).find_map(|pair| {
+        self.leading(key, decided).windows(2).take(decided).find_map(|pair| {
             let ((a, x), (b, y)) = (pair[0], pair[1]);
             let gap = (a - b) / a;
             (gap > 0.0 && gap < FRAGILE_GAP).then(|| {

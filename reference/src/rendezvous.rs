@@ -120,4 +120,22 @@ impl Model for Router {
     fn explain(&self, op: &Op) -> Option<Explanation> {
         (op.name() == "route").then(|| Explanation::Scores(self.scores(op.name_at(0))))
     }
+
+    /// Whether the best score is shared, without the score table.
+    fn tie_decides(&self, op: &Op) -> bool {
+        if op.name() != "route" {
+            return false;
+        }
+        let key = op.name_at(0).as_bytes();
+        let mut best: Option<(u32, bool)> = None;
+        for &state in &self.states {
+            let score = fmix32(fnv1a_extend(state, key));
+            best = match best {
+                Some((b, tied)) if score < b => Some((b, tied)),
+                Some((b, _)) if score == b => Some((b, true)),
+                _ => Some((score, false)),
+            };
+        }
+        best.is_some_and(|(_, tied)| tied)
+    }
 }

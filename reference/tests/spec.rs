@@ -6,40 +6,11 @@ use reference::model::Arg;
 use reference::{h32, rendezvous};
 use serde_json::Value;
 
+mod common;
+use common::parse_case;
+
 fn vectors() -> Value {
     serde_json::from_str(include_str!("fixtures/vectors.json")).expect("vectors.json parses")
-}
-
-fn parse_case(spec: &reference::ModelSpec, input: &Value) -> (Vec<Arg>, Vec<reference::Op>) {
-    let [args, ops] = input.as_array().unwrap().as_slice() else {
-        panic!("a case is [args, ops]")
-    };
-    let args: Vec<Arg> = spec
-        .constructor
-        .iter()
-        .zip(args.as_array().unwrap())
-        .map(|(k, v)| k.parse(v).unwrap())
-        .collect();
-    let ops = ops
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|op| {
-            let op = op.as_array().unwrap();
-            let sig = spec.signature(op[0].as_str().unwrap()).unwrap();
-            let operands = sig
-                .operands
-                .iter()
-                .zip(&op[1..])
-                .map(|(k, v)| k.parse(v).unwrap())
-                .collect();
-            reference::Op {
-                signature: sig,
-                operands,
-            }
-        })
-        .collect();
-    (args, ops)
 }
 
 #[test]

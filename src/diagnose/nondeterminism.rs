@@ -97,37 +97,11 @@ pub fn nondeterminism_causes(language: crate::lang::Language) -> &'static str {
     }
 }
 
-/// Whether a tie decides one of `case`'s answers: two nodes with one score
-/// among the rows an answer is made of (the top one of a route, the first
-/// `n` of a `top` and the one after them), or two ring entries at one
-/// position near the key. Such answers are the ones a salted hash or a
-/// set's order changes; a tie further down a ranking changes none, and a
-/// case of many nodes nearly always has one there.
+/// Whether a tie decides one of `case`'s answers
+/// ([`reference::model::Explanation::tie_decides`]): the answers a salted
+/// hash or a set's order changes.
 pub fn tie_decides(model: &reference::ModelSpec, case: &Case) -> bool {
-    use reference::Explanation;
-    let tied_rows = |rows: &[reference::model::ScoreRow], answered: usize| {
-        rows[..rows.len().min(answered + 1)]
-            .windows(2)
-            .any(|w| w[0].score() == w[1].score())
-    };
-    model
-        .explanations(&case.args, &case.ops)
-        .iter()
-        .flatten()
-        .any(|e| match e {
-            Explanation::Scores(t) => tied_rows(&t.rows, 1),
-            Explanation::Top { table: t, n } => {
-                tied_rows(&t.rows, usize::try_from(*n).unwrap_or(usize::MAX))
-            }
-            Explanation::Ring(r) => r
-                .before
-                .iter()
-                .chain(&r.after)
-                .collect::<Vec<_>>()
-                .windows(2)
-                .any(|w| w[0].position == w[1].position),
-            Explanation::Points(_) => false,
-        })
+    model.tie_decides(&case.args, &case.ops)
 }
 
 #[cfg(test)]

@@ -173,28 +173,49 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
         .map(|o| o.case)
         .collect();
     let catalogue = challenge.model.catalogue;
-    // (mistake, failing reproduced, passing also passed)
-    let mut scored: Vec<(Made, usize, usize)> = Vec::new();
-    for made in catalogue.each() {
-        let reproduced = failing
-            .iter()
-            .filter(|(case, behaviour)| {
-                behaviour.reproduced_by(&catalogue.run(&[made], &case.args, &case.ops))
+    let reproduces = |made: Made, (case, behaviour): &(&Case, &Behaviour)| {
+        behaviour.reproduced_by(&catalogue.run(&[made], &case.args, &case.ops))
+    };
+    // The mistakes that reproduce every failing test, tried on the
+    // smallest first: any other mistake nearly always misses a small one,
+    // and is then never replayed on the large ones. Only when none
+    // reproduces them all is each counted on every test, for the closest.
+    let mut smallest_first = failing.clone();
+    smallest_first.sort_by_key(|(case, _)| replay_cost(case));
+    let every: Vec<Made> = match failing.len() == failing_all {
+        true => catalogue
+            .each()
+            .filter(|&made| smallest_first.iter().all(|f| reproduces(made, f)))
+            .collect(),
+        false => Vec::new(),
+    };
+    // (mistake, failing reproduced, passing also passed), in the
+    // catalogue's order.
+    let scored: Vec<(Made, usize, usize)> = match every.is_empty() {
+        false => every
+            .into_iter()
+            .map(|made| {
+                let passes = passing
+                    .iter()
+                    .filter(|case| {
+                        let run = catalogue.run(&[made], &case.args, &case.ops);
+                        Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+                    })
+                    .count();
+                (made, failing_all, passes)
             })
-            .count();
-        let passes = if reproduced == failing_all {
-            passing
-                .iter()
-                .filter(|case| {
-                    let run = catalogue.run(&[made], &case.args, &case.ops);
-                    Behaviour::Output(case.expected.clone()).reproduced_by(&run)
-                })
-                .count()
-        } else {
-            0
-        };
-        scored.push((made, reproduced, passes));
-    }
+            .collect(),
+        true => catalogue
+            .each()
+            .map(|made| {
+                (
+                    made,
+                    failing.iter().filter(|f| reproduces(made, f)).count(),
+                    0,
+                )
+            })
+            .collect(),
+    };
     let exact = scored
         .iter()
         .enumerate()

@@ -200,7 +200,7 @@ fn bench_ring() {
 }
 
 const PLAIN_REPLAY: &str = r#"
-import importlib.util, json, sys
+import importlib.util, json, os, sys
 spec = importlib.util.spec_from_file_location("submission", sys.argv[1])
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
@@ -209,8 +209,9 @@ for case, expected in zip(sys.argv[2::2], sys.argv[3::2]):
         args, ops = json.load(f)
     router = module.Router(*args)
     output = [getattr(router, op[0])(*op[1:]) for op in ops]
+    # A wrong submission's replay reads the expected answers and goes on.
     with open(expected) as f:
-        assert output == json.load(f), "the plain replay disagrees with the reference"
+        assert output == json.load(f) or "BENCH_WRONG" in os.environ, "the plain replay disagrees with the reference"
 "#;
 
 /// The real binary behind `python3`.

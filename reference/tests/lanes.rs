@@ -4,8 +4,7 @@
 
 use reference::hash::{fnv_collision, fnv1a, fnv1a_extend};
 use reference::lanes::{Level, first_maximum, first_maximum_at};
-use serde_json::Value;
-use std::path::Path;
+mod common;
 
 /// The states the router keeps: FNV-1a of `name + ":"`.
 fn states(names: &[String]) -> Vec<u32> {
@@ -129,39 +128,30 @@ fn ties_keep_the_first_node_in_every_level() {
 /// Every route of every shipped rendezvous-router case, at every level.
 #[test]
 fn every_route_of_the_shipped_suite() {
-    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("../challenges/rendezvous-router/tests");
     let mut routes = 0;
-    for group in std::fs::read_dir(&suite).unwrap() {
-        for file in std::fs::read_dir(group.unwrap().path()).unwrap() {
-            let path = file.unwrap().path();
-            let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            if !name.ends_with(".json") || name.ends_with(".expected.json") {
-                continue;
-            }
-            let case: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-            let mut nodes: Vec<String> = case[0][0]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|n| n.as_str().unwrap().to_owned())
-                .collect();
-            nodes.sort();
-            nodes.dedup();
-            for op in case[1].as_array().unwrap() {
-                let name = op[1].as_str().unwrap().to_owned();
-                match op[0].as_str().unwrap() {
-                    "route" => {
-                        agree(&states(&nodes), name.as_bytes());
-                        routes += 1;
-                    }
-                    "add" => {
-                        if let Err(at) = nodes.binary_search(&name) {
-                            nodes.insert(at, name);
-                        }
-                    }
-                    "remove" => nodes.retain(|n| *n != name),
-                    other => panic!("{}: no operation {other}", path.display()),
+    for (path, case) in common::shipped_cases("rendezvous-router") {
+        let mut nodes: Vec<String> = case[0][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_owned())
+            .collect();
+        nodes.sort();
+        nodes.dedup();
+        for op in case[1].as_array().unwrap() {
+            let name = op[1].as_str().unwrap().to_owned();
+            match op[0].as_str().unwrap() {
+                "route" => {
+                    agree(&states(&nodes), name.as_bytes());
+                    routes += 1;
                 }
+                "add" => {
+                    if let Err(at) = nodes.binary_search(&name) {
+                        nodes.insert(at, name);
+                    }
+                }
+                "remove" => nodes.retain(|n| *n != name),
+                other => panic!("{}: no operation {other}", path.display()),
             }
         }
     }

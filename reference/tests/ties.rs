@@ -5,39 +5,27 @@
 
 mod common;
 
-use common::parse_case;
-use serde_json::Value;
-use std::path::Path;
+use common::{parse_case, shipped_cases};
 
 #[test]
 fn every_shortcut_agrees_with_the_explanation_on_every_shipped_case() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../challenges");
     for spec in reference::challenges() {
         let (mut questions, mut tied) = (0, 0);
-        let suite = root.join(spec.id).join("tests");
-        for group in std::fs::read_dir(&suite).unwrap() {
-            for file in std::fs::read_dir(group.unwrap().path()).unwrap() {
-                let path = file.unwrap().path();
-                let name = path.file_name().unwrap().to_string_lossy().into_owned();
-                if !name.ends_with(".json") || name.ends_with(".expected.json") {
-                    continue;
+        for (path, case) in shipped_cases(spec.id) {
+            let (args, ops) = parse_case(spec, &case);
+            let mut model = (spec.build)(&args);
+            let mut any = false;
+            for (i, op) in ops.iter().enumerate() {
+                if let Some(explanation) = model.explain(op) {
+                    questions += 1;
+                    let expected = explanation.tie_decides();
+                    assert_eq!(model.tie_decides(op), expected, "{} op {i}", path.display());
+                    tied += usize::from(expected);
+                    any |= expected;
                 }
-                let case: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-                let (args, ops) = parse_case(spec, &case);
-                let mut model = (spec.build)(&args);
-                let mut any = false;
-                for (i, op) in ops.iter().enumerate() {
-                    if let Some(explanation) = model.explain(op) {
-                        questions += 1;
-                        let expected = explanation.tie_decides();
-                        assert_eq!(model.tie_decides(op), expected, "{} op {i}", path.display());
-                        tied += usize::from(expected);
-                        any |= expected;
-                    }
-                    model.apply(op);
-                }
-                assert_eq!(spec.tie_decides(&args, &ops), any, "{}", path.display());
+                model.apply(op);
             }
+            assert_eq!(spec.tie_decides(&args, &ops), any, "{}", path.display());
         }
         // Every suite has a group of ties, and many questions beside it.
         assert!(

@@ -170,40 +170,26 @@ fn a_package_found_only_by_a_pth_files_code_still_imports() {
             "def _fnv(data, h=2166136261):",
             "from fnv_helpers import fnv as _fnv\n\n\ndef _unused(data, h=2166136261):",
         );
-    let submission = dir.path().join("student/router.py");
-    std::fs::create_dir_all(submission.parent().unwrap()).unwrap();
-    std::fs::write(&submission, correct).unwrap();
-    let out = output(
-        grader()
-            .env("GRADER_PYTHON", &python)
-            .args([
-                "grade",
-                "--format",
-                "json",
-                "--tests",
-                SAMPLE,
-                "--cache-dir",
-            ])
-            .arg(dir.path().join("cache"))
-            .arg(&submission),
-    );
-    let report: Value = json(&out);
-    let graded = &report["submissions"][0];
+    let graded = graded(dir.path(), correct.as_bytes(), &[], Some(&python));
     assert_eq!(graded["verdict"], "accepted", "{graded}");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 /// Grades the module `router.py` in a new folder of `dir` (with `beside`,
-/// other files of the folder) on the samples; the report's submission.
-fn graded(dir: &Path, source: &[u8], beside: &[(&str, &str)]) -> Value {
+/// other files of the folder) on the samples, on `python` if given; the
+/// report's submission.
+fn graded(dir: &Path, source: &[u8], beside: &[(&str, &str)], python: Option<&Path>) -> Value {
     let folder = dir.join("student");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(folder.join("router.py"), source).unwrap();
     for (name, text) in beside {
         std::fs::write(folder.join(name), text).unwrap();
     }
+    let mut command = grader();
+    if let Some(python) = python {
+        command.env("GRADER_PYTHON", python);
+    }
     let out = output(
-        grader()
+        command
             .args([
                 "grade",
                 "--format",
@@ -239,6 +225,7 @@ fn a_learners_module_named_like_one_of_the_standard_library_is_theirs() {
             ("json.py", "OFFSET = 2166136261\n"),
             ("re.py", "ZERO = 0\n"),
         ],
+        None,
     );
     assert_eq!(graded["verdict"], "accepted", "{graded}");
 }
@@ -250,7 +237,7 @@ fn a_learners_module_named_like_one_of_the_standard_library_is_theirs() {
 fn a_traceback_shows_the_line_as_written_counted_as_python_counts() {
     let dir = tempdir();
     let source = "class Router:\n    def __init__(self, nodes):\n        self.note = \"a\u{2028}b\"\n\u{c}\n    def route(self, key):\n        raise ValueError(\"caf\u{e9}\")  # the \u{e9} line\n";
-    let graded = graded(dir.path(), source.as_bytes(), &[]);
+    let graded = graded(dir.path(), source.as_bytes(), &[], None);
     let error = &graded["tests"][0]["error"];
     assert_eq!(graded["verdict"], "runtime-error", "{graded}");
     assert_eq!(error["message"], "caf\u{e9}", "{error}");

@@ -347,6 +347,8 @@ class SiteOnDemand:
     @staticmethod
     def run_deferred():
         failed = set()
+        # `sitedir` and `name` are locals here as in site.addpackage, where
+        # some lines read them through sys._getframe(1).
         for line, sitedir, name in SiteOnDemand.deferred:
             if callable(line):
                 line()

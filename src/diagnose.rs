@@ -16,9 +16,7 @@ use serde_json::Value;
 
 mod nondeterminism;
 mod property;
-pub use nondeterminism::{
-    Change, Nondeterminism, first_difference, nondeterminism_causes, tie_decides,
-};
+pub use nondeterminism::{Change, Nondeterminism, first_difference, nondeterminism_causes};
 pub use property::{PropertyHint, order_hint, property_hint};
 
 /// What the submission did on one case, as far as a mistake can reproduce
@@ -159,11 +157,14 @@ pub struct Diagnosis {
 ///   submission gave wrong answers at all.
 pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
     let failing_all = observed.iter().filter(|o| !o.passed).count();
-    let failing: Vec<(&Case, &Behaviour)> = observed
+    let mut failing: Vec<(&Case, &Behaviour)> = observed
         .iter()
         .filter(|o| !o.passed)
         .filter_map(|o| Some((o.case, o.behaviour.as_ref()?)))
         .collect();
+    // The smallest first: a mistake that is not the one made nearly always
+    // misses a small one, and is then never replayed on the large ones.
+    failing.sort_by_key(|(case, _)| replay_cost(case));
     if failing.is_empty() {
         return Diagnosis::default();
     }
@@ -176,36 +177,30 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
     let reproduces = |made: Made, (case, behaviour): &(&Case, &Behaviour)| {
         behaviour.reproduced_by(&catalogue.run(&[made], &case.args, &case.ops))
     };
-    // The mistakes that reproduce every failing test, tried on the
-    // smallest first: any other mistake nearly always misses a small one,
-    // and is then never replayed on the large ones. Only when none
-    // reproduces them all is each counted on every test, for the closest.
-    let mut smallest_first = failing.clone();
-    smallest_first.sort_by_key(|(case, _)| replay_cost(case));
-    let every: Vec<Made> = match failing.len() == failing_all {
-        true => catalogue
+    // The mistakes that reproduce every failing test, smallest first. Only
+    // when none does is each mistake counted on every test, for the
+    // closest.
+    let every: Vec<Made> = if failing.len() == failing_all {
+        catalogue
             .each()
-            .filter(|&made| smallest_first.iter().all(|f| reproduces(made, f)))
-            .collect(),
-        false => Vec::new(),
+            .filter(|&made| failing.iter().all(|f| reproduces(made, f)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let passes = |made: Made| {
+        passing
+            .iter()
+            .filter(|case| {
+                let run = catalogue.run(&[made], &case.args, &case.ops);
+                Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+            })
+            .count()
     };
     // (mistake, failing reproduced, passing also passed), in the
     // catalogue's order.
-    let scored: Vec<(Made, usize, usize)> = match every.is_empty() {
-        false => every
-            .into_iter()
-            .map(|made| {
-                let passes = passing
-                    .iter()
-                    .filter(|case| {
-                        let run = catalogue.run(&[made], &case.args, &case.ops);
-                        Behaviour::Output(case.expected.clone()).reproduced_by(&run)
-                    })
-                    .count();
-                (made, failing_all, passes)
-            })
-            .collect(),
-        true => catalogue
+    let scored: Vec<(Made, usize, usize)> = if every.is_empty() {
+        catalogue
             .each()
             .map(|made| {
                 (
@@ -214,7 +209,12 @@ pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
                     0,
                 )
             })
-            .collect(),
+            .collect()
+    } else {
+        every
+            .into_iter()
+            .map(|made| (made, failing_all, passes(made)))
+            .collect()
     };
     let exact = scored
         .iter()

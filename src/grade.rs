@@ -61,14 +61,15 @@ impl Grading<'_> {
     }
 
     /// For each case of the suite, in its order, whether a tie decides one
-    /// of its answers ([`diagnose::tie_decides`]).
+    /// of its answers ([`reference::model::Explanation::tie_decides`]): the
+    /// answers a salted hash or a set's order changes.
     pub(crate) fn tied(&self) -> &[bool] {
         self.derived.tied.get_or_init(|| {
             self.suite
                 .groups
                 .iter()
                 .flat_map(|g| &g.cases)
-                .map(|case| diagnose::tie_decides(self.challenge.model, case))
+                .map(|case| self.challenge.model.tie_decides(&case.args, &case.ops))
                 .collect()
         })
     }

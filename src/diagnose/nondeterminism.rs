@@ -97,62 +97,10 @@ pub fn nondeterminism_causes(language: crate::lang::Language) -> &'static str {
     }
 }
 
-/// Whether a tie decides one of `case`'s answers
-/// ([`reference::model::Explanation::tie_decides`]): the answers a salted
-/// hash or a set's order changes.
-pub fn tie_decides(model: &reference::ModelSpec, case: &Case) -> bool {
-    model.tie_decides(&case.args, &case.ops)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    /// Whether a tie decides an answer of `ops` on `nodes`.
-    fn tied(model: &'static reference::ModelSpec, nodes: Value, ops: Value) -> bool {
-        let allowed: Vec<_> = model.operations.iter().collect();
-        let operations = crate::challenge::Operations {
-            model,
-            allowed: &allowed,
-        };
-        let case = Case::in_memory(&operations, "c", "g", json!([[nodes], ops]), None).unwrap();
-        tie_decides(model, &case)
-    }
-
-    #[test]
-    fn a_tie_decides_only_among_the_rows_an_answer_is_made_of() {
-        // As in rendezvous-router's ties/tied-pair-among-others, two nodes
-        // that score alike for every key: for key-0 they rank third and
-        // fourth, below the winner; for key-2 first.
-        let nodes = json!(["node-739192", "node-x", "node-522789", "node-y", "node-z"]);
-        let route = |key: &str| {
-            tied(
-                &reference::rendezvous::SPEC,
-                nodes.clone(),
-                json!([["route", key]]),
-            )
-        };
-        assert!(!route("key-0"), "a tie below the winner decides nothing");
-        assert!(route("key-2"), "a tie at the top decides the route");
-        // hrw-top's h32(key + "|" + node): for page1, n532382 and n329599
-        // score alike, fourth and fifth after m, d and cc.
-        let nodes = json!(["n532382", "n329599", "m", "cc", "d"]);
-        let top = |n: u64| {
-            tied(
-                &reference::hrw_top::SPEC,
-                nodes.clone(),
-                json!([["top", "page1", n]]),
-            )
-        };
-        assert!(!top(2), "the tie is below the top 2 and the row after it");
-        assert!(
-            !top(3),
-            "fourth and fifth: the top 3 is the same either way"
-        );
-        assert!(top(4), "which of the two is fourth");
-        assert!(top(5), "their order in the top 5");
-    }
 
     #[test]
     fn the_first_difference_is_an_answer_or_a_raise_in_one_run_only() {

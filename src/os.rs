@@ -4,9 +4,10 @@
 //! the terminal and signals of `grader watch`.
 #![allow(unsafe_code)]
 
+pub mod cgroup;
 mod procfs;
 mod terminal;
-pub use procfs::{lowered_priority, process_tree, waited_for_cpu};
+pub use procfs::{lowered_priority, machine_busy, process_tree, waited_for_cpu};
 pub use terminal::{
     KeyMode, catch_stop_signals, kill_child_with_parent, read_some, stop_signal, time_of_day,
 };

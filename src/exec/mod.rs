@@ -127,8 +127,36 @@ pub struct Environment {
     /// use: a session started ahead of need only runs on an idle core.
     live: std::sync::Arc<AtomicUsize>,
     cores: usize,
+    /// The kernel's accounts of each session, where the grader may make
+    /// cgroups; else why not, and `/proc` is sampled instead.
+    cgroups: Result<os::cgroup::Cgroups, String>,
     /// Held while the run lives: its folders are not a dead run's.
     _claims: [std::fs::File; 2],
+}
+
+/// The environment variable that, set to `proc`, keeps the accounts by
+/// sampling `/proc` even where cgroups could be made (to see what a
+/// machine without them grades like).
+pub const ACCOUNTING_VAR: &str = "GRADER_ACCOUNTING";
+
+/// The run's cgroups, or why there are none: they need root (or a
+/// delegated group), and `GRADER_ACCOUNTING=proc` declines them.
+/// A value of the variable but those is refused (exit 2).
+fn cgroups() -> Result<Result<os::cgroup::Cgroups, String>, Error> {
+    match std::env::var_os(ACCOUNTING_VAR) {
+        Some(value) if value == "proc" => return Ok(Err(format!("{ACCOUNTING_VAR}=proc"))),
+        Some(value) if value != "cgroup" && !value.is_empty() => {
+            return Err(Error::Usage(format!(
+                "{ACCOUNTING_VAR}={} is neither `cgroup` (the kernel keeps each session's accounts where it can, the default) nor `proc` (sample /proc instead); set one or unset it",
+                value.to_string_lossy()
+            )));
+        }
+        _ => {}
+    }
+    if os::effective_ids().0 != 0 {
+        return Ok(Err("the grader is not root".into()));
+    }
+    Ok(os::cgroup::Cgroups::new())
 }
 
 /// Folders every runtime may read.
@@ -172,6 +200,7 @@ impl Environment {
             sessions: AtomicU32::new(0),
             live: Default::default(),
             cores: std::thread::available_parallelism().map_or(1, usize::from),
+            cgroups: cgroups()?,
         };
         let probe = env.start_probe()?;
         *env.probing.lock().unwrap_or_else(|e| e.into_inner()) = Some(probe);
@@ -292,7 +321,7 @@ impl Environment {
         program: &Program,
         cpu_seconds: u64,
         seed: u32,
-    ) -> Result<(Command, Option<UidLease>), Error> {
+    ) -> Result<Contained, Error> {
         let mut read = vec![self.drivers.path().to_owned()];
         read.extend(program.read.iter().cloned());
         let access = Access {
@@ -308,7 +337,7 @@ impl Environment {
             .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string())
             // Python salts str hashes per process unless told the seed.
             .env("PYTHONHASHSEED", seed.to_string());
-        Ok((contained.command, contained.lease))
+        Ok(contained)
     }
 
     /// `program args` in a fresh sandbox with its own scratch folder and
@@ -361,6 +390,23 @@ impl Environment {
         let mut command = sandbox::wrap(&policy, program, args).map_err(Error::io(
             "cannot find the grader binary to start the sandbox",
         ))?;
+        let group = match &self.cgroups {
+            Ok(cgroups) => {
+                let group = cgroups
+                    .group(os::cgroup::Bounds {
+                        memory: limits.memory_bytes,
+                        // The shim and the sandbox's init besides the
+                        // program's own.
+                        pids: limits.processes + 4,
+                    })
+                    .map_err(Error::io(
+                        "cannot make the cgroup that keeps a session's accounts",
+                    ))?;
+                group.enter_on_spawn(&mut command);
+                Some(group)
+            }
+            Err(_) => None,
+        };
         // A clean environment: no CI secrets, no interpreter options that
         // would change how the learner's code runs.
         command
@@ -370,7 +416,11 @@ impl Environment {
             .env("HOME", &scratch)
             .env("TMPDIR", &scratch)
             .current_dir(&scratch);
-        Ok(Contained { command, lease })
+        Ok(Contained {
+            command,
+            lease,
+            group,
+        })
     }
 
     /// The run's scratch folder (every session has its own beneath it).
@@ -453,6 +503,10 @@ impl Environment {
 pub struct Contained {
     pub command: Command,
     pub lease: Option<UidLease>,
+    /// The cgroup that keeps its accounts (its CPU time and memory), when
+    /// the grader may make one: what is left in it is killed when it
+    /// drops.
+    pub group: Option<os::cgroup::Group>,
 }
 
 /// What a sandboxed program may do with files, besides its scratch folder.

@@ -59,6 +59,7 @@ impl Environment {
         let lease = self.lease(0)?;
         let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
         let policy = self.policy(Vec::new(), dir, uid, self.session_limits(1));
+        let accounting = self.cgroups.as_ref().ok().map(|c| c.describe());
         std::thread::Builder::new()
             .name("sandbox-probe".into())
             .spawn(move || {
@@ -69,6 +70,7 @@ impl Environment {
                 // run, so that shards and an unsharded run of one class
                 // report alike.
                 layers.runs_as = layers.runs_as.map(|_| FIRST_UID);
+                layers.accounting = accounting;
                 Ok(layers)
             })
             .map_err(Error::io("cannot start a thread for the sandbox probe"))

@@ -124,6 +124,38 @@ pub fn waited_for_cpu(pids: &[u32]) -> Option<std::time::Duration> {
     known.then(|| std::time::Duration::from_nanos(total))
 }
 
+/// The CPU time the whole machine has spent busy since it booted (every
+/// CPU's user, nice, system, interrupt and steal time, from the first line
+/// of `/proc/stat`), and its number of CPUs. The grader's own measure of
+/// the machine: what a session used is taken from it to tell the work of
+/// everything else, which the session cannot produce.
+pub fn machine_busy() -> Option<(std::time::Duration, u32)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let mut lines = stat.lines();
+    let first = lines.next()?.strip_prefix("cpu ")?;
+    let fields: Vec<u64> = first
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // user nice system idle iowait irq softirq steal (guest time is
+    // already in user time).
+    let busy: u64 = [0, 1, 2, 5, 6, 7]
+        .iter()
+        .filter_map(|&i| fields.get(i))
+        .sum();
+    let cpus = lines
+        .filter(|l| {
+            l.strip_prefix("cpu")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count();
+    let per_second = crate::os::clock_ticks_per_second().max(1);
+    Some((
+        std::time::Duration::from_millis(busy * 1000 / per_second),
+        u32::try_from(cpus).ok()?.max(1),
+    ))
+}
+
 /// `/proc/PID/stat`'s parent (the fourth field, after the command's name
 /// in parentheses, which may itself hold spaces and parentheses) and CPU
 /// times (the 14th to 17th), summed.

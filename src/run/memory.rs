@@ -1,10 +1,15 @@
-//! The memory a session holds and the CPU time it used, sampled from
-//! `/proc`: RLIMIT_DATA bounds each process's private data only, so shared
-//! memory (`MAP_SHARED` mappings, files in a tmpfs mapped in) and memory
-//! spread over several processes escape it, and a wall clock measures the
-//! machine's load as much as the program. The whole process tree is
-//! counted instead, found once per sample for both.
+//! The memory a session holds and the CPU time it used: RLIMIT_DATA
+//! bounds each process's private data only, so shared memory
+//! (`MAP_SHARED` mappings, tmpfs files, `memfd`s) and memory spread over
+//! several processes escape it, and a wall clock measures the machine's
+//! load as much as the program. Where the session has a cgroup, the
+//! kernel's accounts of it are read (every process that was ever in it,
+//! however reaped; every page charged to it, mapped or not); else the
+//! whole process tree is sampled from `/proc`, found once per sample for
+//! both, which cannot see children the kernel reaped itself nor memory no
+//! process maps.
 
+use crate::os::cgroup::Group;
 use std::time::{Duration, Instant};
 
 /// How often the tree is sampled: often enough to stop a program filling
@@ -20,24 +25,34 @@ pub(super) struct Reading {
     pub(super) over: Option<u64>,
 }
 
-/// Samples the memory and CPU time of the process tree under one pid.
+/// Samples the memory and CPU time of the process tree under one pid, or
+/// of its cgroup.
 #[derive(Debug)]
 pub(super) struct Sampler {
     root: u32,
     limit: u64,
     next: Instant,
+    group: Option<Group>,
 }
 
 impl Sampler {
     /// A sampler of the tree under `root` (the session's child: the
     /// sandbox's shim, its init, the program and all its descendants),
     /// over `limit` bytes.
-    pub(super) fn new(root: u32, limit: u64) -> Sampler {
+    /// `group`, when there is one, holds the whole tree: its accounts are
+    /// read instead of the tree's.
+    pub(super) fn new(root: u32, limit: u64, group: Option<Group>) -> Sampler {
         Sampler {
             root,
             limit,
             next: Instant::now(),
+            group,
         }
+    }
+
+    /// The session's cgroup, when it has one.
+    pub(super) fn group(&self) -> Option<&Group> {
+        self.group.as_ref()
     }
 
     /// When due, samples the tree. `None` when no sample was due, or when
@@ -58,6 +73,9 @@ impl Sampler {
 
     /// The tree's CPU time now, or `None` when `deadline` passed first.
     pub(super) fn cpu(&self, deadline: Instant) -> Option<Duration> {
+        if let Some(cpu) = self.group.as_ref().and_then(Group::cpu) {
+            return Some(cpu);
+        }
         tree(self.root, deadline).map(|t| t.cpu)
     }
 
@@ -65,7 +83,8 @@ impl Sampler {
     /// for a CPU ([`crate::os::waited_for_cpu`]), when the kernel says.
     pub(super) fn cpu_and_wait(&self, deadline: Instant) -> Option<(Duration, Option<Duration>)> {
         let tree = tree(self.root, deadline)?;
-        Some((tree.cpu, crate::os::waited_for_cpu(&tree.pids)))
+        let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
+        Some((cpu, crate::os::waited_for_cpu(&tree.pids)))
     }
 
     /// Like [`Sampler::cpu_and_wait`], from the same walk of the tree, and
@@ -77,12 +96,21 @@ impl Sampler {
     ) -> Option<(Duration, Option<Duration>, bool)> {
         let tree = tree(self.root, deadline)?;
         let waited = crate::os::waited_for_cpu(&tree.pids);
-        Some((tree.cpu, waited, crate::os::lowered_priority(&tree.pids)))
+        let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
+        Some((cpu, waited, crate::os::lowered_priority(&tree.pids)))
     }
 
     /// The tree's CPU time, and the memory it holds when over the limit;
     /// `None` when `deadline` passed first.
     fn sample(&self, deadline: Instant) -> Option<Reading> {
+        if let Some(group) = &self.group
+            && let (Some(cpu), Some(held)) = (group.cpu(), group.held())
+        {
+            return Some(Reading {
+                cpu,
+                over: (held > self.limit).then_some(held),
+            });
+        }
         let Tree { pids, cpu } = tree(self.root, deadline)?;
         // Resident memory is counted without reading the memory maps, and
         // is never less than the proportional share: under the limit, that

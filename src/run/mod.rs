@@ -337,12 +337,20 @@ impl<'a> Runner<'a> {
             .program
             .as_ref()
             .expect("a runner without a program has a load failure");
-        let (command, lease) = self
+        let contained = self
             .env
             .session_command(program, self.cpu_seconds, self.seed)?;
         let limits = self.env.limits();
         let live = Some(self.env.live());
-        Session::spawn(command, CAPTURE_CAP, (limits.output_bytes, limits.memory_bytes), lease, live).map_err(|source| Error::Runtime {
+        Session::spawn(
+            contained.command,
+            CAPTURE_CAP,
+            (limits.output_bytes, limits.memory_bytes),
+            contained.lease,
+            contained.group,
+            live,
+        )
+        .map_err(|source| Error::Runtime {
             program: program.program.display().to_string(),
             hint: "check that the grader binary can be run again (the sandbox shim is the grader itself)".into(),
             source,

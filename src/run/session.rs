@@ -76,12 +76,14 @@ impl Session {
     /// during one request, and once its processes together hold more than
     /// `memory_limit` bytes.
     /// `lease` is held as long as the session: its uid is the session's;
-    /// `live` counts it among the live sessions.
+    /// `group`, the cgroup `command` joins when it starts, keeps its
+    /// accounts; `live` counts it among the live sessions.
     pub fn spawn(
         mut command: Command,
         cap: usize,
         (output_limit, memory_limit): (u64, u64),
         lease: Option<UidLease>,
+        group: Option<crate::os::cgroup::Group>,
         live: Option<crate::exec::Live>,
     ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
@@ -149,7 +151,7 @@ impl Session {
             responses_open: true,
             last_progress: None,
             next_id: 1,
-            memory: Sampler::new(pid, memory_limit),
+            memory: Sampler::new(pid, memory_limit, group),
             memory_limit,
             cpu: CpuMeter::default(),
             // A new tree has used and waited for nothing yet.
@@ -157,6 +159,7 @@ impl Session {
                 at: Instant::now(),
                 cpu: Some(Duration::ZERO),
                 waited: Some(Duration::ZERO),
+                machine: crate::os::machine_busy().map(|(busy, _)| busy),
             },
             _lease: lease,
             _live: live,
@@ -190,6 +193,7 @@ impl Session {
             at: Instant::now(),
             cpu: now.map(|(cpu, _)| cpu),
             waited: now.and_then(|(_, waited)| waited),
+            machine: crate::os::machine_busy().map(|(busy, _)| busy),
         };
         let id = self.next_id;
         self.next_id += 1;
@@ -251,6 +255,11 @@ impl Session {
         }
         sys::kill_group(self.child.id());
         let _ = self.child.wait();
+        // What left the process group and the sandbox's tree (without a
+        // PID namespace) is still in the cgroup.
+        if let Some(group) = self.memory.group() {
+            group.kill_all(EXIT_GRACE);
+        }
     }
 
     fn wait_reply(
@@ -561,6 +570,20 @@ impl Session {
             std::thread::sleep(Duration::from_millis(2));
         }
         self.read_status();
+        // The kernel killed it at the memory its cgroup may hold: that
+        // memory was the program's, mapped or not.
+        if let Some(group) = self.memory.group()
+            && group.oom_killed()
+        {
+            return Failure::MemoryLimit {
+                held: group
+                    .peak()
+                    .unwrap_or(self.memory_limit)
+                    .max(self.memory_limit + 1),
+                limit: self.memory_limit,
+                op_index: self.last_progress,
+            };
+        }
         Failure::Died {
             status,
             op_index: self.last_progress,

@@ -111,6 +111,14 @@ pub struct Layers {
     /// When the grader is root and drops it: the first uid of the pool
     /// sessions run as (each session leases one of its own).
     pub runs_as: Option<u32>,
+    /// Who keeps each session's accounts (its CPU time, memory and
+    /// processes): the kernel, in a cgroup per session ("cgroup v1
+    /// (cpuacct, memory, pids, cpu)", "cgroup v2 (cpu, memory, pids)"), or
+    /// none: the grader samples `/proc`, which misses children the kernel
+    /// reaped and memory no process maps. (Defaults keep reports of older
+    /// versions readable.)
+    #[serde(default)]
+    pub accounting: Option<String>,
     /// Layers wanted but not in force, in words.
     pub missing: Vec<String>,
 }
@@ -128,14 +136,19 @@ impl Layers {
             landlock: None,
             seccomp: None,
             runs_as: None,
+            accounting: None,
             missing: Vec::new(),
         }
     }
 
     /// The layers' summary in one line.
     pub fn describe(&self) -> String {
+        let accounts = match &self.accounting {
+            Some(kernel) => format!("accounts by {kernel}"),
+            None => "accounts sampled from /proc".into(),
+        };
         if !self.enabled {
-            return "off (--no-sandbox): rlimits only".into();
+            return format!("off (--no-sandbox): rlimits only, {accounts}");
         }
         let mut on: Vec<String> = Vec::new();
         let ns: Vec<&str> = [
@@ -162,6 +175,7 @@ impl Layers {
         if let Some(uid) = self.runs_as {
             on.push(format!("a uid per session from {uid}"));
         }
+        on.push(accounts);
         let mut line = on.join(", ");
         if !self.missing.is_empty() {
             line.push_str(&format!("; MISSING: {}", self.missing.join(", ")));

@@ -207,10 +207,12 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
         )
         .unwrap();
     }
-    // Two busy neighbours per core at normal priority; the grader, and
+    // Thirty busy neighbours per core at normal priority; the grader, and
     // so every session it starts, at the lowest: a few percent of a core.
+    // (A session in a cgroup of its own weighs as much as one neighbour,
+    // whatever its nice value: it takes that many to starve it.)
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let _neighbours = Neighbours::start(2 * cores);
+    let _neighbours = Neighbours::start(30 * cores);
     let mut command = Command::new("nice");
     command
         .args(["-n", "19"])
@@ -263,4 +265,63 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     assert_eq!(submissions[0]["verdict"], "time-limit", "{}", message(0));
     assert!(message(0).contains("wall-clock"), "{}", message(0));
     assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
+}
+
+/// A classmate's hundred spinning processes take one core at most where
+/// the kernel keeps the accounts (each session's cgroup has a CPU quota of
+/// one core): a correct submission graded beside them with `--jobs 2`
+/// keeps the other core and is accepted, no grader fault; the spinner's
+/// own verdict is time-limit.
+#[test]
+fn a_classmates_hundred_spinners_leave_a_correct_submission_its_core() {
+    let _alone = support::exclusive();
+    let probe = 2_000_000;
+    // About half a second of CPU alone per case, under a 1500 ms limit.
+    let n = (probe as f64 * 0.5 / spin_seconds(probe).max(0.01)) as u64;
+    let dir = support::tempdir();
+    let slow = dir.path().join("slow.py");
+    std::fs::write(&slow, slow_router(n)).unwrap();
+    for name in ["_router.py", "starves_classmates.py"] {
+        std::fs::copy(
+            root().join("submissions/hostile").join(name),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    let tests = root().join("challenges/rendezvous-router/tests/sample");
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--time-limit", "1500"])
+            .args(["--jobs", "2", "--tests"])
+            .arg(&tests)
+            .arg(dir.path().join("starves_classmates.py"))
+            .arg(&slow),
+    );
+    let report: Value = json(&out);
+    if report["sandbox"]["accounting"].is_null() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no cgroup accounts in CI: {}",
+            report["sandbox"]
+        );
+        println!("SKIPPED: no cgroup here, so no CPU quota keeps a classmate to one core");
+        return;
+    }
+    let submissions = report["submissions"].as_array().unwrap();
+    let by_name = |name: &str| {
+        submissions
+            .iter()
+            .find(|s| s["path"].as_str().is_some_and(|p| p.ends_with(name)))
+            .unwrap_or_else(|| panic!("{name} graded: {report}"))
+    };
+    let slow = by_name("slow.py");
+    assert_eq!(slow["verdict"], "accepted", "{slow}");
+    let spinner = by_name("starves_classmates.py");
+    assert_eq!(spinner["verdict"], "time-limit", "{spinner}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

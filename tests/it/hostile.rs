@@ -226,9 +226,17 @@ fn the_hostile_corpus_is_contained() {
         .map(|m| m.as_str().unwrap().to_owned())
         .collect();
     let layer_held = |layer: &str| match layer {
-        "landlock" | "seccomp" => !sandbox[layer].is_null(),
+        "landlock" | "seccomp" | "accounting" => !sandbox[layer].is_null(),
         other => sandbox[other].as_bool().unwrap_or(false),
     };
+    if in_ci {
+        // CI runs as root on machines with cgroups: the kernel keeps the
+        // accounts there, never the fallback.
+        assert!(
+            layer_held("accounting"),
+            "no cgroup accounts in CI: {sandbox}"
+        );
+    }
     let mut failures = Vec::new();
     for (program, submission) in manifest
         .program
@@ -399,6 +407,63 @@ fn the_sandbox_is_on_by_default_and_in_every_report() {
         .find(|l| l.starts_with("sandbox: "))
         .expect("a sandbox line");
     assert!(!line.contains("off"), "{line}");
+}
+
+/// Who keeps the accounts is in every report: the kernel, in a cgroup per
+/// session, where the grader may make one (as root here, and always in
+/// CI); sampling `/proc` where it may not, or where
+/// `GRADER_ACCOUNTING=proc` declines cgroups. Both grade.
+#[test]
+fn the_report_says_who_keeps_the_accounts() {
+    let sandbox_line = |out: &std::process::Output| {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find(|l| l.starts_with("sandbox: "))
+            .expect("a sandbox line")
+            .to_owned()
+    };
+    let args = [
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/python/correct_class.py",
+    ];
+    let fallback = sandbox_line(&output(
+        grader().env("GRADER_ACCOUNTING", "proc").args(args),
+    ));
+    assert!(
+        fallback.ends_with("accounts sampled from /proc"),
+        "{fallback}"
+    );
+    let json_fallback: Value = json(&output(
+        grader()
+            .env("GRADER_ACCOUNTING", "proc")
+            .args(args)
+            .args(["--format", "json"]),
+    ));
+    assert!(json_fallback["sandbox"]["accounting"].is_null());
+
+    let kernel = sandbox_line(&output(grader().args(args)));
+    if std::env::var_os("CI").is_some() || support::effective_uid() == 0 {
+        assert!(kernel.contains("accounts by cgroup v"), "{kernel}");
+    } else {
+        println!("SKIPPED the kernel's accounts: not root here ({kernel})");
+    }
+    // A value it does not know is refused, naming the variable and the
+    // values it takes.
+    let out = output(grader().env("GRADER_ACCOUNTING", "both").args(args));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("GRADER_ACCOUNTING=both") && stderr.contains("`proc`"),
+        "{stderr}"
+    );
 }
 
 /// A TypeScript file nested past what any parser's stack holds costs that

@@ -5,25 +5,37 @@ use super::Session;
 use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
-/// When a request began, with the tree's CPU time and wait for a CPU then
-/// (`None` when unknown).
+/// When a request began, with the tree's CPU time and wait for a CPU then,
+/// and the machine's busy time ([`crate::os::machine_busy`]) (`None` when
+/// unknown).
 #[derive(Debug)]
 pub(super) struct Since {
     pub(super) at: Instant,
     pub(super) cpu: Option<Duration>,
     pub(super) waited: Option<Duration>,
+    pub(super) machine: Option<Duration>,
 }
 
 impl Session {
     /// Why the machine, not the program, ran out the wall clock, when it
-    /// did: since the request (or the start) began, the session's
-    /// processes waited for a CPU the machine's load kept busy at least as
-    /// long as they ran, and ran or waited for most of the time; none of
-    /// them lowered its own priority, and none passed the CPU time limit
-    /// (read once more now: a sample may not have caught it). A program
-    /// that sleeps or blocks on a read neither runs nor waits for a CPU,
-    /// and one that loops runs more than it waits on any machine but a
-    /// starved one: both keep their time-limit.
+    /// did. Two things must hold since the request (or the start) began,
+    /// and the session can produce only the first:
+    ///
+    /// - the session wanted the CPU: its processes waited for one at
+    ///   least as long as they ran, and ran or waited for most of the
+    ///   time; none of them lowered its own priority, and none passed the
+    ///   CPU time limit (read once more now: a sample may not have caught
+    ///   it). A program that sleeps or blocks on a read neither runs nor
+    ///   waits, and one that loops runs more than it waits on any machine
+    ///   but a starved one;
+    /// - the machine had no room for it, by the grader's own measure: the
+    ///   CPU time everything outside the session used (the machine's busy
+    ///   time less the session's own) left it less than half a core on
+    ///   average. With a cgroup, the session's own time is the kernel's
+    ///   account of every process it ever had, so nothing it does (spinning
+    ///   children the kernel reaps, threads pinned to one CPU) counts as
+    ///   the machine's; sampled from `/proc`, children the kernel reaped
+    ///   are missed, and this half is only as good as the sampling.
     pub(super) fn starved(&mut self) -> Option<String> {
         if self.cpu.over() {
             return None;
@@ -37,7 +49,11 @@ impl Session {
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
-        (waited >= ran && (ran + waited) * 2 >= wall).then(|| {
+        let (busy, cpus) = crate::os::machine_busy()?;
+        let others = busy.saturating_sub(self.since.machine?).saturating_sub(ran);
+        let room = wall.saturating_mul(cpus).saturating_sub(others);
+        let wanted = waited >= ran && (ran + waited) * 2 >= wall;
+        (wanted && room * 2 < wall).then(|| {
             format!(
                 "the machine was too busy to judge this submission: in {:.1} s of wall-clock time its processes ran for {:.1} s and waited {:.1} s for a CPU, so its time ran out waiting for the machine, not in its own work; grade it again when the machine is less loaded (--resume grades what is left)",
                 wall.as_secs_f64(),

@@ -6,7 +6,7 @@ fn greeting_child(then: &str) -> Session {
         "-c",
         &format!("import os\nos.write(4, b'{{\"hello\": {{\"protocol\": 1}}}}\\n')\n{then}"),
     ]);
-    let mut session = Session::spawn(command, 1024, (1 << 20, 1 << 30), None, None).unwrap();
+    let mut session = Session::spawn(command, 1024, (1 << 20, 1 << 30), None, None, None).unwrap();
     let hello = session
         .first_message(Instant::now() + Duration::from_secs(10))
         .unwrap();

@@ -610,16 +610,40 @@ fn hanging_grader(temp: &Path) -> (std::process::Child, Vec<String>) {
 fn a_killed_graders_folders_are_removed_by_the_next_run_only() {
     let temp = tempfile::tempdir().unwrap();
     let (mut killed, killed_folders) = hanging_grader(temp.path());
+    let killed_group = cgroup_run_folder(killed.id());
     killed.kill().unwrap();
     killed.wait().unwrap();
     assert_eq!(run_folders(temp.path()), killed_folders, "left behind");
+    if let Some(group) = &killed_group {
+        assert!(group.is_dir(), "{} left behind", group.display());
+        // Its sessions die with it (they are told to when their parent
+        // dies); only then can their groups be removed.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let busy = || {
+            std::fs::read_dir(group).unwrap().flatten().any(|e| {
+                std::fs::read_to_string(e.path().join("cgroup.procs"))
+                    .is_ok_and(|procs| !procs.trim().is_empty())
+            })
+        };
+        while busy() {
+            assert!(
+                Instant::now() < deadline,
+                "the killed run's sessions live on"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 
     let (mut alive, alive_folders) = hanging_grader(temp.path());
+    let alive_group = cgroup_run_folder(alive.id());
     assert_eq!(
         run_folders(temp.path()),
         alive_folders,
         "the dead run's are gone"
     );
+    if let Some(group) = &killed_group {
+        assert!(!group.exists(), "{} not removed", group.display());
+    }
 
     // A third run, beside the live one, leaves the live one's alone.
     let out = output(
@@ -642,4 +666,54 @@ fn a_killed_graders_folders_are_removed_by_the_next_run_only() {
         alive_folders,
         "the live run's are kept"
     );
+    if let Some(group) = &alive_group {
+        assert!(group.is_dir(), "{} of a live run removed", group.display());
+    }
+}
+
+/// The folder a grader run of pid `pid` makes for its sessions' groups in
+/// the cpuacct hierarchy, below this process's own group (which the
+/// grader inherits), once it is there; `None` where the grader keeps no
+/// cgroups (not root), after saying so.
+fn cgroup_run_folder(pid: u32) -> Option<PathBuf> {
+    if crate::support::effective_uid() != 0 {
+        println!("SKIPPED the cgroup folders: not root");
+        return None;
+    }
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let (controller_path, mount) = own
+        .lines()
+        .find_map(|l| {
+            let mut parts = l.splitn(3, ':');
+            let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+            controllers
+                .split(',')
+                .any(|c| c == "cpuacct")
+                .then_some(path)
+        })
+        .and_then(|path| {
+            mountinfo.lines().find_map(|l| {
+                let (before, after) = l.split_once(" - ")?;
+                let mut fields = before.split(' ');
+                let root = fields.nth(3)?;
+                let point = fields.next()?;
+                let options = after.split(' ').nth(2)?;
+                (after.starts_with("cgroup ") && options.split(',').any(|o| o == "cpuacct"))
+                    .then(|| (path.strip_prefix(root).unwrap_or(path).to_owned(), point))
+            })
+        })?;
+    let folder = Path::new(mount)
+        .join(controller_path.trim_start_matches('/'))
+        .join(format!("rendezvous-grader-{pid}"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !folder.is_dir() {
+        assert!(
+            Instant::now() < deadline,
+            "as root, the grader made no {}",
+            folder.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(folder)
 }

@@ -156,6 +156,20 @@ pub fn machine_busy() -> Option<(std::time::Duration, u32)> {
     ))
 }
 
+/// The CPU time the grader's own process has used (user and system, of
+/// every thread), without its children's: the work a session can make
+/// the grader do (reading what it prints) is not the machine's load.
+pub fn own_cpu() -> Option<std::time::Duration> {
+    let fields = stat_fields(std::process::id())?;
+    let ticks: u64 = fields
+        .get(11..13)?
+        .iter()
+        .map(|t| t.parse::<u64>().unwrap_or(0))
+        .sum();
+    let per_second = crate::os::clock_ticks_per_second().max(1);
+    Some(std::time::Duration::from_millis(ticks * 1000 / per_second))
+}
+
 /// `/proc/PID/stat`'s parent (the fourth field, after the command's name
 /// in parentheses, which may itself hold spaces and parentheses) and CPU
 /// times (the 14th to 17th), summed.

@@ -155,12 +155,7 @@ impl Session {
             memory_limit,
             cpu: CpuMeter::default(),
             // A new tree has used and waited for nothing yet.
-            since: starved::Since {
-                at: Instant::now(),
-                cpu: Some(Duration::ZERO),
-                waited: Some(Duration::ZERO),
-                machine: crate::os::machine_busy().map(|(busy, _)| busy),
-            },
+            since: starved::Since::now(Some(Duration::ZERO), Some(Duration::ZERO)),
             _lease: lease,
             _live: live,
         })
@@ -189,12 +184,8 @@ impl Session {
         let deadline = clocks.deadline;
         let now = self.memory.cpu_and_wait(deadline);
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
-        self.since = starved::Since {
-            at: Instant::now(),
-            cpu: now.map(|(cpu, _)| cpu),
-            waited: now.and_then(|(_, waited)| waited),
-            machine: crate::os::machine_busy().map(|(busy, _)| busy),
-        };
+        self.since =
+            starved::Since::now(now.map(|(cpu, _)| cpu), now.and_then(|(_, waited)| waited));
         let id = self.next_id;
         self.next_id += 1;
         body.insert("id".into(), Value::from(id));

@@ -14,6 +14,20 @@ pub(super) struct Since {
     pub(super) cpu: Option<Duration>,
     pub(super) waited: Option<Duration>,
     pub(super) machine: Option<Duration>,
+    pub(super) grader: Option<Duration>,
+}
+
+impl Since {
+    /// Now, with the session's CPU time and wait for a CPU `now`.
+    pub(super) fn now(cpu: Option<Duration>, waited: Option<Duration>) -> Since {
+        Since {
+            at: Instant::now(),
+            cpu,
+            waited,
+            machine: crate::os::machine_busy().map(|(busy, _)| busy),
+            grader: crate::os::own_cpu(),
+        }
+    }
 }
 
 impl Session {
@@ -29,9 +43,10 @@ impl Session {
     ///   waits, and one that loops runs more than it waits on any machine
     ///   but a starved one;
     /// - the machine had no room for it, by the grader's own measure: the
-    ///   CPU time everything outside the session used (the machine's busy
-    ///   time less the session's own) left it less than half a core on
-    ///   average. With a cgroup, the session's own time is the kernel's
+    ///   CPU time everything outside the session and the grader used (the
+    ///   machine's busy time less the session's own and the grader's,
+    ///   which a session can drive by what it prints) left it less than
+    ///   half a core on average. With a cgroup, the session's own time is the kernel's
     ///   account of every process it ever had, so nothing it does (spinning
     ///   children the kernel reaps, threads pinned to one CPU) counts as
     ///   the machine's; sampled from `/proc`, children the kernel reaped
@@ -50,7 +65,11 @@ impl Session {
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
         let (busy, cpus) = crate::os::machine_busy()?;
-        let others = busy.saturating_sub(self.since.machine?).saturating_sub(ran);
+        let grader = crate::os::own_cpu()?.saturating_sub(self.since.grader?);
+        let others = busy
+            .saturating_sub(self.since.machine?)
+            .saturating_sub(ran)
+            .saturating_sub(grader);
         let room = wall.saturating_mul(cpus).saturating_sub(others);
         let wanted = waited >= ran && (ran + waited) * 2 >= wall;
         (wanted && room * 2 < wall).then(|| {

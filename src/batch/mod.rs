@@ -3,6 +3,7 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+mod phases;
 pub mod rejudge;
 mod results;
 
@@ -10,8 +11,9 @@ use crate::error::Error;
 use crate::grade::Grading;
 use crate::lang::Submission;
 use crate::report::{Report, SubmissionReport};
+use phases::Step;
 use results::Results;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -248,7 +250,7 @@ pub fn run(
         None => BTreeMap::new(),
     };
     let mut done: Vec<SubmissionReport> = Vec::new();
-    let mut todo: VecDeque<&Entry> = entries.iter().collect();
+    let mut todo: Vec<&Entry> = entries.iter().collect();
     if let Some(saved) = results.as_ref().filter(|_| resume) {
         todo.retain(|e| match saved.load(&e.name, &sources[e.name.as_str()]) {
             Some(report) => {
@@ -269,45 +271,7 @@ pub fn run(
         finished.lock().unwrap().push(report);
         Ok(())
     };
-    let starved: Mutex<Vec<&Entry>> = Mutex::new(Vec::new());
-    // The visible phase of every submission, then the hidden phase of
-    // every submission: no session of a hidden case runs beside a session
-    // whose output a report shows, a classmate's included.
-    let pending = Mutex::new(Vec::new());
-    in_parallel(
-        jobs,
-        todo.into_iter().collect(),
-        |entry| match visible_phase(grading, entry) {
-            Step::Graded(report) => finish(entry, *report),
-            Step::Pending(p) => {
-                pending.lock().unwrap().push((entry, p));
-                Ok(())
-            }
-            Step::Starved => {
-                starved.lock().unwrap().push(entry);
-                Ok(())
-            }
-        },
-    )?;
-    in_parallel(
-        jobs,
-        pending.into_inner().unwrap(),
-        |(entry, p)| match finished_or_starved(grading, entry, grading.grade_hidden(*p)) {
-            Some(report) => finish(entry, report),
-            None => {
-                starved.lock().unwrap().push(entry);
-                Ok(())
-            }
-        },
-    )?;
-    // A submission the machine starved beside the others is graded again
-    // at the end, alone: with the same limits, once, and that verdict is
-    // final; starved again, alone, it is the machine's fault.
-    let mut starved = starved.into_inner().unwrap();
-    starved.sort_by_key(|e| entries.iter().position(|o| o.name == e.name));
-    in_parallel(1, starved, |entry| {
-        finish(entry, regrade_alone(grading, entry))
-    })?;
+    phases::schedule(&Class(grading), jobs, todo, finish)?;
     progress.finish();
     let mut reports = finished.into_inner().unwrap();
     let order: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
@@ -320,52 +284,38 @@ pub fn run(
     Ok(reports)
 }
 
-/// Runs `work` on every item with `jobs` threads, stopping at the first
-/// error (the grader's own failure: saving a result), which it returns.
-fn in_parallel<T: Send>(
-    jobs: usize,
-    items: Vec<T>,
-    work: impl Fn(T) -> Result<(), Error> + Sync,
-) -> Result<(), Error> {
-    let queue = Mutex::new(VecDeque::from(items));
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if failure.lock().unwrap().is_some() {
-                        return;
-                    }
-                    let Some(item) = queue.lock().unwrap().pop_front() else {
-                        return;
-                    };
-                    if let Err(e) = work(item) {
-                        failure.lock().unwrap().get_or_insert(e);
-                        return;
-                    }
-                }
-            });
+/// A class graded by `Grading`, phase by phase.
+struct Class<'g, 'a>(&'g Grading<'a>);
+
+impl<'a> phases::Phases for Class<'_, 'a> {
+    type Pending = Box<crate::grade::Pending<'a>>;
+    type Report = SubmissionReport;
+
+    fn visible(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
+        visible_phase(self.0, entry)
+    }
+
+    fn hidden(
+        &self,
+        entry: &Entry,
+        pending: Self::Pending,
+    ) -> Step<Self::Pending, SubmissionReport> {
+        match finished_or_starved(self.0, entry, self.0.grade_hidden(*pending)) {
+            Some(report) => Step::Graded(Box::new(report)),
+            None => Step::Starved,
         }
-    });
-    match failure.into_inner().unwrap() {
-        Some(e) => Err(e),
-        None => Ok(()),
+    }
+
+    fn alone(&self, entry: &Entry) -> SubmissionReport {
+        regrade_alone(self.0, entry)
     }
 }
 
-/// Where a submission stands after the visible phase.
-enum Step<'a> {
-    /// Graded to the end: nothing could run (boxed, as the report is
-    /// large).
-    Graded(Box<SubmissionReport>),
-    /// Waiting for the hidden phase.
-    Pending(Box<crate::grade::Pending<'a>>),
-    /// The machine starved it: graded again alone at the end of the run.
-    Starved,
-}
-
 /// The visible phase of `entry`'s grading.
-fn visible_phase<'a>(grading: &Grading<'a>, entry: &Entry) -> Step<'a> {
+fn visible_phase<'a>(
+    grading: &Grading<'a>,
+    entry: &Entry,
+) -> Step<Box<crate::grade::Pending<'a>>, SubmissionReport> {
     let file = match &entry.file {
         Ok(file) => file,
         Err(why) => {

@@ -234,6 +234,9 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
     assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
     assert!(message(0).contains("too busy"), "{}", message(0));
+    // Starved beside nothing but the neighbours, it was graded again
+    // alone before its fault was recorded.
+    assert!(message(0).contains("graded again alone"), "{}", message(0));
     // A grader fault: the run says so by its exit status.
     assert_eq!(
         out.status.code(),

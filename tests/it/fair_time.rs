@@ -184,8 +184,9 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
 }
 
 /// A machine so loaded that a submission cannot get the CPU it needs
-/// within the wall-clock backstop: that is the machine's fault, recorded
-/// as a grader-fault to grade again, never the learner's time-limit. A
+/// within the wall-clock backstop: that is the machine's fault. It is
+/// graded again alone at the end of the run, and starved again it is a
+/// grader-fault to grade again, never the learner's time-limit. A
 /// program that sleeps is not starved (it is not ready to run), nor one
 /// that lowers its own priority: both keep their time-limit.
 #[test]
@@ -232,18 +233,22 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     let report: Value = json(&out);
     let submissions = report["submissions"].as_array().unwrap();
     let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
-    assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
-    assert!(message(0).contains("too busy"), "{}", message(0));
-    // Starved beside nothing but the neighbours, it was graded again
-    // alone before its fault was recorded.
-    assert!(message(0).contains("graded again alone"), "{}", message(0));
-    // A grader fault: the run says so by its exit status.
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let code = out.status.code();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match submissions[0]["verdict"].as_str() {
+        // Starved beside nothing but the neighbours, it was graded again
+        // alone before its fault was recorded; the run says so by its
+        // exit status.
+        Some("grader-fault") => {
+            assert!(message(0).contains("too busy"), "{}", message(0));
+            assert!(message(0).contains("graded again alone"), "{}", message(0));
+            assert_eq!(code, Some(3), "{stderr}");
+        }
+        // The neighbours left its regrade enough of a core: that verdict
+        // stands, and it is the right one.
+        Some("accepted") => assert_eq!(code, Some(0), "{stderr}"),
+        _ => panic!("never the learner's fault: {}", message(0)),
+    }
 
     // At the grader's own priority, beside the same neighbours: a program
     // that sleeps, and one that lowers its own priority, make their own

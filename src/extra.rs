@@ -1,8 +1,10 @@
 //! The time extra runs get: every run after a submission's verdict is known
 //! (the shrinker's attempts, the order check, the h32 check) has a limit
 //! of its own, derived from the failing case's measured time, and all of
-//! one submission's extra runs share one budget. Extras never change a
-//! verdict; when the budget runs out, they stop and say so.
+//! one submission's extra runs (the second opinion's replays too) share
+//! one budget. Extras never change a verdict; when the budget runs out,
+//! they stop and say so. The budget counts only while the submission's
+//! extras run: it is paused while the class's other sessions run.
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
@@ -38,8 +40,10 @@ impl Default for ExtraLimits {
 #[derive(Debug)]
 pub struct Budget {
     limits: ExtraLimits,
-    total: Duration,
-    until: Instant,
+    total: Cell<Duration>,
+    until: Cell<Instant>,
+    /// What was left when it was paused, while it is.
+    paused: Cell<Option<Duration>>,
     ran_out: Cell<bool>,
 }
 
@@ -50,9 +54,38 @@ impl Budget {
         let total = (case_time.saturating_mul(BUDGET_FACTOR) + BUDGET_BASE).min(limits.budget_cap);
         Budget {
             limits,
-            total,
-            until: Instant::now() + total,
+            total: Cell::new(total),
+            until: Cell::new(Instant::now() + total),
+            paused: Cell::new(None),
             ran_out: Cell::new(false),
+        }
+    }
+
+    /// Adds `more` to the budget, and opens it again if it ran out: the
+    /// second opinion's share, one replay of the cases it replays at the
+    /// time they took, after the extras that ran before it.
+    pub fn grant(&self, more: Duration) {
+        self.ran_out.set(false);
+        self.total.set(self.total.get() + more);
+        match self.paused.get() {
+            Some(left) => self.paused.set(Some(left + more)),
+            None => self.until.set(self.until.get() + more),
+        }
+    }
+
+    /// Stops the clock: the time until [`Budget::resume`] is not the
+    /// submission's (the rest of the class is graded meanwhile).
+    pub fn pause(&self) {
+        if self.paused.get().is_none() {
+            let left = self.until.get().saturating_duration_since(Instant::now());
+            self.paused.set(Some(left));
+        }
+    }
+
+    /// Starts the clock again with what was left at [`Budget::pause`].
+    pub fn resume(&self) {
+        if let Some(left) = self.paused.take() {
+            self.until.set(Instant::now() + left);
         }
     }
 
@@ -67,7 +100,10 @@ impl Budget {
             .max(self.limits.run_floor)
             .min(ceiling);
         let least = due.min(case_time.saturating_mul(2).max(self.limits.run_floor));
-        let left = self.until.saturating_duration_since(Instant::now());
+        let left = match self.paused.get() {
+            Some(left) => left,
+            None => self.until.get().saturating_duration_since(Instant::now()),
+        };
         if self.ran_out.get() || left < least {
             self.ran_out.set(true);
             return None;
@@ -82,7 +118,7 @@ impl Budget {
 
     /// The whole budget, for messages.
     pub fn total(&self) -> Duration {
-        self.total
+        self.total.get()
     }
 }
 
@@ -142,5 +178,37 @@ mod tests {
         );
         assert_eq!(tight.attempt(Duration::from_millis(1), group), None);
         assert!(tight.ran_out());
+    }
+
+    #[test]
+    fn a_paused_budget_keeps_what_was_left_and_a_grant_adds_to_it() {
+        let limits = ExtraLimits {
+            run_floor: Duration::from_millis(10),
+            budget_cap: Duration::from_millis(300),
+        };
+        let budget = Budget::start(limits, Duration::ZERO);
+        assert_eq!(budget.total(), Duration::from_millis(300));
+        budget.pause();
+        // The class's other sessions run meanwhile: not this budget's time.
+        std::thread::sleep(Duration::from_millis(400));
+        budget.resume();
+        // An attempt due a second gets what is left.
+        let left = budget.attempt(Duration::from_millis(100), Duration::from_secs(5));
+        assert!(
+            left.is_some_and(|l| l > Duration::from_millis(200) && l <= Duration::from_millis(300)),
+            "{left:?}"
+        );
+        std::thread::sleep(Duration::from_millis(350));
+        assert_eq!(budget.attempt(Duration::ZERO, Duration::from_secs(1)), None);
+        assert!(budget.ran_out());
+        // A grant opens it again, for that much.
+        budget.grant(Duration::from_millis(500));
+        assert_eq!(budget.total(), Duration::from_millis(800));
+        assert!(!budget.ran_out());
+        let due = budget.attempt(Duration::from_millis(100), Duration::from_secs(5));
+        assert!(
+            due.is_some_and(|d| d <= Duration::from_millis(500) && d > Duration::from_millis(300)),
+            "{due:?}"
+        );
     }
 }

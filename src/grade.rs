@@ -46,6 +46,26 @@ pub struct Grading<'a> {
     pub derived: Derived,
 }
 
+/// One case's slot in a grading, in the suite's order: its test and what
+/// the submission did, once it ran.
+type Slot<'c> = Option<(TestReport, diagnose::Observed<'c>)>;
+
+/// A submission whose visible phase is graded ([`Grading::grade_visible`]),
+/// waiting for its hidden phase ([`Grading::grade_hidden`]): no session of
+/// it is running.
+pub struct Pending<'a> {
+    name: String,
+    submission: Submission,
+    runner: Runner<'a>,
+    ran: Vec<Slot<'a>>,
+    h32: Option<explain::HashCheck>,
+    property: Option<diagnose::PropertyHint>,
+    reproducer: Option<crate::shrink::Reproducer>,
+    hello: Option<crate::protocol::Hello>,
+    budget: Budget,
+    second: rerun::Second,
+}
+
 /// Facts of a run's suite and settings that every submission's grading
 /// reads: computed on first use, once per run, from any thread.
 #[derive(Debug, Default)]
@@ -82,7 +102,7 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-impl Grading<'_> {
+impl<'a> Grading<'a> {
     /// The report holding `submissions`.
     pub fn report(&self, submissions: Vec<SubmissionReport>) -> Result<Report, Error> {
         Ok(Report {
@@ -179,6 +199,7 @@ impl Grading<'_> {
             mistake: None,
             unexplained: false,
             nondeterministic: None,
+            second_opinion_cut_short: None,
             property: None,
             reproducer: None,
             api_hint: None,
@@ -187,47 +208,39 @@ impl Grading<'_> {
         }
     }
 
-    /// Grades one submission, named `name` in the report.
+    /// Grades one submission, named `name` in the report: both phases,
+    /// one after the other (see [`Grading::grade_visible`]).
     pub fn grade_named(
         &self,
         name: &str,
         submission: &Submission,
     ) -> Result<SubmissionReport, Error> {
+        let pending = self.grade_visible(name, submission)?;
+        self.grade_hidden(pending)
+    }
+
+    /// The hidden phase of a grading begun by [`Grading::grade_visible`],
+    /// and the submission's report.
+    pub fn grade_hidden(&self, mut pending: Pending<'a>) -> Result<SubmissionReport, Error> {
+        self.hidden_phase(&mut pending)?;
         let (challenge, suite) = (self.challenge, self.suite);
-        // CPU for a whole session: every case's wall-clock limit, plus
-        // start-up. It catches a thread that burns CPU between cases, which
-        // no wall-clock limit sees.
-        let case_ms: u128 = suite
-            .groups
-            .iter()
-            .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
-            .sum();
-        let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
-        let prepared = lang::prepare(self.env, challenge, submission)?;
-        let mut runner = Runner::new(self.env, prepared, cpu_seconds);
-        let early = self.early_second(&runner, submission);
-        let cases: Vec<(&Group, &Case)> = suite
-            .groups
-            .iter()
-            .flat_map(|g| g.cases.iter().map(move |c| (g, c)))
-            .collect();
-        // For a learner, the hidden cases run last, in a session of their
-        // own, after every extra run whose answers the report shows (the
-        // reproducer, the order check, the submission's own h32): whatever
-        // the code remembers of a hidden case it can print, raise or answer
-        // only where nothing of it is shown.
-        let hidden_last = self.audience == Audience::Learner;
-        let later = |g: &Group| hidden_last && g.visibility == Visibility::Hidden;
-        // The second opinion's replays run beside the first run and its
-        // extras when a core is idle (`Grading::beside`).
-        let ((ran, h32, property, reproducer), ahead) = self.beside(early, &cases, || {
-            self.first_opinion(&mut runner, submission, &cases, &later)
-        })?;
+        let cases = self.cases();
+        let Pending {
+            name,
+            submission,
+            runner,
+            ran,
+            h32,
+            property,
+            reproducer,
+            hello,
+            budget: _,
+            second,
+        } = pending;
         let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
             ran.into_iter().flatten().unzip();
-        let nondeterministic = unless_busy(self.second_run(
-            &runner, submission, &cases, &mut tests, &observed, &later, ahead,
-        ))?;
+        let nondeterministic = second.finding(&cases, submission.language);
+        let second_opinion_cut_short = second.cut_short();
         let mut groups = Vec::new();
         let mut first = 0;
         for group in &suite.groups {
@@ -273,7 +286,9 @@ impl Grading<'_> {
             .map(|t| t.verdict)
             .max()
             .unwrap_or(Verdict::Accepted);
-        let hello = runner.hello();
+        // The hello of the visible phase: a session of the hidden phase
+        // may have learnt what it must not say.
+        let hello = hello.as_ref();
         let exact = mistake.as_ref().is_some_and(|m| m.exact);
         // Answers that change between runs have their cause named already.
         let hash_hint = (h32.is_none()
@@ -299,7 +314,7 @@ impl Grading<'_> {
             .and_then(|h| api_hint(challenge, &h.methods));
         let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
         Ok(SubmissionReport {
-            name: name.to_owned(),
+            name,
             path: submission.path.display().to_string(),
             language: submission.language,
             runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
@@ -319,6 +334,7 @@ impl Grading<'_> {
             mistake,
             unexplained,
             nondeterministic,
+            second_opinion_cut_short,
             property,
             reproducer,
             api_hint,
@@ -329,15 +345,16 @@ impl Grading<'_> {
 }
 
 impl Grading<'_> {
-    /// Runs and judges one case: its report (unredacted) and what the
-    /// diagnosis needs of it.
+    /// Runs and judges one case within `limit` (its group's, or an extra
+    /// run's): its report (unredacted) and what the diagnosis needs of it.
     fn run_one<'c>(
         &self,
         runner: &mut Runner<'_>,
         group: &Group,
         case: &'c Case,
+        limit: Duration,
     ) -> Result<(TestReport, diagnose::Observed<'c>), Error> {
-        let run = runner.run_case(case, group.time_limit)?;
+        let run = runner.run_case(case, limit)?;
         let judgement = judge::judge(case, &run.outcome);
         let accepted = judgement.verdict == Verdict::Accepted;
         let points = score::test_points(group, self.suite.denominator, accepted);

@@ -3,6 +3,7 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+mod phases;
 pub mod rejudge;
 mod results;
 
@@ -10,8 +11,9 @@ use crate::error::Error;
 use crate::grade::Grading;
 use crate::lang::Submission;
 use crate::report::{Report, SubmissionReport};
+use phases::Step;
 use results::Results;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -248,7 +250,7 @@ pub fn run(
         None => BTreeMap::new(),
     };
     let mut done: Vec<SubmissionReport> = Vec::new();
-    let mut todo: VecDeque<&Entry> = entries.iter().collect();
+    let mut todo: Vec<&Entry> = entries.iter().collect();
     if let Some(saved) = results.as_ref().filter(|_| resume) {
         todo.retain(|e| match saved.load(&e.name, &sources[e.name.as_str()]) {
             Some(report) => {
@@ -259,43 +261,18 @@ pub fn run(
         });
     }
     let progress = crate::report::progress::Progress::new(entries.len() as u64, done.len() as u64);
-    let queue = Mutex::new(todo);
     let finished = Mutex::new(done);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if failure.lock().unwrap().is_some() {
-                        return;
-                    }
-                    let Some(entry) = queue.lock().unwrap().pop_front() else {
-                        return;
-                    };
-                    let graded = grade_entry(grading, entry).and_then(|report| {
-                        if let Some(saved) = &results {
-                            saved.save(&report, &sources[entry.name.as_str()])?;
-                        }
-                        Ok(report)
-                    });
-                    match graded {
-                        Ok(report) => {
-                            progress.done(&report);
-                            finished.lock().unwrap().push(report);
-                        }
-                        Err(e) => {
-                            failure.lock().unwrap().get_or_insert(e);
-                            return;
-                        }
-                    }
-                }
-            });
+    // Saves and counts a submission graded to the end.
+    let finish = |entry: &Entry, report: SubmissionReport| -> Result<(), Error> {
+        if let Some(saved) = &results {
+            saved.save(&report, &sources[entry.name.as_str()])?;
         }
-    });
+        progress.done(&report);
+        finished.lock().unwrap().push(report);
+        Ok(())
+    };
+    phases::schedule(&Class(grading), jobs, todo, finish)?;
     progress.finish();
-    if let Some(e) = failure.into_inner().unwrap() {
-        return Err(e);
-    }
     let mut reports = finished.into_inner().unwrap();
     let order: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
     reports.sort_by_key(|r| {
@@ -307,32 +284,116 @@ pub fn run(
     Ok(reports)
 }
 
-fn grade_entry(grading: &Grading<'_>, entry: &Entry) -> Result<SubmissionReport, Error> {
+/// A class graded by `Grading`, phase by phase.
+struct Class<'g, 'a>(&'g Grading<'a>);
+
+impl<'a> phases::Phases for Class<'_, 'a> {
+    type Pending = Box<crate::grade::Pending<'a>>;
+    type Report = SubmissionReport;
+
+    fn visible(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
+        visible_phase(self.0, entry)
+    }
+
+    fn hidden(
+        &self,
+        entry: &Entry,
+        pending: Self::Pending,
+    ) -> Step<Self::Pending, SubmissionReport> {
+        match finished_or_starved(self.0, entry, self.0.grade_hidden(*pending)) {
+            Some(report) => Step::Graded(Box::new(report)),
+            None => Step::Starved,
+        }
+    }
+
+    fn alone(&self, entry: &Entry) -> SubmissionReport {
+        regrade_alone(self.0, entry)
+    }
+}
+
+/// The visible phase of `entry`'s grading.
+fn visible_phase<'a>(
+    grading: &Grading<'a>,
+    entry: &Entry,
+) -> Step<Box<crate::grade::Pending<'a>>, SubmissionReport> {
     let file = match &entry.file {
         Ok(file) => file,
         Err(why) => {
             let path = entry.path.display().to_string();
-            return Ok(grading.unpreparable(&entry.name, &path, why));
+            return Step::Graded(Box::new(grading.unpreparable(&entry.name, &path, why)));
         }
     };
     let path = file.display().to_string();
     match Submission::detect(file) {
-        // The grader failing on one submission (a compiler it cannot
-        // start, a file it cannot write) is recorded as that submission's
-        // grader fault, and the rest of the class is graded: the run still
-        // exits 3.
-        Ok(submission) => Ok(grading
-            .grade_named(&entry.name, &submission)
-            .unwrap_or_else(|e| {
-                let mut report = grading.faulted(&entry.name, &path, &e);
-                report.language = submission.language;
-                report
-            })),
+        Ok(submission) => match grading.grade_visible(&entry.name, &submission) {
+            Ok(pending) => Step::Pending(Box::new(pending)),
+            Err(Error::Busy(_)) => Step::Starved,
+            Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
+        },
         // One student's unreadable or unknown file is that student's
         // problem, not the batch's.
-        Err(Error::Usage(why)) => Ok(grading.unpreparable(&entry.name, &path, &why)),
-        Err(e) => Ok(grading.faulted(&entry.name, &path, &e)),
+        Err(Error::Usage(why)) => {
+            Step::Graded(Box::new(grading.unpreparable(&entry.name, &path, &why)))
+        }
+        Err(e) => Step::Graded(Box::new(grading.faulted(&entry.name, &path, &e))),
     }
+}
+
+/// The report of a phase that ended with `graded`, or `None` when the
+/// machine starved the submission.
+fn finished_or_starved(
+    grading: &Grading<'_>,
+    entry: &Entry,
+    graded: Result<SubmissionReport, Error>,
+) -> Option<SubmissionReport> {
+    match graded {
+        Ok(report) => Some(report),
+        Err(Error::Busy(_)) => None,
+        Err(e) => Some(fault(grading, entry, &e)),
+    }
+}
+
+/// `entry` graded from the start, alone (no other session runs): its
+/// verdict stands, whatever it is; the machine starving it even so is the
+/// grader's fault, recorded as such.
+fn regrade_alone(grading: &Grading<'_>, entry: &Entry) -> SubmissionReport {
+    // Only a submission that was detected once was starved.
+    let graded = match entry.file.as_deref().map(Submission::detect) {
+        Ok(Ok(submission)) => grading.grade_named(&entry.name, &submission),
+        Ok(Err(e)) => Err(e),
+        Err(why) => Err(Error::Usage(why.clone())),
+    };
+    match graded {
+        Ok(report) => report,
+        Err(Error::Busy(why)) => {
+            let again = Error::Busy(format!("{why} (graded again alone, at the end of the run)"));
+            fault(grading, entry, &again)
+        }
+        Err(e) => fault(grading, entry, &e),
+    }
+}
+
+/// The record of the grader failing on `entry` with `error`.
+fn fault(grading: &Grading<'_>, entry: &Entry, error: &Error) -> SubmissionReport {
+    match entry.file.as_deref().map(Submission::detect) {
+        Ok(Ok(submission)) => faulted(grading, entry, &submission, error),
+        _ => grading.faulted(&entry.name, &entry.path.display().to_string(), error),
+    }
+}
+
+/// The record of the grader failing on `submission` (a compiler it cannot
+/// start, a file it cannot write, a machine too busy): that submission's
+/// grader fault, and the rest of the class is graded (the run exits 3).
+fn faulted(
+    grading: &Grading<'_>,
+    entry: &Entry,
+    submission: &Submission,
+    error: &Error,
+) -> SubmissionReport {
+    let path = submission.path.display().to_string();
+    let mut report = grading.faulted(&entry.name, &path, error);
+    report.language = submission.language;
+    report
 }
 
 /// Combines shard reports into one: the same challenge, tests and

@@ -1,46 +1,66 @@
-//! The first opinion on a submission: every case run once, then the
-//! extras its answers call for (the h32 check, the reproducer, a broken
-//! property or the order check), then, for a learner, the hidden cases.
+//! A submission's grading in two phases. The visible phase runs every
+//! case a report may show in full, then the extras their answers call for
+//! (the h32 check, the reproducer, a broken property or the order check),
+//! then the second opinion's replays of them. The hidden phase
+//! runs the hidden cases (for a learner) in sessions of their own, then
+//! their replays: no session that runs a hidden case has anything of its
+//! output shown, and a class's hidden phase starts only when every visible
+//! session of the class has ended (`batch::run`).
 
-use super::{Grading, check_hash, redact, unless_busy};
+use super::{Grading, Pending, Slot, check_hash, redact, rerun, unless_busy};
 use crate::challenge::{Case, Group};
 use crate::diagnose;
 use crate::error::Error;
-use crate::explain;
 use crate::extra::Budget;
-use crate::lang::Submission;
+use crate::lang::{self, Submission};
 use crate::report::TestReport;
 use crate::run::Runner;
 use std::time::Duration;
 
-/// Each case's test and what the submission did (in the suite's order),
-/// the h32 check, a broken property and a shrunk reproducer.
-pub(super) type FirstOpinion<'c> = (
-    Vec<Option<(TestReport, diagnose::Observed<'c>)>>,
-    Option<explain::HashCheck>,
-    Option<diagnose::PropertyHint>,
-    Option<crate::shrink::Reproducer>,
-);
+impl<'a> Grading<'a> {
+    /// Every case of the suite with its group, in the suite's order.
+    pub(super) fn cases(&self) -> Vec<(&'a Group, &'a Case)> {
+        self.suite
+            .groups
+            .iter()
+            .flat_map(|g| g.cases.iter().map(move |c| (g, c)))
+            .collect()
+    }
 
-impl Grading<'_> {
-    /// Runs every case on `runner` but the ones kept for `later`, the
-    /// extras, then the `later` ones in a session of their own, redacted.
-    pub(super) fn first_opinion<'c>(
-        &self,
-        runner: &mut Runner<'_>,
-        submission: &Submission,
-        cases: &[(&Group, &'c Case)],
-        later: &dyn Fn(&Group) -> bool,
-    ) -> Result<FirstOpinion<'c>, Error> {
-        let hidden_last = cases.iter().any(|(g, _)| later(g));
+    /// Whether `group`'s cases wait for the hidden phase: its details are
+    /// redacted for the report's reader, so whatever the code remembers of
+    /// them it may print, raise or answer only where nothing is shown.
+    pub(super) fn later(&self, group: &Group) -> bool {
+        self.audience == crate::report::Audience::Learner
+            && group.visibility == crate::challenge::Visibility::Hidden
+    }
+
+    /// The visible phase of `submission`'s grading (named `name`): every
+    /// case but those kept for later, the extras, then their second
+    /// opinion, on one budget of extra runs. Every session it started has
+    /// ended when it returns.
+    pub fn grade_visible(&self, name: &str, submission: &Submission) -> Result<Pending<'a>, Error> {
+        // CPU for a whole session: every case's wall-clock limit, plus
+        // start-up. It catches a thread that burns CPU between cases, which
+        // no wall-clock limit sees.
+        let case_ms: u128 = self
+            .suite
+            .groups
+            .iter()
+            .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
+            .sum();
+        let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
+        let prepared = lang::prepare(self.env, self.challenge, submission)?;
+        let mut runner = Runner::new(self.env, prepared, cpu_seconds);
+        let cases = self.cases();
         let mut ran = cases
             .iter()
             .map(|(group, case)| {
-                (!later(group))
-                    .then(|| self.run_one(runner, group, case))
+                (!self.later(group))
+                    .then(|| self.run_one(&mut runner, group, case, group.time_limit))
                     .transpose()
             })
-            .collect::<Result<Vec<_>, Error>>()?;
+            .collect::<Result<Vec<Slot<'a>>, Error>>()?;
         let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
             ran.iter().flatten().cloned().unzip();
         // Every extra run shares one budget, from the time of the failing
@@ -52,25 +72,97 @@ impl Grading<'_> {
             .unwrap_or(0);
         let budget = Budget::start(self.extras, Duration::from_millis(base));
         // The h32 check first: one quick run, and the explanations show it.
-        let h32 = unless_busy(check_hash(runner, &mut tests, &budget, base))?;
+        let h32 = unless_busy(check_hash(&mut runner, &mut tests, &budget, base))?;
         let (property, reproducer) =
-            unless_busy(self.extras(runner, submission, &observed, &tests, &budget))?;
-        let mut shown = tests.into_iter();
+            unless_busy(self.extras(&mut runner, submission, &observed, &tests, &budget))?;
+        // Then the second opinion, with its share of the budget: one
+        // replay of the cases it replays, at the time they took.
+        budget.grant(Duration::from_millis(tests.iter().map(|t| t.time_ms).sum()));
+        let mut second = rerun::Second::default();
+        let failed = unless_busy(self.second_run(
+            &runner,
+            submission,
+            &cases,
+            &ran,
+            &|g| !self.later(g),
+            &|g| self.later(g),
+            &budget,
+            &mut second,
+        ))?;
+        let mut annotated = tests.into_iter();
         for slot in ran.iter_mut().filter(|s| s.is_some()) {
-            if let (Some((t, _)), Some(annotated)) = (slot.as_mut(), shown.next()) {
-                *t = annotated;
+            if let (Some((t, _)), Some(a)) = (slot.as_mut(), annotated.next()) {
+                *t = a;
             }
         }
-        if hidden_last {
-            runner.restart();
-            for (slot, (group, case)) in ran.iter_mut().zip(cases) {
-                if later(group) {
-                    let (mut test, observed) = self.run_one(runner, group, case)?;
-                    redact(&mut test);
-                    *slot = Some((test, observed));
-                }
+        for (i, test) in failed {
+            if let Some((t, _)) = ran[i].as_mut() {
+                *t = test;
             }
         }
-        Ok((ran, h32, property, reproducer))
+        // What the report shows of the submission's own words comes from
+        // this phase's sessions only.
+        let hello = runner.hello().cloned();
+        runner.restart();
+        budget.pause();
+        Ok(Pending {
+            name: name.to_owned(),
+            submission: submission.clone(),
+            runner,
+            ran,
+            h32,
+            property,
+            reproducer,
+            hello,
+            budget,
+            second,
+        })
+    }
+
+    /// The hidden phase of a grading: the cases kept for later in a session
+    /// of their own, redacted, then their second opinion; every session it
+    /// started has ended when it returns.
+    pub(super) fn hidden_phase(&self, pending: &mut Pending<'a>) -> Result<(), Error> {
+        let cases = self.cases();
+        if !cases.iter().any(|(g, _)| self.later(g)) {
+            return Ok(());
+        }
+        let runner = &mut pending.runner;
+        runner.restart();
+        for (slot, (group, case)) in pending.ran.iter_mut().zip(&cases) {
+            if self.later(group) {
+                let (mut test, observed) = self.run_one(runner, group, case, group.time_limit)?;
+                redact(&mut test);
+                *slot = Some((test, observed));
+            }
+        }
+        let budget = &pending.budget;
+        let took: u64 = pending
+            .ran
+            .iter()
+            .zip(&cases)
+            .filter(|(_, (g, _))| self.later(g))
+            .filter_map(|(s, _)| s.as_ref().map(|(t, _)| t.time_ms))
+            .sum();
+        budget.grant(Duration::from_millis(took));
+        budget.resume();
+        let failed = unless_busy(self.second_run(
+            runner,
+            &pending.submission,
+            &cases,
+            &pending.ran,
+            &|g| self.later(g),
+            &|g| self.later(g),
+            budget,
+            &mut pending.second,
+        ));
+        budget.pause();
+        runner.restart();
+        for (i, test) in failed? {
+            if let Some((t, _)) = pending.ran[i].as_mut() {
+                *t = test;
+            }
+        }
+        Ok(())
     }
 }

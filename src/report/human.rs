@@ -215,6 +215,10 @@ fn render_submission(
         writeln!(out)?;
         render_nondeterminism(n, out)?;
     }
+    if let Some(why) = &s.second_opinion_cut_short {
+        writeln!(out)?;
+        writeln!(out, "{}", visible(why))?;
+    }
     if s.unexplained {
         writeln!(out)?;
         writeln!(

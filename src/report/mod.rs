@@ -216,6 +216,10 @@ pub struct SubmissionReport {
     /// Answers that changed between two runs of the same files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nondeterministic: Option<crate::diagnose::Nondeterminism>,
+    /// Why the second opinion stopped before replaying every case it
+    /// meant to (the budget of extra runs ran out); no verdict changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_opinion_cut_short: Option<String>,
     /// A property of consistent hashing the submission's own answers break.
     pub property: Option<crate::diagnose::PropertyHint>,
     /// A small case that fails the same way, with a snippet to run it.

@@ -184,8 +184,9 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
 }
 
 /// A machine so loaded that a submission cannot get the CPU it needs
-/// within the wall-clock backstop: that is the machine's fault, recorded
-/// as a grader-fault to grade again, never the learner's time-limit. A
+/// within the wall-clock backstop: that is the machine's fault. It is
+/// graded again alone at the end of the run, and starved again it is a
+/// grader-fault to grade again, never the learner's time-limit. A
 /// program that sleeps is not starved (it is not ready to run), nor one
 /// that lowers its own priority: both keep their time-limit.
 #[test]
@@ -234,9 +235,12 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     let report: Value = json(&out);
     let submissions = report["submissions"].as_array().unwrap();
     let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");
+    // Starved beside nothing but the neighbours, it was graded again
+    // alone before its fault was recorded; the run says so by its exit
+    // status.
     assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
     assert!(message(0).contains("too busy"), "{}", message(0));
-    // A grader fault: the run says so by its exit status.
+    assert!(message(0).contains("graded again alone"), "{}", message(0));
     assert_eq!(
         out.status.code(),
         Some(3),

@@ -15,6 +15,7 @@ mod course_challenges;
 mod examples;
 mod fair_time;
 mod formats;
+mod hidden_runs;
 mod hostile;
 mod html;
 mod injection;

@@ -210,6 +210,9 @@ pub(super) fn write_student(
 }
 
 fn write_nondeterminism(s: &SubmissionReport, page: &mut String) -> Result {
+    if let Some(why) = &s.second_opinion_cut_short {
+        writeln!(page, "<p>{}</p>", esc(why))?;
+    }
     let Some(n) = &s.nondeterministic else {
         return Ok(());
     };

@@ -1,0 +1,221 @@
+//! The phases of a class's grading: the visible phase of every
+//! submission, then the hidden phase of every submission, then, one at a
+//! time, the submissions the machine starved. No session of a hidden case
+//! runs beside a session whose output a report shows (a classmate's
+//! included), and a regrade runs with no other session at all.
+
+use super::Entry;
+use crate::error::Error;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+/// Where a submission stands after a phase.
+pub(super) enum Step<P, R> {
+    /// Graded to the end (boxed: a report is large).
+    Graded(Box<R>),
+    /// Waiting for the hidden phase.
+    Pending(P),
+    /// The machine starved it: graded again alone at the end of the run.
+    Starved,
+}
+
+/// How one submission is graded, phase by phase.
+pub(super) trait Phases: Sync {
+    /// A submission between its phases: no session of it is running.
+    type Pending: Send;
+    /// A submission's record.
+    type Report;
+    /// The visible phase of `entry`.
+    fn visible(&self, entry: &Entry) -> Step<Self::Pending, Self::Report>;
+    /// The hidden phase of `entry` (never `Pending`).
+    fn hidden(&self, entry: &Entry, pending: Self::Pending) -> Step<Self::Pending, Self::Report>;
+    /// `entry` graded from the start, with nothing else running: final,
+    /// whatever it is (a grader fault if the machine starved it again).
+    fn alone(&self, entry: &Entry) -> Self::Report;
+}
+
+/// Grades `todo` with `jobs` threads, phase by phase, handing each record
+/// to `finish` as it is final; stops at `finish`'s first error.
+pub(super) fn schedule<'e, P: Phases>(
+    phases: &P,
+    jobs: usize,
+    todo: Vec<&'e Entry>,
+    finish: impl Fn(&Entry, P::Report) -> Result<(), Error> + Sync,
+) -> Result<(), Error> {
+    let starved: Mutex<Vec<(usize, &Entry)>> = Mutex::new(Vec::new());
+    let pending = Mutex::new(Vec::new());
+    let place = |step: Step<P::Pending, P::Report>, at: usize, entry: &'e Entry| match step {
+        Step::Graded(report) => finish(entry, *report),
+        Step::Pending(p) => {
+            pending.lock().unwrap().push((at, entry, p));
+            Ok(())
+        }
+        Step::Starved => {
+            starved.lock().unwrap().push((at, entry));
+            Ok(())
+        }
+    };
+    let todo: Vec<(usize, &Entry)> = todo.into_iter().enumerate().collect();
+    in_parallel(jobs, todo, |(at, entry)| {
+        place(phases.visible(entry), at, entry)
+    })?;
+    let mut waiting = std::mem::take(&mut *pending.lock().unwrap());
+    waiting.sort_by_key(|(at, _, _)| *at);
+    in_parallel(jobs, waiting, |(at, entry, p)| {
+        place(phases.hidden(entry, p), at, entry)
+    })?;
+    let mut starved = starved.into_inner().unwrap();
+    starved.sort_by_key(|(at, _)| *at);
+    for (_, entry) in starved {
+        finish(entry, phases.alone(entry))?;
+    }
+    Ok(())
+}
+
+/// Runs `work` on every item with `jobs` threads, stopping at the first
+/// error (the grader's own failure: saving a result), which it returns.
+fn in_parallel<T: Send>(
+    jobs: usize,
+    items: Vec<T>,
+    work: impl Fn(T) -> Result<(), Error> + Sync,
+) -> Result<(), Error> {
+    let queue = Mutex::new(VecDeque::from(items));
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if failure.lock().unwrap().is_some() {
+                        return;
+                    }
+                    let Some(item) = queue.lock().unwrap().pop_front() else {
+                        return;
+                    };
+                    if let Err(e) = work(item) {
+                        failure.lock().unwrap().get_or_insert(e);
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    match failure.into_inner().unwrap() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    /// A class whose submissions say how each phase ends: `b` is starved
+    /// in its visible phase, `c` in its hidden phase and again alone, `x`
+    /// has nothing to run; the others pass. It logs when each call starts
+    /// and ends, and how many calls ran at once.
+    #[derive(Default)]
+    struct Fake {
+        log: Mutex<Vec<String>>,
+        running: AtomicUsize,
+        alone_beside: Mutex<Vec<usize>>,
+    }
+
+    impl Fake {
+        fn call<T>(&self, what: &str, entry: &Entry, then: impl FnOnce() -> T) -> T {
+            self.running.fetch_add(1, Ordering::SeqCst);
+            self.log
+                .lock()
+                .unwrap()
+                .push(format!("start {what} {}", entry.name));
+            std::thread::sleep(Duration::from_millis(20));
+            let out = then();
+            self.log
+                .lock()
+                .unwrap()
+                .push(format!("end {what} {}", entry.name));
+            self.running.fetch_sub(1, Ordering::SeqCst);
+            out
+        }
+    }
+
+    impl Phases for Fake {
+        type Pending = String;
+        type Report = String;
+
+        fn visible(&self, entry: &Entry) -> Step<String, String> {
+            self.call("visible", entry, || match entry.name.as_str() {
+                "b" => Step::Starved,
+                "x" => Step::Graded(Box::new("x: nothing to run".into())),
+                name => Step::Pending(format!("{name}: visible")),
+            })
+        }
+
+        fn hidden(&self, entry: &Entry, pending: String) -> Step<String, String> {
+            self.call("hidden", entry, || match entry.name.as_str() {
+                "c" => Step::Starved,
+                _ => Step::Graded(Box::new(format!("{pending}, hidden"))),
+            })
+        }
+
+        fn alone(&self, entry: &Entry) -> String {
+            let beside = self.running.load(Ordering::SeqCst);
+            self.alone_beside.lock().unwrap().push(beside);
+            self.call("alone", entry, || match entry.name.as_str() {
+                "c" => "c: starved again, a grader fault".to_owned(),
+                name => format!("{name}: graded alone"),
+            })
+        }
+    }
+
+    #[test]
+    fn hidden_phases_follow_every_visible_one_and_the_starved_are_regraded_alone_once() {
+        let entries: Vec<Entry> = ["a", "b", "c", "d", "e", "x"]
+            .iter()
+            .map(|n| Entry {
+                name: (*n).to_owned(),
+                path: n.into(),
+                file: Ok(n.into()),
+            })
+            .collect();
+        let fake = Fake::default();
+        let finished: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+        let finish = |entry: &Entry, report: String| -> Result<(), Error> {
+            finished.lock().unwrap().push((entry.name.clone(), report));
+            Ok(())
+        };
+        schedule(&fake, 3, entries.iter().collect(), finish).unwrap();
+        let log = fake.log.into_inner().unwrap();
+        let last = |prefix: &str| log.iter().rposition(|l| l.starts_with(prefix)).unwrap();
+        let first = |prefix: &str| log.iter().position(|l| l.starts_with(prefix)).unwrap();
+        // Calls overlapped (the test shows something), yet no hidden
+        // phase began before every visible one ended, and no regrade
+        // before every hidden one.
+        assert!(first("end visible") >= 2, "{log:#?}");
+        assert!(first("start hidden") > last("end visible"), "{log:#?}");
+        assert!(first("start alone") > last("end hidden"), "{log:#?}");
+        // Each regrade ran with nothing else running, one at a time.
+        assert_eq!(fake.alone_beside.into_inner().unwrap(), vec![0, 0]);
+        let alone: Vec<&String> = log
+            .iter()
+            .filter(|l| l.starts_with("start alone"))
+            .collect();
+        assert_eq!(alone, ["start alone b", "start alone c"]);
+        // Every submission's record once, the regrade's final whatever it is.
+        let mut finished = finished.into_inner().unwrap();
+        finished.sort();
+        assert_eq!(
+            finished,
+            [
+                ("a", "a: visible, hidden"),
+                ("b", "b: graded alone"),
+                ("c", "c: starved again, a grader fault"),
+                ("d", "d: visible, hidden"),
+                ("e", "e: visible, hidden"),
+                ("x", "x: nothing to run"),
+            ]
+            .map(|(n, r)| (n.to_owned(), r.to_owned()))
+        );
+    }
+}

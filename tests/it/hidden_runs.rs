@@ -1,0 +1,158 @@
+//! Hidden cases stay hidden in every run of a learner's grading: the
+//! second opinion's replays, and classmates graded side by side. Extra runs
+//! are bounded by one budget. Each test grades hostile programs of
+//! `submissions/hostile/` on `tests/fixtures/hidden-challenges/hidden-first`,
+//! whose hidden group is declared before its open one and whose hidden keys
+//! hold canaries that must appear in no format.
+
+use crate::support::{grader, output, root, tempdir};
+use clap::ValueEnum;
+use rendezvous_grader::report::Format;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What the hidden cases hold, whole and as sent through locks.
+const CANARIES: [&str; 3] = ["CANARY", "Qx7Zk9", "Wp4Rj2"];
+
+/// Copies the hostile programs `names` (with the helpers they import) into
+/// a student folder each, under `class`: the submissions, in name order.
+fn students(class: &Path, names: &[(&str, &str)]) -> Vec<PathBuf> {
+    let hostile = root().join("submissions/hostile");
+    names
+        .iter()
+        .map(|(student, program)| {
+            let dir = class.join(student);
+            std::fs::create_dir_all(&dir).unwrap();
+            for helper in ["_router.py", "_lock_channel.py"] {
+                std::fs::copy(hostile.join(helper), dir.join(helper)).unwrap();
+            }
+            std::fs::copy(hostile.join(program), dir.join("router.py")).unwrap();
+            dir
+        })
+        .collect()
+}
+
+/// Grades `paths` for a learner with `extra` arguments: the JSON report,
+/// the time it took, and every text the run and the renderings of its
+/// report in every format wrote (the formats of one submission only when
+/// there is one).
+fn graded(dir: &Path, paths: &[PathBuf], extra: &[&str]) -> (Value, Duration, String) {
+    let report = dir.join("report.json");
+    let mut command = grader();
+    command
+        .args(["--challenges", "tests/fixtures/hidden-challenges", "grade"])
+        .args(["--challenge", "hidden-first", "--audience", "learner"])
+        .args(["--format", "json", "--output"])
+        .arg(&report)
+        .arg("--results")
+        .arg(dir.join("results"))
+        .args(extra)
+        .args(paths);
+    let started = Instant::now();
+    let out = output(&mut command);
+    let elapsed = started.elapsed();
+    let mut all = String::from_utf8_lossy(&out.stdout).into_owned();
+    all.push_str(&String::from_utf8_lossy(&out.stderr));
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files = vec![dir.join("results")];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            all.push_str(&String::from_utf8_lossy(&std::fs::read(&path).unwrap()));
+        }
+    }
+    let text = std::fs::read_to_string(&report).unwrap();
+    all.push_str(&text);
+    for format in Format::value_variants() {
+        if matches!(format, Format::Gradescope | Format::Prairielearn) && paths.len() != 1 {
+            continue;
+        }
+        let name = format.to_possible_value().unwrap().get_name().to_owned();
+        let out = output(grader().args(["merge", "--format", &name]).arg(&report));
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        all.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
+    (serde_json::from_str(&text).unwrap(), elapsed, all)
+}
+
+/// Fails naming the first canary found in `all`, with what precedes it.
+fn no_canary(all: &str) {
+    for canary in CANARIES {
+        if let Some(at) = all.find(canary) {
+            let start = all[..at]
+                .char_indices()
+                .rev()
+                .nth(300)
+                .map_or(0, |(i, _)| i);
+            panic!("{canary} reached a report: ...{}", &all[start..at + 40]);
+        }
+    }
+}
+
+#[test]
+fn a_replay_under_another_seed_never_runs_a_hidden_case_where_it_is_shown() {
+    let dir = tempdir();
+    let paths = students(
+        &dir.path().join("class"),
+        &[("printer", "prints_hidden_elsewhere.py")],
+    );
+    let (report, _, all) = graded(dir.path(), &paths, &[]);
+    no_canary(&all);
+    let s = &report["submissions"][0];
+    // Correct in every session that runs no hidden case before a visible
+    // one: nothing changed between runs.
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("nondeterministic").is_none(), "{s}");
+}
+
+#[test]
+fn a_replay_that_sleeps_under_another_seed_is_bounded_by_the_extras_budget() {
+    let dir = tempdir();
+    let paths = students(
+        &dir.path().join("class"),
+        &[("sleeper", "sleeps_elsewhere.py")],
+    );
+    // Six visible cases each sleep a minute under another seed: unbounded,
+    // the replays would wait six backstops of 7 s (42 s); bounded, one
+    // replay's backstop and the 5 s budget.
+    let (report, elapsed, all) = graded(dir.path(), &paths, &[]);
+    no_canary(&all);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(
+        elapsed < Duration::from_secs(30),
+        "grading took {elapsed:?}: the replays were not bounded"
+    );
+    let cut = s["second_opinion_cut_short"].as_str().unwrap_or_default();
+    assert!(cut.contains("budget"), "{s}");
+    // The human report says so too.
+    assert!(all.contains("cut short"), "{all}");
+}
+
+#[test]
+fn a_classmate_graded_beside_a_hidden_session_hears_nothing_of_it() {
+    let dir = tempdir();
+    let paths = students(
+        &dir.path().join("class"),
+        &[
+            ("a-sends", "passes_hidden_by_lock.py"),
+            ("b-hears", "hears_by_lock.py"),
+        ],
+    );
+    let (report, _, all) = graded(dir.path(), &paths, &["--jobs", "2"]);
+    no_canary(&all);
+    for s in report["submissions"].as_array().unwrap() {
+        assert_eq!(s["verdict"], "accepted", "{s}");
+    }
+    assert!(!all.contains("heard"), "{all}");
+}

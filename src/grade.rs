@@ -50,6 +50,13 @@ pub struct Grading<'a> {
 /// the submission did, once it ran.
 type Slot<'c> = Option<(TestReport, diagnose::Observed<'c>)>;
 
+/// How a hidden phase ended: graded (or failed), or starved by the
+/// machine, with the grading to run that phase again.
+pub enum Hidden<'a> {
+    Graded(Box<Result<SubmissionReport, Error>>),
+    Starved(Box<Pending<'a>>, String),
+}
+
 /// A submission whose visible phase is graded ([`Grading::grade_visible`]),
 /// waiting for its hidden phase ([`Grading::grade_hidden`]): no session of
 /// it is running.
@@ -221,8 +228,27 @@ impl<'a> Grading<'a> {
 
     /// The hidden phase of a grading begun by [`Grading::grade_visible`],
     /// and the submission's report.
-    pub fn grade_hidden(&self, mut pending: Pending<'a>) -> Result<SubmissionReport, Error> {
-        self.hidden_phase(&mut pending)?;
+    pub fn grade_hidden(&self, pending: Pending<'a>) -> Result<SubmissionReport, Error> {
+        match self.grade_hidden_or_starved(pending) {
+            Hidden::Graded(graded) => *graded,
+            Hidden::Starved(_, why) => Err(Error::Busy(why)),
+        }
+    }
+
+    /// Like [`Grading::grade_hidden`], but a hidden phase the machine
+    /// starved hands its grading back, to run that phase again (it runs
+    /// every hidden case and its replays afresh): the visible phase stands,
+    /// and is never run again after a hidden one.
+    pub fn grade_hidden_or_starved(&self, mut pending: Pending<'a>) -> Hidden<'a> {
+        match self.hidden_phase(&mut pending) {
+            Ok(()) => Hidden::Graded(Box::new(self.submission_report(pending))),
+            Err(Error::Busy(why)) => Hidden::Starved(Box::new(pending), why),
+            Err(e) => Hidden::Graded(Box::new(Err(e))),
+        }
+    }
+
+    /// The report of a grading whose phases have run.
+    fn submission_report(&self, pending: Pending<'a>) -> Result<SubmissionReport, Error> {
         let (challenge, suite) = (self.challenge, self.suite);
         let cases = self.cases();
         let Pending {
@@ -246,6 +272,14 @@ impl<'a> Grading<'a> {
         for group in &suite.groups {
             let group_tests = &mut tests[first..first + group.cases.len()];
             first += group.cases.len();
+            if self.later(group) {
+                // How long a hidden case took can spell what it held (a
+                // submission that sleeps in proportion to an operand):
+                // a learner is shown neither time.
+                for t in group_tests.iter_mut() {
+                    (t.time_ms, t.cpu_ms) = (0, 0);
+                }
+            }
             let passed = group_tests
                 .iter()
                 .filter(|t| t.verdict == Verdict::Accepted)
@@ -513,10 +547,10 @@ impl Grading<'_> {
     }
 }
 
-/// Leaves a hidden test its name, group, verdict, score and time: nothing
-/// of its case (operands, expected or actual answers, explanations) and
-/// nothing the learner's code printed or raised while running it, which
-/// could echo the case.
+/// Leaves a hidden test its name, group, verdict and score (its times go
+/// when the report is made): nothing of its case (operands, expected or
+/// actual answers, explanations) and nothing the learner's code printed or
+/// raised while running it, which could echo the case.
 fn redact(t: &mut TestReport) {
     t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
     t.divergence = None;

@@ -8,7 +8,7 @@ pub mod rejudge;
 mod results;
 
 use crate::error::Error;
-use crate::grade::Grading;
+use crate::grade::{Grading, Hidden};
 use crate::lang::Submission;
 use crate::report::{Report, SubmissionReport};
 use phases::Step;
@@ -300,15 +300,32 @@ impl<'a> phases::Phases for Class<'_, 'a> {
         entry: &Entry,
         pending: Self::Pending,
     ) -> Step<Self::Pending, SubmissionReport> {
-        match finished_or_starved(self.0, entry, self.0.grade_hidden(*pending)) {
-            Some(report) => Step::Graded(Box::new(report)),
-            None => Step::Starved,
+        match self.0.grade_hidden_or_starved(*pending) {
+            Hidden::Graded(graded) => Step::Graded(Box::new(
+                (*graded).unwrap_or_else(|e| fault(self.0, entry, &e)),
+            )),
+            Hidden::Starved(pending, _) => Step::Starved(Some(pending)),
         }
     }
 
-    fn alone(&self, entry: &Entry) -> SubmissionReport {
-        regrade_alone(self.0, entry)
+    fn visible_alone(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
+        visible_or_starved(self.0, entry)
+            .unwrap_or_else(|why| Step::Graded(Box::new(fault(self.0, entry, &again(why)))))
     }
+
+    fn hidden_alone(&self, entry: &Entry, pending: Self::Pending) -> SubmissionReport {
+        match self.0.grade_hidden_or_starved(*pending) {
+            Hidden::Graded(graded) => (*graded).unwrap_or_else(|e| fault(self.0, entry, &e)),
+            Hidden::Starved(_, why) => fault(self.0, entry, &again(why)),
+        }
+    }
+}
+
+/// A machine too busy even for a regrade alone: the grader's fault.
+fn again(why: String) -> Error {
+    Error::Busy(format!(
+        "{why} (graded again alone, with no other session running)"
+    ))
 }
 
 /// The visible phase of `entry`'s grading.
@@ -316,18 +333,30 @@ fn visible_phase<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
 ) -> Step<Box<crate::grade::Pending<'a>>, SubmissionReport> {
+    visible_or_starved(grading, entry).unwrap_or(Step::Starved(None))
+}
+
+/// The visible phase of `entry`'s grading, or why the machine starved it.
+fn visible_or_starved<'a>(
+    grading: &Grading<'a>,
+    entry: &Entry,
+) -> Result<Step<Box<crate::grade::Pending<'a>>, SubmissionReport>, String> {
     let file = match &entry.file {
         Ok(file) => file,
         Err(why) => {
             let path = entry.path.display().to_string();
-            return Step::Graded(Box::new(grading.unpreparable(&entry.name, &path, why)));
+            return Ok(Step::Graded(Box::new(grading.unpreparable(
+                &entry.name,
+                &path,
+                why,
+            ))));
         }
     };
     let path = file.display().to_string();
-    match Submission::detect(file) {
+    Ok(match Submission::detect(file) {
         Ok(submission) => match grading.grade_visible(&entry.name, &submission) {
             Ok(pending) => Step::Pending(Box::new(pending)),
-            Err(Error::Busy(_)) => Step::Starved,
+            Err(Error::Busy(why)) => return Err(why),
             Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
         },
         // One student's unreadable or unknown file is that student's
@@ -336,41 +365,7 @@ fn visible_phase<'a>(
             Step::Graded(Box::new(grading.unpreparable(&entry.name, &path, &why)))
         }
         Err(e) => Step::Graded(Box::new(grading.faulted(&entry.name, &path, &e))),
-    }
-}
-
-/// The report of a phase that ended with `graded`, or `None` when the
-/// machine starved the submission.
-fn finished_or_starved(
-    grading: &Grading<'_>,
-    entry: &Entry,
-    graded: Result<SubmissionReport, Error>,
-) -> Option<SubmissionReport> {
-    match graded {
-        Ok(report) => Some(report),
-        Err(Error::Busy(_)) => None,
-        Err(e) => Some(fault(grading, entry, &e)),
-    }
-}
-
-/// `entry` graded from the start, alone (no other session runs): its
-/// verdict stands, whatever it is; the machine starving it even so is the
-/// grader's fault, recorded as such.
-fn regrade_alone(grading: &Grading<'_>, entry: &Entry) -> SubmissionReport {
-    // Only a submission that was detected once was starved.
-    let graded = match entry.file.as_deref().map(Submission::detect) {
-        Ok(Ok(submission)) => grading.grade_named(&entry.name, &submission),
-        Ok(Err(e)) => Err(e),
-        Err(why) => Err(Error::Usage(why.clone())),
-    };
-    match graded {
-        Ok(report) => report,
-        Err(Error::Busy(why)) => {
-            let again = Error::Busy(format!("{why} (graded again alone, at the end of the run)"));
-            fault(grading, entry, &again)
-        }
-        Err(e) => fault(grading, entry, &e),
-    }
+    })
 }
 
 /// The record of the grader failing on `entry` with `error`.

@@ -1,8 +1,9 @@
 //! The phases of a class's grading: the visible phase of every
-//! submission, then the hidden phase of every submission, then, one at a
-//! time, the submissions the machine starved. No session of a hidden case
-//! runs beside a session whose output a report shows (a classmate's
-//! included), and a regrade runs with no other session at all.
+//! submission, then, one at a time, the visible phases the machine
+//! starved; then the hidden phase of every submission, then, one at a
+//! time, the hidden phases the machine starved. No session of a hidden
+//! case runs beside or before a session whose output a report shows (a
+//! classmate's included), and a regrade runs with no other session at all.
 
 use super::Entry;
 use crate::error::Error;
@@ -15,8 +16,10 @@ pub(super) enum Step<P, R> {
     Graded(Box<R>),
     /// Waiting for the hidden phase.
     Pending(P),
-    /// The machine starved it: graded again alone at the end of the run.
-    Starved,
+    /// The machine starved it: that phase is graded again alone, with
+    /// what the visible phase left for the hidden one (`None` when the
+    /// visible phase itself was starved).
+    Starved(Option<P>),
 }
 
 /// How one submission is graded, phase by phase.
@@ -29,9 +32,13 @@ pub(super) trait Phases: Sync {
     fn visible(&self, entry: &Entry) -> Step<Self::Pending, Self::Report>;
     /// The hidden phase of `entry` (never `Pending`).
     fn hidden(&self, entry: &Entry, pending: Self::Pending) -> Step<Self::Pending, Self::Report>;
-    /// `entry` graded from the start, with nothing else running: final,
-    /// whatever it is (a grader fault if the machine starved it again).
-    fn alone(&self, entry: &Entry) -> Self::Report;
+    /// The visible phase of `entry` again, with nothing else running:
+    /// final, whatever it is (a grader fault if the machine starved it
+    /// again), so never `Starved`.
+    fn visible_alone(&self, entry: &Entry) -> Step<Self::Pending, Self::Report>;
+    /// The hidden phase of `entry` again, with nothing else running: final,
+    /// whatever it is.
+    fn hidden_alone(&self, entry: &Entry, pending: Self::Pending) -> Self::Report;
 }
 
 /// Grades `todo` with `jobs` threads, phase by phase, handing each record
@@ -42,7 +49,10 @@ pub(super) fn schedule<'e, P: Phases>(
     todo: Vec<&'e Entry>,
     finish: impl Fn(&Entry, P::Report) -> Result<(), Error> + Sync,
 ) -> Result<(), Error> {
-    let starved: Mutex<Vec<(usize, &Entry)>> = Mutex::new(Vec::new());
+    // Where each came in the class, the entry, and what its hidden phase
+    // needs (none when its visible phase was starved).
+    type Waiting<'e, P> = Mutex<Vec<(usize, &'e Entry, Option<P>)>>;
+    let starved: Waiting<'e, P::Pending> = Mutex::new(Vec::new());
     let pending = Mutex::new(Vec::new());
     let place = |step: Step<P::Pending, P::Report>, at: usize, entry: &'e Entry| match step {
         Step::Graded(report) => finish(entry, *report),
@@ -50,8 +60,8 @@ pub(super) fn schedule<'e, P: Phases>(
             pending.lock().unwrap().push((at, entry, p));
             Ok(())
         }
-        Step::Starved => {
-            starved.lock().unwrap().push((at, entry));
+        Step::Starved(p) => {
+            starved.lock().unwrap().push((at, entry, p));
             Ok(())
         }
     };
@@ -59,17 +69,26 @@ pub(super) fn schedule<'e, P: Phases>(
     in_parallel(jobs, todo, |(at, entry)| {
         place(phases.visible(entry), at, entry)
     })?;
-    let mut waiting = std::mem::take(&mut *pending.lock().unwrap());
-    waiting.sort_by_key(|(at, _, _)| *at);
-    in_parallel(jobs, waiting, |(at, entry, p)| {
+    // Before any hidden phase: what a visible session shows never follows
+    // a hidden one.
+    for (at, entry, _) in in_order(&starved) {
+        place(phases.visible_alone(entry), at, entry)?;
+    }
+    in_parallel(jobs, in_order(&pending), |(at, entry, p)| {
         place(phases.hidden(entry, p), at, entry)
     })?;
-    let mut starved = starved.into_inner().unwrap();
-    starved.sort_by_key(|(at, _)| *at);
-    for (_, entry) in starved {
-        finish(entry, phases.alone(entry))?;
+    for (_, entry, p) in in_order(&starved) {
+        let p = p.expect("a hidden phase hands back what it was given");
+        finish(entry, phases.hidden_alone(entry, p))?;
     }
     Ok(())
+}
+
+/// What `list` holds, taken out in the order the submissions came.
+fn in_order<E, T>(list: &Mutex<Vec<(usize, E, T)>>) -> Vec<(usize, E, T)> {
+    let mut taken = std::mem::take(&mut *list.lock().unwrap());
+    taken.sort_by_key(|item| item.0);
+    taken
 }
 
 /// Runs `work` on every item with `jobs` threads, stopping at the first
@@ -112,9 +131,9 @@ mod tests {
     use std::time::Duration;
 
     /// A class whose submissions say how each phase ends: `b` is starved
-    /// in its visible phase, `c` in its hidden phase and again alone, `x`
-    /// has nothing to run; the others pass. It logs when each call starts
-    /// and ends, and how many calls ran at once.
+    /// in its visible phase (then passes alone), `c` in its hidden phase
+    /// and again alone, `x` has nothing to run; the others pass. It logs
+    /// when each call starts and ends, and how many calls ran at once.
     #[derive(Default)]
     struct Fake {
         log: Mutex<Vec<String>>,
@@ -138,6 +157,12 @@ mod tests {
             self.running.fetch_sub(1, Ordering::SeqCst);
             out
         }
+
+        fn alone<T>(&self, what: &str, entry: &Entry, then: impl FnOnce() -> T) -> T {
+            let beside = self.running.load(Ordering::SeqCst);
+            self.alone_beside.lock().unwrap().push(beside);
+            self.call(what, entry, then)
+        }
     }
 
     impl Phases for Fake {
@@ -146,7 +171,7 @@ mod tests {
 
         fn visible(&self, entry: &Entry) -> Step<String, String> {
             self.call("visible", entry, || match entry.name.as_str() {
-                "b" => Step::Starved,
+                "b" => Step::Starved(None),
                 "x" => Step::Graded(Box::new("x: nothing to run".into())),
                 name => Step::Pending(format!("{name}: visible")),
             })
@@ -154,17 +179,21 @@ mod tests {
 
         fn hidden(&self, entry: &Entry, pending: String) -> Step<String, String> {
             self.call("hidden", entry, || match entry.name.as_str() {
-                "c" => Step::Starved,
+                "c" => Step::Starved(Some(pending)),
                 _ => Step::Graded(Box::new(format!("{pending}, hidden"))),
             })
         }
 
-        fn alone(&self, entry: &Entry) -> String {
-            let beside = self.running.load(Ordering::SeqCst);
-            self.alone_beside.lock().unwrap().push(beside);
-            self.call("alone", entry, || match entry.name.as_str() {
-                "c" => "c: starved again, a grader fault".to_owned(),
-                name => format!("{name}: graded alone"),
+        fn visible_alone(&self, entry: &Entry) -> Step<String, String> {
+            self.alone("regrade-visible", entry, || {
+                Step::Pending(format!("{}: visible alone", entry.name))
+            })
+        }
+
+        fn hidden_alone(&self, entry: &Entry, pending: String) -> String {
+            self.alone("regrade-hidden", entry, || match entry.name.as_str() {
+                "c" => format!("{pending}, starved again: a grader fault"),
+                _ => format!("{pending}, hidden alone"),
             })
         }
     }
@@ -190,27 +219,44 @@ mod tests {
         let last = |prefix: &str| log.iter().rposition(|l| l.starts_with(prefix)).unwrap();
         let first = |prefix: &str| log.iter().position(|l| l.starts_with(prefix)).unwrap();
         // Calls overlapped (the test shows something), yet no hidden
-        // phase began before every visible one ended, and no regrade
-        // before every hidden one.
+        // session began before every visible one (the regrades' included)
+        // ended, and the hidden regrades came after every hidden phase.
         assert!(first("end visible") >= 2, "{log:#?}");
-        assert!(first("start hidden") > last("end visible"), "{log:#?}");
-        assert!(first("start alone") > last("end hidden"), "{log:#?}");
+        assert!(
+            first("start regrade-visible") > last("end visible"),
+            "{log:#?}"
+        );
+        assert!(
+            first("start hidden") > last("end regrade-visible"),
+            "{log:#?}"
+        );
+        assert!(
+            first("start regrade-hidden") > last("end hidden"),
+            "{log:#?}"
+        );
         // Each regrade ran with nothing else running, one at a time.
         assert_eq!(fake.alone_beside.into_inner().unwrap(), vec![0, 0]);
-        let alone: Vec<&String> = log
-            .iter()
-            .filter(|l| l.starts_with("start alone"))
-            .collect();
-        assert_eq!(alone, ["start alone b", "start alone c"]);
-        // Every submission's record once, the regrade's final whatever it is.
+        let alone: Vec<&String> = log.iter().filter(|l| l.contains(" regrade-")).collect();
+        assert_eq!(
+            alone,
+            [
+                "start regrade-visible b",
+                "end regrade-visible b",
+                "start regrade-hidden c",
+                "end regrade-hidden c"
+            ]
+        );
+        // Every submission's record once, the regrade's final whatever it
+        // is; a visible phase graded alone goes on to the hidden phase, and
+        // a hidden phase graded alone keeps what its visible phase found.
         let mut finished = finished.into_inner().unwrap();
         finished.sort();
         assert_eq!(
             finished,
             [
                 ("a", "a: visible, hidden"),
-                ("b", "b: graded alone"),
-                ("c", "c: starved again, a grader fault"),
+                ("b", "b: visible alone, hidden"),
+                ("c", "c: visible, starved again: a grader fault"),
                 ("d", "d: visible, hidden"),
                 ("e", "e: visible, hidden"),
                 ("x", "x: nothing to run"),

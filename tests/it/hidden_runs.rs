@@ -156,3 +156,54 @@ fn a_classmate_graded_beside_a_hidden_session_hears_nothing_of_it() {
     }
     assert!(!all.contains("heard"), "{all}");
 }
+
+/// A hidden test's times are not in a learner's report: a submission that
+/// sleeps in proportion to a hidden key's last character would spell it in
+/// them. An instructor, who sees hidden cases whole, sees the times.
+#[test]
+fn a_hidden_tests_time_is_not_shown_to_a_learner() {
+    let dir = tempdir();
+    let paths = students(dir.path(), &[("ada", "times_hidden_keys.py")]);
+    let (report, _, all) = graded(dir.path(), &paths, &[]);
+    no_canary(&all);
+    let tests = report["submissions"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let hidden: Vec<&Value> = tests.iter().filter(|t| t["group"] == "secret").collect();
+    assert!(!hidden.is_empty(), "{report}");
+    for t in &hidden {
+        assert_eq!(t["verdict"], "accepted", "{t}");
+        assert_eq!(
+            (&t["time_ms"], &t["cpu_ms"]),
+            (&Value::from(0), &Value::from(0)),
+            "{t}"
+        );
+    }
+    assert!(
+        tests
+            .iter()
+            .any(|t| t["group"] == "open" && t["time_ms"].as_u64() > Some(0)),
+        "{report}"
+    );
+
+    let out = output(
+        grader()
+            .args(["--challenges", "tests/fixtures/hidden-challenges", "grade"])
+            .args(["--challenge", "hidden-first", "--audience", "instructor"])
+            .args(["--format", "json"])
+            .arg(&paths[0]),
+    );
+    let report: Value = crate::support::json(&out);
+    let slept = report["submissions"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["group"] == "secret")
+        .map(|t| t["time_ms"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    // Each hidden key ends in a letter or digit: a quarter of a second at
+    // least, for an instructor.
+    assert!(slept >= 240, "{report}");
+}

@@ -32,6 +32,7 @@ mod scores;
 mod setup;
 mod shrink;
 mod snapshots;
+mod sources;
 mod standalone;
 mod starters;
 mod strict;

@@ -119,6 +119,19 @@ fn cache_tag() -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
+/// The suffix of Python's own extension modules
+/// (`.cpython-311-x86_64-linux-gnu.so`).
+fn extension_suffix() -> String {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))",
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
 /// Compiles the Python source `text` into `pyc` as bytecode Python loads
 /// without ever comparing it with a source (unchecked hash).
 fn compile_unchecked(text: &str, pyc: &Path) {
@@ -142,7 +155,8 @@ fn compile_unchecked(text: &str, pyc: &Path) {
 /// Bytecode compiled from a correct module, beside a wrong source (in
 /// `__pycache__`, for the entry, an imported module or a package's
 /// module), or without a source at all, is never what runs: the source
-/// is, and a sourceless `.pyc` is refused by name.
+/// is, a sourceless `.pyc` is refused by name, and an extension module
+/// does not shadow the source of the same name.
 #[test]
 fn python_runs_its_sources_never_bytecode_beside_them() {
     let dir = tempdir();
@@ -164,8 +178,14 @@ fn python_runs_its_sources_never_bytecode_beside_them() {
             ),
             ("c-package/solution/impl.py", &wrong),
             ("d-sourceless/router.py", imports),
+            ("e-extension/router.py", imports),
+            ("e-extension/solution.py", &wrong),
         ],
     );
+    // An extension module (here not even one) is taken before the source
+    // of the same name by Python's own finder: the source runs instead.
+    let extension = format!("e-extension/solution{}", extension_suffix());
+    write(&class, &[(&extension, "not a shared object")]);
     for pyc in [
         format!("a-entry/__pycache__/router.{tag}.pyc"),
         format!("b-module/__pycache__/solution.{tag}.pyc"),
@@ -199,6 +219,12 @@ fn python_runs_its_sources_never_bytecode_beside_them() {
         .filter(|e| e.file_name().to_string_lossy().ends_with(".pyc"))
         .count();
     assert_eq!(written, 4);
+    assert_eq!(
+        got[4],
+        ("e-extension".to_owned(), "wrong-answer".to_owned()),
+        "{}",
+        report["submissions"][4]
+    );
 }
 
 /// A module imported by the entry and changed between two runs with one

@@ -578,6 +578,22 @@ mod tests {
     }
 
     #[test]
+    fn the_files_rustc_read_are_read_from_its_dep_info() {
+        let info = "/b/submission.d: /s/router.rs /s/data\\ dir/x.txt /etc/host\\#1 /s/a$$b.rs\n\n/s/router.rs:\n";
+        assert_eq!(
+            dependencies(info),
+            [
+                "/s/router.rs",
+                "/s/data dir/x.txt",
+                "/etc/host#1",
+                "/s/a$b.rs"
+            ]
+            .map(PathBuf::from)
+        );
+        assert!(dependencies("").is_empty());
+    }
+
+    #[test]
     fn the_glue_calls_every_operation_with_its_types() {
         let model = &reference::rendezvous::SPEC;
         let ops: Vec<&'static Signature> = model.operations.iter().collect();

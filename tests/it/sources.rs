@@ -306,3 +306,36 @@ fn a_deep_recursion_on_a_huge_line_is_a_runtime_error_with_a_trimmed_traceback()
         "{traceback}"
     );
 }
+
+/// Without the sandbox's walls a crate may read a file anywhere
+/// (`include_str!` of an absolute path): a build that read a file outside
+/// its folder is never cached, so a change there is what the next run
+/// runs.
+#[test]
+fn a_rust_build_that_read_a_file_outside_its_folder_is_not_cached() {
+    let dir = tempdir();
+    let outside = dir.path().join("outside.txt");
+    let student = dir.path().join("student");
+    let source = format!(
+        "const NODE: &str = include_str!({outside:?});\npub struct Router;\nimpl Router {{\n    pub fn new(_nodes: Vec<String>) -> Router {{ Router }}\n    pub fn route(&self, _key: &str) -> Option<String> {{ Some(NODE.trim().to_owned()) }}\n    pub fn add(&mut self, _node: &str) {{}}\n    pub fn remove(&mut self, _node: &str) {{}}\n}}\n"
+    );
+    write(&student, &[("router.rs", &source)]);
+    let cache = dir.path().join("cache");
+    let run = |node: &str| {
+        std::fs::write(&outside, node).unwrap();
+        let mut command = grader();
+        command
+            .args(["grade", "--no-sandbox", "--format", "json", "--cache-dir"])
+            .arg(&cache)
+            .args(["--tests", SAMPLE])
+            .arg(student.join("router.rs"));
+        let report: Value = json(&output(&mut command));
+        let submission = &report["submissions"][0];
+        (
+            submission["tests"][0]["divergence"]["actual"].clone(),
+            submission["build"]["cached"].clone(),
+        )
+    };
+    assert_eq!(run("first"), (Value::from("first"), Value::from(false)));
+    assert_eq!(run("second"), (Value::from("second"), Value::from(false)));
+}

@@ -97,7 +97,7 @@ pub(super) const FOLDER_LIMIT_ENTRIES: usize = 10_000;
 /// A digest of everything beneath `paths` (the files and folders a build
 /// may read), each entry named relative to `root` so that two students'
 /// identical folders share it: its kind, its name, and a file's bytes (a
-/// link's target, and the bytes of the file it leads to). `None` when
+/// link's target path). `None` when
 /// they hold more than [`FOLDER_LIMIT_ENTRIES`] entries or
 /// [`FOLDER_LIMIT_BYTES`] bytes: such a build is not cached at all.
 pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
@@ -138,9 +138,12 @@ pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
                 let target = std::fs::read_link(entry.path()).unwrap_or_default();
                 part(&mut hasher, target.as_os_str().as_encoded_bytes());
             }
-            // A file, or a link to one: its bytes (a link's target may be
-            // read by the build as well as any file).
-            if kind.is_file() || (kind.is_symlink() && entry.path().is_file()) {
+            // A link's target is named, never read through: what it leads
+            // to within the folder is hashed where it is, and what lies
+            // outside is not the build's to read (the sandbox denies it,
+            // and without the sandbox the build's own list of what it read
+            // keeps it out of the cache).
+            if kind.is_file() {
                 let content = read_bounded(entry.path(), bytes)?;
                 bytes -= content.len() as u64;
                 part(&mut hasher, &Sha256::digest(&content));
@@ -150,15 +153,16 @@ pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
     Some(hex(&hasher.finalize()))
 }
 
-/// The bytes of the file at `path` (links followed), or `None` when it has
+/// The bytes of the file at `path`, or `None` when it has
 /// more than `most`; a file that cannot be read reads as empty.
 fn read_bounded(path: &Path, most: u64) -> Option<Vec<u8>> {
     use std::io::Read;
     use std::os::unix::fs::OpenOptionsExt;
-    // Non-blocking: a FIFO put in a file's place must not hang the grader.
+    // A FIFO or a link put in a file's place since it was listed must
+    // neither hang the grader nor lead it elsewhere.
     let Ok(file) = std::fs::OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
         .open(path)
     else {
         return Some(b"unreadable".to_vec());

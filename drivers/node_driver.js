@@ -103,14 +103,26 @@ function clip(text, keepEnd) {
   return keepEnd ? cut + text.slice(-CLIP) : text.slice(0, CLIP) + cut;
 }
 
+// What a traceback shows, whatever the learner's program does: the
+// innermost frames, each line cut, read from the start of the stack only
+// (`Error.stackTraceLimit = Infinity` under a deep recursion, or a stack
+// the program wrote itself, may be megabytes). Building it costs the
+// learner's CPU time, so it stays small enough never to turn a runtime
+// error into a time limit.
+const FRAMES = 50;
+const STACK_CHARS = 1 << 20;
+const LINE_CHARS = 400;
+const learnerPrefixes = learnerDirs.flatMap((d) => [pathToFileURL(d).href + '/', d + path.sep]);
+
 function describe(error) {
   const isError = error instanceof Error;
-  const stack = isError && typeof error.stack === 'string' ? error.stack : '';
-  const frames = stack.split('\n').slice(1).filter((l) => learnerDirs.some((d) => l.includes(d + path.sep)));
+  const stack = isError && typeof error.stack === 'string' ? error.stack.slice(0, STACK_CHARS) : '';
+  const frames = stack.split('\n').slice(1).filter((l) => learnerDirs.some((d) => l.includes(d + path.sep))).slice(0, FRAMES);
   let line = null;
-  const trimmed = frames.map((l) => {
+  const trimmed = frames.map((whole) => {
+    const l = whole.length <= LINE_CHARS ? whole : `${whole.slice(0, LINE_CHARS)}...`;
     let rel = l;
-    for (const d of learnerDirs) rel = rel.replace(pathToFileURL(d).href + '/', '').split(d + path.sep).join('');
+    for (const prefix of learnerPrefixes) rel = rel.split(prefix).join('');
     const m = /:(\d+):\d+\)?$/.exec(l);
     if (m && line === null) line = Number(m[1]);
     return rel;

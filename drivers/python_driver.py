@@ -22,8 +22,12 @@ import sys
 
 try:
     from importlib._bootstrap import module_from_spec
-    from importlib._bootstrap_external import spec_from_file_location
+    from importlib._bootstrap_external import (
+        BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, FileFinder, SOURCE_SUFFIXES, SourceFileLoader,
+        spec_from_file_location)
 except ImportError:  # where the import system is laid out otherwise
+    from importlib.machinery import (
+        BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, FileFinder, SOURCE_SUFFIXES, SourceFileLoader)
     from importlib.util import module_from_spec, spec_from_file_location
 
 REQUESTS, RESPONSES, CONTROL = 3, 4, 5
@@ -101,6 +105,8 @@ def safe_text(thing, conversion=str, limit=200):
             text = "{" + ", ".join(sorted(safe_text(t, repr) for t in thing)) + "}"
         else:
             text = conversion(thing)
+        # Cut before anything else is done with it: a message may be huge.
+        text = str(text)[:limit + 64]
     except BaseException:
         return f"<{type(thing).__name__} object that cannot be shown>"
     text = without_addresses(text)
@@ -180,39 +186,75 @@ def frames_of(tb):
 
 sources = {}
 
+# What a traceback shows, whatever the learner's program does: its
+# innermost frames (a recursion 50,000 deep raising at the bottom must not
+# cost 50,000 source lines) and the start of each line (one line may be a
+# megabyte). Building it costs the learner's CPU time, so it stays small
+# enough never to turn a runtime error into a time limit.
+FRAMES = 20
+LINE_CHARS = 200
+
 
 def source_line(filename, lineno):
-    """The line `lineno` of a learner's file, stripped, as linecache would
-    read it; None when it cannot be read. Their files are UTF-8 (the grader
-    refuses others) and at most 8 MiB. Lines end where Python ends them, at
-    a line feed, a carriage return or both (bytes.splitlines), never at the
-    other breaks str.splitlines knows (a form feed, U+2028 in a string)."""
+    """The line `lineno` of a learner's file, stripped and cut to
+    LINE_CHARS, as linecache would read it; None when it cannot be read.
+    Only the first 8 MiB are read (the most an entry may have). Lines end
+    where Python ends them, at a line feed, a carriage return or both
+    (bytes.splitlines), never at the other breaks str.splitlines knows (a
+    form feed, U+2028 in a string)."""
     if filename not in sources:
         try:
             with open(filename, "rb") as f:
-                sources[filename] = f.read().splitlines()
+                sources[filename] = f.read(8 << 20).splitlines()
         except Exception:  # MemoryError too: a program at its limit
-            return None
+            sources[filename] = None
     lines = sources[filename]
-    if lineno is None or not 0 < lineno <= len(lines):
+    if lines is None or lineno is None or not 0 < lineno <= len(lines):
         return None
-    return lines[lineno - 1].decode("utf-8", "replace").strip()
+    raw = lines[lineno - 1].lstrip()
+    text = raw[:4 * LINE_CHARS].decode("utf-8", "replace").rstrip()
+    if len(text) > LINE_CHARS or len(raw) > 4 * LINE_CHARS:
+        text = text[:LINE_CHARS] + " ..."
+    return text
+
+
+def window(text, offset):
+    """A long line cut to LINE_CHARS around `offset` (1-based), and the
+    caret's offset within what is kept."""
+    if len(text) <= LINE_CHARS:
+        return text, offset
+    start = max(0, (offset or 1) - 1 - LINE_CHARS // 2)
+    kept = text[start:start + LINE_CHARS]
+    prefix = "... " if start else ""
+    suffix = " ..." if start + LINE_CHARS < len(text) else ""
+    return prefix + kept + suffix, offset and offset - start + len(prefix)
 
 
 def describe(exc, learner_dir):
     """An exception as the protocol's error object, the traceback trimmed to
-    the learner's own files."""
+    the learner's own files and to its innermost FRAMES frames."""
     # Compared by real path: a folder reached through a link may appear
-    # either way in a frame.
+    # either way in a frame. Each file is resolved once, however many
+    # frames it has.
     real_dir = os.path.realpath(learner_dir)
+    named = {}
+
+    def learners(filename):
+        if filename not in named:
+            real = os.path.realpath(filename)
+            named[filename] = (
+                os.path.relpath(real, real_dir) if real.startswith(real_dir + os.sep) else None)
+        return named[filename]
+
     frames = [
         (filename, lineno, name) for filename, lineno, name in frames_of(exc.__traceback__)
-        if os.path.realpath(filename).startswith(real_dir + os.sep)
+        if learners(filename) is not None
     ]
     lines = []
-    for filename, lineno, function in frames:
-        name = os.path.relpath(os.path.realpath(filename), real_dir)
-        lines.append(f'  File "{name}", line {lineno}, in {function}')
+    if len(frames) > FRAMES:
+        lines.append(f"  ... {len(frames) - FRAMES} outer frames left out ...")
+    for filename, lineno, function in frames[-FRAMES:]:
+        lines.append(f'  File "{learners(filename)}", line {lineno}, in {clip(function)}')
         text = source_line(filename, lineno)
         if text:
             lines.append(f"    {text}")
@@ -221,12 +263,13 @@ def describe(exc, learner_dir):
     if isinstance(exc, SyntaxError) and exc.filename and os.path.isabs(exc.filename):
         # Compile errors carry their place themselves, not in a frame.
         name = os.path.relpath(os.path.realpath(exc.filename), real_dir)
-        line, message = exc.lineno, exc.msg
+        line, message = exc.lineno, safe_text(exc.msg, limit=CLIP)
         lines.append(f'  File "{name}", line {exc.lineno}')
-        if exc.text:
-            lines.append("    " + exc.text.rstrip("\n"))
-            if exc.offset:
-                lines.append("    " + " " * (exc.offset - 1) + "^")
+        if isinstance(exc.text, str) and exc.text:
+            text, offset = window(exc.text.rstrip("\n"), exc.offset)
+            lines.append("    " + text)
+            if isinstance(offset, int) and offset > 0:
+                lines.append("    " + " " * (offset - 1) + "^")
     return {
         "type": clip(type(exc).__name__),
         "message": clip(message),
@@ -308,6 +351,7 @@ class SiteOnDemand:
 
     deferred = []  # (.pth line, site folder, file name), in site's order
     pending = True
+    site_path = []  # sys.path as site left it
 
     @classmethod
     def start(cls):
@@ -320,6 +364,7 @@ class SiteOnDemand:
         finally:
             del site.exec
             site.execsitecustomize = customize
+        cls.site_path = list(sys.path)
         sys.meta_path.append(cls)
 
     @classmethod
@@ -347,25 +392,86 @@ class SiteOnDemand:
     @staticmethod
     def run_deferred():
         failed = set()
-        # `sitedir` and `name` are locals here as in site.addpackage, where
-        # some lines read them through sys._getframe(1).
-        for line, sitedir, name in SiteOnDemand.deferred:
-            if callable(line):
-                line()
-            elif name not in failed:
-                try:
-                    exec(line)
-                except Exception as exc:
-                    # As site does: the error shown, the rest of the file skipped.
-                    failed.add(name)
-                    print(f"Error processing a line of {name}: {exc!r}", file=sys.stderr)
+        # What Python's start would have seen: sys.path before the
+        # learner's folder was put first. There a sitecustomize.py (or a
+        # module a .pth line imports) of the learner's would be taken for
+        # the site's, which Python never runs from a script's folder.
+        learners = [entry for entry in sys.path if entry not in SiteOnDemand.site_path]
+        sys.path[:] = [entry for entry in sys.path if entry not in learners]
+        try:
+            # `sitedir` and `name` are locals here as in site.addpackage,
+            # where some lines read them through sys._getframe(1).
+            for line, sitedir, name in SiteOnDemand.deferred:
+                if callable(line):
+                    line()
+                elif name not in failed:
+                    try:
+                        exec(line)
+                    except Exception as exc:
+                        # As site does: the error shown, the rest of the file skipped.
+                        failed.add(name)
+                        print(f"Error processing a line of {name}: {exc!r}", file=sys.stderr)
+        finally:
+            sys.path[:] = learners + [entry for entry in sys.path if entry not in learners]
+
+
+class SourceOnly(SourceFileLoader):
+    """A learner's module compiled from its source, every time: never from
+    bytecode beside it. An unchecked-hash .pyc in __pycache__ (or one whose
+    recorded time and size were forged) would otherwise run in place of
+    the source the grader was given."""
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        return self.source_to_code(self.get_data(path), path)
+
+
+class LearnerFinder(FileFinder):
+    """Finds modules in the learner's folders as source only: a sourceless
+    .pyc or a compiled extension module there is not what was submitted
+    (an extension would even be taken before the .py of the same name).
+    Finding one instead of a source says so."""
+
+    compiled = tuple(BYTECODE_SUFFIXES) + tuple(EXTENSION_SUFFIXES)
+
+    def find_spec(self, fullname, target=None):
+        spec = super().find_spec(fullname, target)
+        if spec is not None:
+            return spec
+        tail = fullname.rpartition(".")[2]
+        # The listing the finder has just read: no further system call.
+        names = getattr(self, "_path_cache", None) or ()
+        for suffix in self.compiled:
+            if tail + suffix in names:
+                raise ImportError(
+                    f"{tail + suffix} is compiled code, which the grader does not run: "
+                    f"submit the source, {tail}.py, instead",
+                    name=fullname, path=os.path.join(self.path, tail + suffix))
+        return None
+
+
+def learner_modules_from_source(learner_dir):
+    """Every path in the learner's folder (its own, and its packages') is
+    searched by a LearnerFinder; the rest of sys.path as Python would."""
+    real_dir = os.path.realpath(learner_dir)
+    learner_hook = LearnerFinder.path_hook((SourceOnly, SOURCE_SUFFIXES))
+
+    def hook(entry):
+        real = os.path.realpath(entry or ".")
+        if real != real_dir and not real.startswith(real_dir + os.sep):
+            raise ImportError("not the learner's folder")  # the next hook's
+        return learner_hook(entry)
+
+    sys.path_hooks.insert(0, hook)
+    sys.path_importer_cache.clear()
 
 
 def load(path):
     learner_dir = os.path.dirname(path)
+    learner_modules_from_source(learner_dir)
     sys.path.insert(0, learner_dir)
     name = os.path.splitext(os.path.basename(path))[0]
-    spec = spec_from_file_location(name, path)
+    spec = spec_from_file_location(name, path, loader=SourceOnly(name, path))
     module = module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

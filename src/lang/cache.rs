@@ -87,9 +87,137 @@ pub(super) fn store(artifact: &Path, bytes: &[u8], mode: u32) -> Result<(), Erro
     crate::fsutil::write_atomically_with_mode(&hash_path(artifact), hash.as_bytes(), 0o644)
 }
 
+/// The most of a submission's folder [`folder_digest`] reads: far more
+/// than any student's folder of source (the same bound as the copy a
+/// sandbox may be given of it).
+pub(super) const FOLDER_LIMIT_BYTES: u64 = 64 << 20;
+/// The most entries [`folder_digest`] visits.
+pub(super) const FOLDER_LIMIT_ENTRIES: usize = 10_000;
+
+/// A digest of everything beneath `paths` (the files and folders a build
+/// may read), each entry named relative to `root` so that two students'
+/// identical folders share it: its kind, its name, and a file's bytes (a
+/// link's target path). `None` when
+/// they hold more than [`FOLDER_LIMIT_ENTRIES`] entries or
+/// [`FOLDER_LIMIT_BYTES`] bytes: such a build is not cached at all.
+pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
+    let mut hasher = Sha256::new();
+    let mut entries = FOLDER_LIMIT_ENTRIES;
+    let mut bytes = FOLDER_LIMIT_BYTES;
+    let part = |hasher: &mut Sha256, bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    let mut sorted = paths.to_vec();
+    sorted.sort();
+    for path in &sorted {
+        let walk = walkdir::WalkDir::new(path)
+            .follow_links(false)
+            .sort_by_file_name();
+        for entry in walk {
+            entries = entries.checked_sub(1)?;
+            let Ok(entry) = entry else {
+                // Unreadable here: named by its error, read again next time.
+                part(&mut hasher, b"unreadable");
+                continue;
+            };
+            let name = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            let kind = entry.file_type();
+            let tag: &[u8] = if kind.is_dir() {
+                b"folder"
+            } else if kind.is_file() {
+                b"file"
+            } else if kind.is_symlink() {
+                b"link"
+            } else {
+                b"other"
+            };
+            part(&mut hasher, tag);
+            part(&mut hasher, name.as_os_str().as_encoded_bytes());
+            if kind.is_symlink() {
+                let target = std::fs::read_link(entry.path()).unwrap_or_default();
+                part(&mut hasher, target.as_os_str().as_encoded_bytes());
+            }
+            // A link's target is named, never read through: what it leads
+            // to within the folder is hashed where it is, and what lies
+            // outside is not the build's to read (the sandbox denies it,
+            // and without the sandbox the build's own list of what it read
+            // keeps it out of the cache).
+            if kind.is_file() {
+                let content = read_bounded(entry.path(), bytes)?;
+                bytes -= content.len() as u64;
+                part(&mut hasher, &Sha256::digest(&content));
+            }
+        }
+    }
+    Some(hex(&hasher.finalize()))
+}
+
+/// The bytes of the file at `path`, or `None` when it has
+/// more than `most`; a file that cannot be read reads as empty.
+fn read_bounded(path: &Path, most: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    // A FIFO or a link put in a file's place since it was listed must
+    // neither hang the grader nor lead it elsewhere.
+    let Ok(file) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(path)
+    else {
+        return Some(b"unreadable".to_vec());
+    };
+    let mut content = Vec::new();
+    if file.take(most + 1).read_to_end(&mut content).is_err() {
+        return Some(b"unreadable".to_vec());
+    }
+    (content.len() as u64 <= most).then_some(content)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_digest_covers_every_file_and_name_within_its_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("student");
+        std::fs::create_dir_all(root.join("solution")).unwrap();
+        std::fs::write(root.join("router.rs"), "mod solution;").unwrap();
+        std::fs::write(root.join("solution/mod.rs"), "pub struct Router;").unwrap();
+        let digest = || folder_digest(&root, std::slice::from_ref(&root)).unwrap();
+        let first = digest();
+        assert_eq!(first, digest(), "the same folder, the same digest");
+        // Another student's identical folder shares it.
+        let other = dir.path().join("other");
+        std::fs::create_dir_all(other.join("solution")).unwrap();
+        std::fs::write(other.join("router.rs"), "mod solution;").unwrap();
+        std::fs::write(other.join("solution/mod.rs"), "pub struct Router;").unwrap();
+        assert_eq!(
+            first,
+            folder_digest(&other, std::slice::from_ref(&other)).unwrap()
+        );
+        // A nested file's bytes, a new file, a renamed one, a link's target.
+        std::fs::write(root.join("solution/mod.rs"), "pub struct Router(u8);").unwrap();
+        let changed = digest();
+        assert_ne!(first, changed);
+        std::fs::write(root.join("solution.rs"), "").unwrap();
+        let added = digest();
+        assert_ne!(changed, added);
+        std::fs::rename(root.join("solution.rs"), root.join("data.rs")).unwrap();
+        assert_ne!(added, digest());
+        std::os::unix::fs::symlink(root.join("router.rs"), root.join("link.rs")).unwrap();
+        let linked = digest();
+        std::fs::remove_file(root.join("link.rs")).unwrap();
+        std::os::unix::fs::symlink(root.join("data.rs"), root.join("link.rs")).unwrap();
+        assert_ne!(linked, digest());
+        // Beyond the bound: no digest, so nothing is cached.
+        let big = dir.path().join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        let file = std::fs::File::create(big.join("data.bin")).unwrap();
+        file.set_len(FOLDER_LIMIT_BYTES + 1).unwrap();
+        assert_eq!(folder_digest(&big, std::slice::from_ref(&big)), None);
+    }
 
     #[test]
     fn cache_keys_separate_their_parts() {

@@ -242,27 +242,44 @@ pub(super) fn compile(
         has_h32(&source),
         &version,
     );
+    let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
     // Both compiles' inputs: the compiler, the learner's edition and
-    // source, the driver's source, and the layout that links them.
-    let key = super::cache::cache_key(&[
-        b"rust: rlib submission, bin driver",
-        version.as_bytes(),
-        edition.as_bytes(),
-        driver.as_bytes(),
-        source.as_bytes(),
-    ]);
+    // source, the driver's source, the layout that links them, and every
+    // file the learner's crate may read besides its entry (its modules,
+    // `#[path]` ones, what `include_str!` and `include_bytes!` take, and
+    // which names exist, which decides `foo.rs` or `foo/mod.rs`): the
+    // whole of what the build is granted of its folder, named from the
+    // folder so that identical folders share a build. A folder beyond
+    // the digest's bound is built every time.
+    let real_dir = std::fs::canonicalize(learner_dir).unwrap_or_else(|_| learner_dir.to_owned());
+    let key = super::cache::folder_digest(&real_dir, own).map(|folder| {
+        super::cache::cache_key(&[
+            b"rust: rlib submission, bin driver, every file granted beside it",
+            version.as_bytes(),
+            edition.as_bytes(),
+            driver.as_bytes(),
+            source.as_bytes(),
+            folder.as_bytes(),
+        ])
+    });
     let folder = super::cache::cache_folder(env, "rust")?;
-    let binary = folder.join(format!("{key}.router"));
-    let failed = folder.join(format!("{key}.error.json"));
-    if super::cache::verified(&binary) {
-        return Ok(Ok((binary, true)));
-    }
-    // A compile error is as deterministic as a success: remembered too.
-    if let Some(error) = std::fs::read(&failed)
-        .ok()
-        .and_then(|b| serde_json::from_slice::<LearnerError>(&b).ok())
-    {
-        return Ok(Err(error));
+    let cached = key.as_ref().map(|key| {
+        (
+            folder.join(format!("{key}.router")),
+            folder.join(format!("{key}.error.json")),
+        )
+    });
+    if let Some((binary, failed)) = &cached {
+        if super::cache::verified(binary) {
+            return Ok(Ok((binary.clone(), true)));
+        }
+        // A compile error is as deterministic as a success: remembered too.
+        if let Some(error) = std::fs::read(failed)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<LearnerError>(&b).ok())
+        {
+            return Ok(Err(error));
+        }
     }
     // A folder of this build's own, outside the cache (rustc's uid owns it
     // while it runs), removed when it is done.
@@ -273,7 +290,6 @@ pub(super) fn compile(
     let build = private.path().to_owned();
     std::fs::write(build.join("main.rs"), &driver)
         .map_err(Error::io("cannot write the Rust driver"))?;
-    let learner_dir = submission.absolute.parent().unwrap_or(Path::new("/"));
     let common = |args: &[OsString]| -> Vec<OsString> {
         let mut all: Vec<OsString> = vec![
             "-O".into(),
@@ -293,8 +309,14 @@ pub(super) fn compile(
         "--crate-name=submission".into(),
         "--crate-type=rlib".into(),
         format!("--remap-path-prefix={}/=", learner_dir.display()).into(),
-        "-o".into(),
-        build.join("libsubmission.rlib").into(),
+        // The files it read, to tell whether the key covered them all.
+        {
+            let mut emit = OsString::from("--emit=link=");
+            emit.push(build.join("libsubmission.rlib"));
+            emit.push(",dep-info=");
+            emit.push(build.join("submission.d"));
+            emit
+        },
         submission.absolute.clone().into(),
     ]);
     // The driver is the grader's, written for one edition whatever the
@@ -316,7 +338,7 @@ pub(super) fn compile(
         build.join("router").into(),
         build.join("main.rs").into(),
     ]);
-    let mut read = vec![sysroot];
+    let mut read = vec![sysroot.clone()];
     read.extend_from_slice(own);
     let limits = ToolLimits {
         cpu_seconds: COMPILE_LIMIT.as_secs(),
@@ -349,8 +371,11 @@ pub(super) fn compile(
             // A build stopped by a limit or a signal may be the machine's
             // doing (a busy host, memory pressure): it is tried again next
             // time, never remembered.
-            if deterministic && let Ok(bytes) = serde_json::to_vec(&error) {
-                crate::fsutil::write_atomically(&failed, &bytes)?;
+            if deterministic
+                && let Some((_, failed)) = &cached
+                && let Ok(bytes) = serde_json::to_vec(&error)
+            {
+                crate::fsutil::write_atomically(failed, &bytes)?;
             }
             return Ok(Err(error));
         }
@@ -362,8 +387,80 @@ pub(super) fn compile(
         "cannot read the program rustc built in {}",
         build.display()
     )))?;
-    super::cache::store(&binary, &bytes, 0o755)?;
-    Ok(Ok((binary, false)))
+    // Kept for the next grader only when every file rustc read was in
+    // the key (or the toolchain's): without the sandbox's walls a crate
+    // may read a file anywhere (`include_bytes!("/abs/path")`).
+    let read = std::fs::read_to_string(build.join("submission.d")).unwrap_or_default();
+    let toolchain = std::fs::canonicalize(&sysroot).unwrap_or(sysroot);
+    let covered = |dep: &Path| {
+        std::fs::canonicalize(dep).is_ok_and(|dep| {
+            dep.starts_with(&toolchain)
+                || own
+                    .iter()
+                    .any(|granted| std::fs::canonicalize(granted).is_ok_and(|g| dep.starts_with(g)))
+        })
+    };
+    match cached {
+        Some((binary, _)) if !read.is_empty() && dependencies(&read).iter().all(|d| covered(d)) => {
+            super::cache::store(&binary, &bytes, 0o755)?;
+            Ok(Ok((binary, false)))
+        }
+        _ => uncached(env, &bytes).map(|binary| Ok((binary, false))),
+    }
+}
+
+/// Stores a build no cache may keep in a folder of its own in the run's
+/// scratch folder (removed with it): the grader's file, as a cached one.
+fn uncached(env: &Environment, bytes: &[u8]) -> Result<PathBuf, Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new()
+        .prefix("rust-program-")
+        .tempdir_in(env.scratch_dir())
+        .map_err(Error::io("cannot create a folder for a program"))?
+        .keep();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))
+        .map_err(Error::io("cannot open a program's folder to its session"))?;
+    let binary = dir.join("router");
+    crate::fsutil::write_atomically_with_mode(&binary, bytes, 0o755)?;
+    Ok(binary)
+}
+
+/// The files a dep-info file (`target: dep dep ...`, as rustc writes it
+/// with `--emit=dep-info`) says were read: its first rule's prerequisites,
+/// with make's escapes undone.
+fn dependencies(dep_info: &str) -> Vec<PathBuf> {
+    let Some(line) = dep_info.lines().find(|l| !l.trim().is_empty()) else {
+        return Vec::new();
+    };
+    // The target ends at the first `: ` not escaped; paths never hold one
+    // unescaped.
+    let Some((_, prerequisites)) = line.split_once(": ") else {
+        return Vec::new();
+    };
+    let mut deps = Vec::new();
+    let mut current = String::new();
+    let mut chars = prerequisites.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if matches!(chars.peek(), Some(' ' | '#' | '\\')) => {
+                current.extend(chars.next());
+            }
+            '$' if chars.peek() == Some(&'$') => {
+                current.push('$');
+                chars.next();
+            }
+            ' ' => {
+                if !current.is_empty() {
+                    deps.push(PathBuf::from(std::mem::take(&mut current)));
+                }
+            }
+            other => current.push(other),
+        }
+    }
+    if !current.is_empty() {
+        deps.push(PathBuf::from(current));
+    }
+    deps
 }
 
 pub(super) fn snippet(r: &Replay<'_>) -> String {
@@ -478,6 +575,22 @@ mod tests {
         assert!(has_h32(
             "const B: char = '{';\npub fn h32(t: &str) -> u32 { 0 }"
         ));
+    }
+
+    #[test]
+    fn the_files_rustc_read_are_read_from_its_dep_info() {
+        let info = "/b/submission.d: /s/router.rs /s/data\\ dir/x.txt /etc/host\\#1 /s/a$$b.rs\n\n/s/router.rs:\n";
+        assert_eq!(
+            dependencies(info),
+            [
+                "/s/router.rs",
+                "/s/data dir/x.txt",
+                "/etc/host#1",
+                "/s/a$b.rs"
+            ]
+            .map(PathBuf::from)
+        );
+        assert!(dependencies("").is_empty());
     }
 
     #[test]

@@ -288,6 +288,12 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
             let allocator = Allocator::default();
             let parsed = Parser::new(&allocator, &lowered, source_type).parse();
             if let Some(d) = parsed.diagnostics.first() {
+                // Invalid TypeScript the lowering let through (`static
+                // accessor prototype`) is the learner's error, found where
+                // they wrote it; only valid input lowered wrongly is ours.
+                if let Some(error) = invalid_input(&name, source, source_type) {
+                    return Err(Failure::Learner(error));
+                }
                 return Err(Failure::Internal(format!(
                     "the decorators or accessors of {name} were lowered into code that does not \
                      parse ({}); please report this with the file",
@@ -304,6 +310,24 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
             )
         }
     }
+}
+
+/// The learner's compile error when `source` (of the file `name`), with
+/// what the lowering lowers written plainly, does not parse or breaks an
+/// early rule of the language (see [`lower::plain_equivalent`]).
+fn invalid_input(name: &str, source: &str, source_type: SourceType) -> Option<LearnerError> {
+    let allocator = Allocator::default();
+    let original = Parser::new(&allocator, source, source_type).parse();
+    let plain = lower::plain_equivalent(&original.program, source);
+    let parsed = Parser::new(&allocator, &plain, source_type).parse();
+    if !parsed.diagnostics.is_empty() {
+        return Some(compile_error(source, name, &parsed.diagnostics));
+    }
+    let checked = SemanticBuilder::new()
+        .with_check_syntax_error(true)
+        .build(&parsed.program);
+    let errors: Vec<_> = checked.diagnostics.errors().cloned().collect();
+    (!errors.is_empty()).then(|| compile_error(source, name, &errors))
 }
 
 /// The module for `program` (parsed from `source`), with an inline source
@@ -486,6 +510,45 @@ mod tests {
                 e.message
             );
             assert!(e.message.contains(construct), "{}", e.message);
+        }
+    }
+
+    /// What is not valid TypeScript stays the learner's error even where
+    /// only the lowered code shows it: never the grader's.
+    #[test]
+    fn invalid_input_the_lowering_lets_through_is_the_learners_error() {
+        for (source, line, column, what) in [
+            (
+                "export class Router {\n  static accessor prototype = 1;\n}\n",
+                2,
+                19,
+                "static property named 'prototype'",
+            ),
+            (
+                "export class Router {\n  x = 1;\n  @d static accessor prototype = 1;\n}\n",
+                3,
+                22,
+                "static property named 'prototype'",
+            ),
+            (
+                "export class Router {\n  accessor constructor = 1;\n}\n",
+                2,
+                24,
+                "Expected `(`",
+            ),
+        ] {
+            let e = learner(
+                transpile(source, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err(),
+            );
+            assert_eq!(e.kind, "SyntaxError", "{source}");
+            assert_eq!(e.line, Some(line), "{}", e.message);
+            assert!(
+                e.message
+                    .starts_with(&format!("router.ts:{line}:{column}: ")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(what), "{}", e.message);
         }
     }
 

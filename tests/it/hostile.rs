@@ -122,9 +122,18 @@ fn the_hostile_corpus_is_contained() {
         .tempdir()
         .unwrap();
     let mut originals: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
-    for entry in std::fs::read_dir(&corpus).unwrap().flatten() {
+    // Programs of several files have a folder of their own.
+    for entry in walkdir::WalkDir::new(&corpus)
+        .min_depth(1)
+        .into_iter()
+        .flatten()
+    {
+        let copy = dir.path().join(entry.path().strip_prefix(&corpus).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&copy).unwrap();
+            continue;
+        }
         let bytes = std::fs::read(entry.path()).unwrap();
-        let copy = dir.path().join(entry.file_name());
         std::fs::write(&copy, &bytes).unwrap();
         originals.insert(copy, bytes);
     }

@@ -33,6 +33,7 @@ mod scores;
 mod setup;
 mod shrink;
 mod snapshots;
+mod sources;
 mod standalone;
 mod starters;
 mod strict;

@@ -539,3 +539,50 @@ fn element_static(element: &ClassElement<'_>) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// `source` with what [`lower`] lowers written plainly, at the same
+/// offsets: every decorator blanked and every `accessor` keyword blanked
+/// (an `accessor` field has the early errors of the same field without
+/// it). When the lowered source does not parse, this tells whose fault it
+/// is: if the plain source is invalid too, the input was, and its errors
+/// point into the learner's file.
+pub fn plain_equivalent(program: &Program<'_>, source: &str) -> String {
+    struct Blanks<'s> {
+        source: &'s str,
+        spans: Vec<(u32, u32)>,
+    }
+    impl<'a> Visit<'a> for Blanks<'_> {
+        fn visit_decorator(&mut self, it: &Decorator<'a>) {
+            self.spans.push((it.span.start, it.span.end));
+        }
+        fn visit_accessor_property(&mut self, it: &oxc::ast::ast::AccessorProperty<'a>) {
+            // The keyword is the last `accessor` before the key.
+            let (start, end) = (it.span.start as usize, it.key.span().start as usize);
+            if let Some(found) = self
+                .source
+                .get(start..end)
+                .and_then(|t| t.rfind("accessor"))
+            {
+                let at = (start + found) as u32;
+                self.spans.push((at, at + "accessor".len() as u32));
+            }
+            oxc::ast_visit::walk::walk_accessor_property(self, it);
+        }
+    }
+    let mut blanks = Blanks {
+        source,
+        spans: Vec::new(),
+    };
+    blanks.visit_program(program);
+    let mut bytes = source.as_bytes().to_vec();
+    for (start, end) in blanks.spans {
+        for b in bytes.iter_mut().take(end as usize).skip(start as usize) {
+            // Newlines kept, so that lines and columns stay the learner's;
+            // the bytes of a multi-byte character all become spaces.
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| source.to_owned())
+}

@@ -363,7 +363,19 @@ fn init(
                         if let Err(e) = unsafe { os::cloexec_from(keep as u32) } {
                             return Err(format!("cannot close inherited descriptors: {e}"));
                         }
-                        let e = Command::new(&program).args(&args).exec();
+                        // A program the grader has just written may still be
+                        // open for writing in a process another thread of the
+                        // grader forked meanwhile, until that one execs: the
+                        // kernel refuses to run it (ETXTBSY) for that moment.
+                        let mut tries = 0;
+                        let e = loop {
+                            let e = Command::new(&program).args(&args).exec();
+                            tries += 1;
+                            if e.raw_os_error() != Some(libc::ETXTBSY) || tries >= 100 {
+                                break e;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(10));
+                        };
                         Err(format!("cannot run {}: {e}", program.to_string_lossy()))
                     }
                 });

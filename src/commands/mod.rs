@@ -184,6 +184,12 @@ fn graded(
             scratch_bytes: mib(l.scratch_mb),
         },
         protected,
+        alone: entries
+            .iter()
+            .filter(|e| e.alone)
+            .filter_map(|e| e.file.as_deref().ok())
+            .filter_map(|p| std::path::absolute(p).ok())
+            .collect(),
         cache_dir,
     })?;
     if let Some(ms) = args.grading.time_limit {

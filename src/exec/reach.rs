@@ -124,7 +124,11 @@ struct Budget {
 /// 0644 (0755 when executable), owned by the grader so that the sandbox's
 /// uid may read them and change nothing. A link is copied as what it
 /// leads to when that is a file within `root`, and left out otherwise,
-/// as the grants leave it out.
+/// as the grants leave it out. What is no file nor folder (a FIFO, a
+/// device, a socket) and whatever exceeds the budget (a sparse file of
+/// gigabytes, a folder of too many files) is left out too: the
+/// submission that needs it fails on its own, and the grader's copy
+/// stays bounded.
 fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.file_type().is_symlink() {
@@ -141,7 +145,9 @@ fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::i
     if !meta.is_dir() {
         return Ok(());
     }
-    spend(budget, 0)?;
+    if !spend(budget, 0) {
+        return Ok(());
+    }
     std::fs::create_dir_all(to)?;
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
     let mut children: Vec<PathBuf> = std::fs::read_dir(from)?
@@ -157,7 +163,9 @@ fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::i
 
 fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
     let meta = std::fs::metadata(from)?;
-    spend(budget, meta.len())?;
+    if !meta.is_file() || !spend(budget, meta.len()) {
+        return Ok(());
+    }
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent)?;
     }
@@ -170,15 +178,12 @@ fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()>
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode))
 }
 
-fn spend(budget: &mut Budget, bytes: u64) -> std::io::Result<()> {
+/// Takes one entry of `bytes` from the budget, if it has room for it.
+fn spend(budget: &mut Budget, bytes: u64) -> bool {
     if budget.entries == 0 || bytes > budget.bytes {
-        return Err(std::io::Error::other(format!(
-            "it holds more than {} entries or {} MiB",
-            COPY_LIMIT_ENTRIES,
-            COPY_LIMIT_BYTES >> 20
-        )));
+        return false;
     }
     budget.entries -= 1;
     budget.bytes -= bytes;
-    Ok(())
+    true
 }

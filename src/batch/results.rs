@@ -169,7 +169,7 @@ const RESULT: &str = ".result.json";
 
 /// The file name of student `name`'s result. A name may hold folders
 /// (`a/ada`): one file per name, in the folder itself.
-fn result_file(name: &str) -> String {
+pub(super) fn result_file(name: &str) -> String {
     format!("{}{RESULT}", crate::report::names::file_name(name))
 }
 

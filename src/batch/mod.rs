@@ -167,7 +167,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
 
 /// Whether `dir` holds an entry file itself: then it is one student's
 /// folder (their module beside its helpers), not a class.
-fn holds_entry_file(dir: &Path) -> bool {
+pub fn holds_entry_file(dir: &Path) -> bool {
     crate::lang::entry_names()
         .iter()
         .any(|name| dir.join(name).is_file())

@@ -421,15 +421,17 @@ impl Environment {
             return (Vec::new(), Vec::new());
         }
         // A class folder's file: what lies beside it is the class's, not
-        // this student's.
-        if self
+        // this student's. An entry that is a link within the folder is run
+        // through the link, which the folder, listed only, keeps (rebuilt
+        // under a cover with the granted paths and their links alone).
+        if let Some(entry) = self
             .options
             .alone
             .iter()
-            .filter_map(|p| real(p).ok())
-            .any(|p| p == file)
+            .find(|p| real(p).is_ok_and(|p| p == file))
         {
-            return (vec![file], Vec::new());
+            let linked = std::fs::symlink_metadata(entry).is_ok_and(|m| m.file_type().is_symlink());
+            return (vec![file], if linked { vec![dir] } else { Vec::new() });
         }
         let protected: Vec<PathBuf> = self
             .options

@@ -372,6 +372,13 @@ fn hostile_class_layouts_are_each_one_students_outcome_and_nothing_stops_the_cla
     for i in 0..10_000 {
         std::fs::write(many.join(format!("f{i:05}.txt")), b"x").unwrap();
     }
+    // Names the sandbox's policy cannot carry as they are: a student's
+    // file, and a student's folder.
+    let odd_file = class.join(std::ffi::OsStr::from_bytes(b"\xffodd.py"));
+    std::fs::copy(root().join(CORRECT), odd_file).unwrap();
+    let odd_folder = class.join(std::ffi::OsStr::from_bytes(b"\xfeodd"));
+    std::fs::create_dir_all(&odd_folder).unwrap();
+    std::fs::copy(root().join(CORRECT), odd_folder.join("router.py")).unwrap();
     std::fs::write(class.join("roster.csv"), format!("ada,{EMAIL}\n")).unwrap();
     let before = snapshot(&class);
     let results = dir.path().join("results");
@@ -420,6 +427,9 @@ fn hostile_class_layouts_are_each_one_students_outcome_and_nothing_stops_the_cla
         !verdicts.values().any(|v| v == "grader-fault"),
         "{verdicts:?}"
     );
+    // The two odd names, and the three others above, are graded.
+    let accepted = verdicts.values().filter(|v| *v == "accepted").count();
+    assert_eq!(accepted, 5, "{verdicts:?}");
     assert!(!(stdout.clone() + &stderr).contains(EMAIL));
     assert_eq!(snapshot(&class), before);
 }

@@ -27,6 +27,10 @@ pub struct Entry {
     pub path: PathBuf,
     /// The file to grade, or why there is none.
     pub file: Result<PathBuf, String>,
+    /// A file found among others in a class folder: its sessions are
+    /// granted that file alone, never the folder (the other students'
+    /// files, a roster, a `.git` with everyone's history).
+    pub alone: bool,
 }
 
 /// What the command line's paths hold.
@@ -52,16 +56,38 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
                 name: String::new(),
                 path: path.clone(),
                 file: Ok(path.clone()),
+                alone: false,
             });
         } else if holds_entry_file(path) {
             found.entries.push(Entry {
                 name: String::new(),
                 path: path.clone(),
                 file: entry_file(path),
+                alone: false,
             });
         } else {
             class(path, &mut found)?;
         }
+    }
+    // Files named on the command line that share a folder (`grade
+    // class/*.py`) are a class of files too: none is granted the folder.
+    let folder = |e: &Entry| {
+        e.file
+            .as_ref()
+            .ok()
+            .filter(|f| **f == e.path)
+            .and_then(|f| std::path::absolute(f).ok())
+            .and_then(|f| f.parent().and_then(|d| std::fs::canonicalize(d).ok()))
+    };
+    let folders: Vec<Option<PathBuf>> = found.entries.iter().map(folder).collect();
+    for (i, entry) in found.entries.iter_mut().enumerate() {
+        let shared = folders[i].as_ref().is_some_and(|mine| {
+            folders
+                .iter()
+                .enumerate()
+                .any(|(j, other)| j != i && other.as_ref() == Some(mine))
+        });
+        entry.alone |= shared;
     }
     // The same student found twice (a class and one of its folders, or
     // one path given twice) would be graded twice.
@@ -114,6 +140,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
         };
         found.entries.push(Entry {
             name: String::new(),
+            alone: file.as_ref().is_ok_and(|f| *f == child),
             path: child.clone(),
             file,
         });
@@ -142,7 +169,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
 
 /// Whether `dir` holds an entry file itself: then it is one student's
 /// folder (their module beside its helpers), not a class.
-fn holds_entry_file(dir: &Path) -> bool {
+pub fn holds_entry_file(dir: &Path) -> bool {
     crate::lang::entry_names()
         .iter()
         .any(|name| dir.join(name).is_file())

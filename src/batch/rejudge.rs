@@ -118,6 +118,22 @@ pub fn saved(dir: &Path) -> Result<Vec<SubmissionReport>, Error> {
     Ok(found.into_iter().map(|(_, report)| report).collect())
 }
 
+/// Puts the results `dir` holds of the students `names` into `staged`,
+/// over what the grading there saved of them: a student the grader could
+/// not judge again keeps their previous result when the others' new ones
+/// are applied.
+pub fn keep_previous(dir: &Path, staged: &Path, names: &[String]) -> Result<(), Error> {
+    for name in names {
+        let file = super::results::result_file(name);
+        let bytes = std::fs::read(dir.join(&file)).map_err(Error::io(format!(
+            "cannot read {}",
+            dir.join(&file).display()
+        )))?;
+        crate::fsutil::write_atomically(&staged.join(&file), &bytes)?;
+    }
+    Ok(())
+}
+
 /// `dir`'s sibling named `.NAME.SUFFIX`: on the same file system, so that
 /// it can take `dir`'s place by a rename.
 fn sibling(dir: &Path, prefix: &str, suffix: &str) -> PathBuf {

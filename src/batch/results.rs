@@ -16,7 +16,7 @@ use crate::words::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The lock file a run holds (an exclusive `flock`) while it writes the
 /// folder; the kernel releases it when the run ends, however it ends.
@@ -169,7 +169,7 @@ const RESULT: &str = ".result.json";
 
 /// The file name of student `name`'s result. A name may hold folders
 /// (`a/ada`): one file per name, in the folder itself.
-fn result_file(name: &str) -> String {
+pub(super) fn result_file(name: &str) -> String {
     format!("{}{RESULT}", crate::report::names::file_name(name))
 }
 
@@ -225,31 +225,43 @@ fn differences(existing: &serde_json::Value, wanted: &serde_json::Value) -> Stri
     }
 }
 
+/// The most bytes of one submission's files the hash reads: what the
+/// sandbox's copy of a submission may hold. A file beyond it is hashed by
+/// its size and time of change, so that the grader's memory and time stay
+/// bounded whatever a student's folder holds (a sparse file of gigabytes).
+const HASHED_BYTES: u64 = 64 << 20;
+/// The most entries of a student's folder the hash walks.
+const HASHED_ENTRIES: usize = 10_000;
+
 /// A hash of what grading `entry` reads of it: for a student's folder,
 /// every file and link beneath it (a link by where it points, never
 /// followed: what it reaches within the folder is hashed as itself); for a
 /// file given alone, the file (a link out of its folder only by where it
-/// points, as such an entry is refused unread).
+/// points, as such an entry is refused unread). Only regular files are
+/// opened, never blocking and never through a link (a FIFO would stop the
+/// run), and at most [`HASHED_BYTES`] of them are read, a chunk at a time.
 pub(super) fn source_hash(entry: &Entry) -> String {
-    let mut hasher = Sha256::new();
-    let mut put = |tag: &str, bytes: &[u8]| {
-        hasher.update(tag.as_bytes());
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
+    let mut hasher = Hashed {
+        sha: Sha256::new(),
+        budget: HASHED_BYTES,
     };
     let path = &entry.path;
     if path.is_dir() {
         // The root is followed when it is a link (a class of links to
         // checkouts); nothing beneath it is.
-        for item in walkdir::WalkDir::new(path)
+        let walk = walkdir::WalkDir::new(path)
             .follow_links(false)
             .sort_by_file_name()
-            .min_depth(1)
-        {
+            .min_depth(1);
+        for (n, item) in walk.into_iter().enumerate() {
+            if n == HASHED_ENTRIES {
+                hasher.put("more", b"");
+                break;
+            }
             let item = match item {
                 Ok(item) => item,
                 Err(e) => {
-                    put("error", e.to_string().as_bytes());
+                    hasher.put("error", e.to_string().as_bytes());
                     continue;
                 }
             };
@@ -257,17 +269,14 @@ pub(super) fn source_hash(entry: &Entry) -> String {
             let rel = rel.as_os_str().as_encoded_bytes();
             let kind = item.file_type();
             if kind.is_symlink() {
-                put("link", rel);
+                hasher.put("link", rel);
                 let target = std::fs::read_link(item.path()).unwrap_or_default();
-                put("to", target.as_os_str().as_encoded_bytes());
+                hasher.put("to", target.as_os_str().as_encoded_bytes());
             } else if kind.is_file() {
-                put("file", rel);
-                match std::fs::read(item.path()) {
-                    Ok(bytes) => put("bytes", &bytes),
-                    Err(e) => put("error", e.to_string().as_bytes()),
-                }
+                hasher.put("file", rel);
+                hasher.file(item.path());
             } else {
-                put("other", rel);
+                hasher.put("other", rel);
             }
         }
     } else {
@@ -276,15 +285,90 @@ pub(super) fn source_hash(entry: &Entry) -> String {
             .and_then(|p| p.parent().and_then(|f| std::fs::canonicalize(f).ok()));
         let real = std::fs::canonicalize(path).ok();
         match (folder, real) {
-            (Some(folder), Some(real)) if real.starts_with(&folder) => match std::fs::read(&real) {
-                Ok(bytes) => put("bytes", &bytes),
-                Err(e) => put("error", e.to_string().as_bytes()),
-            },
+            (Some(folder), Some(real)) if real.starts_with(&folder) => hasher.file(&real),
             _ => {
                 let target = std::fs::read_link(path).unwrap_or_default();
-                put("to", target.as_os_str().as_encoded_bytes());
+                hasher.put("to", target.as_os_str().as_encoded_bytes());
             }
         }
     }
-    hex(&hasher.finalize())
+    hex(&hasher.sha.finalize())
+}
+
+/// A submission's hash as it is taken, and how many more bytes it may read.
+struct Hashed {
+    sha: Sha256,
+    budget: u64,
+}
+
+impl Hashed {
+    fn put(&mut self, tag: &str, bytes: &[u8]) {
+        self.sha.update(tag.as_bytes());
+        self.sha.update((bytes.len() as u64).to_le_bytes());
+        self.sha.update(bytes);
+    }
+
+    /// Hashes the regular file at `path` (not a link), by its bytes while
+    /// the budget lasts, else by its size and time of change; anything
+    /// else there (a FIFO, a device, a socket) by its kind alone.
+    fn file(&mut self, path: &Path) {
+        use std::io::Read;
+        use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+        let kind = match std::fs::symlink_metadata(path) {
+            Ok(meta) => meta.file_type(),
+            Err(e) => return self.put("error", e.to_string().as_bytes()),
+        };
+        if !kind.is_file() {
+            let what = if kind.is_fifo() {
+                "fifo"
+            } else if kind.is_socket() {
+                "socket"
+            } else if kind.is_block_device() || kind.is_char_device() {
+                "device"
+            } else {
+                "special"
+            };
+            return self.put(what, b"");
+        }
+        // Never blocks nor follows a link, should the file have been
+        // replaced by one since it was looked at.
+        let opened = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(path);
+        let mut file = match opened {
+            Ok(file) => file,
+            Err(e) => return self.put("error", e.to_string().as_bytes()),
+        };
+        let meta = match file.metadata() {
+            Ok(meta) if meta.is_file() => meta,
+            Ok(_) => return self.put("special", b""),
+            Err(e) => return self.put("error", e.to_string().as_bytes()),
+        };
+        if meta.len() > self.budget {
+            self.budget = 0;
+            let stamp = [meta.len(), meta.ctime() as u64, meta.ctime_nsec() as u64];
+            let bytes: Vec<u8> = stamp.iter().flat_map(|n| n.to_le_bytes()).collect();
+            return self.put("large", &bytes);
+        }
+        self.sha.update(b"bytes");
+        self.sha.update(meta.len().to_le_bytes());
+        let mut chunk = vec![0u8; 64 << 10];
+        let mut left = meta.len();
+        while left > 0 {
+            let want = chunk.len().min(left as usize);
+            match file.read(&mut chunk[..want]) {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.sha.update(&chunk[..n]);
+                    left -= n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return self.put("error", e.to_string().as_bytes()),
+            }
+        }
+        // A file that shrank as it was read hashes otherwise than whole.
+        self.sha.update(left.to_le_bytes());
+        self.budget -= meta.len() - left;
+    }
 }

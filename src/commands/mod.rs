@@ -91,12 +91,39 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
     let results = args.results.as_deref().map(absolute_path).transpose()?;
-    let report = graded(
+    // Gradescope shows the student what results.json says, and nothing
+    // when there is none: whatever the upload holds, it gets one.
+    let gradescope = output
+        .as_deref()
+        .filter(|_| args.format == Format::Gradescope);
+    if let Some(file) = gradescope
+        && let [upload] = args.paths.as_slice()
+        && upload.is_dir()
+        && !batch::holds_entry_file(upload)
+    {
+        let found = prairielearn::listing(upload)?;
+        let expected = crate::lang::entry_names();
+        ungraded(file, &report::Ungraded::NoEntryFile { found, expected })?;
+        return Ok(if args.exit_zero {
+            Status::Passed
+        } else {
+            Status::Failed
+        });
+    }
+    let graded = graded(
         Challenges::Find(cli.challenges.as_deref()),
         args,
         &[],
         results.as_deref(),
-    )?;
+    );
+    let report = match (graded, gradescope) {
+        (Ok(report), _) => report,
+        (Err(e), Some(file)) => {
+            ungraded(file, &report::Ungraded::Grader(error_chain(&e)))?;
+            return Err(e);
+        }
+        (Err(e), None) => return Err(e),
+    };
     let layers = &report.sandbox;
     if layers.enabled && !layers.missing.is_empty() {
         eprintln!(
@@ -124,6 +151,25 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         &human,
         out,
     )
+}
+
+/// Writes Gradescope's results.json at `file` for an upload not graded.
+fn ungraded(file: &std::path::Path, why: &report::Ungraded) -> Result<(), Error> {
+    let mut bytes = Vec::new();
+    report::render_gradescope_ungraded(why, &mut bytes)
+        .map_err(Error::io(format!("cannot write {}", file.display())))?;
+    crate::fsutil::write_atomically(file, &bytes)
+}
+
+/// `e` with every cause after it, as one line.
+fn error_chain(e: &Error) -> String {
+    let mut why = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        why.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    why
 }
 
 /// Grades what `args` names with `challenges`, and what each of
@@ -184,6 +230,12 @@ fn graded(
             scratch_bytes: mib(l.scratch_mb),
         },
         protected,
+        alone: entries
+            .iter()
+            .filter(|e| e.alone)
+            .filter_map(|e| e.file.as_deref().ok())
+            .filter_map(|p| std::path::absolute(p).ok())
+            .collect(),
         cache_dir,
     })?;
     if let Some(ms) = args.grading.time_limit {

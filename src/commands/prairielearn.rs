@@ -36,12 +36,7 @@ pub(super) fn prairielearn(
     // other failure leaves no results.json, and gets this one.
     if let (Err(e), false) = (&graded, file.exists()) {
         // PrairieLearn must hear why: not a score, no attempt charged.
-        let mut why = e.to_string();
-        let mut source = std::error::Error::source(e);
-        while let Some(cause) = source {
-            why.push_str(&format!(": {cause}"));
-            source = cause.source();
-        }
+        let why = super::error_chain(e);
         let mut bytes = Vec::new();
         crate::report::render_ungraded(&Ungraded::Grader(why), &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
@@ -131,7 +126,7 @@ fn grade(
 
 /// The names in the student's folder, sorted, a folder's with a `/`;
 /// hidden ones left out, as the grader leaves them.
-fn listing(dir: &Path) -> Result<Vec<String>, Error> {
+pub(super) fn listing(dir: &Path) -> Result<Vec<String>, Error> {
     let entries =
         std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
     let mut names: Vec<String> = entries

@@ -222,36 +222,27 @@ pub(super) fn rejudge(
     };
     let changes = changes::compare(&old, &report.submissions);
     show(&changes, args.format, out)?;
-    let blocked: Vec<String> = changes
-        .not_judged()
+    let blocked: Vec<&changes::StudentChange> = changes.not_judged().collect();
+    let names: Vec<String> = blocked
+        .iter()
         .map(|s| crate::report::text::visible(&s.name))
         .collect();
-    if !args.apply || !blocked.is_empty() {
+    // The others' new results are applied when some are; every student
+    // the grader could not judge again keeps their previous result.
+    let judged_again = report.submissions.len() > blocked.len();
+    let applying = args.apply && (blocked.is_empty() || judged_again);
+    if applying && !blocked.is_empty() {
+        let kept: Vec<String> = blocked.iter().map(|s| s.name.clone()).collect();
+        if let Err(e) = files::keep_previous(&dir, &staged, &kept) {
+            let _ = std::fs::remove_dir_all(&staged);
+            return Err(e);
+        }
+    }
+    if !applying {
         let _ = std::fs::remove_dir_all(&staged);
     }
-    if !blocked.is_empty() {
-        return Err(Error::Io {
-            context: format!(
-                "the grader could not judge {} that {} holds a verdict for ({}); {}",
-                crate::words::counted(blocked.len(), "submission"),
-                dir.display(),
-                blocked.join(", "),
-                if args.apply {
-                    "nothing was replaced: rejudge again once the fault is fixed"
-                } else {
-                    "--apply would replace nothing until the fault is fixed"
-                }
-            ),
-            source: std::io::Error::other(
-                changes
-                    .not_judged()
-                    .next()
-                    .and_then(|s| s.not_judged.clone())
-                    .unwrap_or_default(),
-            ),
-        });
-    }
-    if args.apply {
+    let mut kept_in = None;
+    if applying {
         let kept = held.replace(&staged)?;
         if args.format == ChangesFormat::Human {
             writeln!(
@@ -262,6 +253,37 @@ pub(super) fn rejudge(
             )
             .map_err(Error::io("cannot write output"))?;
         }
+        kept_in = Some(kept);
+    }
+    if let Some(first) = blocked.first() {
+        let what = match (&kept_in, args.apply) {
+            (Some(_), _) => format!(
+                "the others' new results were applied, and {} kept at {} previous result: rejudge again once the fault is fixed",
+                if blocked.len() == 1 {
+                    "this one is"
+                } else {
+                    "these are"
+                },
+                if blocked.len() == 1 { "its" } else { "their" }
+            ),
+            (None, true) => {
+                "nothing was replaced: rejudge again once the fault is fixed".to_owned()
+            }
+            (None, false) if judged_again => {
+                "--apply would apply the others' new results and keep these at their previous ones"
+                    .to_owned()
+            }
+            (None, false) => "--apply would replace nothing until the fault is fixed".to_owned(),
+        };
+        return Err(Error::Io {
+            context: format!(
+                "the grader could not judge {} that {} holds a verdict for ({}); {what}",
+                crate::words::counted(blocked.len(), "submission"),
+                dir.display(),
+                names.join(", "),
+            ),
+            source: std::io::Error::other(first.not_judged.clone().unwrap_or_default()),
+        });
     }
     faults(&changes)?;
     Ok(if changes.any() && !args.apply {

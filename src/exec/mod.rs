@@ -82,6 +82,9 @@ pub struct RunOptions {
     /// the other submissions of the run. A submission's folder that holds
     /// any of them is reduced to the submission's file.
     pub protected: Vec<PathBuf>,
+    /// Entry files that share their folder with other students' (a class
+    /// folder of files): each is granted alone, never its folder.
+    pub alone: Vec<PathBuf>,
     /// Where compiled and transpiled submissions are cached.
     pub cache_dir: PathBuf,
 }
@@ -467,6 +470,19 @@ impl Environment {
             // Refused when it was prepared: nothing of it is granted.
             return (Vec::new(), Vec::new());
         }
+        // A class folder's file: what lies beside it is the class's, not
+        // this student's. An entry that is a link within the folder is run
+        // through the link, which the folder, listed only, keeps (rebuilt
+        // under a cover with the granted paths and their links alone).
+        if let Some(entry) = self
+            .options
+            .alone
+            .iter()
+            .find(|p| real(p).is_ok_and(|p| p == file))
+        {
+            let linked = std::fs::symlink_metadata(entry).is_ok_and(|m| m.file_type().is_symlink());
+            return (vec![file], if linked { vec![dir] } else { Vec::new() });
+        }
         let protected: Vec<PathBuf> = self
             .options
             .protected
@@ -483,16 +499,27 @@ impl Environment {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             return (vec![file], Vec::new());
         };
-        let read = entries
+        // Dotfiles (a `.git` whose objects hold the hidden tests, a `.env`)
+        // are never the submission's; a name the sandbox's policy cannot
+        // carry (not UTF-8) is left out rather than failing the session;
+        // each path once, as two links to one file are bound once.
+        let mut read: Vec<PathBuf> = entries
             .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|name| !name.starts_with('.'))
+            })
             .filter_map(|e| std::fs::canonicalize(e.path()).ok())
-            .filter(|entry| entry.starts_with(&dir) && *entry != dir)
+            .filter(|entry| entry.starts_with(&dir) && *entry != dir && entry.to_str().is_some())
             .filter(|entry| {
                 !protected
                     .iter()
                     .any(|p| p.starts_with(entry) || entry.starts_with(p))
             })
             .collect();
+        read.sort();
+        read.dedup();
         (read, vec![dir])
     }
 }

@@ -30,7 +30,8 @@ impl Environment {
     /// What the sessions of the submission at `file` (absolute) are
     /// granted ([`Environment::submission_paths`]), from a private copy
     /// made readable to the sandbox's uid when they run as one and the
-    /// submission's folder or a granted file is closed to others.
+    /// submission's folder or a granted file is closed to others, or
+    /// named in UTF-8 when a granted path is not.
     pub fn reachable_submission(&self, file: &Path) -> Result<Grants, Error> {
         let (read, list) = self.submission_paths(file);
         let as_granted = Grants {
@@ -43,7 +44,16 @@ impl Environment {
             return Ok(as_granted);
         };
         let dropped = os::effective_ids().0 == 0 && self.options.sandbox;
-        if !dropped || (open_to_others(&dir) && as_granted.read.iter().all(|p| all_open(p))) {
+        // The sandbox's policy carries its paths as UTF-8: a student whose
+        // file or folder is named otherwise is given a copy named in UTF-8.
+        let carried = [&as_granted.file]
+            .into_iter()
+            .chain(&as_granted.read)
+            .chain(&as_granted.list)
+            .all(|p| p.to_str().is_some());
+        let closed =
+            dropped && !(open_to_others(&dir) && as_granted.read.iter().all(|p| all_open(p)));
+        if carried && !closed {
             return Ok(as_granted);
         }
         self.copy(file, &dir, &as_granted).map_err(|e| Error::Io {
@@ -69,7 +79,11 @@ impl Environment {
             bytes: COPY_LIMIT_BYTES,
             entries: COPY_LIMIT_ENTRIES,
         };
-        let place = |p: &Path| dest.join(p.strip_prefix(dir).unwrap_or(p));
+        // Named in UTF-8 where the original is not (see above).
+        let place = |p: &Path| {
+            let rel = p.strip_prefix(dir).unwrap_or(p);
+            dest.join(rel.to_string_lossy().as_ref())
+        };
         let mut read = Vec::new();
         for path in &granted.read {
             copy_tree(path, path, &place(path), &mut budget)?;
@@ -77,8 +91,8 @@ impl Environment {
         }
         // The entry under its own name, even where it is a link within
         // its folder (router.py -> src/impl.py).
-        let name = file.file_name().unwrap_or_default();
-        let entry = dest.join(name);
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let entry = dest.join(name.as_ref());
         if !entry.exists() {
             copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
             read.push(entry.clone());
@@ -124,7 +138,11 @@ struct Budget {
 /// 0644 (0755 when executable), owned by the grader so that the sandbox's
 /// uid may read them and change nothing. A link is copied as what it
 /// leads to when that is a file within `root`, and left out otherwise,
-/// as the grants leave it out.
+/// as the grants leave it out. What is no file nor folder (a FIFO, a
+/// device, a socket) and whatever exceeds the budget (a sparse file of
+/// gigabytes, a folder of too many files) is left out too: the
+/// submission that needs it fails on its own, and the grader's copy
+/// stays bounded.
 fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.file_type().is_symlink() {
@@ -141,7 +159,9 @@ fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::i
     if !meta.is_dir() {
         return Ok(());
     }
-    spend(budget, 0)?;
+    if !spend(budget, 0) {
+        return Ok(());
+    }
     std::fs::create_dir_all(to)?;
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
     let mut children: Vec<PathBuf> = std::fs::read_dir(from)?
@@ -157,7 +177,9 @@ fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::i
 
 fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
     let meta = std::fs::metadata(from)?;
-    spend(budget, meta.len())?;
+    if !meta.is_file() || !spend(budget, meta.len()) {
+        return Ok(());
+    }
     if let Some(parent) = to.parent() {
         std::fs::create_dir_all(parent)?;
     }
@@ -170,15 +192,12 @@ fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()>
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode))
 }
 
-fn spend(budget: &mut Budget, bytes: u64) -> std::io::Result<()> {
+/// Takes one entry of `bytes` from the budget, if it has room for it.
+fn spend(budget: &mut Budget, bytes: u64) -> bool {
     if budget.entries == 0 || bytes > budget.bytes {
-        return Err(std::io::Error::other(format!(
-            "it holds more than {} entries or {} MiB",
-            COPY_LIMIT_ENTRIES,
-            COPY_LIMIT_BYTES >> 20
-        )));
+        return false;
     }
     budget.entries -= 1;
     budget.bytes -= bytes;
-    Ok(())
+    true
 }

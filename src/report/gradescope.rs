@@ -1,7 +1,7 @@
 //! Gradescope's `results.json` for one submission: its score, and a test
 //! per case with its score, status, output and visibility.
 
-use super::{Report, SubmissionReport};
+use super::{Report, SubmissionReport, Ungraded};
 use crate::challenge::Visibility;
 use crate::judge::Verdict;
 use serde_json::{Value, json};
@@ -16,6 +16,32 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
         )));
     };
     super::text::safe_json(&results(report, submission), out)?;
+    writeln!(out)
+}
+
+/// Writes Gradescope's results for an upload that was not graded: a score
+/// of 0 (Gradescope has no ungraded result) and a message saying whose the
+/// problem is and what to do.
+pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<()> {
+    let output = match ungraded {
+        Ungraded::Grader(why) => format!(
+            "The autograder could not grade this submission; this is not your code's fault, and the score of 0 is not a grade. Tell your instructor. ({})",
+            super::text::visible(why)
+        ),
+        Ungraded::NoEntryFile { found, expected } => format!(
+            "Your submission was not graded: {}. Submit again with that file.",
+            super::prairielearn::no_entry_file(found, expected)
+        ),
+    };
+    let value = json!({
+        "score": 0,
+        "output": output,
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [],
+        "extra_data": { "graded": false },
+    });
+    super::text::safe_json(&value, out)?;
     writeln!(out)
 }
 

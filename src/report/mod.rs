@@ -22,7 +22,7 @@ mod watch;
 
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
-pub use gradescope::render_gradescope;
+pub use gradescope::{render_gradescope, render_gradescope_ungraded};
 pub use html::render_html;
 pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;

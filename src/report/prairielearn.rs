@@ -87,7 +87,7 @@ pub fn render_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<(
 
 /// What is wrong with a student's files that hold no entry file, and the
 /// fix: the rename when one module of a known language is there.
-fn no_entry_file(found: &[String], expected: &[String]) -> String {
+pub(super) fn no_entry_file(found: &[String], expected: &[String]) -> String {
     let (modules, bare) = expected
         .split_last()
         .map_or((expected, ""), |(b, m)| (m, b.as_str()));

@@ -149,6 +149,14 @@ fn kept_paths(policy: &Policy) -> std::io::Result<Vec<Kept>> {
         .chain(policy.write.iter().map(|p| (p, Grant::Write)));
     let mut kept = Vec::new();
     for (path, grant) in granted {
+        // A path granted twice is bound once: a second bind over the first,
+        // read-only, could not be made.
+        if kept
+            .iter()
+            .any(|k: &Kept| k.path == *path && k.grant == grant)
+        {
+            continue;
+        }
         let opened = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_PATH)

@@ -9,6 +9,7 @@ mod batch_inputs;
 mod bounds;
 mod builds;
 mod challenge_files;
+mod class_layouts;
 mod class_mistakes;
 mod cli;
 mod course_challenges;

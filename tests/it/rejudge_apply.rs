@@ -185,3 +185,60 @@ fn a_rejudge_is_refused_while_another_holds_the_lock_beside_the_folder() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(saved_names(&folder).len(), 2);
 }
+
+/// One student whose regrading is a fault of the machine (here, no
+/// Node.js) keeps their previous result, named; the others' new results
+/// are applied; the command ends as the grader's fault (exit 3).
+#[test]
+fn apply_keeps_a_faulted_student_at_their_previous_result_and_applies_the_others() {
+    let dir = tempdir();
+    let folder = dir.path().join("results");
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    class_of_files(
+        &class,
+        &[
+            ("alice.py", "lowest_score.py"),
+            ("bob.py", "no_separator.py"),
+        ],
+    );
+    // carol is JavaScript: without Node.js, only she cannot be graded.
+    std::fs::copy(
+        crate::support::root().join("submissions/javascript/correct.cjs"),
+        class.join("carol.cjs"),
+    )
+    .unwrap();
+    grade_into(&challenges, &folder, &[], &[&class]);
+    assert_eq!(verdict(&folder, "carol.cjs"), "accepted");
+    std::fs::copy(
+        crate::support::root().join("submissions/python/correct_class.py"),
+        class.join("alice.py"),
+    )
+    .unwrap();
+    let carol_before = std::fs::read(folder.join("carol.cjs.result.json")).unwrap();
+    let out = crate::support::output(
+        crate::support::grader()
+            .args(["rejudge", "--apply", "--results", folder.to_str().unwrap()])
+            .env("GRADER_NODE", dir.path().join("no-node")),
+    );
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("carol.cjs"),
+        "the faulted one is named: {stderr}"
+    );
+    assert!(stderr.contains("previous result"), "{stderr}");
+    assert!(!stderr.contains("nothing was replaced"), "{stderr}");
+    // alice's fix is applied; carol keeps her result byte for byte.
+    assert_eq!(verdict(&folder, "alice.py"), "accepted");
+    assert_eq!(verdict(&folder, "bob.py"), "wrong-answer");
+    assert_eq!(
+        std::fs::read(folder.join("carol.cjs.result.json")).unwrap(),
+        carol_before
+    );
+    let previous = dir.path().join("results.previous");
+    assert_eq!(verdict(&previous, "alice.py"), "wrong-answer");
+    // Once the machine is fixed, the rejudge finds only what changed since.
+    let again = run(&["rejudge", "--results", folder.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
+}

@@ -206,6 +206,7 @@ mod tests {
                 name: (*n).to_owned(),
                 path: n.into(),
                 file: Ok(n.into()),
+                alone: false,
             })
             .collect();
         let fake = Fake::default();

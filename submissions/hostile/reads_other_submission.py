@@ -1,5 +1,5 @@
-"""Tries to read another submission graded in the same run (a sibling in
-this folder) and answers with what it found."""
+"""Tries to read another submission graded in the same run (a classmate's
+folder beside its own) and answers with what it found."""
 import os
 
 from _router import Router as _R
@@ -9,7 +9,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 def peek():
     try:
-        with open(os.path.join(here, "infinite_loop.py")) as f:
+        with open(os.path.join(here, "..", "infinite_loop", "infinite_loop.py")) as f:
             return "READ " + f.readline().strip()
     except OSError as e:
         return "blocked: " + type(e).__name__

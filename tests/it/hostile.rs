@@ -121,21 +121,53 @@ fn the_hostile_corpus_is_contained() {
         .prefix("hostile-corpus-")
         .tempdir()
         .unwrap();
+    // Each student has a folder of their own, as a class of students
+    // graded together would (a class of files grants each its own file
+    // alone): a program of one file is put in a folder named for it, with
+    // the helpers it imports (`_*`) beside it; a program of several files
+    // has its folder already, and gets the helpers too.
     let mut originals: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
-    // Programs of several files have a folder of their own.
-    for entry in walkdir::WalkDir::new(&corpus)
-        .min_depth(1)
-        .into_iter()
+    let mut place = |from: &Path, to: PathBuf| {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let bytes = std::fs::read(from).unwrap();
+        std::fs::write(&to, &bytes).unwrap();
+        originals.insert(to, bytes);
+    };
+    let helpers: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .unwrap()
         .flatten()
-    {
-        let copy = dir.path().join(entry.path().strip_prefix(&corpus).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&copy).unwrap();
-            continue;
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && p.file_name().unwrap().to_string_lossy().starts_with('_'))
+        .collect();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for program in &manifest.program {
+        let (folder, name) = match program.path.split_once('/') {
+            Some((folder, _)) => (dir.path().join(folder), None),
+            None => {
+                let stem = Path::new(&program.path).file_stem().unwrap().to_owned();
+                (dir.path().join(stem), Some(&program.path))
+            }
+        };
+        match name {
+            Some(name) => place(&corpus.join(name), folder.join(name)),
+            None => {
+                let source = corpus.join(folder.file_name().unwrap());
+                for entry in walkdir::WalkDir::new(&source)
+                    .min_depth(1)
+                    .into_iter()
+                    .flatten()
+                {
+                    if entry.file_type().is_file() {
+                        let rel = entry.path().strip_prefix(&source).unwrap();
+                        place(entry.path(), folder.join(rel));
+                    }
+                }
+            }
         }
-        let bytes = std::fs::read(entry.path()).unwrap();
-        std::fs::write(&copy, &bytes).unwrap();
-        originals.insert(copy, bytes);
+        for helper in &helpers {
+            place(helper, folder.join(helper.file_name().unwrap()));
+        }
+        folders.push(folder);
     }
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -160,12 +192,14 @@ fn the_hostile_corpus_is_contained() {
         "unix_path": unix_path,
         "unix_abstract": abstract_name,
     });
-    // A link beside the programs to the tests: granting the folder's
+    // A link beside each program to the tests: granting the folder's
     // entries one by one must not grant what a link points at.
-    std::os::unix::fs::symlink(&tests, dir.path().join("linked-tests")).unwrap();
-    let hints_path = dir.path().join("hints.json");
-    std::fs::write(&hints_path, hints.to_string()).unwrap();
-    originals.insert(hints_path, hints.to_string().into_bytes());
+    for folder in &folders {
+        std::os::unix::fs::symlink(&tests, folder.join("linked-tests")).unwrap();
+        let hints_path = folder.join("hints.json");
+        std::fs::write(&hints_path, hints.to_string()).unwrap();
+        originals.insert(hints_path, hints.to_string().into_bytes());
+    }
 
     // The grader holds descriptor 9 on a canary file, as a CI runner's
     // leaked descriptor would be: nothing of it may reach a program.
@@ -193,7 +227,14 @@ fn the_hostile_corpus_is_contained() {
         command.arg("--require-sandbox");
     }
     for p in &manifest.program {
-        command.arg(dir.path().join(&p.path));
+        let folder = match p.path.split_once('/') {
+            Some((folder, rest)) => dir.path().join(folder).join(rest),
+            None => dir
+                .path()
+                .join(Path::new(&p.path).file_stem().unwrap())
+                .join(&p.path),
+        };
+        command.arg(folder);
     }
     let started = Instant::now();
     // The grader execs in place of the shell: the peak is its own.

@@ -9,7 +9,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 def peek():
     try:
-        with open(os.path.join(here, "..", "infinite_loop", "infinite_loop.py")) as f:
+        with open(os.path.join(here, "..", "infinite_loop-py", "infinite_loop.py")) as f:
             return "READ " + f.readline().strip()
     except OSError as e:
         return "blocked: " + type(e).__name__

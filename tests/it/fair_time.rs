@@ -26,11 +26,23 @@ struct Neighbours(Vec<Child>);
 
 impl Neighbours {
     fn start(n: usize) -> Neighbours {
+        Neighbours::spawn(n, &[])
+    }
+
+    /// `n` neighbours each in a session of its own: where the kernel
+    /// groups a session's processes for scheduling (autogroup), they then
+    /// weigh as `n` groups against a grader session's cgroup, not as one.
+    fn start_apart(n: usize) -> Neighbours {
+        Neighbours::spawn(n, &["setsid"])
+    }
+
+    fn spawn(n: usize, wrapper: &[&str]) -> Neighbours {
         Neighbours(
             (0..n)
                 .map(|_| {
-                    Command::new("python3")
-                        .args(["-c", "while True: pass"])
+                    let command = [wrapper, &["python3", "-c", "while True: pass"]].concat();
+                    Command::new(command[0])
+                        .args(&command[1..])
                         .stdin(Stdio::null())
                         .spawn()
                         .expect("python3 runs")
@@ -50,13 +62,15 @@ impl Drop for Neighbours {
 }
 
 /// The CPU seconds Python spends on `n` iterations of the spin loop the
-/// slow submission runs, measured by Python itself.
+/// slow submission runs, measured by Python itself, in a function as the
+/// submission runs it (a loop at the top level, on globals, is three
+/// times slower).
 fn spin_seconds(n: u64) -> f64 {
     let out = Command::new("python3")
         .args([
             "-c",
             &format!(
-                "import time\nt = time.process_time()\nx = 0\nfor i in range({n}): x += i\nprint(time.process_time() - t)"
+                "import time\n\n\ndef spin():\n    x = 0\n    for i in range({n}):\n        x += i\n\n\nt = time.process_time()\nspin()\nprint(time.process_time() - t)"
             ),
         ])
         .output()
@@ -72,6 +86,21 @@ fn slow_router(n: u64) -> String {
     format!(
         "{correct}\n\n_init = Router.__init__\n\n\ndef _slow_init(self, *args):\n    x = 0\n    for i in range({n}):\n        x += i\n    _init(self, *args)\n\n\nRouter.__init__ = _slow_init\n"
     )
+}
+
+/// The hostile program `name` in a student folder of its own under `dir`,
+/// with the helper it imports.
+fn hostile_program(dir: &Path, name: &str) -> std::path::PathBuf {
+    let folder = dir.join(Path::new(name).file_stem().unwrap());
+    std::fs::create_dir_all(&folder).unwrap();
+    for file in ["_router.py", name] {
+        std::fs::copy(
+            root().join("submissions/hostile").join(file),
+            folder.join(file),
+        )
+        .unwrap();
+    }
+    folder.join(name)
 }
 
 /// A tests folder with one sample case and its expected output.
@@ -126,15 +155,6 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
         std::fs::write(folder.join("router.py"), slow_router(n)).unwrap();
         correct.push(folder.join("router.py"));
     }
-    let hostile = dir.path().join("hostile");
-    std::fs::create_dir(&hostile).unwrap();
-    for name in ["_router.py", "infinite_loop.py", "sleeps.py"] {
-        std::fs::copy(
-            root().join("submissions/hostile").join(name),
-            hostile.join(name),
-        )
-        .unwrap();
-    }
 
     let _neighbours = Neighbours::start(NEIGHBOURS);
     let mut failed = Vec::new();
@@ -162,8 +182,8 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
         &tests,
         limit_ms,
         &[
-            hostile.join("infinite_loop.py"),
-            hostile.join("sleeps.py"),
+            hostile_program(dir.path(), "infinite_loop.py"),
+            hostile_program(dir.path(), "sleeps.py"),
             correct[0].clone(),
             correct[1].clone(),
         ],
@@ -193,27 +213,19 @@ fn a_loaded_machine_neither_fails_a_correct_submission_nor_spares_a_loop_or_a_sl
 fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     let _alone = support::exclusive();
     let probe = 2_000_000;
-    // About 250 ms of CPU alone, under a 400 ms limit.
-    let n = (probe as f64 * 0.25 / spin_seconds(probe).max(0.01)) as u64;
+    // About 300 ms of CPU alone, under a 400 ms limit.
+    let n = (probe as f64 * 0.3 / spin_seconds(probe).max(0.01)) as u64;
     let dir = support::tempdir();
     let tests = one_case(dir.path());
     let slow = dir.path().join("slow.py");
     std::fs::write(&slow, slow_router(n)).unwrap();
-    let hostile = dir.path().join("hostile");
-    std::fs::create_dir(&hostile).unwrap();
-    for name in ["_router.py", "sleeps.py"] {
-        std::fs::copy(
-            root().join("submissions/hostile").join(name),
-            hostile.join(name),
-        )
-        .unwrap();
-    }
-    // Thirty busy neighbours per core at normal priority; the grader, and
-    // so every session it starts, at the lowest: a few percent of a core.
-    // (A session in a cgroup of its own weighs as much as one neighbour,
-    // whatever its nice value: it takes that many to starve it.)
+    // Forty busy neighbours per core at normal priority, each in a
+    // session of its own; the grader, and so every session it starts, at
+    // the lowest: a few percent of a core. (A session in a cgroup of its
+    // own weighs as much as one neighbour's session, whatever its nice
+    // value: it takes that many to starve it.)
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let _neighbours = Neighbours::start(30 * cores);
+    let _neighbours = Neighbours::start_apart(40 * cores);
     let mut command = Command::new("nice");
     command
         .args(["-n", "19"])
@@ -251,17 +263,12 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     // At the grader's own priority, beside the same neighbours: a program
     // that sleeps, and one that lowers its own priority, make their own
     // wait, and it is their time-limit.
-    std::fs::copy(
-        root().join("submissions/hostile/lowers_its_priority.py"),
-        hostile.join("lowers_its_priority.py"),
-    )
-    .unwrap();
     let report = grade(
         &tests,
         400,
         &[
-            hostile.join("sleeps.py"),
-            hostile.join("lowers_its_priority.py"),
+            hostile_program(dir.path(), "sleeps.py"),
+            hostile_program(dir.path(), "lowers_its_priority.py"),
         ],
     );
     let submissions = report["submissions"].as_array().unwrap();
@@ -285,20 +292,14 @@ fn a_classmates_hundred_spinners_leave_a_correct_submission_its_core() {
     let dir = support::tempdir();
     let slow = dir.path().join("slow.py");
     std::fs::write(&slow, slow_router(n)).unwrap();
-    for name in ["_router.py", "starves_classmates.py"] {
-        std::fs::copy(
-            root().join("submissions/hostile").join(name),
-            dir.path().join(name),
-        )
-        .unwrap();
-    }
+    let spinner = hostile_program(dir.path(), "starves_classmates.py");
     let tests = root().join("challenges/rendezvous-router/tests/sample");
     let out = output(
         grader()
             .args(["grade", "--format", "json", "--time-limit", "1500"])
             .args(["--jobs", "2", "--tests"])
             .arg(&tests)
-            .arg(dir.path().join("starves_classmates.py"))
+            .arg(&spinner)
             .arg(&slow),
     );
     let report: Value = json(&out);

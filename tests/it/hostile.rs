@@ -47,6 +47,13 @@ struct Program {
 /// Processes run by a sandbox uid that no running grader owns, or
 /// mentioning `marker` on their command line: anything the corpus left
 /// behind.
+/// The folder of its own a corpus program of one file is graded from:
+/// named for the whole file name (`memory_hog.py` and `memory_hog.js`
+/// are two students).
+fn own_folder(program: &str) -> String {
+    program.replace('.', "-")
+}
+
 fn leftovers(marker: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -123,7 +130,8 @@ fn the_hostile_corpus_is_contained() {
         .unwrap();
     // Each student has a folder of their own, as a class of students
     // graded together would (a class of files grants each its own file
-    // alone): a program of one file is put in a folder named for it, with
+    // alone): a program of one file is put in a folder named for it
+    // ([`own_folder`]), with
     // the helpers it imports (`_*`) beside it; a program of several files
     // has its folder already, and gets the helpers too.
     let mut originals: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
@@ -143,10 +151,10 @@ fn the_hostile_corpus_is_contained() {
     for program in &manifest.program {
         let (folder, name) = match program.path.split_once('/') {
             Some((folder, _)) => (dir.path().join(folder), None),
-            None => {
-                let stem = Path::new(&program.path).file_stem().unwrap().to_owned();
-                (dir.path().join(stem), Some(&program.path))
-            }
+            None => (
+                dir.path().join(own_folder(&program.path)),
+                Some(&program.path),
+            ),
         };
         match name {
             Some(name) => place(&corpus.join(name), folder.join(name)),
@@ -167,7 +175,9 @@ fn the_hostile_corpus_is_contained() {
         for helper in &helpers {
             place(helper, folder.join(helper.file_name().unwrap()));
         }
-        folders.push(folder);
+        if !folders.contains(&folder) {
+            folders.push(folder);
+        }
     }
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -229,10 +239,7 @@ fn the_hostile_corpus_is_contained() {
     for p in &manifest.program {
         let folder = match p.path.split_once('/') {
             Some((folder, rest)) => dir.path().join(folder).join(rest),
-            None => dir
-                .path()
-                .join(Path::new(&p.path).file_stem().unwrap())
-                .join(&p.path),
+            None => dir.path().join(own_folder(&p.path)).join(&p.path),
         };
         command.arg(folder);
     }

@@ -143,24 +143,54 @@ struct Budget {
 /// gigabytes, a folder of too many files) is left out too: the
 /// submission that needs it fails on its own, and the grader's copy
 /// stays bounded.
+///
+/// The walk keeps its own stack, never the thread's: a student's folder
+/// may nest thousands of folders deep. An entry that cannot be read or
+/// made (a path past the system's length limit) is left out like one
+/// past the budget; only the copy's own top folder must be made.
 fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
+    let mut todo = vec![(from.to_owned(), to.to_owned())];
+    let mut top = true;
+    while let Some((from, to)) = todo.pop() {
+        let made = copy_entry(root, &from, &to, budget);
+        match made {
+            Ok(children) => {
+                // Reversed, so that the stack gives them back in order.
+                for child in children.into_iter().rev() {
+                    let name = child.file_name().unwrap_or_default().to_owned();
+                    todo.push((child, to.join(name)));
+                }
+            }
+            Err(e) if top => return Err(e),
+            Err(_) => {}
+        }
+        top = false;
+    }
+    Ok(())
+}
+
+/// Copies one entry of a tree ([`copy_tree`]): a file, or a folder made
+/// empty, whose entries it answers, sorted, to copy next.
+fn copy_entry(
+    root: &Path,
+    from: &Path,
+    to: &Path,
+    budget: &mut Budget,
+) -> std::io::Result<Vec<PathBuf>> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.file_type().is_symlink() {
         return match std::fs::canonicalize(from) {
             Ok(target) if target.starts_with(root) && target.is_file() => {
-                copy_file(&target, to, budget)
+                copy_file(&target, to, budget).map(|()| Vec::new())
             }
-            _ => Ok(()),
+            _ => Ok(Vec::new()),
         };
     }
     if meta.is_file() {
-        return copy_file(from, to, budget);
+        return copy_file(from, to, budget).map(|()| Vec::new());
     }
-    if !meta.is_dir() {
-        return Ok(());
-    }
-    if !spend(budget, 0) {
-        return Ok(());
+    if !meta.is_dir() || !spend(budget, 0) {
+        return Ok(Vec::new());
     }
     std::fs::create_dir_all(to)?;
     std::fs::set_permissions(to, std::fs::Permissions::from_mode(0o755))?;
@@ -168,11 +198,7 @@ fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::i
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()?;
     children.sort();
-    for child in children {
-        let name = child.file_name().unwrap_or_default();
-        copy_tree(root, &child, &to.join(name), budget)?;
-    }
-    Ok(())
+    Ok(children)
 }
 
 fn copy_file(from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {

@@ -483,3 +483,49 @@ fn a_gradescope_upload_always_gets_a_results_file_that_says_what_went_wrong() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(written["score"].as_f64().unwrap() > 0.0, "{written}");
 }
+
+/// A student's folder nested thousands of folders deep, in a class folder
+/// the sandbox's uid may not enter (so each student is given a private
+/// copy): the copy keeps its own stack, never the grader's, and leaves out
+/// what is past the system's path length; both students are graded.
+#[test]
+fn a_folder_nested_thousands_deep_is_copied_without_the_graders_stack() {
+    let dir = tempdir();
+    let challenges = small_challenge(dir.path());
+    let class = dir.path().join("class");
+    for student in ["alice", "zoe"] {
+        std::fs::create_dir_all(class.join(student)).unwrap();
+        std::fs::copy(root().join(CORRECT), class.join(student).join("router.py")).unwrap();
+    }
+    // Made a level at a time from within: the whole path is longer than
+    // the system takes at once.
+    let made = Command::new("python3")
+        .args([
+            "-c",
+            "import os\nfor _ in range(3000):\n    os.mkdir('d')\n    os.chdir('d')\n",
+        ])
+        .current_dir(class.join("zoe"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&class, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let out = grade(
+        &challenges,
+        &["--format".as_ref(), "json".as_ref(), class.as_os_str()],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        verdicts(&report),
+        BTreeMap::from([
+            ("alice".to_owned(), "accepted".to_owned()),
+            ("zoe".to_owned(), "accepted".to_owned())
+        ]),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // A tree this deep cannot be removed by path either: from within.
+    let _ = Command::new("rm").arg("-rf").arg(&class).status();
+}

@@ -84,17 +84,18 @@ impl Environment {
             let rel = p.strip_prefix(dir).unwrap_or(p);
             dest.join(rel.to_string_lossy().as_ref())
         };
+        // The entry first, under its own name, even where it is a link
+        // within its folder (router.py -> src/impl.py): a folder of more
+        // than the budget holds leaves out the rest, never what is graded.
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        let entry = dest.join(name.as_ref());
+        copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
         let mut read = Vec::new();
         for path in &granted.read {
             copy_tree(path, path, &place(path), &mut budget)?;
             read.push(place(path));
         }
-        // The entry under its own name, even where it is a link within
-        // its folder (router.py -> src/impl.py).
-        let name = file.file_name().unwrap_or_default().to_string_lossy();
-        let entry = dest.join(name.as_ref());
-        if !entry.exists() {
-            copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
+        if !read.iter().any(|r| entry.starts_with(r)) {
             read.push(entry.clone());
         }
         let list = granted.list.iter().map(|p| place(p)).collect();

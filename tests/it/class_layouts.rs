@@ -116,17 +116,7 @@ fn grade(challenges: &Path, args: &[&std::ffi::OsStr]) -> std::process::Output {
 
 /// Each submission's verdict in a JSON report, by name.
 fn verdicts(report: &Value) -> BTreeMap<String, String> {
-    report["submissions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_owned(),
-                s["verdict"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    crate::support::verdicts(report).into_iter().collect()
 }
 
 #[test]

@@ -547,19 +547,6 @@ impl Grading<'_> {
     }
 }
 
-/// Leaves a hidden test its name, group, verdict and score (its times go
-/// when the report is made): nothing of its case (operands, expected or
-/// actual answers, explanations) and nothing the learner's code printed or
-/// raised while running it, which could echo the case.
-fn redact(t: &mut TestReport) {
-    t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
-    t.divergence = None;
-    t.error = None;
-    t.explanation = None;
-    t.window = None;
-    t.captured = None;
-}
-
 /// Asks a submission that exposes h32 for its values on the check strings
 /// and on every string in the explanations, and puts them beside the pinned
 /// values.
@@ -602,13 +589,4 @@ fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
             .map(|i| judgement.actual.get(i).cloned())
             .collect(),
     })
-}
-
-/// An extra run (a check after the verdict, a rerun) that the machine was
-/// too busy for shows nothing: the verdict stands without it.
-fn unless_busy<T: Default>(result: Result<T, Error>) -> Result<T, Error> {
-    match result {
-        Err(Error::Busy(_)) => Ok(T::default()),
-        other => other,
-    }
 }

@@ -27,6 +27,88 @@ pub struct Grants {
 }
 
 impl Environment {
+    /// What of a submission its session may read: its folder (for modules
+    /// it imports), less whatever is protected there (tests, challenges,
+    /// the other submissions of this run).
+    /// Returns the paths to read, and the folders only to list (so that
+    /// imports can look for a module beside it).
+    ///
+    /// Every path is granted where it really is: a grant follows links
+    /// (Landlock opens the path), so an entry of the folder that is a link
+    /// out of it (to the hidden tests, say) is left out, and so is one to
+    /// anything protected.
+    pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+        let real = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+        // The student's folder is the one the entry is named in, where it
+        // really is: an entry that is a link within it (router.py ->
+        // src/impl.py) is run through the link, which must be granted too.
+        let Some(dir) = std::path::absolute(file)
+            .ok()
+            .and_then(|f| f.parent().map(Path::to_owned))
+            .and_then(|d| real(&d).ok())
+        else {
+            return (Vec::new(), Vec::new());
+        };
+        let Ok(file) = real(file) else {
+            return (Vec::new(), Vec::new());
+        };
+        if !file.starts_with(&dir) {
+            // Refused when it was prepared: nothing of it is granted.
+            return (Vec::new(), Vec::new());
+        }
+        // A class folder's file: what lies beside it is the class's, not
+        // this student's. An entry that is a link within the folder is run
+        // through the link, which the folder, listed only, keeps (rebuilt
+        // under a cover with the granted paths and their links alone).
+        if let Some(entry) = self
+            .options
+            .alone
+            .iter()
+            .find(|p| real(p).is_ok_and(|p| p == file))
+        {
+            let linked = std::fs::symlink_metadata(entry).is_ok_and(|m| m.file_type().is_symlink());
+            return (vec![file], if linked { vec![dir] } else { Vec::new() });
+        }
+        let protected: Vec<PathBuf> = self
+            .options
+            .protected
+            .iter()
+            .filter_map(|p| real(p).ok())
+            .filter(|p| *p != file)
+            .collect();
+        if protected.iter().any(|p| dir.starts_with(p)) {
+            return (vec![file], Vec::new());
+        }
+        if !protected.iter().any(|p| p.starts_with(&dir)) {
+            return (vec![dir], Vec::new());
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return (vec![file], Vec::new());
+        };
+        // Dotfiles (a `.git` whose objects hold the hidden tests, a `.env`)
+        // are never the submission's; a name the sandbox's policy cannot
+        // carry (not UTF-8) is left out rather than failing the session;
+        // each path once, as two links to one file are bound once.
+        let mut read: Vec<PathBuf> = entries
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|name| !name.starts_with('.'))
+            })
+            .filter_map(|e| std::fs::canonicalize(e.path()).ok())
+            .filter(|entry| entry.starts_with(&dir) && *entry != dir && entry.to_str().is_some())
+            .filter(|entry| {
+                !protected
+                    .iter()
+                    .any(|p| p.starts_with(entry) || entry.starts_with(p))
+            })
+            .collect();
+        read.sort();
+        read.dedup();
+        (read, vec![dir])
+    }
+
     /// What the sessions of the submission at `file` (absolute) are
     /// granted ([`Environment::submission_paths`]), from a private copy
     /// made readable to the sandbox's uid when they run as one and the

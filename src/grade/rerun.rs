@@ -4,7 +4,7 @@
 //! phase's cases only, so that a replay session never holds a hidden case
 //! and a visible one; its replays share the budget of extra runs.
 
-use super::{Grading, Slot, redact};
+use super::{Grading, Slot};
 use crate::challenge::{Case, Group};
 use crate::diagnose;
 use crate::error::Error;
@@ -168,4 +168,17 @@ fn seeded(language: lang::Language) -> bool {
         language,
         lang::Language::JavaScript | lang::Language::TypeScript
     )
+}
+
+/// Leaves a hidden test its name, group, verdict and score (its times go
+/// when the report is made): nothing of its case (operands, expected or
+/// actual answers, explanations) and nothing the learner's code printed or
+/// raised while running it, which could echo the case.
+pub(super) fn redact(t: &mut TestReport) {
+    t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
+    t.divergence = None;
+    t.error = None;
+    t.explanation = None;
+    t.window = None;
+    t.captured = None;
 }

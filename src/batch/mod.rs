@@ -382,6 +382,14 @@ fn visible_or_starved<'a>(
     let path = file.display().to_string();
     Ok(match Submission::detect(file) {
         Ok(submission) => match grading.grade_visible(&entry.name, &submission) {
+            // Nothing waits for a hidden phase: the record is final now,
+            // and saved as soon as it is (an interrupted class resumes
+            // from there).
+            Ok(pending) if !grading.has_hidden_phase() => match grading.grade_hidden(pending) {
+                Ok(report) => Step::Graded(Box::new(report)),
+                Err(Error::Busy(why)) => return Err(why),
+                Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
+            },
             Ok(pending) => Step::Pending(Box::new(pending)),
             Err(Error::Busy(why)) => return Err(why),
             Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),

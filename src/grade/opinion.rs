@@ -31,6 +31,12 @@ impl<'a> Grading<'a> {
     /// Whether `group`'s cases wait for the hidden phase: its details are
     /// redacted for the report's reader, so whatever the code remembers of
     /// them it may print, raise or answer only where nothing is shown.
+    /// Whether a grading has a hidden phase at all: for an instructor,
+    /// or a suite without hidden cases, the visible phase runs everything.
+    pub fn has_hidden_phase(&self) -> bool {
+        self.cases().iter().any(|(g, _)| self.later(g))
+    }
+
     pub(super) fn later(&self, group: &Group) -> bool {
         self.audience == crate::report::Audience::Learner
             && group.visibility == crate::challenge::Visibility::Hidden

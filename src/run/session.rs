@@ -321,6 +321,21 @@ impl Session {
                     return Ok(message);
                 }
                 None => {
+                    // A process the kernel killed for memory (a child the
+                    // program waits for in vain) is the memory-limit,
+                    // whichever clock then ran out.
+                    if let Some(group) = self.memory.group()
+                        && group.oom_killed()
+                    {
+                        let held = group.peak().unwrap_or(0).max(self.memory_limit + 1);
+                        self.kill();
+                        self.drain_output();
+                        return Err(Failure::MemoryLimit {
+                            held,
+                            limit: self.memory_limit,
+                            op_index: self.last_progress,
+                        });
+                    }
                     // Out of time: ask what was running, give the child a
                     // moment to say, then end it. The CPU limit is done
                     // with: the moment is for answering.

@@ -126,10 +126,8 @@ pub struct Environment {
     /// questions, and waiting for it would add its start to every verdict.
     probing: Mutex<Option<std::thread::JoinHandle<Result<Layers, String>>>>,
     sessions: AtomicU32,
-    /// How many sessions are alive now, and how many cores the grader may
-    /// use: a session started ahead of need only runs on an idle core.
+    /// How many sessions are alive now.
     live: std::sync::Arc<AtomicUsize>,
-    cores: usize,
     /// The kernel's accounts of each session, where the grader may make
     /// cgroups; else why not, and `/proc` is sampled instead.
     cgroups: Result<os::cgroup::Cgroups, String>,
@@ -202,7 +200,6 @@ impl Environment {
             options,
             sessions: AtomicU32::new(0),
             live: Default::default(),
-            cores: std::thread::available_parallelism().map_or(1, usize::from),
             cgroups: cgroups()?,
         };
         let probe = env.start_probe()?;

@@ -44,11 +44,6 @@ impl Environment {
         Live(self.live.clone())
     }
 
-    /// Whether a core is idle: fewer sessions alive than the grader's cores.
-    pub fn spare_core(&self) -> bool {
-        self.live.load(Ordering::Relaxed) < self.cores
-    }
-
     /// Starts the probe of the sandbox's layers on a thread of its own.
     pub(super) fn start_probe(
         &self,

@@ -8,10 +8,10 @@ use crate::batch;
 use crate::challenge::{self, Challenge};
 use crate::cli::{Cli, Command, GradeArgs, GradingArgs, InitArgs, MergeArgs, WatchArgs};
 use crate::error::Error;
-use crate::exec::{Environment, RunOptions, SessionLimits};
 use crate::judge::Verdict;
 use crate::lang::Submission;
 use crate::report::{self, Format};
+use sandbox::{Environment, RunOptions, SessionLimits};
 use std::io::Write;
 
 mod publish;

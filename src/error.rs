@@ -75,6 +75,15 @@ impl Error {
     }
 }
 
+impl From<sandbox::Error> for Error {
+    fn from(error: sandbox::Error) -> Error {
+        match error {
+            sandbox::Error::Usage(message) => Error::Usage(message),
+            sandbox::Error::Io { context, source } => Error::Io { context, source },
+        }
+    }
+}
+
 fn list(problems: &[Problem]) -> String {
     problems
         .iter()

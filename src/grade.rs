@@ -4,13 +4,13 @@
 use crate::challenge::{Case, Challenge, Group, Scoring, Suite, Visibility};
 use crate::diagnose;
 use crate::error::Error;
-use crate::exec::Environment;
 use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Judgement, Verdict};
 use crate::lang::{self, Submission};
 use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport, Window};
 use crate::run::{Outcome, Runner};
+use sandbox::Environment;
 
 mod api;
 pub(crate) mod key;

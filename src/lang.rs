@@ -20,9 +20,9 @@ pub use typescript::transpiler_if_asked;
 
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::exec::{Build, Environment, Program};
 use crate::protocol::LearnerError;
 use reference::{ModelSpec, Returns};
+use sandbox::{Build, Environment, Program};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -186,7 +186,7 @@ pub fn prepare(
     {
         return Ok(Err(e));
     }
-    // Its sessions may be given a copy they can read (see `exec::reach`).
+    // Its sessions may be given a copy they can read (see the sandbox crate's `reach`).
     let grants = env.reachable_submission(&submission.absolute)?;
     let copy;
     let submission = if grants.file == submission.absolute {

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // The grader re-executes itself as the sandbox shim around each session.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if let Some(code) = rendezvous_grader::exec::shim_if_asked(&args) {
+    if let Some(code) = sandbox::shim_if_asked(&args) {
         return ExitCode::from(u8::try_from(code).unwrap_or(125));
     }
     // And as the transpiler of one TypeScript file, whose parser a

@@ -147,7 +147,7 @@ pub struct Report {
     #[serde(default)]
     pub challenges: Option<crate::challenge::Source>,
     /// The containment in force for every submission.
-    pub sandbox: crate::exec::Layers,
+    pub sandbox: sandbox::Layers,
     /// Who the report is for: a learner's report holds no hidden case data.
     pub audience: Audience,
     /// The folder the tests came from.
@@ -191,7 +191,7 @@ pub struct SubmissionReport {
     pub api: Option<String>,
     /// For TypeScript and Rust: whether the build came from the cache, and
     /// its time.
-    pub build: Option<crate::exec::Build>,
+    pub build: Option<sandbox::Build>,
     /// The worst verdict of its tests.
     pub verdict: Verdict,
     pub score: f64,

@@ -16,9 +16,9 @@ pub use session::{Captured, Failure, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
-use crate::exec::{Build, Environment, Program};
 use crate::protocol::{self, Hello, LearnerError, PROTOCOL, preview_value};
-use crate::sandbox;
+use sandbox::{Build, Environment, Program};
+
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
 
@@ -337,9 +337,12 @@ impl<'a> Runner<'a> {
             .program
             .as_ref()
             .expect("a runner without a program has a load failure");
-        let contained = self
-            .env
-            .session_command(program, self.cpu_seconds, self.seed)?;
+        let mut contained = self.env.session_command(program, self.cpu_seconds)?;
+        contained
+            .command
+            .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string())
+            // Python salts str hashes per process unless told the seed.
+            .env("PYTHONHASHSEED", self.seed.to_string());
         let limits = self.env.limits();
         let live = Some(self.env.live());
         Session::spawn(
@@ -537,7 +540,7 @@ impl<'a> Runner<'a> {
             status: exit
                 .map(|e| match (e.code, e.signal) {
                     (Some(code), _) => format!("exited with code {code}"),
-                    (None, Some(signal)) => crate::exec::describe_signal(signal),
+                    (None, Some(signal)) => sandbox::describe_signal(signal),
                     _ => status.clone(),
                 })
                 .unwrap_or(status),

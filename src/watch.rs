@@ -16,9 +16,9 @@ mod screen;
 
 use crate::error::Error;
 use crate::judge::Verdict;
-use crate::os;
 use crate::report::{self, SubmissionReport, WatchScreen, WatchState};
 use grading::{Grading, Outcome};
+use sandbox::os;
 use screen::{Key, Screen};
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -41,7 +41,9 @@ fn take(lock: &Path, dir: &Path) -> Result<std::fs::File, Error> {
                 lock.display()
             ))
         })?;
-    if !crate::os::try_lock(&file).map_err(Error::io(format!("cannot lock {}", lock.display())))? {
+    if !sandbox::os::try_lock(&file)
+        .map_err(Error::io(format!("cannot lock {}", lock.display())))?
+    {
         return Err(Error::Usage(format!(
             "the results folder {} is in use by another grading run or rejudge (it holds {}); wait for it to end",
             dir.display(),
@@ -188,7 +190,7 @@ impl Held {
             .push(take(&staged.join(super::results::LOCK), dir)?);
         std::fs::write(dir.join(REPLACED), b"")
             .map_err(Error::io(format!("cannot mark {}", dir.display())))?;
-        match crate::os::exchange(staged, dir) {
+        match sandbox::os::exchange(staged, dir) {
             Ok(()) => keep(dir, staged),
             // A file system without the exchange: two renames, with a
             // moment when `dir` is missing but never one when it is half

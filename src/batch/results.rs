@@ -68,7 +68,7 @@ impl Results {
             .write(true)
             .open(dir.join(LOCK))
             .map_err(unwritable)?;
-        if !crate::os::try_lock(&lock).map_err(unwritable)? {
+        if !sandbox::os::try_lock(&lock).map_err(unwritable)? {
             return Err(Error::Usage(format!(
                 "the results folder {} is in use by another grading run (it holds {}); wait for that run to end, or give this one another --results folder",
                 dir.display(),

@@ -6,8 +6,8 @@
 //! the folder of everyone's.
 
 use crate::error::Error;
-use crate::exec::Environment;
 use crate::words::hex;
+use sandbox::Environment;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! docs/protocol.md), run as it is.
 
 use super::{Replay, Submission, bare};
-use crate::exec::Program;
+use sandbox::Program;
 
 pub(super) fn program(submission: &Submission) -> Program {
     let mut program = bare(submission, submission.absolute.clone());

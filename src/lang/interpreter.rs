@@ -5,7 +5,7 @@
 //! runtime error.
 
 use crate::error::Error;
-use crate::exec::Environment;
+use sandbox::Environment;
 use std::path::PathBuf;
 
 mod known;
@@ -88,7 +88,7 @@ impl Interpreter {
         if !out.status.success() {
             return Err(format!(
                 "`{shown} {flag} ...` {}: {}",
-                crate::exec::describe_exit(out.status),
+                sandbox::describe_exit(out.status),
                 String::from_utf8_lossy(&out.stderr).trim()
             ));
         }

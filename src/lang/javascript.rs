@@ -4,7 +4,7 @@
 use super::interpreter::Interpreter;
 use super::{Replay, Submission, bare};
 use crate::error::Error;
-use crate::exec::{Environment, Program};
+use sandbox::{Environment, Program};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -4,8 +4,8 @@
 use super::interpreter::Interpreter;
 use super::{Replay, Submission, bare};
 use crate::error::Error;
-use crate::exec::{Environment, Program};
 use reference::Returns;
+use sandbox::{Environment, Program};
 use serde_json::Value;
 use std::ffi::OsString;
 

@@ -7,9 +7,9 @@
 use super::{Submission, bare};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::exec::{Access, Build, Environment, Program, ToolLimits};
 use crate::protocol::LearnerError;
 use reference::{Kind, ModelSpec, Returns, Signature};
+use sandbox::{Access, Build, Environment, Program, ToolLimits};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -202,7 +202,7 @@ fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
                         Err(format!(
                             "`{} {arg}` {}",
                             rustc.to_string_lossy(),
-                            crate::exec::describe_exit(o.status)
+                            sandbox::describe_exit(o.status)
                         ))
                     }
                 })
@@ -362,9 +362,8 @@ pub(super) fn compile(
     ] {
         // The lease on rustc's uid lasts until it has finished.
         let contained = env.contained(&rustc, args, access.clone(), limits, false)?;
-        let finished =
-            crate::exec::run_to_end(contained.command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
-                .map_err(Error::io("cannot run rustc in the sandbox"))?;
+        let finished = sandbox::run_to_end(contained.command, COMPILE_LIMIT, COMPILE_OUTPUT_CAP)
+            .map_err(Error::io("cannot run rustc in the sandbox"))?;
         drop(contained.lease);
         let compiled = finished.status.is_some_and(|s| s.success()) && build.join(built).is_file();
         if !compiled {

@@ -11,7 +11,6 @@ pub use lower::Decorators;
 use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
-use crate::exec::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
 use crate::protocol::LearnerError;
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
@@ -21,6 +20,7 @@ use oxc::span::SourceType;
 use oxc::transformer::{
     DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, TransformOptions, Transformer,
 };
+use sandbox::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -134,7 +134,7 @@ fn transpile_contained(
             }),
         };
     }
-    if finished.status.and_then(|s| s.code()) == Some(crate::exec::SHIM_FAILED) {
+    if finished.status.and_then(|s| s.code()) == Some(sandbox::SHIM_FAILED) {
         // The sandbox shim could not start it: the grader's fault.
         return Err(Error::Io {
             context: "cannot start the TypeScript transpiler in the sandbox".into(),

@@ -1,7 +1,7 @@
 //! Why a request got no reply.
 
 use super::clock::Clock;
-use crate::sandbox::SandboxExit;
+use sandbox::SandboxExit;
 use std::io;
 
 /// Why a request got no reply.

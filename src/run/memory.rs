@@ -9,7 +9,7 @@
 //! both, which cannot see children the kernel reaped itself nor memory no
 //! process maps.
 
-use crate::os::cgroup::Group;
+use sandbox::os::cgroup::Group;
 use std::time::{Duration, Instant};
 
 /// How often the tree is sampled: often enough to stop a program filling
@@ -80,24 +80,24 @@ impl Sampler {
     }
 
     /// The tree's CPU time now, and how long its processes have waited
-    /// for a CPU ([`crate::os::waited_for_cpu`]), when the kernel says.
+    /// for a CPU ([`sandbox::os::waited_for_cpu`]), when the kernel says.
     pub(super) fn cpu_and_wait(&self, deadline: Instant) -> Option<(Duration, Option<Duration>)> {
         let tree = tree(self.root, deadline)?;
         let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
-        Some((cpu, crate::os::waited_for_cpu(&tree.pids)))
+        Some((cpu, sandbox::os::waited_for_cpu(&tree.pids)))
     }
 
     /// Like [`Sampler::cpu_and_wait`], from the same walk of the tree, and
     /// whether a process of it lowered its own priority
-    /// ([`crate::os::lowered_priority`]).
+    /// ([`sandbox::os::lowered_priority`]).
     pub(super) fn cpu_wait_and_priority(
         &self,
         deadline: Instant,
     ) -> Option<(Duration, Option<Duration>, bool)> {
         let tree = tree(self.root, deadline)?;
-        let waited = crate::os::waited_for_cpu(&tree.pids);
+        let waited = sandbox::os::waited_for_cpu(&tree.pids);
         let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
-        Some((cpu, waited, crate::os::lowered_priority(&tree.pids)))
+        Some((cpu, waited, sandbox::os::lowered_priority(&tree.pids)))
     }
 
     /// The tree's CPU time, and the memory it holds when over the limit;
@@ -150,14 +150,14 @@ struct Tree {
     cpu: Duration,
 }
 
-/// `root` and every process descending from it ([`crate::os::process_tree`]),
+/// `root` and every process descending from it ([`sandbox::os::process_tree`]),
 /// with the CPU time they used: each one's own (all its threads', gone
 /// ones included) and its reaped children's, so that a process that ended
 /// still counts in its parent's, and the sandbox's init reaps every
 /// orphan; `None` when `deadline` passes first.
 fn tree(root: u32, deadline: Instant) -> Option<Tree> {
-    let found = crate::os::process_tree(root, Some(deadline))?;
-    let per_second = crate::os::clock_ticks_per_second();
+    let found = sandbox::os::process_tree(root, Some(deadline))?;
+    let per_second = sandbox::os::clock_ticks_per_second();
     Some(Tree {
         pids: found.pids,
         cpu: Duration::from_millis(found.ticks * 1000 / per_second),

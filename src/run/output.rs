@@ -35,7 +35,7 @@ pub(super) fn drain<R: Read>(stream: &mut Stream<R>, cap: usize) -> u64 {
     while let Some(pipe) = stream.pipe.as_mut() {
         match pipe.read(&mut buf) {
             Ok(0) => stream.pipe = None,
-            Ok(n) => dropped += crate::exec::keep(&mut stream.kept, cap, &buf[..n]),
+            Ok(n) => dropped += sandbox::keep(&mut stream.kept, cap, &buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
             Err(_) => stream.pipe = None,

@@ -14,10 +14,10 @@ use super::lines::Lines;
 use super::memory::Sampler;
 pub use super::output::Captured;
 use super::output::{Stream, drain};
-use crate::exec::UidLease;
-use crate::os::{self as sys, Interest};
 use crate::protocol::{preview, preview_value};
-use crate::sandbox::SandboxExit;
+use sandbox::SandboxExit;
+use sandbox::UidLease;
+use sandbox::os::{self as sys, Interest};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -66,7 +66,7 @@ pub struct Session {
     /// time and wait for a CPU then.
     since: starved::Since,
     _lease: Option<UidLease>,
-    _live: Option<crate::exec::Live>,
+    _live: Option<sandbox::Live>,
 }
 
 impl Session {
@@ -83,8 +83,8 @@ impl Session {
         cap: usize,
         (output_limit, memory_limit): (u64, u64),
         lease: Option<UidLease>,
-        group: Option<crate::os::cgroup::Group>,
-        live: Option<crate::exec::Live>,
+        group: Option<sandbox::os::cgroup::Group>,
+        live: Option<sandbox::Live>,
     ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
         let (resp_read, resp_write) = io::pipe()?;

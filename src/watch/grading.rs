@@ -2,8 +2,8 @@
 //! child process, so that a newer save can stop it at any moment (its
 //! sessions die with it) and nothing it does can take `watch` down.
 
-use crate::os;
 use crate::report::Report;
+use sandbox::os;
 use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::process::CommandExt;

@@ -3,7 +3,7 @@
 //! at a time while standard input is a terminal, and the terminal is put
 //! back as it was when this is dropped, however `watch` ends.
 
-use crate::os;
+use sandbox::os;
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsRawFd;
 

@@ -104,7 +104,7 @@ fn owned_by_a_running_grader(pid: u32) -> bool {
         let cmdline = std::fs::read(format!("/proc/{parent}/cmdline")).unwrap_or_default();
         let mut args = cmdline.split(|&b| b == 0);
         let program = Path::new(OsStr::from_bytes(args.next().unwrap_or_default()));
-        let shim = args.next() == Some(rendezvous_grader::exec::SHIM_ARG.as_bytes());
+        let shim = args.next() == Some(sandbox::SHIM_ARG.as_bytes());
         if program.file_name() == Some(OsStr::new("grader")) && !shim {
             return true;
         }

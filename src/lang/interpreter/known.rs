@@ -14,8 +14,8 @@
 //! The answer is used only while the real binary is still the file it was
 //! (same inode, size and modification time); anything else asks again.
 
-use crate::exec::Environment;
 use crate::lang::cache::{cache_folder, cache_key};
+use sandbox::Environment;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;

@@ -8,9 +8,9 @@
 use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::exec::Finished;
 use crate::protocol::LearnerError;
 use reference::{Kind, Returns, Signature};
+use sandbox::Finished;
 
 /// One of rustc's JSON diagnostics, the parts read here.
 #[derive(Debug, serde::Deserialize)]
@@ -94,7 +94,7 @@ pub(super) fn compile_error(
     }
     let text = text.trim_end().to_owned();
     let code = finished.status.and_then(|s| s.code());
-    if code == Some(crate::exec::SHIM_FAILED) {
+    if code == Some(sandbox::SHIM_FAILED) {
         return Err(Error::Io {
             context: "cannot start rustc in the sandbox".into(),
             source: std::io::Error::other(text),
@@ -127,10 +127,10 @@ pub(super) fn compile_error(
     } else if signal == Some(libc::SIGKILL) {
         Some(format!(
             "{}, as when it runs out of its {memory} MiB memory limit",
-            crate::exec::describe_signal(libc::SIGKILL)
+            sandbox::describe_signal(libc::SIGKILL)
         ))
     } else {
-        signal.map(crate::exec::describe_signal)
+        signal.map(sandbox::describe_signal)
     };
     if let Some(how) = stopped {
         let mut error = LearnerError::new(
@@ -148,7 +148,7 @@ pub(super) fn compile_error(
     let Some(first) = diagnostics.iter().find(|d| d.level.starts_with("error")) else {
         let how = finished
             .status
-            .map(crate::exec::describe_exit)
+            .map(sandbox::describe_exit)
             .unwrap_or_else(|| "ended".into());
         let mut error = LearnerError::new(
             "CompileError",
@@ -484,7 +484,7 @@ mod tests {
         assert!(!deterministic);
         // The sandbox could not start rustc: the grader's.
         let shim = ended(
-            exit(crate::exec::SHIM_FAILED),
+            exit(sandbox::SHIM_FAILED),
             "rendezvous-grader sandbox: cannot run rustc\n",
             false,
         );

@@ -2,8 +2,8 @@
 //! failure a closed response channel means.
 
 use super::{EXIT_GRACE, Failure, Session};
-use crate::exec::describe_exit;
-use crate::os as sys;
+use sandbox::describe_exit;
+use sandbox::os as sys;
 use serde_json::Value;
 use std::io::{self, Read};
 use std::time::{Duration, Instant};

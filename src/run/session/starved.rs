@@ -6,7 +6,7 @@ use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
 /// When a request began, with the tree's CPU time and wait for a CPU then,
-/// and the machine's busy time ([`crate::os::machine_busy`]) (`None` when
+/// and the machine's busy time ([`sandbox::os::machine_busy`]) (`None` when
 /// unknown).
 #[derive(Debug)]
 pub(super) struct Since {
@@ -24,8 +24,8 @@ impl Since {
             at: Instant::now(),
             cpu,
             waited,
-            machine: crate::os::machine_busy().map(|(busy, _)| busy),
-            grader: crate::os::own_cpu(),
+            machine: sandbox::os::machine_busy().map(|(busy, _)| busy),
+            grader: sandbox::os::own_cpu(),
         }
     }
 }
@@ -64,8 +64,8 @@ impl Session {
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
-        let (busy, cpus) = crate::os::machine_busy()?;
-        let grader = crate::os::own_cpu()?.saturating_sub(self.since.grader?);
+        let (busy, cpus) = sandbox::os::machine_busy()?;
+        let grader = sandbox::os::own_cpu()?.saturating_sub(self.since.grader?);
         let others = busy
             .saturating_sub(self.since.machine?)
             .saturating_sub(ran)

@@ -17,11 +17,8 @@ pub(super) const PREFIXES: [&str; 2] = ["grader-drivers-", "grader-scratch-"];
 /// Locks `dir` as the live run's. The lock is taken on a file under
 /// another name and then renamed into place, so a sweeper never finds the
 /// lock file unlocked before its owner holds it.
-pub(super) fn claim(dir: &Path) -> Result<File, crate::error::Error> {
-    take(dir).map_err(crate::error::Error::io(format!(
-        "cannot lock {}",
-        dir.display()
-    )))
+pub(super) fn claim(dir: &Path) -> Result<File, crate::Error> {
+    take(dir).map_err(crate::Error::io(format!("cannot lock {}", dir.display())))
 }
 
 fn take(dir: &Path) -> std::io::Result<File> {

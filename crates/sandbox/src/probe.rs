@@ -2,8 +2,8 @@
 //! of live sessions that tells whether a core is idle.
 
 use super::{Environment, FIRST_UID, UidLease};
-use crate::error::Error;
-use crate::sandbox::{self, Layers};
+use crate::Error;
+use crate::contain::Layers;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A session alive, counted by [`Environment::live`] until dropped.
@@ -59,7 +59,7 @@ impl Environment {
             .name("sandbox-probe".into())
             .spawn(move || {
                 let _lease = lease;
-                let mut layers = sandbox::probe(&policy).map_err(|e| e.to_string())?;
+                let mut layers = crate::contain::probe(&policy).map_err(|e| e.to_string())?;
                 // Each session leases a uid of its own from the pool: the
                 // report names the pool by its first uid, the same in every
                 // run, so that shards and an unsharded run of one class

@@ -2,8 +2,8 @@
 //! grader run or of two, run as the same uid (and so share its process
 //! limit, its keyring, its signals).
 
+use crate::contain::FIRST_UID;
 use crate::os;
-use crate::sandbox::FIRST_UID;
 use std::path::PathBuf;
 
 /// How many uids sessions run as, from [`FIRST_UID`].

@@ -1,17 +1,23 @@
-//! Process execution, below every stage that starts a program: the
+//! Runs programs contained and accounted for, and holds every call into
+//! the OS that needs unsafe code: a policy in, neutral facts out.
+//!
+//! Below every stage that starts a program: the
 //! environment a run shares (drivers written once, a scratch folder, the
 //! tools found once, the sandbox layers probed once), the limits, a
 //! contained command, running one to its end, and the [`Program`] that
 //! preparing a submission produces and a session runs.
 
+mod contain;
+mod error;
 mod leftovers;
+pub mod os;
 mod probe;
 mod reach;
 mod uid;
 
-use crate::error::Error;
-use crate::os;
-use crate::sandbox::{self, FIRST_UID, Policy};
+pub use error::Error;
+
+use crate::contain::{FIRST_UID, Policy};
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -20,10 +26,10 @@ use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-pub use crate::sandbox::Layers;
 /// The first argument with which the grader runs itself as the sandbox
 /// shim around a program (`grader __sandbox ...`).
-pub use crate::sandbox::SHIM_ARG;
+pub use crate::contain::SHIM_ARG;
+pub use crate::contain::{Layers, SandboxExit};
 pub use probe::Live;
 pub use reach::Grants;
 pub use uid::UidLease;
@@ -36,7 +42,7 @@ use uid::uid_lock_dir;
 /// Runs the sandbox shim when `args` (the process's own) ask for it: the
 /// grader re-executes itself around each session. Returns its exit code.
 pub fn shim_if_asked(args: &[OsString]) -> Option<i32> {
-    (args.get(1).is_some_and(|a| a == sandbox::SHIM_ARG)).then(|| sandbox::shim_main(&args[2..]))
+    (args.get(1).is_some_and(|a| a == contain::SHIM_ARG)).then(|| contain::shim_main(&args[2..]))
 }
 
 /// What preparing a submission cost.
@@ -225,9 +231,9 @@ impl Environment {
     }
 
     /// The sandbox limits of a session with `cpu_seconds` of CPU.
-    fn session_limits(&self, cpu_seconds: u64) -> sandbox::Limits {
+    fn session_limits(&self, cpu_seconds: u64) -> contain::Limits {
         let l = self.options.limits;
-        sandbox::Limits {
+        contain::Limits {
             cpu_seconds,
             memory_bytes: l.memory_bytes,
             processes: l.processes,
@@ -242,7 +248,7 @@ impl Environment {
         extra_read: Vec<PathBuf>,
         scratch: PathBuf,
         uid: u32,
-        limits: sandbox::Limits,
+        limits: contain::Limits,
     ) -> Policy {
         let mut read: Vec<PathBuf> = SYSTEM_READ
             .iter()
@@ -315,13 +321,9 @@ impl Environment {
 
     /// The command that serves `program` over the protocol, inside the
     /// sandbox, with `cpu_seconds` of CPU for the whole session, and the
-    /// lease on its uid, to hold while it runs; `seed` is its hash seed.
-    pub fn session_command(
-        &self,
-        program: &Program,
-        cpu_seconds: u64,
-        seed: u32,
-    ) -> Result<Contained, Error> {
+    /// lease on its uid, to hold while it runs. What the protocol tells the
+    /// program through its environment is the caller's to add.
+    pub fn session_command(&self, program: &Program, cpu_seconds: u64) -> Result<Contained, Error> {
         let mut read = vec![self.drivers.path().to_owned()];
         read.extend(program.read.iter().cloned());
         let access = Access {
@@ -330,14 +332,7 @@ impl Environment {
             write: Vec::new(),
         };
         let limits = self.session_limits(cpu_seconds);
-        let mut contained =
-            self.contained(&program.program, &program.args, access, limits, true)?;
-        contained
-            .command
-            .env("GRADER_PROTOCOL", crate::protocol::PROTOCOL.to_string())
-            // Python salts str hashes per process unless told the seed.
-            .env("PYTHONHASHSEED", seed.to_string());
-        Ok(contained)
+        self.contained(&program.program, &program.args, access, limits, true)
     }
 
     /// `program args` in a fresh sandbox with its own scratch folder and
@@ -348,7 +343,7 @@ impl Environment {
         program: &Path,
         args: &[OsString],
         access: Access,
-        limits: sandbox::Limits,
+        limits: contain::Limits,
         protocol: bool,
     ) -> Result<Contained, Error> {
         let Access {
@@ -387,7 +382,7 @@ impl Environment {
         policy.list = list;
         policy.write = write;
         policy.protocol = protocol;
-        let mut command = sandbox::wrap(&policy, program, args).map_err(Error::io(
+        let mut command = contain::wrap(&policy, program, args).map_err(Error::io(
             "cannot find the grader binary to start the sandbox",
         ))?;
         let group = match &self.cgroups {
@@ -464,7 +459,7 @@ pub struct Access {
 
 /// Limits for a program the grader runs for itself in the sandbox (a
 /// compiler), not a learner's session.
-pub use crate::sandbox::Limits as ToolLimits;
+pub use crate::contain::Limits as ToolLimits;
 
 /// How a command run to its end went.
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@
 //! or file the uid may not enter or read stays closed to it.
 
 use super::Environment;
-use crate::error::Error;
+use crate::Error;
 use crate::os;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

@@ -19,13 +19,44 @@ use publish::{check_outputs, publish, quiet_broken_pipe};
 
 pub use crate::error::exit;
 
-/// How a command ended when it did not fail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How a command ended when it ran to its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Status {
     /// Everything checked passed.
     Passed,
     /// A test failed.
     Failed,
+    /// Everything asked for was done and written, but the grader could not
+    /// judge some submission (its report records it as grader-fault): the
+    /// run is the grader's fault whatever else it found.
+    Faulted(Fault),
+}
+
+/// What the grader could not judge, and the first reason why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what}")]
+pub struct Fault {
+    /// What was not judged, and what was done instead.
+    pub what: String,
+    #[source]
+    pub why: Why,
+}
+
+/// The first fault's own words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Why(pub String);
+
+impl Status {
+    /// The exit code of a run that ended so: the one place statuses
+    /// become codes.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Status::Passed => exit::PASSED,
+            Status::Failed => exit::FAILED,
+            Status::Faulted(_) => exit::GRADER_FAULT,
+        }
+    }
 }
 
 /// The exit code of an error.

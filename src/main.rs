@@ -30,8 +30,12 @@ fn main() -> ExitCode {
     };
     let mut out = anstream::stdout().lock();
     match commands::run(&cli, &mut out) {
-        Ok(Status::Passed) => ExitCode::from(exit::PASSED),
-        Ok(Status::Failed) => ExitCode::from(exit::FAILED),
+        Ok(status) => {
+            if let Status::Faulted(fault) = &status {
+                let _ = writeln_chain(&mut anstream::stderr().lock(), fault);
+            }
+            ExitCode::from(status.exit_code())
+        }
         // A reader that closed the pipe early (`grader list | head -1`)
         // took what it wanted: nothing went wrong.
         Err(error) if broken_pipe(&error) => ExitCode::from(exit::PASSED),

@@ -2,7 +2,7 @@
 //! then written to a file, standard output, a gradebook and the step
 //! summary.
 
-use super::Status;
+use super::{Fault, Status, Why};
 use crate::error::Error;
 use crate::report::{self, Format};
 use std::io::Write;
@@ -76,13 +76,13 @@ pub(super) fn publish(
         .collect();
     if let Some(first) = faulted.first() {
         let why = first.tests.first().map_or("", |t| t.message.as_str());
-        return Err(Error::Io {
-            context: format!(
+        return Ok(Status::Faulted(Fault {
+            what: format!(
                 "the grader failed on {} (recorded in the report as grader-fault; the others were graded)",
                 crate::words::counted(faulted.len(), "submission")
             ),
-            source: std::io::Error::other(format!("{}: {why}", first.name)),
-        });
+            why: Why(format!("{}: {why}", first.name)),
+        }));
     }
     Ok(if report.all_passed() || exit_zero {
         Status::Passed

@@ -7,7 +7,7 @@
 //! the grader failed on a submission (which is shown as "could not be
 //! judged", never as a verdict change, and never applied over a verdict).
 
-use super::{Error, Status};
+use super::{Error, Fault, Status, Why};
 use crate::batch::rejudge as files;
 use crate::cli::{ChangesFormat, CompareArgs, GradeArgs, GradingArgs, RejudgeArgs};
 use crate::report::changes::{self, Changes};
@@ -275,17 +275,19 @@ pub(super) fn rejudge(
             }
             (None, false) => "--apply would replace nothing until the fault is fixed".to_owned(),
         };
-        return Err(Error::Io {
-            context: format!(
+        return Ok(Status::Faulted(Fault {
+            what: format!(
                 "the grader could not judge {} that {} holds a verdict for ({}); {what}",
                 crate::words::counted(blocked.len(), "submission"),
                 dir.display(),
                 names.join(", "),
             ),
-            source: std::io::Error::other(first.not_judged.clone().unwrap_or_default()),
-        });
+            why: Why(first.not_judged.clone().unwrap_or_default()),
+        }));
     }
-    faults(&changes)?;
+    if let Some(fault) = faults(&changes) {
+        return Ok(Status::Faulted(fault));
+    }
     Ok(if changes.any() && !args.apply {
         Status::Failed
     } else {
@@ -310,7 +312,9 @@ pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status,
     }
     let changes = changes::compare(&old.submissions, &new.submissions);
     show(&changes, args.format, out)?;
-    faults(&changes)?;
+    if let Some(fault) = faults(&changes) {
+        return Ok(Status::Faulted(fault));
+    }
     Ok(if changes.any() {
         Status::Failed
     } else {
@@ -349,7 +353,8 @@ fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result
 /// The later grading's faults end the command as the grader's (exit 3),
 /// once the changes are shown: a submission it could not judge has no
 /// verdict, and CI must see it.
-fn faults(changes: &Changes) -> Result<(), Error> {
+/// The fault of the later grading, when it failed on any submission.
+fn faults(changes: &Changes) -> Option<Fault> {
     let faulted: Vec<&changes::StudentChange> = changes
         .students
         .iter()
@@ -359,20 +364,18 @@ fn faults(changes: &Changes) -> Result<(), Error> {
                 .is_some_and(|n| n.verdict == crate::judge::Verdict::GraderFault)
         })
         .collect();
-    match faulted.first() {
-        None => Ok(()),
-        Some(first) => Err(Error::Io {
-            context: format!(
-                "the grader failed on {} of the later grading (shown as could not be judged)",
-                crate::words::counted(faulted.len(), "submission")
-            ),
-            source: std::io::Error::other(format!(
-                "{}: {}",
-                crate::report::text::visible(&first.name),
-                first.not_judged.clone().unwrap_or_default()
-            )),
-        }),
-    }
+    let first = faulted.first()?;
+    Some(Fault {
+        what: format!(
+            "the grader failed on {} of the later grading (shown as could not be judged)",
+            crate::words::counted(faulted.len(), "submission")
+        ),
+        why: Why(format!(
+            "{}: {}",
+            crate::report::text::visible(&first.name),
+            first.not_judged.clone().unwrap_or_default()
+        )),
+    })
 }
 
 #[cfg(test)]

@@ -275,41 +275,10 @@ impl<'a> Runner<'a> {
                 self.session = Some(session);
                 Ok(Ok((message, captured)))
             }
-            Err(Failure::TimedOut { op_index, clock }) => Ok(Err((
-                Outcome::TimedOut {
-                    limit,
-                    clock,
-                    op_index,
-                },
-                captured,
-            ))),
-            Err(Failure::Died {
-                status,
-                op_index,
-                exit,
-                sandbox_error: _,
-            }) => Ok(Err((self.death(status, op_index, exit, false), captured))),
-            Err(Failure::OutputLimit { limit }) => {
-                Ok(Err((Outcome::OutputLimit { limit_bytes: limit }, captured)))
+            Err(failure) => {
+                let outcome = self.outcome_of(failure, limit)?;
+                Ok(Err((outcome, captured)))
             }
-            Err(Failure::MemoryLimit {
-                held,
-                limit,
-                op_index,
-            }) => Ok(Err((
-                Outcome::SharedMemoryLimit {
-                    limit_bytes: limit,
-                    held_bytes: held,
-                    op_index,
-                },
-                captured,
-            ))),
-            Err(Failure::Protocol(what)) => Ok(Err((Outcome::Protocol(what), captured))),
-            Err(Failure::Starved(why)) => Err(Error::Busy(why)),
-            Err(Failure::Io(e)) => Err(Error::Io {
-                context: format!("lost contact with the process grading {}", self.name()),
-                source: e,
-            }),
         }
     }
 
@@ -412,7 +381,6 @@ impl<'a> Runner<'a> {
             Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut {
                 executable: own_program,
             },
-            Err(Failure::Starved(why)) => return Err(Error::Busy(why)),
             Err(Failure::Died {
                 status,
                 op_index,
@@ -435,26 +403,50 @@ impl<'a> Runner<'a> {
                 }
                 None => self.death(status, op_index, exit, true),
             },
-            Err(Failure::OutputLimit { limit }) => Outcome::OutputLimit { limit_bytes: limit },
-            Err(Failure::MemoryLimit {
+            Err(failure) => self.outcome_of(failure, STARTUP_LIMIT)?,
+        };
+        session.kill();
+        Ok(Err((outcome, session.take_captured())))
+    }
+
+    /// What a session's failure to answer a request within `limit` means:
+    /// the learner's outcome, or the grader's fault. (While loading, a
+    /// time-out and a death mean more; [`Runner::start`] reads those
+    /// first.)
+    fn outcome_of(&self, failure: Failure, limit: Duration) -> Result<Outcome, Error> {
+        Ok(match failure {
+            Failure::TimedOut { op_index, clock } => Outcome::TimedOut {
+                limit,
+                clock,
+                op_index,
+            },
+            Failure::Died {
+                status,
+                op_index,
+                exit,
+                sandbox_error: _,
+            } => self.death(status, op_index, exit, false),
+            Failure::OutputLimit { limit } => Outcome::OutputLimit { limit_bytes: limit },
+            Failure::MemoryLimit {
                 held,
                 limit,
                 op_index,
-            }) => Outcome::SharedMemoryLimit {
+            } => Outcome::SharedMemoryLimit {
                 limit_bytes: limit,
                 held_bytes: held,
                 op_index,
             },
-            Err(Failure::Protocol(what)) => Outcome::Protocol(what),
-            Err(Failure::Io(e)) => {
-                return Err(Error::Io {
-                    context: format!("lost contact with the process grading {}", self.name()),
-                    source: e,
-                });
-            }
-        };
-        session.kill();
-        Ok(Err((outcome, session.take_captured())))
+            Failure::Protocol(what) => Outcome::Protocol(what),
+            Failure::Starved(why) => return Err(Error::Busy(why)),
+            Failure::Io(e) => return Err(self.lost_contact(e)),
+        })
+    }
+
+    fn lost_contact(&self, source: std::io::Error) -> Error {
+        Error::Io {
+            context: format!("lost contact with the process grading {}", self.name()),
+            source,
+        }
     }
 
     /// The grader's fault of an interpreter that ended, or never spoke,
@@ -471,12 +463,7 @@ impl<'a> Runner<'a> {
                 STARTUP_LIMIT.as_secs()
             ),
             Failure::Starved(why) => return Error::Busy(why),
-            Failure::Io(e) => {
-                return Error::Io {
-                    context: format!("lost contact with the process grading {}", self.name()),
-                    source: e,
-                };
-            }
+            Failure::Io(e) => return self.lost_contact(e),
             other => format!("ended before the grader's driver began ({other:?})"),
         };
         // The end of what it printed says why ("Fatal Python error: ...").

@@ -40,7 +40,7 @@ impl Behaviour {
             Outcome::Output(output) => Some(Behaviour::Output(output.clone())),
             Outcome::Raised { error, .. } if crate::judge::raised_at_a_limit(error) => None,
             Outcome::Raised { output, error } => {
-                let at = usize::try_from(error.op_index?).ok()?;
+                let at = error.op_index?.op()?;
                 Some(Behaviour::Raised {
                     output: output.clone(),
                     at,

@@ -8,6 +8,7 @@ use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Judgement, Verdict};
 use crate::lang::{self, Submission};
+use crate::protocol::At;
 use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport, Window};
 use crate::run::{Outcome, Runner};
 use sandbox::Environment;
@@ -340,9 +341,11 @@ impl<'a> Grading<'a> {
             .iter()
             .any(|t| t.error.as_ref().is_some_and(|e| e.kind == MISSING_METHOD))
             || (!tests.is_empty()
-                && tests
-                    .iter()
-                    .all(|t| t.error.as_ref().is_some_and(|e| e.op_index == Some(-1))));
+                && tests.iter().all(|t| {
+                    t.error
+                        .as_ref()
+                        .is_some_and(|e| e.op_index == Some(At::Constructor))
+                }));
         let api_hint = hello
             .filter(|_| missed)
             .and_then(|h| api_hint(challenge, &h.methods));

@@ -3,7 +3,7 @@
 //! index, operation, expected, actual) is the heart of every report.
 
 use crate::challenge::Case;
-use crate::protocol::LearnerError;
+use crate::protocol::{At, LearnerError};
 use crate::run::{Clock, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -113,12 +113,9 @@ pub fn first_divergence(case: &Case, actual: &[Value]) -> Option<Divergence> {
 
 /// Judges one case's outcome.
 pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
-    let operation = |index: Option<i64>| describe_op(case, index);
-    let running = |index: Option<i64>| match index {
-        Some(_) => format!(
-            "while running {}",
-            operation(index).trim_start_matches("in ")
-        ),
+    let operation = |at: Option<At>| describe_op(case, at);
+    let running = |at: Option<At>| match at {
+        Some(_) => format!("while running {}", operation(at).trim_start_matches("in ")),
         None => "(it did not say which operation was running)".into(),
     };
     let fail = |verdict, message: String| Judgement {
@@ -156,7 +153,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             }
         }
         Outcome::Raised { output, error } => {
-            let raised_at = error.op_index.and_then(|i| usize::try_from(i).ok());
+            let raised_at = error.op_index.and_then(At::op);
             // A wrong answer before the exception is the first thing that
             // went wrong.
             let early = first_divergence(case, output)
@@ -368,13 +365,11 @@ fn wrong_answer_message(case: &Case, d: &Divergence, produced: usize, wanted: us
 }
 
 /// "in operation 3 ["remove","x"]", "in the constructor", "in solve".
-fn describe_op(case: &Case, index: Option<i64>) -> String {
-    match index {
-        Some(-1) => "in the constructor".into(),
-        Some(i) => match usize::try_from(i).ok().filter(|&i| i < case.ops.len()) {
-            Some(i) => format!("in operation {i} {}", case.op_json(i)),
-            None => format!("in operation {i}"),
-        },
+fn describe_op(case: &Case, at: Option<At>) -> String {
+    match at {
+        Some(At::Constructor) => "in the constructor".into(),
+        Some(At::Op(i)) if i < case.ops.len() => format!("in operation {i} {}", case.op_json(i)),
+        Some(At::Op(i)) => format!("in operation {i}"),
         None => "in solve".into(),
     }
 }
@@ -521,7 +516,7 @@ mod tests {
             message: "'a'".into(),
             traceback: String::new(),
             line: Some(3),
-            op_index: Some(op_index),
+            op_index: Some(At::Op(op_index)),
             errno: None,
         };
         let raised = judge(
@@ -560,7 +555,7 @@ mod tests {
             &Outcome::TimedOut {
                 limit: Duration::from_millis(1500),
                 clock: Clock::Cpu,
-                op_index: Some(2),
+                op_index: Some(At::Op(2)),
             },
         );
         assert_eq!(j.verdict, Verdict::TimeLimit);
@@ -573,7 +568,7 @@ mod tests {
             &Outcome::TimedOut {
                 limit: Duration::from_millis(1500),
                 clock: Clock::Wall,
-                op_index: Some(-1),
+                op_index: Some(At::Constructor),
             },
         );
         assert!(

@@ -25,6 +25,60 @@ pub struct Hello {
     pub runtime: String,
 }
 
+/// Where in a case the learner's code was, read once from the protocol's
+/// `op_index`: `-1` is the constructor and `i` operation `i`. Any other
+/// value says nothing and reads as not known (`None`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// The constructor, before any operation.
+    Constructor,
+    /// Operation `i` of the case (0-based).
+    Op(usize),
+}
+
+impl At {
+    /// The protocol's `op_index`, when it names a place.
+    pub fn from_wire(index: i64) -> Option<At> {
+        match index {
+            -1 => Some(At::Constructor),
+            i => usize::try_from(i).ok().map(At::Op),
+        }
+    }
+
+    /// The protocol's `op_index` for this place.
+    pub fn to_wire(self) -> i64 {
+        match self {
+            At::Constructor => -1,
+            At::Op(i) => i64::try_from(i).unwrap_or(i64::MAX),
+        }
+    }
+
+    /// The operation's index, unless this is the constructor.
+    pub fn op(self) -> Option<usize> {
+        match self {
+            At::Constructor => None,
+            At::Op(i) => Some(i),
+        }
+    }
+}
+
+/// `Option<At>` as the wire and the reports write it: `-1`, `i` or `null`.
+mod at_wire {
+    use super::At;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(at: &Option<At>, serializer: S) -> Result<S::Ok, S::Error> {
+        match at {
+            Some(at) => serializer.serialize_some(&at.to_wire()),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<At>, D::Error> {
+        Ok(Option::<i64>::deserialize(deserializer)?.and_then(At::from_wire))
+    }
+}
+
 /// An exception in the learner's code, as the driver reported it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnerError {
@@ -36,9 +90,9 @@ pub struct LearnerError {
     /// The line in the learner's file, where known.
     #[serde(default)]
     pub line: Option<u64>,
-    /// The operation running (`-1` the constructor, `None` unknown).
-    #[serde(default)]
-    pub op_index: Option<i64>,
+    /// Where it was raised (`None`: not known, or `solve`).
+    #[serde(default, with = "at_wire")]
+    pub op_index: Option<At>,
     /// The OS error number, for errors from the OS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errno: Option<i64>,
@@ -133,5 +187,44 @@ pub fn preview(text: &str) -> String {
             text.chars().take(MAX).collect::<String>(),
             text.len()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{At, LearnerError};
+    use serde_json::json;
+
+    fn read(op_index: serde_json::Value) -> LearnerError {
+        serde_json::from_value(json!({
+            "type": "KeyError", "message": "'a'", "op_index": op_index
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn op_index_is_read_once_into_where_the_code_was() {
+        assert_eq!(read(json!(-1)).op_index, Some(At::Constructor));
+        assert_eq!(read(json!(0)).op_index, Some(At::Op(0)));
+        assert_eq!(read(json!(7)).op_index, Some(At::Op(7)));
+        assert_eq!(read(json!(null)).op_index, None);
+        // Below -1 names no place in a case.
+        assert_eq!(read(json!(-2)).op_index, None);
+        let absent: LearnerError =
+            serde_json::from_value(json!({"type": "E", "message": ""})).unwrap();
+        assert_eq!(absent.op_index, None);
+    }
+
+    #[test]
+    fn op_index_is_written_as_the_protocol_writes_it() {
+        for (wire, at) in [
+            (json!(-1), Some(At::Constructor)),
+            (json!(4), Some(At::Op(4))),
+            (json!(null), None),
+        ] {
+            let mut error = LearnerError::new("E", String::new());
+            error.op_index = at;
+            assert_eq!(serde_json::to_value(&error).unwrap()["op_index"], wire);
+        }
     }
 }

@@ -16,7 +16,7 @@ pub use session::{Captured, Failure, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
-use crate::protocol::{self, Hello, LearnerError, PROTOCOL, preview_value};
+use crate::protocol::{self, At, Hello, LearnerError, PROTOCOL, preview_value};
 use sandbox::{Build, Environment, Program};
 
 use serde_json::{Map, Value};
@@ -42,14 +42,14 @@ pub enum Outcome {
     TimedOut {
         limit: Duration,
         clock: Clock,
-        op_index: Option<i64>,
+        op_index: Option<At>,
     },
     /// The process ended without answering; `op_index` is the operation it
     /// last said it was running, if it said; `starting` when it ended
     /// before its hello.
     Crashed {
         status: String,
-        op_index: Option<i64>,
+        op_index: Option<At>,
         starting: bool,
     },
     /// The process ran out of memory: killed or aborted with a peak near
@@ -57,21 +57,21 @@ pub enum Outcome {
     MemoryLimit {
         limit_bytes: u64,
         peak_bytes: u64,
-        op_index: Option<i64>,
+        op_index: Option<At>,
     },
     /// The session's processes together held more memory than the limit,
     /// shared memory counted (sampled while it ran).
     SharedMemoryLimit {
         limit_bytes: u64,
         held_bytes: u64,
-        op_index: Option<i64>,
+        op_index: Option<At>,
     },
     /// The session used up its CPU time (SIGXCPU at the soft limit).
-    CpuLimit { seconds: u64, op_index: Option<i64> },
+    CpuLimit { seconds: u64, op_index: Option<At> },
     /// The process wrote a file past the file size limit (SIGXFSZ).
     FileSizeLimit {
         limit_bytes: u64,
-        op_index: Option<i64>,
+        op_index: Option<At>,
     },
     /// The process printed more than the output limit during one case.
     OutputLimit { limit_bytes: u64 },
@@ -492,7 +492,7 @@ impl<'a> Runner<'a> {
     fn death(
         &self,
         status: String,
-        op_index: Option<i64>,
+        op_index: Option<At>,
         exit: Option<sandbox::SandboxExit>,
         starting: bool,
     ) -> Outcome {

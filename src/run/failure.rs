@@ -1,6 +1,7 @@
 //! Why a request got no reply.
 
 use super::clock::Clock;
+use crate::protocol::At;
 use sandbox::SandboxExit;
 use std::io;
 
@@ -10,7 +11,7 @@ pub enum Failure {
     /// The request's CPU time ran out, or its wall-clock deadline passed
     /// (`clock` says which); `op_index` is what the child said it was
     /// running (`None` if it did not say).
-    TimedOut { op_index: Option<i64>, clock: Clock },
+    TimedOut { op_index: Option<At>, clock: Clock },
     /// The child exited or closed its response channel; `op_index` is the
     /// operation it last said it was running, if it said; `exit` is how the
     /// sandbox saw the program end; `sandbox_error` says the sandbox failed
@@ -18,7 +19,7 @@ pub enum Failure {
     /// that cannot be run).
     Died {
         status: String,
-        op_index: Option<i64>,
+        op_index: Option<At>,
         exit: Option<SandboxExit>,
         sandbox_error: Option<String>,
     },
@@ -29,7 +30,7 @@ pub enum Failure {
     MemoryLimit {
         held: u64,
         limit: u64,
-        op_index: Option<i64>,
+        op_index: Option<At>,
     },
     /// The wall clock ran out while the program was running or waiting
     /// for a CPU: the machine's load, not the program, says why.

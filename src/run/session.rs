@@ -14,7 +14,7 @@ use super::lines::Lines;
 use super::memory::Sampler;
 pub use super::output::Captured;
 use super::output::{Stream, drain};
-use crate::protocol::{preview, preview_value};
+use crate::protocol::{At, preview, preview_value};
 use sandbox::SandboxExit;
 use sandbox::UidLease;
 use sandbox::os::{self as sys, Interest};
@@ -56,7 +56,7 @@ pub struct Session {
     sandbox_error: Option<String>,
     inbox: Lines,
     responses_open: bool,
-    last_progress: Option<i64>,
+    last_progress: Option<At>,
     next_id: u64,
     memory: Sampler,
     memory_limit: u64,
@@ -268,12 +268,15 @@ impl Session {
             match self.next_message(pending, deadline, bound)? {
                 Some(message) => {
                     if let Some(p) = message.get("progress") {
-                        self.last_progress = p.get("op_index").and_then(Value::as_i64);
+                        self.last_progress = p
+                            .get("op_index")
+                            .and_then(Value::as_i64)
+                            .and_then(At::from_wire);
                         unasked += 1;
                         if unasked > UNASKED_PROGRESS {
                             return Err(self.protocol_failure(format!(
                                 "sent more than {UNASKED_PROGRESS} progress messages nobody asked for (they answer queries on descriptor 5) while running operation {}",
-                                self.last_progress.map_or("unknown".to_owned(), |op| op.to_string())
+                                self.last_progress.map_or("unknown".to_owned(), |at| at.to_wire().to_string())
                             )));
                         }
                         // A reply read in time counts; a flood of progress
@@ -350,7 +353,10 @@ impl Session {
                     let grace = Instant::now() + PROGRESS_GRACE;
                     while let Ok(Some(message)) = self.next_message(&mut Vec::new(), grace, bound) {
                         if let Some(p) = message.get("progress") {
-                            self.last_progress = p.get("op_index").and_then(Value::as_i64);
+                            self.last_progress = p
+                                .get("op_index")
+                                .and_then(Value::as_i64)
+                                .and_then(At::from_wire);
                             break;
                         }
                     }

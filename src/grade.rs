@@ -417,9 +417,9 @@ impl Grading<'_> {
                 .and_then(|d| explain::explain(self.challenge, case, d)),
             window: window(case, &judgement),
             captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
-            message: judgement.message,
+            message: crate::report::cause::message(case, &judgement),
+            error: judgement.error().cloned(),
             divergence: judgement.divergence,
-            error: judgement.error,
             load_failed: matches!(run.outcome, crate::run::Outcome::LoadFailed(_)),
             mistake: None,
         };

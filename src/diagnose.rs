@@ -155,7 +155,7 @@ pub struct Diagnosis {
 ///   failing tests and more than any other mistake does;
 /// - otherwise none is named, and `unexplained` says so when the
 ///   submission gave wrong answers at all.
-pub fn diagnose(challenge: &Challenge, observed: &[Observed<'_>]) -> Diagnosis {
+pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis {
     let failing_all = observed.iter().filter(|o| !o.passed).count();
     let mut failing: Vec<(&Case, &Behaviour)> = observed
         .iter()
@@ -414,7 +414,7 @@ const HASH_HINT_EVIDENCE: usize = 3;
 /// The hint, when the answers of `observed` went against the pinned scores
 /// in at least three two-node routes. The caller gives it
 /// only to a submission without `h32` and no exactly named mistake.
-pub fn hash_hint(challenge: &Challenge, observed: &[Observed<'_>]) -> Option<HashHint> {
+pub fn hash_hint(challenge: &Challenge, observed: &[&Observed<'_>]) -> Option<HashHint> {
     let (mut asked, mut against) = (0, 0);
     for o in observed {
         let answers = match &o.behaviour {
@@ -493,7 +493,9 @@ mod tests {
                 behaviour: Some(behaviour.clone()),
             })
             .collect();
-        let named = diagnose(&challenge, &observed).mistake.unwrap();
+        let named = diagnose(&challenge, &observed.iter().collect::<Vec<_>>())
+            .mistake
+            .unwrap();
         assert_eq!(
             (named.id.as_str(), named.with.map(|w| w.id), named.exact),
             ("lowest-score", Some("no-separator".to_owned()), true)

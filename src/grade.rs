@@ -6,11 +6,12 @@ use crate::diagnose;
 use crate::error::Error;
 use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
-use crate::judge::{self, Judgement, Verdict};
+use crate::judge::{self, Verdict};
 use crate::lang::{self, Submission};
 use crate::protocol::At;
-use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport, Window};
+use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport};
 use crate::run::{Outcome, Runner};
+use crate::tested::Tested;
 use sandbox::Environment;
 
 mod api;
@@ -22,9 +23,6 @@ mod score;
 use api::{MISSING_METHOD, api_hint};
 use std::time::Duration;
 
-/// Operations shown before and after the divergence in a report's window.
-const WINDOW_BEFORE: usize = 5;
-const WINDOW_AFTER: usize = 5;
 /// The most a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
@@ -47,9 +45,9 @@ pub struct Grading<'a> {
     pub derived: Derived,
 }
 
-/// One case's slot in a grading, in the suite's order: its test and what
-/// the submission did, once it ran.
-type Slot<'c> = Option<(TestReport, diagnose::Observed<'c>)>;
+/// One case's slot in a grading, in the suite's order: its record, once
+/// it ran.
+type Slot<'c> = Option<Tested<'c>>;
 
 /// How a hidden phase ended: graded (or failed), or starved by the
 /// machine, with the grading to run that phase again.
@@ -264,32 +262,40 @@ impl<'a> Grading<'a> {
             budget: _,
             second,
         } = pending;
-        let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
-            ran.into_iter().flatten().unzip();
+        let records: Vec<Tested<'_>> = ran.into_iter().flatten().collect();
+        // The diagnosis reads what each case did in the graded run.
+        let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
         let nondeterministic = second.finding(&cases, submission.language);
         let second_opinion_cut_short = second.cut_short();
+        // Answers that change between runs are explained by that, not by a
+        // mistake that one run's answers happen to match.
+        let diagnosis = if nondeterministic.is_none() {
+            diagnose::diagnose(challenge, &observed)
+        } else {
+            diagnose::Diagnosis::default()
+        };
+        let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
+        let exact_mistake = mistake.as_ref().filter(|m| m.exact);
         let mut groups = Vec::new();
+        let mut tests = Vec::with_capacity(records.len());
         let mut first = 0;
         for group in &suite.groups {
-            let group_tests = &mut tests[first..first + group.cases.len()];
+            let group_records = &records[first..first + group.cases.len()];
             first += group.cases.len();
-            if self.later(group) {
-                // How long a hidden case took can spell what it held (a
-                // submission that sleeps in proportion to an operand):
-                // a learner is shown neither time.
-                for t in group_tests.iter_mut() {
-                    (t.time_ms, t.cpu_ms) = (0, 0);
+            let accepted = |t: &Tested<'_>| t.deciding().judgement.verdict == Verdict::Accepted;
+            let passed = group_records.iter().filter(|t| accepted(t)).count();
+            let taken_back = group.scoring == Scoring::AllOrNothing && passed < group_records.len();
+            for t in group_records {
+                let mut points = score::test_points(group, suite.denominator, accepted(t));
+                if taken_back {
+                    points = score::take_back(points);
                 }
-            }
-            let passed = group_tests
-                .iter()
-                .filter(|t| t.verdict == Verdict::Accepted)
-                .count();
-            if group.scoring == Scoring::AllOrNothing && passed < group_tests.len() {
-                for t in group_tests.iter_mut() {
-                    t.points = score::take_back(t.points);
-                    t.score = t.points.score();
-                }
+                tests.push(crate::report::entry::test_report(
+                    t,
+                    points,
+                    self.audience,
+                    exact_mistake,
+                ));
             }
             let points = score::group_points(group, suite.denominator, passed);
             groups.push(GroupReport {
@@ -300,21 +306,8 @@ impl<'a> Grading<'a> {
                 max_score: points.max_score(),
                 points,
                 passed,
-                total: group_tests.len(),
+                total: group_records.len(),
             });
-        }
-        // Answers that change between runs are explained by that, not by a
-        // mistake that one run's answers happen to match.
-        let diagnosis = if nondeterministic.is_none() {
-            diagnose::diagnose(challenge, &observed)
-        } else {
-            diagnose::Diagnosis::default()
-        };
-        let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
-        if let Some(m) = mistake.as_ref().filter(|m| m.exact) {
-            for t in tests.iter_mut().filter(|t| t.verdict != Verdict::Accepted) {
-                t.mistake = Some(m.clone());
-            }
         }
         let verdict = tests
             .iter()
@@ -324,7 +317,7 @@ impl<'a> Grading<'a> {
         // The hello of the visible phase: a session of the hidden phase
         // may have learnt what it must not say.
         let hello = hello.as_ref();
-        let exact = mistake.as_ref().is_some_and(|m| m.exact);
+        let exact = exact_mistake.is_some();
         // Answers that change between runs have their cause named already.
         let hash_hint = (h32.is_none()
             && !exact
@@ -383,47 +376,36 @@ impl<'a> Grading<'a> {
 
 impl Grading<'_> {
     /// Runs and judges one case within `limit` (its group's, or an extra
-    /// run's): its report (unredacted) and what the diagnosis needs of it.
+    /// run's): its record, as the report and the diagnosis need it.
     fn run_one<'c>(
         &self,
         runner: &mut Runner<'_>,
-        group: &Group,
+        group: &'c Group,
         case: &'c Case,
         limit: Duration,
-    ) -> Result<(TestReport, diagnose::Observed<'c>), Error> {
+    ) -> Result<Tested<'c>, Error> {
         let run = runner.run_case(case, limit)?;
         let judgement = judge::judge(case, &run.outcome);
-        let accepted = judgement.verdict == Verdict::Accepted;
-        let points = score::test_points(group, self.suite.denominator, accepted);
         let observed = diagnose::Observed {
             case,
             behaviour: diagnose::Behaviour::of(&run.outcome),
-            passed: accepted,
+            passed: judgement.verdict == Verdict::Accepted,
         };
-        let test = TestReport {
-            name: case.name.clone(),
-            group: case.group.clone(),
-            visibility: group.visibility,
-            verdict: judgement.verdict,
-            score: points.score(),
-            max_score: points.max_score(),
-            points,
-            time_ms: run.elapsed.as_millis() as u64,
-            cpu_ms: run.cpu.as_millis() as u64,
-            expected_from: case.expected_from,
+        Ok(Tested {
+            group,
+            case,
             explanation: judgement
                 .divergence
                 .as_ref()
                 .and_then(|d| explain::explain(self.challenge, case, d)),
-            window: window(case, &judgement),
-            captured: (!accepted && !run.captured.is_empty()).then_some(run.captured),
-            message: crate::report::cause::message(case, &judgement),
-            error: judgement.error().cloned(),
-            divergence: judgement.divergence,
-            load_failed: matches!(run.outcome, crate::run::Outcome::LoadFailed(_)),
-            mistake: None,
-        };
-        Ok((test, observed))
+            load_failed: matches!(run.outcome, Outcome::LoadFailed(_)),
+            judgement,
+            time: run.elapsed,
+            cpu: run.cpu,
+            captured: run.captured,
+            observed,
+            in_another_run: None,
+        })
     }
 
     /// A broken property and a shrunk reproducer, from the failing cases
@@ -432,8 +414,7 @@ impl Grading<'_> {
         &self,
         runner: &mut Runner<'_>,
         submission: &Submission,
-        observed: &[diagnose::Observed<'_>],
-        tests: &[TestReport],
+        ran: &[&Tested<'_>],
         budget: &Budget,
     ) -> Result<
         (
@@ -445,7 +426,7 @@ impl Grading<'_> {
         // The smallest case with a wrong answer, shrunk on the submission
         // itself: first, as the most telling of the extras, while the
         // budget is whole.
-        let reproducer = match self.extras_case(observed, tests, |_| true) {
+        let reproducer = match self.extras_case(ran, |_| true) {
             Some((o, ms)) => {
                 let times = (Duration::from_millis(ms), self.time_limit(o.case));
                 crate::shrink::shrink(
@@ -460,12 +441,12 @@ impl Grading<'_> {
             None => None,
         };
         // A broken property, from the submission's own answers.
-        let property = observed
+        let property = ran
             .iter()
-            .zip(tests)
-            .filter(|(_, t)| t.verdict != Verdict::Accepted)
-            .filter(|(_, t)| self.shown(t))
-            .find_map(|(o, _)| match &o.behaviour {
+            .filter(|t| t.judgement.verdict != Verdict::Accepted)
+            .filter(|t| self.shown(t.group))
+            .map(|t| &t.observed)
+            .find_map(|o| match &o.behaviour {
                 Some(diagnose::Behaviour::Output(actual)) => {
                     diagnose::property_hint(self.challenge.model, o.case, actual)
                 }
@@ -473,7 +454,7 @@ impl Grading<'_> {
             });
         let property = match property {
             Some(p) => Some(p),
-            None => self.order_hint(runner, observed, tests, budget)?,
+            None => self.order_hint(runner, ran, budget)?,
         };
         Ok((property, reproducer))
     }
@@ -483,23 +464,20 @@ impl Grading<'_> {
     /// runs start from.
     fn extras_case<'o, 'c>(
         &self,
-        observed: &'o [diagnose::Observed<'c>],
-        tests: &[TestReport],
+        ran: &[&'o Tested<'c>],
         also: impl Fn(&diagnose::Observed<'c>) -> bool,
     ) -> Option<(&'o diagnose::Observed<'c>, u64)> {
-        observed
-            .iter()
-            .zip(tests)
-            .filter(|(_, t)| t.verdict == Verdict::WrongAnswer)
-            .filter(|(_, t)| self.shown(t))
-            .filter(|(o, _)| also(o))
-            .min_by_key(|(o, _)| o.case.ops.len())
-            .map(|(o, t)| (o, t.time_ms))
+        ran.iter()
+            .filter(|t| t.judgement.verdict == Verdict::WrongAnswer)
+            .filter(|t| self.shown(t.group))
+            .filter(|t| also(&t.observed))
+            .min_by_key(|t| t.case.ops.len())
+            .map(|t| (&t.observed, t.time_ms()))
     }
 
-    /// Whether the report's reader may see `t`'s case.
-    fn shown(&self, t: &TestReport) -> bool {
-        self.audience == Audience::Instructor || t.visibility == Visibility::Visible
+    /// Whether the report's reader may see the cases of `group`.
+    fn shown(&self, group: &Group) -> bool {
+        self.audience == Audience::Instructor || group.visibility == Visibility::Visible
     }
 
     /// The wall-clock limit of `case`'s group.
@@ -516,14 +494,13 @@ impl Grading<'_> {
     fn order_hint(
         &self,
         runner: &mut Runner<'_>,
-        observed: &[diagnose::Observed<'_>],
-        tests: &[TestReport],
+        ran: &[&Tested<'_>],
         budget: &Budget,
     ) -> Result<Option<diagnose::PropertyHint>, Error> {
         let Some(nodes) = self.challenge.model.nodes_arg() else {
             return Ok(None);
         };
-        let Some((o, ms)) = self.extras_case(observed, tests, |o| {
+        let Some((o, ms)) = self.extras_case(ran, |o| {
             matches!(o.behaviour, Some(diagnose::Behaviour::Output(_)))
                 && o.case.input[0][nodes]
                     .as_array()
@@ -557,39 +534,28 @@ impl Grading<'_> {
 /// `base_ms`, at most [`HASH_LIMIT`].
 fn check_hash(
     runner: &mut Runner<'_>,
-    tests: &mut [TestReport],
+    ran: &mut [Slot<'_>],
     budget: &Budget,
     base_ms: u64,
 ) -> Result<Option<explain::HashCheck>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
     }
-    let texts = explain::hash_texts(tests.iter_mut().filter_map(|t| t.explanation.as_mut()));
+    let texts = explain::hash_texts(
+        ran.iter_mut()
+            .flatten()
+            .filter_map(|t| t.explanation.as_mut()),
+    );
     let Some(limit) = budget.attempt(Duration::from_millis(base_ms), HASH_LIMIT) else {
         return Ok(None);
     };
     let Some(yours) = runner.hash(&texts, limit)? else {
         return Ok(None);
     };
-    for t in tests.iter_mut() {
+    for t in ran.iter_mut().flatten() {
         if let Some(e) = t.explanation.as_mut() {
             explain::annotate(e, &texts, &yours);
         }
     }
     Ok(Some(explain::check_hash(&texts, &yours)))
-}
-
-/// The operations around the first divergence, with both answers.
-fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
-    let d = judgement.divergence.as_ref()?;
-    let first = d.op_index.saturating_sub(WINDOW_BEFORE);
-    let end = (d.op_index + WINDOW_AFTER + 1).min(case.ops.len());
-    Some(Window {
-        first_op: first,
-        ops: (first..end).map(|i| case.op_json(i)).collect(),
-        expected: case.expected[first..end].to_vec(),
-        actual: (first..end)
-            .map(|i| judgement.actual.get(i).cloned())
-            .collect(),
-    })
 }

@@ -3,12 +3,14 @@
 //!
 //! The pipeline, a module per stage, each importing only the stages before
 //! it: [`challenge`] (discover, load), [`lang`] (detect and prepare a
-//! submission), [`run`] (sessions, over the `sandbox` crate and [`protocol`]),
-//! [`judge`], [`explain`], [`diagnose`], [`shrink`], [`report`]. [`grade`]
-//! drives them for one submission and [`batch`] for a class, and [`watch`]
-//! again on every save of one file; [`author`] and
-//! [`generate`] serve test authors; `main.rs` only parses arguments
-//! ([`cli`]) and maps the outcome of [`commands`] to an exit code.
+//! submission), [`run`] (sessions, over the `sandbox` crate and
+//! [`protocol`]), [`judge`], [`explain`], [`diagnose`], [`shrink`],
+//! [`tested`] (each case's record, which those stages add to), [`report`]
+//! (built once from the records). [`grade`] drives them for one submission
+//! and [`batch`] for a class, and [`watch`] again on every save of one
+//! file; [`author`] and [`generate`] serve test authors; `main.rs` only
+//! parses arguments ([`cli`]) and maps the outcome of [`commands`] to an
+//! exit code.
 
 pub mod author;
 pub mod batch;
@@ -29,6 +31,7 @@ pub mod protocol;
 pub mod report;
 pub mod run;
 pub mod shrink;
+pub mod tested;
 pub mod watch;
 pub mod words;
 
@@ -177,6 +180,10 @@ mod layering {
         // by report, as grading's is.
         for l in ["grade", "batch", "commands", "cli", "watch"] {
             forbidden.push(("report", l));
+        }
+        // Grading's records are what the report is built from.
+        for l in ["report", "grade", "batch", "commands", "cli", "watch"] {
+            forbidden.push(("tested", l));
         }
         for (module, forbidden) in forbidden {
             assert!(

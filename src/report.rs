@@ -7,6 +7,7 @@ pub mod cause;
 pub mod changes;
 pub mod class;
 mod ctrf;
+pub mod entry;
 mod failure;
 mod github;
 pub mod gradebook;

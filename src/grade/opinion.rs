@@ -7,15 +7,13 @@
 //! output shown, and a class's hidden phase starts only when every visible
 //! session of the class has ended (`batch::run`).
 
-use super::rerun::redact;
 use super::{Grading, Pending, Slot, check_hash, rerun};
 use crate::challenge::{Case, Group};
-use crate::diagnose;
 use crate::error::Error;
 use crate::extra::Budget;
 use crate::lang::{self, Submission};
-use crate::report::TestReport;
 use crate::run::Runner;
+use crate::tested::Tested;
 use std::time::Duration;
 
 impl<'a> Grading<'a> {
@@ -68,23 +66,26 @@ impl<'a> Grading<'a> {
                     .transpose()
             })
             .collect::<Result<Vec<Slot<'a>>, Error>>()?;
-        let (mut tests, observed): (Vec<TestReport>, Vec<diagnose::Observed<'_>>) =
-            ran.iter().flatten().cloned().unzip();
         // Every extra run shares one budget, from the time of the failing
         // case they start from (else the slowest case, for the h32 check).
-        let base = self
-            .extras_case(&observed, &tests, |_| true)
-            .map(|(_, t)| t)
-            .or_else(|| tests.iter().map(|t| t.time_ms).max())
-            .unwrap_or(0);
+        let base = {
+            let graded: Vec<&Tested<'_>> = ran.iter().flatten().collect();
+            self.extras_case(&graded, |_| true)
+                .map(|(_, t)| t)
+                .or_else(|| graded.iter().map(|t| t.time_ms()).max())
+                .unwrap_or(0)
+        };
         let budget = Budget::start(self.extras, Duration::from_millis(base));
         // The h32 check first: one quick run, and the explanations show it.
-        let h32 = unless_busy(check_hash(&mut runner, &mut tests, &budget, base))?;
+        let h32 = unless_busy(check_hash(&mut runner, &mut ran, &budget, base))?;
+        let graded: Vec<&Tested<'_>> = ran.iter().flatten().collect();
         let (property, reproducer) =
-            unless_busy(self.extras(&mut runner, submission, &observed, &tests, &budget))?;
+            unless_busy(self.extras(&mut runner, submission, &graded, &budget))?;
         // Then the second opinion, with its share of the budget: one
         // replay of the cases it replays, at the time they took.
-        budget.grant(Duration::from_millis(tests.iter().map(|t| t.time_ms).sum()));
+        budget.grant(Duration::from_millis(
+            graded.iter().map(|t| t.time_ms()).sum(),
+        ));
         let mut second = rerun::Second::default();
         let failed = unless_busy(self.second_run(
             &runner,
@@ -92,19 +93,12 @@ impl<'a> Grading<'a> {
             &cases,
             &ran,
             &|g| !self.later(g),
-            &|g| self.later(g),
             &budget,
             &mut second,
         ))?;
-        let mut annotated = tests.into_iter();
-        for slot in ran.iter_mut().filter(|s| s.is_some()) {
-            if let (Some((t, _)), Some(a)) = (slot.as_mut(), annotated.next()) {
-                *t = a;
-            }
-        }
-        for (i, test) in failed {
-            if let Some((t, _)) = ran[i].as_mut() {
-                *t = test;
+        for (i, replay) in failed {
+            if let Some(t) = ran[i].as_mut() {
+                t.in_another_run = Some(Box::new(replay));
             }
         }
         // What the report shows of the submission's own words comes from
@@ -127,7 +121,7 @@ impl<'a> Grading<'a> {
     }
 
     /// The hidden phase of a grading: the cases kept for later in a session
-    /// of their own, redacted, then their second opinion; every session it
+    /// of their own (their report redacted), then their second opinion; every session it
     /// started has ended when it returns.
     pub(super) fn hidden_phase(&self, pending: &mut Pending<'a>) -> Result<(), Error> {
         let cases = self.cases();
@@ -138,9 +132,7 @@ impl<'a> Grading<'a> {
         runner.restart();
         for (slot, (group, case)) in pending.ran.iter_mut().zip(&cases) {
             if self.later(group) {
-                let (mut test, observed) = self.run_one(runner, group, case, group.time_limit)?;
-                redact(&mut test);
-                *slot = Some((test, observed));
+                *slot = Some(self.run_one(runner, group, case, group.time_limit)?);
             }
         }
         let budget = &pending.budget;
@@ -149,7 +141,7 @@ impl<'a> Grading<'a> {
             .iter()
             .zip(&cases)
             .filter(|(_, (g, _))| self.later(g))
-            .filter_map(|(s, _)| s.as_ref().map(|(t, _)| t.time_ms))
+            .filter_map(|(s, _)| s.as_ref().map(Tested::time_ms))
             .sum();
         budget.grant(Duration::from_millis(took));
         budget.resume();
@@ -159,15 +151,14 @@ impl<'a> Grading<'a> {
             &cases,
             &pending.ran,
             &|g| self.later(g),
-            &|g| self.later(g),
             budget,
             &mut pending.second,
         ));
         budget.pause();
         runner.restart();
-        for (i, test) in failed? {
-            if let Some((t, _)) = pending.ran[i].as_mut() {
-                *t = test;
+        for (i, replay) in failed? {
+            if let Some(t) = pending.ran[i].as_mut() {
+                t.in_another_run = Some(Box::new(replay));
             }
         }
         Ok(())

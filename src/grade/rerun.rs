@@ -10,8 +10,8 @@ use crate::diagnose;
 use crate::error::Error;
 use crate::extra::Budget;
 use crate::lang::{self, Submission};
-use crate::report::TestReport;
 use crate::run::Runner;
+use crate::tested::Tested;
 use std::time::Duration;
 
 /// What the second opinion found so far, over the phases of a grading.
@@ -77,8 +77,8 @@ impl<'a> Grading<'a> {
     /// orders and whose strings hash alike in every process), where only
     /// the failing ones are; under the others, the cases where a tie
     /// decides an answer, where a seed most often shows. A case that passed
-    /// the first time and answers wrongly in another run fails (its new
-    /// test is returned, redacted when `redacted` says); one that hit a
+    /// the first time and answers wrongly in another run fails (its replay
+    /// is returned, to decide its test); one that hit a
     /// limit or crashed in either run says nothing about its answers and
     /// is left as it was, so a busy machine, or a replay stopped by the
     /// budget, cannot make a finding. Each replay gets `budget`'s limit for
@@ -92,21 +92,20 @@ impl<'a> Grading<'a> {
         cases: &[(&'a Group, &'a Case)],
         ran: &[Slot<'a>],
         phase: &dyn Fn(&Group) -> bool,
-        redacted: &dyn Fn(&Group) -> bool,
         budget: &Budget,
         second: &mut Second,
-    ) -> Result<Vec<(usize, TestReport)>, Error> {
+    ) -> Result<Vec<(usize, Tested<'a>)>, Error> {
         let (Some(_), Some(_)) = (runner.program(), runner.hello()) else {
             return Ok(Vec::new());
         };
         let seeded = seeded(submission.language);
-        let mut failed: Vec<(usize, TestReport)> = Vec::new();
+        let mut failed: Vec<(usize, Tested<'a>)> = Vec::new();
         let seeds = self.seeds();
         for (n, &seed) in crate::run::SECOND_SEEDS.iter().enumerate().take(seeds) {
             let wanted: Vec<usize> = (0..cases.len())
                 .filter(|&i| phase(cases[i].0))
                 .filter(|&i| {
-                    ran[i].as_ref().is_some_and(|(_, first)| {
+                    ran[i].as_ref().map(|t| &t.observed).is_some_and(|first| {
                         first.behaviour.is_some()
                             && if n == 0 {
                                 seeded || !first.passed
@@ -125,16 +124,18 @@ impl<'a> Grading<'a> {
             };
             for &i in &wanted {
                 let (group, case) = cases[i];
-                let Some((shown, first)) = &ran[i] else {
+                let Some(graded) = &ran[i] else {
                     continue;
                 };
-                let took = Duration::from_millis(shown.time_ms);
+                let first = &graded.observed;
+                let took = Duration::from_millis(graded.time_ms());
                 let Some(limit) = budget.attempt(took, group.time_limit) else {
                     // The rest, under this seed and the next, is not run.
                     second.cut_short = Some(budget.total());
                     return Ok(failed);
                 };
-                let (mut test, replay) = self.run_one(&mut again, group, case, limit)?;
+                let replayed = self.run_one(&mut again, group, case, limit)?;
+                let replay = &replayed.observed;
                 let (Some(before), Some(after)) = (&first.behaviour, &replay.behaviour) else {
                     continue;
                 };
@@ -144,15 +145,11 @@ impl<'a> Grading<'a> {
                 if !second.changed.contains(&i) {
                     second.changed.push(i);
                 }
-                if second.example.is_none() && self.shown(shown) {
+                if second.example.is_none() && self.shown(group) {
                     second.example = Some(diagnose::Change::new(case, at, before, after));
                 }
                 if first.passed && !replay.passed && !failed.iter().any(|(j, _)| *j == i) {
-                    test.message = format!("in another run, {}", test.message);
-                    if redacted(group) {
-                        redact(&mut test);
-                    }
-                    failed.push((i, test));
+                    failed.push((i, replayed));
                 }
             }
         }
@@ -168,17 +165,4 @@ fn seeded(language: lang::Language) -> bool {
         language,
         lang::Language::JavaScript | lang::Language::TypeScript
     )
-}
-
-/// Leaves a hidden test its name, group, verdict and score (its times go
-/// when the report is made): nothing of its case (operands, expected or
-/// actual answers, explanations) and nothing the learner's code printed or
-/// raised while running it, which could echo the case.
-pub(super) fn redact(t: &mut TestReport) {
-    t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
-    t.divergence = None;
-    t.error = None;
-    t.explanation = None;
-    t.window = None;
-    t.captured = None;
 }

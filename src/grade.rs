@@ -8,7 +8,7 @@ use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Verdict};
 use crate::lang::{self, Submission};
-use crate::protocol::At;
+use crate::protocol::{At, ErrorKind};
 use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport};
 use crate::run::{Outcome, Runner};
 use crate::tested::Tested;
@@ -16,11 +16,11 @@ use sandbox::Environment;
 
 mod api;
 pub(crate) mod key;
-mod opinion;
-mod rerun;
 mod score;
+mod second_opinion;
+mod two_phases;
 
-use api::{MISSING_METHOD, api_hint};
+use api::api_hint;
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.
@@ -69,7 +69,7 @@ pub struct Pending<'a> {
     reproducer: Option<crate::shrink::Reproducer>,
     hello: Option<crate::protocol::Hello>,
     budget: Budget,
-    second: rerun::Second,
+    opinion: second_opinion::SecondOpinion,
 }
 
 /// Facts of a run's suite and settings that every submission's grading
@@ -260,13 +260,13 @@ impl<'a> Grading<'a> {
             reproducer,
             hello,
             budget: _,
-            second,
+            opinion,
         } = pending;
         let records: Vec<Tested<'_>> = ran.into_iter().flatten().collect();
         // The diagnosis reads what each case did in the graded run.
         let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
-        let nondeterministic = second.finding(&cases, submission.language);
-        let second_opinion_cut_short = second.cut_short();
+        let nondeterministic = opinion.finding(&cases, submission.language);
+        let second_opinion_cut_short = opinion.cut_short();
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
         let diagnosis = if nondeterministic.is_none() {
@@ -330,15 +330,16 @@ impl<'a> Grading<'a> {
         // hint stands only on evidence: an operation really was missing,
         // or no Router could even be built (another challenge's takes
         // other arguments), so none of its operations ever ran.
-        let missed = tests
-            .iter()
-            .any(|t| t.error.as_ref().is_some_and(|e| e.kind == MISSING_METHOD))
-            || (!tests.is_empty()
-                && tests.iter().all(|t| {
-                    t.error
-                        .as_ref()
-                        .is_some_and(|e| e.op_index == Some(At::Constructor))
-                }));
+        let missed = tests.iter().any(|t| {
+            t.error
+                .as_ref()
+                .is_some_and(|e| e.kind == ErrorKind::MissingMethod)
+        }) || (!tests.is_empty()
+            && tests.iter().all(|t| {
+                t.error
+                    .as_ref()
+                    .is_some_and(|e| e.op_index == Some(At::Constructor))
+            }));
         let api_hint = hello
             .filter(|_| missed)
             .and_then(|h| api_hint(challenge, &h.methods));

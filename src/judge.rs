@@ -4,7 +4,7 @@
 //! expected, actual) is the heart of every report.
 
 use crate::challenge::Case;
-use crate::protocol::{At, LearnerError};
+use crate::protocol::{At, ErrorKind, LearnerError};
 use crate::run::{Clock, Outcome};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -351,7 +351,7 @@ fn file_limit(error: &LearnerError) -> bool {
 
 /// Whether `error` is an allocation that failed under the memory limit.
 fn memory_limit(error: &LearnerError) -> bool {
-    error.kind == "MemoryError"
+    error.kind == ErrorKind::MemoryError
 }
 
 /// Whether `error` is a limit the code ran into (memory, file size, the
@@ -452,7 +452,7 @@ pub(crate) mod tests {
     fn an_exception_is_a_runtime_error_unless_a_wrong_answer_came_first() {
         let c = three_ops();
         let error = |op_index| LearnerError {
-            kind: "KeyError".into(),
+            kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
             traceback: String::new(),
             line: Some(3),
@@ -502,7 +502,7 @@ pub(crate) mod tests {
                 at: Some(At::Constructor)
             }
         );
-        let memory = LearnerError::new("MemoryError", String::new());
+        let memory = LearnerError::new(ErrorKind::MemoryError, String::new());
         let j = judge(
             &c,
             &Outcome::Raised {

@@ -20,7 +20,7 @@ pub use typescript::transpiler_if_asked;
 
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::protocol::LearnerError;
+use crate::protocol::{ErrorKind, LearnerError};
 use reference::{ModelSpec, Returns};
 use sandbox::{Build, Environment, Program};
 use serde::{Deserialize, Serialize};
@@ -267,7 +267,7 @@ pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 fn read_source(submission: &Submission) -> Result<String, LearnerError> {
     use std::io::Read;
     let shown = submission.path.display();
-    let refused = |message: String| LearnerError::new("CompileError", message);
+    let refused = |message: String| LearnerError::new(ErrorKind::CompileError, message);
     let real = resolve_entry(&submission.path, &submission.absolute)
         .map_err(|e| refused(e.to_string()))?;
     let mut bytes = Vec::new();

@@ -79,11 +79,74 @@ mod at_wire {
     }
 }
 
+/// What kind of error the learner's code met: the few kinds the grader
+/// and its drivers give a meaning to, read once from the protocol's
+/// `type`, and any other by the name the learner's runtime gave it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ErrorKind {
+    /// The submission does not compile (or transpile); the grader's kind.
+    CompileError,
+    /// The learner's executable could not be started; the grader's kind.
+    ExecError,
+    /// An allocation failed: Python's own, and what the drivers call a
+    /// runtime's out-of-memory error.
+    MemoryError,
+    /// The drivers': an operation the Router does not have.
+    MissingMethod,
+    /// A syntax error the grader found in a TypeScript file.
+    SyntaxError,
+    /// Any other exception, as its runtime named it.
+    Other(String),
+}
+
+impl ErrorKind {
+    /// The kind as the protocol and the reports spell it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorKind::CompileError => "CompileError",
+            ErrorKind::ExecError => "ExecError",
+            ErrorKind::MemoryError => "MemoryError",
+            ErrorKind::MissingMethod => "MissingMethod",
+            ErrorKind::SyntaxError => "SyntaxError",
+            ErrorKind::Other(name) => name,
+        }
+    }
+}
+
+impl From<String> for ErrorKind {
+    fn from(name: String) -> ErrorKind {
+        match name.as_str() {
+            "CompileError" => ErrorKind::CompileError,
+            "ExecError" => ErrorKind::ExecError,
+            "MemoryError" => ErrorKind::MemoryError,
+            "MissingMethod" => ErrorKind::MissingMethod,
+            "SyntaxError" => ErrorKind::SyntaxError,
+            _ => ErrorKind::Other(name),
+        }
+    }
+}
+
+impl From<ErrorKind> for String {
+    fn from(kind: ErrorKind) -> String {
+        match kind {
+            ErrorKind::Other(name) => name,
+            known => known.as_str().to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// An exception in the learner's code, as the driver reported it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnerError {
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: ErrorKind,
     pub message: String,
     #[serde(default)]
     pub traceback: String,
@@ -100,9 +163,9 @@ pub struct LearnerError {
 
 impl LearnerError {
     /// An error of `kind` with `message` and nothing else known.
-    pub fn new(kind: &str, message: String) -> LearnerError {
+    pub fn new(kind: ErrorKind, message: String) -> LearnerError {
         LearnerError {
-            kind: kind.into(),
+            kind,
             message,
             traceback: String::new(),
             line: None,
@@ -192,7 +255,7 @@ pub fn preview(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{At, LearnerError};
+    use super::{At, ErrorKind, LearnerError};
     use serde_json::json;
 
     fn read(op_index: serde_json::Value) -> LearnerError {
@@ -222,9 +285,26 @@ mod tests {
             (json!(4), Some(At::Op(4))),
             (json!(null), None),
         ] {
-            let mut error = LearnerError::new("E", String::new());
+            let mut error = LearnerError::new(ErrorKind::Other("E".into()), String::new());
             error.op_index = at;
             assert_eq!(serde_json::to_value(&error).unwrap()["op_index"], wire);
+        }
+    }
+
+    #[test]
+    fn an_error_kind_is_read_once_and_written_as_it_came() {
+        let kind = |name: &str| {
+            serde_json::from_value::<LearnerError>(json!({"type": name, "message": ""}))
+                .unwrap()
+                .kind
+        };
+        assert_eq!(kind("MemoryError"), ErrorKind::MemoryError);
+        assert_eq!(kind("MissingMethod"), ErrorKind::MissingMethod);
+        assert_eq!(kind("ValueError"), ErrorKind::Other("ValueError".into()));
+        for name in ["CompileError", "ExecError", "SyntaxError", "KeyError", ""] {
+            let error = LearnerError::new(name.to_owned().into(), String::new());
+            assert_eq!(serde_json::to_value(&error).unwrap()["type"], json!(name));
+            assert_eq!(error.kind.to_string(), name);
         }
     }
 }

@@ -8,7 +8,7 @@ pub mod changes;
 pub mod class;
 mod ctrf;
 pub mod entry;
-mod failure;
+mod failing;
 mod github;
 pub mod gradebook;
 mod gradescope;

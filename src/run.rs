@@ -4,19 +4,19 @@
 
 mod bound;
 mod clock;
-mod failure;
 mod lines;
 mod memory;
+mod no_reply;
 mod output;
 mod session;
 
 pub use bound::{ERROR_ROOM, ERROR_TEXT_CHARS, ReplyBound};
 pub use clock::{BACKSTOP_EXTRA, BACKSTOP_FACTOR, Clock, Clocks, backstop};
-pub use session::{Captured, Failure, Session};
+pub use session::{Captured, NoReply, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
-use crate::protocol::{self, At, Hello, LearnerError, PROTOCOL, preview_value};
+use crate::protocol::{self, At, ErrorKind, Hello, LearnerError, PROTOCOL, preview_value};
 use sandbox::{Build, Environment, Program};
 
 use serde_json::{Map, Value};
@@ -116,8 +116,8 @@ pub struct Runner<'a> {
 /// the same each time the same files are graded.
 pub const SEED: u32 = 0;
 /// The seeds of the runs that look for answers changing between runs
-/// (`grade::Grading::second_run`): each is a fresh process.
-pub const SECOND_SEEDS: [u32; 5] = [1, 2, 3, 4, 5];
+/// (`grade::Grading::second_opinion`): each is a fresh process.
+pub const SECOND_OPINION_SEEDS: [u32; 5] = [1, 2, 3, 4, 5];
 
 impl<'a> Runner<'a> {
     /// A runner of the `prepared` program that starts its session on first
@@ -378,10 +378,10 @@ impl<'a> Runner<'a> {
                     ))
                 }
             }
-            Err(Failure::TimedOut { .. }) => Outcome::LoadTimedOut {
+            Err(NoReply::TimedOut { .. }) => Outcome::LoadTimedOut {
                 executable: own_program,
             },
-            Err(Failure::Died {
+            Err(NoReply::Died {
                 status,
                 op_index,
                 exit,
@@ -390,7 +390,7 @@ impl<'a> Runner<'a> {
                 // An executable that cannot be run is its author's problem;
                 // an interpreter the sandbox cannot run is the grader's.
                 Some(message) if own_program => Outcome::LoadFailed(LearnerError::new(
-                    "ExecError",
+                    ErrorKind::ExecError,
                     format!(
                         "{message} (check its #! line and that it is a program for this machine)"
                     ),
@@ -413,21 +413,21 @@ impl<'a> Runner<'a> {
     /// the learner's outcome, or the grader's fault. (While loading, a
     /// time-out and a death mean more; [`Runner::start`] reads those
     /// first.)
-    fn outcome_of(&self, failure: Failure, limit: Duration) -> Result<Outcome, Error> {
+    fn outcome_of(&self, failure: NoReply, limit: Duration) -> Result<Outcome, Error> {
         Ok(match failure {
-            Failure::TimedOut { op_index, clock } => Outcome::TimedOut {
+            NoReply::TimedOut { op_index, clock } => Outcome::TimedOut {
                 limit,
                 clock,
                 op_index,
             },
-            Failure::Died {
+            NoReply::Died {
                 status,
                 op_index,
                 exit,
                 sandbox_error: _,
             } => self.death(status, op_index, exit, false),
-            Failure::OutputLimit { limit } => Outcome::OutputLimit { limit_bytes: limit },
-            Failure::MemoryLimit {
+            NoReply::OutputLimit { limit } => Outcome::OutputLimit { limit_bytes: limit },
+            NoReply::MemoryLimit {
                 held,
                 limit,
                 op_index,
@@ -436,9 +436,9 @@ impl<'a> Runner<'a> {
                 held_bytes: held,
                 op_index,
             },
-            Failure::Protocol(what) => Outcome::Protocol(what),
-            Failure::Starved(why) => return Err(Error::Busy(why)),
-            Failure::Io(e) => return Err(self.lost_contact(e)),
+            NoReply::Protocol(what) => Outcome::Protocol(what),
+            NoReply::Starved(why) => return Err(Error::Busy(why)),
+            NoReply::Io(e) => return Err(self.lost_contact(e)),
         })
     }
 
@@ -451,19 +451,19 @@ impl<'a> Runner<'a> {
 
     /// The grader's fault of an interpreter that ended, or never spoke,
     /// before our driver's first message.
-    fn not_started(&self, failure: Failure, captured: &Captured) -> Error {
+    fn not_started(&self, failure: NoReply, captured: &Captured) -> Error {
         let how = match failure {
-            Failure::Died {
+            NoReply::Died {
                 sandbox_error: Some(message),
                 ..
             } => format!("could not be started by the sandbox ({message})"),
-            Failure::Died { status, .. } => format!("{status} before the grader's driver began"),
-            Failure::TimedOut { .. } => format!(
+            NoReply::Died { status, .. } => format!("{status} before the grader's driver began"),
+            NoReply::TimedOut { .. } => format!(
                 "did not reach the grader's driver within {} s",
                 STARTUP_LIMIT.as_secs()
             ),
-            Failure::Starved(why) => return Error::Busy(why),
-            Failure::Io(e) => return self.lost_contact(e),
+            NoReply::Starved(why) => return Error::Busy(why),
+            NoReply::Io(e) => return self.lost_contact(e),
             other => format!("ended before the grader's driver began ({other:?})"),
         };
         // The end of what it printed says why ("Fatal Python error: ...").

@@ -11,13 +11,13 @@
 //! terminal is as it was.
 
 mod files;
-mod grading;
+mod regrading;
 mod screen;
 
 use crate::error::Error;
 use crate::judge::Verdict;
 use crate::report::{self, SubmissionReport, WatchScreen, WatchState};
-use grading::{Grading, Outcome};
+use regrading::{Ended, Regrading};
 use sandbox::os;
 use screen::{Key, Screen};
 use std::ffi::OsString;
@@ -71,7 +71,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
         source: std::io::Error::other(e),
     })?;
     let mut screen = Screen::open();
-    let mut running: Option<Grading> = None;
+    let mut running: Option<Regrading> = None;
     let mut shown = Shown::Missing;
     let mut notes: Vec<String> = Vec::new();
     // The verdict of the last version graded, shown dimmed while a newer
@@ -103,7 +103,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
                 old.cancel();
             }
             shown = if watch.file.is_file() {
-                match Grading::start(&watch.program, &watch.args) {
+                match Regrading::start(&watch.program, &watch.args) {
                     Ok(grading) => {
                         running = Some(grading);
                         Shown::Grading {
@@ -120,15 +120,15 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
             };
             redraw = true;
         }
-        if let Some(outcome) = running.as_mut().and_then(Grading::poll) {
+        if let Some(outcome) = running.as_mut().and_then(Regrading::poll) {
             running = None;
             let at = os::time_of_day();
             shown = match outcome {
-                Outcome::Graded(report, warnings) => {
+                Ended::Graded(report, warnings) => {
                     notes = warnings;
                     Shown::Graded { at, report }
                 }
-                Outcome::Failed(error) => Shown::Failed { at, error },
+                Ended::Failed(error) => Shown::Failed { at, error },
             };
             redraw = true;
         }

@@ -4,9 +4,6 @@
 use crate::challenge::Challenge;
 use crate::report::ApiHint;
 
-/// The error type a driver gives an operation the Router does not have.
-pub(super) const MISSING_METHOD: &str = "MissingMethod";
-
 /// Compares the Router's public `methods` (empty when the driver cannot
 /// list them) with the challenge's operations.
 pub(super) fn api_hint(challenge: &Challenge, methods: &[String]) -> Option<ApiHint> {

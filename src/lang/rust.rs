@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-mod failure;
+mod diagnostics;
 mod snippet;
 
-use failure::{Stage, compile_error};
+use diagnostics::{Stage, compile_error};
 pub(super) use snippet::snippet;
 
 const TEMPLATE: &str = include_str!("../../drivers/rust_driver.rs");

@@ -11,7 +11,7 @@ pub use lower::Decorators;
 use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
-use crate::protocol::LearnerError;
+use crate::protocol::{ErrorKind, LearnerError};
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
 use oxc::parser::Parser;
@@ -151,7 +151,7 @@ fn transpile_contained(
     };
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     Ok(Err(LearnerError::new(
-        "CompileError",
+        ErrorKind::CompileError,
         format!(
             "{name} could not be transpiled: the TypeScript parser {how} (code nested too deeply? \
              the parser keeps nesting within {} MiB of stack and 2 GiB of memory)",
@@ -199,8 +199,8 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     };
     let reply = match result {
         Ok(js) => Transpiled::Js(js),
-        Err(Failure::Learner(e)) => Transpiled::Error(e),
-        Err(Failure::Internal(e)) => Transpiled::Internal(e),
+        Err(TranspileFailure::Learner(e)) => Transpiled::Error(e),
+        Err(TranspileFailure::Internal(e)) => Transpiled::Internal(e),
     };
     match serde_json::to_writer(std::io::stdout().lock(), &reply) {
         Ok(()) => Some(0),
@@ -250,7 +250,7 @@ pub(super) fn snippet(r: &Replay<'_>) -> String {
 
 /// Why a file could not be transpiled.
 #[derive(Debug)]
-pub enum Failure {
+pub enum TranspileFailure {
     /// The learner's: a syntax error or a construct that cannot run.
     Learner(LearnerError),
     /// The grader's: its own lowering gave what does not parse.
@@ -260,7 +260,11 @@ pub enum Failure {
 /// The JavaScript for the TypeScript `source` of file `path` (whose
 /// decorators are `decorators`), or the first syntax error as a compile
 /// error pointing into `path`.
-pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<String, Failure> {
+pub fn transpile(
+    source: &str,
+    path: &Path,
+    decorators: Decorators,
+) -> Result<String, TranspileFailure> {
     let allocator = Allocator::default();
     let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
     let parsed = Parser::new(&allocator, source, source_type).parse();
@@ -269,7 +273,7 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     if !parsed.diagnostics.is_empty() {
-        return Err(Failure::Learner(compile_error(
+        return Err(TranspileFailure::Learner(compile_error(
             source,
             &name,
             &parsed.diagnostics,
@@ -278,7 +282,7 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
     match lower::lower(&parsed.program, source, decorators) {
         Err(refusal) => {
             let (line, column) = line_column(source, refusal.offset as usize);
-            Err(Failure::Learner(syntax_error(
+            Err(TranspileFailure::Learner(syntax_error(
                 vec![format!("{name}:{line}:{column}: {}", refusal.message)],
                 Some(line as u64),
             )))
@@ -292,9 +296,9 @@ pub fn transpile(source: &str, path: &Path, decorators: Decorators) -> Result<St
                 // accessor prototype`) is the learner's error, found where
                 // they wrote it; only valid input lowered wrongly is ours.
                 if let Some(error) = invalid_input(&name, source, source_type) {
-                    return Err(Failure::Learner(error));
+                    return Err(TranspileFailure::Learner(error));
                 }
-                return Err(Failure::Internal(format!(
+                return Err(TranspileFailure::Internal(format!(
                     "the decorators or accessors of {name} were lowered into code that does not \
                      parse ({}); please report this with the file",
                     d.message
@@ -339,7 +343,7 @@ fn emit<'a>(
     path: &Path,
     name: &str,
     decorators: Decorators,
-) -> Result<String, Failure> {
+) -> Result<String, TranspileFailure> {
     // Enum members are evaluated in the semantic pass: without it the
     // transformer cannot lower an enum at all.
     let scoping = SemanticBuilder::new()
@@ -367,7 +371,7 @@ fn emit<'a>(
     let transformed =
         Transformer::new(allocator, path, &options).build_with_scoping(scoping, &mut program);
     if !transformed.diagnostics.is_empty() {
-        return Err(Failure::Learner(compile_error(
+        return Err(TranspileFailure::Learner(compile_error(
             source,
             name,
             &transformed.diagnostics,
@@ -418,7 +422,7 @@ fn compile_error(
 /// of them its traceback.
 fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerError {
     LearnerError {
-        kind: "SyntaxError".into(),
+        kind: ErrorKind::SyntaxError,
         message: lines.first().cloned().unwrap_or_default(),
         traceback: lines.join("\n"),
         line,
@@ -456,7 +460,7 @@ mod tests {
         )
         .unwrap_err();
         let e = learner(e);
-        assert_eq!(e.kind, "SyntaxError");
+        assert_eq!(e.kind, ErrorKind::SyntaxError);
         assert_eq!(e.line, Some(2));
         assert!(e.message.starts_with("router.ts:2:"), "{}", e.message);
     }
@@ -473,10 +477,10 @@ mod tests {
         assert!(js.contains("\"down\""), "{js}");
     }
 
-    fn learner(e: Failure) -> LearnerError {
+    fn learner(e: TranspileFailure) -> LearnerError {
         match e {
-            Failure::Learner(e) => e,
-            Failure::Internal(e) => panic!("the grader's fault: {e}"),
+            TranspileFailure::Learner(e) => e,
+            TranspileFailure::Internal(e) => panic!("the grader's fault: {e}"),
         }
     }
 
@@ -540,7 +544,7 @@ mod tests {
             let e = learner(
                 transpile(source, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err(),
             );
-            assert_eq!(e.kind, "SyntaxError", "{source}");
+            assert_eq!(e.kind, ErrorKind::SyntaxError, "{source}");
             assert_eq!(e.line, Some(line), "{}", e.message);
             assert!(
                 e.message

@@ -174,7 +174,7 @@ mod tests {
     use super::message;
     use crate::judge::judge;
     use crate::judge::tests::three_ops;
-    use crate::protocol::{At, LearnerError};
+    use crate::protocol::{At, ErrorKind, LearnerError};
     use crate::run::{Clock, Outcome};
     use serde_json::{Value, json};
     use std::time::Duration;
@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn an_exception_says_where_it_was_raised() {
         let error = |at| LearnerError {
-            kind: "KeyError".into(),
+            kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
             traceback: String::new(),
             line: Some(3),

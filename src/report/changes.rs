@@ -51,7 +51,7 @@ pub enum ChangeKind {
 
 /// A verdict and a score, as one grading gave them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Outcome {
+pub struct Standing {
     pub verdict: Verdict,
     pub score: f64,
     pub max_score: f64,
@@ -65,8 +65,8 @@ pub struct Outcome {
 pub struct StudentChange {
     pub name: String,
     pub kind: ChangeKind,
-    pub old: Option<Outcome>,
-    pub new: Option<Outcome>,
+    pub old: Option<Standing>,
+    pub new: Option<Standing>,
     /// The later score less the earlier one, in points (both judged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub score_change: Option<f64>,
@@ -106,8 +106,8 @@ impl Changes {
     }
 }
 
-fn outcome(s: &SubmissionReport) -> Outcome {
-    Outcome {
+fn standing(s: &SubmissionReport) -> Standing {
+    Standing {
         verdict: s.verdict,
         score: s.score,
         max_score: s.max_score,
@@ -167,8 +167,8 @@ pub fn compare(old: &[SubmissionReport], new: &[SubmissionReport]) -> Changes {
         let mut change = StudentChange {
             name: name.clone(),
             kind: ChangeKind::Changed,
-            old: o.map(outcome),
-            new: n.map(outcome),
+            old: o.map(standing),
+            new: n.map(standing),
             score_change: None,
             now_failing: Vec::new(),
             now_passing: Vec::new(),

@@ -36,7 +36,7 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             });
             if t.verdict != Verdict::Accepted {
                 test["message"] = Value::from(super::junit::one_line(&t.message, 1000));
-                test["trace"] = Value::from(super::failure::failure_text(t));
+                test["trace"] = Value::from(super::failing::failure_text(t));
                 if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
                     test["line"] = Value::from(line);
                 }

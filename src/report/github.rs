@@ -51,7 +51,7 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "::error {properties}::{}",
-            data(&super::failure::failure_text(t))
+            data(&super::failing::failure_text(t))
         )?;
     }
     let failing_tests: usize = report.submissions.iter().map(|s| s.total - s.passed).sum();

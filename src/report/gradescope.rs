@@ -53,7 +53,7 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             let output = if t.verdict == Verdict::Accepted {
                 String::new()
             } else {
-                super::failure::failure_text(t)
+                super::failing::failure_text(t)
             };
             json!({
                 "name": format!("{}/{}", t.group, t.name),

@@ -15,7 +15,7 @@
 //! them. The page depends only on the report: same report, same bytes.
 
 mod class;
-mod failure;
+mod failing;
 mod student;
 mod svg;
 

@@ -2,7 +2,7 @@
 //! are always written as ANSI sequences; the caller's stream strips them
 //! when the output is not a terminal or NO_COLOR is set.
 
-use super::failure::{failures_shown, render_failure};
+use super::failing::{failures_shown, render_failure};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{
     abbreviate, display_width, earned, first_line, millis, pad, possible, visible, visible_json,

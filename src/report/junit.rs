@@ -93,7 +93,7 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 r#"      <{element} type="{}" message="{}">{}</{element}>"#,
                 t.verdict,
                 attr(&one_line(&t.message, 500)),
-                text(&super::failure::failure_text(t))
+                text(&super::failing::failure_text(t))
             )?;
             if let Some(c) = &t.captured {
                 if !c.stdout.is_empty() {

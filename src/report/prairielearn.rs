@@ -338,7 +338,7 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
             let first = super::text::visible(super::text::first_line(&t.message));
             let message = format!(": {}", cut(&first, LINE, "the room of a line"));
             let output = cut(
-                &super::failure::failure_text(t),
+                &super::failing::failure_text(t),
                 TEST_OUTPUT,
                 "the room of each test",
             );

@@ -3,7 +3,7 @@
 //! that explains it, and a line of progress. Styled as the human report
 //! is; the caller strips the styles where colour is off.
 
-use super::failure::render_failure;
+use super::failing::render_failure;
 use super::human::{render_hash_check, render_mistake, render_nondeterminism, render_property};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{earned, possible, visible, visible_lines};

@@ -9,9 +9,9 @@
 use super::bound::{ReplyBound, values_in};
 pub use super::clock::{Clock, Clocks};
 use super::clock::{CpuMeter, FINAL_READING};
-pub use super::failure::Failure;
 use super::lines::Lines;
 use super::memory::Sampler;
+pub use super::no_reply::NoReply;
 pub use super::output::Captured;
 use super::output::{Stream, drain};
 use crate::protocol::{At, preview, preview_value};
@@ -162,7 +162,7 @@ impl Session {
     }
 
     /// Waits for the first message the child sends unasked (the hello).
-    pub fn first_message(&mut self, deadline: Instant) -> Result<Value, Failure> {
+    pub fn first_message(&mut self, deadline: Instant) -> Result<Value, NoReply> {
         self.last_progress = None;
         self.printed = 0;
         self.cpu = CpuMeter::default();
@@ -180,7 +180,7 @@ impl Session {
         mut body: serde_json::Map<String, Value>,
         clocks: Clocks,
         bound: ReplyBound,
-    ) -> Result<Value, Failure> {
+    ) -> Result<Value, NoReply> {
         let deadline = clocks.deadline;
         let now = self.memory.cpu_and_wait(deadline);
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
@@ -189,7 +189,7 @@ impl Session {
         let id = self.next_id;
         self.next_id += 1;
         body.insert("id".into(), Value::from(id));
-        let mut pending = serde_json::to_vec(&body).map_err(|e| Failure::Io(e.into()))?;
+        let mut pending = serde_json::to_vec(&body).map_err(|e| NoReply::Io(e.into()))?;
         pending.push(b'\n');
         self.last_progress = None;
         self.printed = 0;
@@ -204,7 +204,7 @@ impl Session {
 
     /// Samples the tree when due: its memory against the limit, its CPU
     /// time against the request's.
-    fn watch(&mut self, now: Instant, deadline: Instant) -> Result<(), Failure> {
+    fn watch(&mut self, now: Instant, deadline: Instant) -> Result<(), NoReply> {
         let Some(reading) = self.memory.due(now, deadline) else {
             return Ok(());
         };
@@ -212,7 +212,7 @@ impl Session {
         if let Some(held) = reading.over {
             self.kill();
             self.drain_output();
-            return Err(Failure::MemoryLimit {
+            return Err(NoReply::MemoryLimit {
                 held,
                 limit: self.memory_limit,
                 op_index: self.last_progress,
@@ -259,7 +259,7 @@ impl Session {
         deadline: Instant,
         id: Option<u64>,
         bound: ReplyBound,
-    ) -> Result<Value, Failure> {
+    ) -> Result<Value, NoReply> {
         // Progress messages answer queries, and none is asked before the
         // deadline: a few unasked ones are a driver's last word before an
         // exit, more are a flood, which ends the case at once.
@@ -290,9 +290,9 @@ impl Session {
                         self.kill();
                         self.drain_output();
                         if let Some(why) = starved {
-                            return Err(Failure::Starved(why));
+                            return Err(NoReply::Starved(why));
                         }
-                        return Err(Failure::TimedOut {
+                        return Err(NoReply::TimedOut {
                             op_index: self.last_progress,
                             clock,
                         });
@@ -315,7 +315,7 @@ impl Session {
                     if self.cpu.over() {
                         self.kill();
                         self.drain_output();
-                        return Err(Failure::TimedOut {
+                        return Err(NoReply::TimedOut {
                             op_index: self.last_progress,
                             clock: Clock::Cpu,
                         });
@@ -333,7 +333,7 @@ impl Session {
                         let held = group.peak().unwrap_or(0).max(self.memory_limit + 1);
                         self.kill();
                         self.drain_output();
-                        return Err(Failure::MemoryLimit {
+                        return Err(NoReply::MemoryLimit {
                             held,
                             limit: self.memory_limit,
                             op_index: self.last_progress,
@@ -345,7 +345,7 @@ impl Session {
                     if let Some(why) = self.starved() {
                         self.kill();
                         self.drain_output();
-                        return Err(Failure::Starved(why));
+                        return Err(NoReply::Starved(why));
                     }
                     let clock = self.cpu.clock();
                     self.cpu.unlimit();
@@ -362,7 +362,7 @@ impl Session {
                     }
                     self.kill();
                     self.drain_output();
-                    return Err(Failure::TimedOut {
+                    return Err(NoReply::TimedOut {
                         op_index: self.last_progress,
                         clock,
                     });
@@ -377,7 +377,7 @@ impl Session {
         pending: &mut Vec<u8>,
         deadline: Instant,
         bound: ReplyBound,
-    ) -> Result<Option<Value>, Failure> {
+    ) -> Result<Option<Value>, NoReply> {
         loop {
             if let Some(line) = self.inbox.next_line() {
                 if line.len() > bound.bytes {
@@ -455,13 +455,13 @@ impl Session {
                     write: false,
                 });
             }
-            let ready = sys::poll(&interests, timeout).map_err(Failure::Io)?;
+            let ready = sys::poll(&interests, timeout).map_err(NoReply::Io)?;
             if ready
                 .iter()
                 .all(|r| !r.readable && !r.writable && !r.closed)
             {
                 if let Ok(Some(_)) = self.child.try_wait() {
-                    self.read_responses(bound.bytes).map_err(Failure::Io)?;
+                    self.read_responses(bound.bytes).map_err(NoReply::Io)?;
                     if !self.inbox.has_line() {
                         return Err(self.died());
                     }
@@ -473,7 +473,7 @@ impl Session {
             if self.printed > self.output_limit {
                 self.kill();
                 self.drain_output();
-                return Err(Failure::OutputLimit {
+                return Err(NoReply::OutputLimit {
                     limit: self.output_limit,
                 });
             }
@@ -486,10 +486,10 @@ impl Session {
                     // The child closed its request channel: it is dying;
                     // the response side will say how.
                     Err(e) if e.kind() == io::ErrorKind::BrokenPipe => pending.clear(),
-                    Err(e) => return Err(Failure::Io(e)),
+                    Err(e) => return Err(NoReply::Io(e)),
                 }
             }
-            self.read_responses(bound.bytes).map_err(Failure::Io)?;
+            self.read_responses(bound.bytes).map_err(NoReply::Io)?;
         }
     }
 
@@ -521,7 +521,7 @@ impl Session {
 
     /// A reply line longer than `bound`: the child is stopped, the rest of
     /// the line never read.
-    fn too_long(&mut self, bound: ReplyBound) -> Failure {
+    fn too_long(&mut self, bound: ReplyBound) -> NoReply {
         self.protocol_failure(format!(
             "{} grew past {} bytes, longer than any legitimate one (each operation's longest answer with every string escaped at worst, and {} KiB for an error): the grader stopped reading it",
             bound.what,
@@ -530,10 +530,10 @@ impl Session {
         ))
     }
 
-    fn protocol_failure(&mut self, what: String) -> Failure {
+    fn protocol_failure(&mut self, what: String) -> NoReply {
         self.kill();
         self.drain_output();
-        Failure::Protocol(what)
+        NoReply::Protocol(what)
     }
 }
 

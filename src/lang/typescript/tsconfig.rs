@@ -7,7 +7,7 @@
 //! not followed: the option must be in the file itself.
 
 use super::Decorators;
-use crate::protocol::LearnerError;
+use crate::protocol::{ErrorKind, LearnerError};
 use std::path::Path;
 
 /// Larger than any tsconfig.json a person writes.
@@ -48,7 +48,7 @@ pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
         return Ok(Decorators::Standard);
     };
     let error = |message: String| LearnerError {
-        kind: "CompileError".into(),
+        kind: ErrorKind::CompileError,
         traceback: message.clone(),
         message,
         line: None,

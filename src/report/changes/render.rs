@@ -1,6 +1,6 @@
 //! The changes between two gradings, for people and for machines.
 
-use super::{ChangeKind, Changes, Outcome, StudentChange, score_change};
+use super::{ChangeKind, Changes, Standing, StudentChange, score_change};
 use crate::report::style::{BAD, DIM, GOOD, HEAD};
 use crate::report::text::{abbreviate, display_width, earned, pad, possible, visible};
 use std::io::{self, Write};
@@ -72,7 +72,7 @@ pub fn render_changes(changes: &Changes, out: &mut dyn Write) -> io::Result<()> 
     Ok(())
 }
 
-fn score(o: &Outcome) -> String {
+fn score(o: &Standing) -> String {
     format!(
         "{}, score {} of {}",
         o.verdict,

@@ -2,9 +2,9 @@
 //! the same order and from the same data, the first failure open and
 //! everything after it folded.
 
-use super::{esc, failure, learner, student_id};
+use super::{esc, failing, learner, student_id};
 use crate::judge::Verdict;
-use crate::report::failure::failures_shown;
+use crate::report::failing::failures_shown;
 use crate::report::text::{abbreviate, earned, millis, possible, visible_json, visible_str};
 use crate::report::{Report, SubmissionReport};
 use std::fmt::{Result, Write};
@@ -95,7 +95,7 @@ pub(super) fn write_student(
             learner(&t.name),
             t.verdict
         )?;
-        failure::write_failure(report.audience, t, &format!("{id}-failure-{}", n + 1), page)?;
+        failing::write_failure(report.audience, t, &format!("{id}-failure-{}", n + 1), page)?;
         if !others.is_empty() {
             writeln!(
                 page,

@@ -1,7 +1,7 @@
 //! How a session's program ended: the sandbox's status lines, and the
 //! failure a closed response channel means.
 
-use super::{EXIT_GRACE, Failure, Session};
+use super::{EXIT_GRACE, NoReply, Session};
 use sandbox::describe_exit;
 use sandbox::os as sys;
 use serde_json::Value;
@@ -46,7 +46,7 @@ impl Session {
     }
 
     /// The child closed its response channel: let it exit, then describe how.
-    pub(super) fn died(&mut self) -> Failure {
+    pub(super) fn died(&mut self) -> NoReply {
         let until = Instant::now() + EXIT_GRACE;
         let status = loop {
             match self.child.try_wait() {
@@ -77,7 +77,7 @@ impl Session {
         if let Some(group) = self.memory.group()
             && group.oom_killed()
         {
-            return Failure::MemoryLimit {
+            return NoReply::MemoryLimit {
                 held: group
                     .peak()
                     .unwrap_or(self.memory_limit)
@@ -86,7 +86,7 @@ impl Session {
                 op_index: self.last_progress,
             };
         }
-        Failure::Died {
+        NoReply::Died {
             status,
             op_index: self.last_progress,
             exit: self.exit,

@@ -14,7 +14,7 @@ fn greeting_child(then: &str) -> Session {
     session
 }
 
-fn ask(session: &mut Session) -> Result<Value, Failure> {
+fn ask(session: &mut Session) -> Result<Value, NoReply> {
     let mut request = serde_json::Map::new();
     request.insert("id".into(), 1.into());
     session.request(
@@ -38,7 +38,7 @@ fn a_flood_of_progress_messages_is_a_protocol_error_at_once() {
     let started = Instant::now();
     let result = ask(&mut session);
     assert!(
-        matches!(&result, Err(Failure::Protocol(m)) if m.contains("nobody asked for") && m.contains("operation 7")),
+        matches!(&result, Err(NoReply::Protocol(m)) if m.contains("nobody asked for") && m.contains("operation 7")),
         "{result:?}"
     );
     assert!(

@@ -28,7 +28,7 @@ fn run(source: &str) -> String {
 
 fn refusal(source: &str) -> String {
     match super::super::transpile(source, Path::new("/x/router.ts"), Decorators::Standard) {
-        Err(super::super::Failure::Learner(e)) => e.message,
+        Err(super::super::TranspileFailure::Learner(e)) => e.message,
         other => panic!("not refused as the learner's: {other:?}"),
     }
 }

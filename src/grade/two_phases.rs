@@ -7,7 +7,7 @@
 //! output shown, and a class's hidden phase starts only when every visible
 //! session of the class has ended (`batch::run`).
 
-use super::{Grading, Pending, Slot, check_hash, rerun};
+use super::{Grading, Pending, Slot, check_hash, second_opinion};
 use crate::challenge::{Case, Group};
 use crate::error::Error;
 use crate::extra::Budget;
@@ -86,15 +86,15 @@ impl<'a> Grading<'a> {
         budget.grant(Duration::from_millis(
             graded.iter().map(|t| t.time_ms()).sum(),
         ));
-        let mut second = rerun::Second::default();
-        let failed = unless_busy(self.second_run(
+        let mut opinion = second_opinion::SecondOpinion::default();
+        let failed = unless_busy(self.second_opinion(
             &runner,
             submission,
             &cases,
             &ran,
             &|g| !self.later(g),
             &budget,
-            &mut second,
+            &mut opinion,
         ))?;
         for (i, replay) in failed {
             if let Some(t) = ran[i].as_mut() {
@@ -116,7 +116,7 @@ impl<'a> Grading<'a> {
             reproducer,
             hello,
             budget,
-            second,
+            opinion,
         })
     }
 
@@ -145,14 +145,14 @@ impl<'a> Grading<'a> {
             .sum();
         budget.grant(Duration::from_millis(took));
         budget.resume();
-        let failed = unless_busy(self.second_run(
+        let failed = unless_busy(self.second_opinion(
             runner,
             &pending.submission,
             &cases,
             &pending.ran,
             &|g| self.later(g),
             budget,
-            &mut pending.second,
+            &mut pending.opinion,
         ));
         budget.pause();
         runner.restart();
@@ -165,7 +165,7 @@ impl<'a> Grading<'a> {
     }
 }
 
-/// An extra run (a check after the verdict, a rerun) that the machine was
+/// An extra run (a check after the verdict, a replay of the second opinion) that the machine was
 /// too busy for shows nothing: the verdict stands without it.
 fn unless_busy<T: Default>(result: Result<T, Error>) -> Result<T, Error> {
     match result {

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// What the second opinion found so far, over the phases of a grading.
 #[derive(Debug, Default)]
-pub(super) struct Second {
+pub(super) struct SecondOpinion {
     /// The cases (by their index in the suite) whose answers changed.
     changed: Vec<usize>,
     /// The first change in a test the reader may see.
@@ -25,7 +25,7 @@ pub(super) struct Second {
     cut_short: Option<Duration>,
 }
 
-impl Second {
+impl SecondOpinion {
     /// The finding, when answers changed, named in suite order.
     pub(super) fn finding(
         &self,
@@ -58,13 +58,13 @@ impl Second {
 }
 
 impl<'a> Grading<'a> {
-    /// How many of [`crate::run::SECOND_SEEDS`] the second opinion uses:
+    /// How many of [`crate::run::SECOND_OPINION_SEEDS`] the second opinion uses:
     /// the first for every case, all of them when a tie decides a case.
     /// (Not fewer for a suite of many tied cases: they share their tied
     /// names, and a seed orders those alike in every case.)
     pub(super) fn seeds(&self) -> usize {
         match self.tied().contains(&true) {
-            true => crate::run::SECOND_SEEDS.len(),
+            true => crate::run::SECOND_OPINION_SEEDS.len(),
             false => 1,
         }
     }
@@ -72,7 +72,7 @@ impl<'a> Grading<'a> {
     /// Replays the cases of the groups `phase` selects (and that ran in
     /// `ran`) in fresh sessions with other hash seeds and compares the
     /// answers with the first run's. Under the first of
-    /// [`crate::run::SECOND_SEEDS`] every case is replayed, except for
+    /// [`crate::run::SECOND_OPINION_SEEDS`] every case is replayed, except for
     /// JavaScript and TypeScript (whose Set and Map orders are insertion
     /// orders and whose strings hash alike in every process), where only
     /// the failing ones are; under the others, the cases where a tie
@@ -83,9 +83,9 @@ impl<'a> Grading<'a> {
     /// is left as it was, so a busy machine, or a replay stopped by the
     /// budget, cannot make a finding. Each replay gets `budget`'s limit for
     /// its case; when the budget refuses one, the rest are not run and
-    /// `second` says so.
+    /// `opinion` says so.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn second_run(
+    pub(super) fn second_opinion(
         &self,
         runner: &Runner<'_>,
         submission: &Submission,
@@ -93,7 +93,7 @@ impl<'a> Grading<'a> {
         ran: &[Slot<'a>],
         phase: &dyn Fn(&Group) -> bool,
         budget: &Budget,
-        second: &mut Second,
+        opinion: &mut SecondOpinion,
     ) -> Result<Vec<(usize, Tested<'a>)>, Error> {
         let (Some(_), Some(_)) = (runner.program(), runner.hello()) else {
             return Ok(Vec::new());
@@ -101,7 +101,11 @@ impl<'a> Grading<'a> {
         let seeded = seeded(submission.language);
         let mut failed: Vec<(usize, Tested<'a>)> = Vec::new();
         let seeds = self.seeds();
-        for (n, &seed) in crate::run::SECOND_SEEDS.iter().enumerate().take(seeds) {
+        for (n, &seed) in crate::run::SECOND_OPINION_SEEDS
+            .iter()
+            .enumerate()
+            .take(seeds)
+        {
             let wanted: Vec<usize> = (0..cases.len())
                 .filter(|&i| phase(cases[i].0))
                 .filter(|&i| {
@@ -131,7 +135,7 @@ impl<'a> Grading<'a> {
                 let took = Duration::from_millis(graded.time_ms());
                 let Some(limit) = budget.attempt(took, group.time_limit) else {
                     // The rest, under this seed and the next, is not run.
-                    second.cut_short = Some(budget.total());
+                    opinion.cut_short = Some(budget.total());
                     return Ok(failed);
                 };
                 let replayed = self.run_one(&mut again, group, case, limit)?;
@@ -142,11 +146,11 @@ impl<'a> Grading<'a> {
                 let Some(at) = diagnose::first_difference(before, after) else {
                     continue;
                 };
-                if !second.changed.contains(&i) {
-                    second.changed.push(i);
+                if !opinion.changed.contains(&i) {
+                    opinion.changed.push(i);
                 }
-                if second.example.is_none() && self.shown(group) {
-                    second.example = Some(diagnose::Change::new(case, at, before, after));
+                if opinion.example.is_none() && self.shown(group) {
+                    opinion.example = Some(diagnose::Change::new(case, at, before, after));
                 }
                 if first.passed && !replay.passed && !failed.iter().any(|(j, _)| *j == i) {
                     failed.push((i, replayed));

@@ -8,7 +8,7 @@
 use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::protocol::LearnerError;
+use crate::protocol::{ErrorKind, LearnerError};
 use reference::{Kind, Returns, Signature};
 use sandbox::Finished;
 
@@ -134,7 +134,7 @@ pub(super) fn compile_error(
     };
     if let Some(how) = stopped {
         let mut error = LearnerError::new(
-            "CompileError",
+            ErrorKind::CompileError,
             format!(
                 "{name} could not be compiled: the compiler {how} (a huge constant or array, \
                  or generic code that expands without end, can take any compiler past its limits)"
@@ -151,7 +151,7 @@ pub(super) fn compile_error(
             .map(sandbox::describe_exit)
             .unwrap_or_else(|| "ended".into());
         let mut error = LearnerError::new(
-            "CompileError",
+            ErrorKind::CompileError,
             format!("{name} could not be compiled: the compiler {how} without a diagnostic"),
         );
         error.traceback = text;
@@ -188,7 +188,7 @@ pub(super) fn compile_error(
              no Cargo dependencies"
         ));
     }
-    let mut error = LearnerError::new("CompileError", message);
+    let mut error = LearnerError::new(ErrorKind::CompileError, message);
     error.traceback = text;
     error.line = span.map(|s| s.line_start);
     Ok((error, deterministic))
@@ -329,7 +329,7 @@ fn driver_error(
             .map(|sig| wanted(challenge, Call::Method(sig))),
     );
     calls.push(format!("{} (optional)", wanted(challenge, Call::H32)));
-    let mut error = LearnerError::new("CompileError", message);
+    let mut error = LearnerError::new(ErrorKind::CompileError, message);
     error.traceback = format!(
         "The grader calls these from outside {name}, so each must be `pub` at the root of your file:\n{}",
         calls
@@ -456,7 +456,7 @@ mod tests {
                 &ended(status, stderr, timed_out),
             )
             .unwrap_or_else(|e| panic!("{wanted}: a grader fault: {e}"));
-            assert_eq!(error.kind, "CompileError");
+            assert_eq!(error.kind, ErrorKind::CompileError);
             assert!(
                 error
                     .message

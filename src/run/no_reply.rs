@@ -7,7 +7,7 @@ use std::io;
 
 /// Why a request got no reply.
 #[derive(Debug)]
-pub enum Failure {
+pub enum NoReply {
     /// The request's CPU time ran out, or its wall-clock deadline passed
     /// (`clock` says which); `op_index` is what the child said it was
     /// running (`None` if it did not say).

@@ -1,4 +1,4 @@
-//! One failing test, as the human report explains it (src/report/failure.rs
+//! One failing test, as the human report explains it (src/report/failing.rs
 //! and the same data): the first wrong answer, the traceback, the diff
 //! around it, the pinned scores, rankings or ring points that decide the
 //! expected answer, a chart of every `load` in the window, and what the
@@ -7,7 +7,7 @@
 use super::{esc, svg};
 use crate::challenge::Visibility;
 use crate::explain::{ExplanationReport, RankedRow, RingReport, ScoreReport, TopReport};
-use crate::report::failure::{
+use crate::report::failing::{
     RING_EMPTY, points_why, ring_belongs, scores_rule, scores_why, top_why, window_diff,
 };
 use crate::report::text::{number, visible_json, visible_lines, visible_str};

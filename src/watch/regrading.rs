@@ -11,24 +11,24 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 
-/// A grading under way.
-pub struct Grading {
+/// A grading of the watched file under way.
+pub struct Regrading {
     child: Child,
     stdout: Option<JoinHandle<Vec<u8>>>,
     stderr: Option<JoinHandle<Vec<u8>>>,
 }
 
 /// How a grading ended.
-pub enum Outcome {
+pub enum Ended {
     /// The report, with the grader's warnings.
     Graded(Box<Report>, Vec<String>),
     /// No report: what the grader said instead.
     Failed(String),
 }
 
-impl Grading {
+impl Regrading {
     /// Starts `program` with `args`.
-    pub fn start(program: &Path, args: &[OsString]) -> std::io::Result<Grading> {
+    pub fn start(program: &Path, args: &[OsString]) -> std::io::Result<Regrading> {
         let mut command = Command::new(program);
         command
             .args(args)
@@ -48,7 +48,7 @@ impl Grading {
         };
         let stdout = child.stdout.take().map(|p| drain(Box::new(p)));
         let stderr = child.stderr.take().map(|p| drain(Box::new(p)));
-        Ok(Grading {
+        Ok(Regrading {
             child,
             stdout,
             stderr,
@@ -56,11 +56,11 @@ impl Grading {
     }
 
     /// The outcome, once the grading has ended.
-    pub fn poll(&mut self) -> Option<Outcome> {
+    pub fn poll(&mut self) -> Option<Ended> {
         let status = match self.child.try_wait() {
             Ok(None) => return None,
             Ok(Some(status)) => status,
-            Err(e) => return Some(Outcome::Failed(format!("cannot wait for the grader: {e}"))),
+            Err(e) => return Some(Ended::Failed(format!("cannot wait for the grader: {e}"))),
         };
         // Whatever the grading left behind goes before its pipes are read
         // to their end (a leftover could hold them open).
@@ -83,9 +83,9 @@ impl Grading {
         // The rest of stderr then is its progress line, or the error that
         // the report records too.
         if let Ok(report) = serde_json::from_slice::<Report>(&stdout) {
-            return Some(Outcome::Graded(Box::new(report), warnings));
+            return Some(Ended::Graded(Box::new(report), warnings));
         }
-        Some(Outcome::Failed(if said.trim().is_empty() {
+        Some(Ended::Failed(if said.trim().is_empty() {
             format!("the grader ended ({status}) without a report")
         } else {
             said

@@ -6,7 +6,7 @@
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::Divergence;
-use reference::model::{
+use reference::explanation::{
     Explanation, PointsView, RingPoint, RingView, ScoreTable, WeightedScore, WinRule,
 };
 use serde::{Deserialize, Serialize};

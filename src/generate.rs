@@ -9,7 +9,7 @@ use crate::challenge::Challenge;
 use crate::challenge::rules::Sizes;
 use crate::error::Error;
 use crate::fsutil::AtomicFile;
-use reference::model::Explanation;
+use reference::explanation::Explanation;
 use reference::{Arg, Effect, Kind, Op, Returns, Signature};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

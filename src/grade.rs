@@ -87,7 +87,7 @@ impl Grading<'_> {
     }
 
     /// For each case of the suite, in its order, whether a tie decides one
-    /// of its answers ([`reference::model::Explanation::tie_decides`]): the
+    /// of its answers ([`reference::explanation::Explanation::tie_decides`]): the
     /// answers a salted hash or a set's order changes.
     pub(crate) fn tied(&self) -> &[bool] {
         self.derived.tied.get_or_init(|| {

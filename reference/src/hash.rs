@@ -6,9 +6,9 @@
 //! costs one pass over the key per node and no allocation.
 
 /// FNV-1a's initial state (the offset basis).
-pub const FNV_OFFSET: u32 = 2_166_136_261;
+pub(crate) const FNV_OFFSET: u32 = 2_166_136_261;
 /// FNV-1a's 32-bit prime.
-pub const FNV_PRIME: u32 = 16_777_619;
+pub(crate) const FNV_PRIME: u32 = 16_777_619;
 
 /// The FNV-1a state after `bytes`, continuing from `state`.
 #[inline]
@@ -27,7 +27,7 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
 
 /// MurmurHash3's 32-bit finalizer (a bijection on `u32`).
 #[inline]
-pub fn fmix32(mut h: u32) -> u32 {
+pub(crate) fn fmix32(mut h: u32) -> u32 {
     h ^= h >> 16;
     h = h.wrapping_mul(0x85eb_ca6b);
     h ^= h >> 13;
@@ -44,7 +44,7 @@ pub fn h32(text: &str) -> u32 {
 
 /// h32 of the concatenation of `parts`, without building the string.
 #[inline]
-pub fn h32_concat(parts: &[&str]) -> u32 {
+pub(crate) fn h32_concat(parts: &[&str]) -> u32 {
     fmix32(
         parts
             .iter()
@@ -65,7 +65,7 @@ pub fn fnv_collision(prefix: &str, start: u64) -> (String, String) {
 /// `context + a` and `context + b` collide, so `h32(context + a + suffix)
 /// == h32(context + b + suffix)` (hrw-top's key + "|" + node ties on that
 /// key).
-pub fn fnv_collision_after(context: &str, prefix: &str, start: u64) -> (String, String) {
+pub(crate) fn fnv_collision_after(context: &str, prefix: &str, start: u64) -> (String, String) {
     let mut seen = std::collections::HashMap::<u32, u64>::new();
     let base = fnv1a_extend(fnv1a(context.as_bytes()), prefix.as_bytes());
     let mut digits = String::new();

@@ -2,8 +2,10 @@
 //! h32(key + "|" + node) (key first); `top(key, n)` ranks the first n nodes
 //! by descending score, ties by smaller name; `route` is the first of them.
 
-use crate::model::{ADD, Kind, ModelSpec, REMOVE, ROUTE, Signature, TOP, Tie};
+use crate::mistakes::HRW_TOP;
+use crate::operation::{ADD, Kind, REMOVE, ROUTE, Signature, TOP};
 use crate::ranking::{self, Scheme};
+use crate::spec::{ModelSpec, Tie};
 
 pub use crate::ranking::Ranker;
 
@@ -15,7 +17,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     constructor: &[Kind::Names],
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::KeyPipeNode, args),
-    catalogue: &crate::mistakes::ranking::HRW_TOP,
+    catalogue: &HRW_TOP,
     // The key comes first in the text hashed, so a pair ties on one key.
     ties: |prefix, start, _| {
         let key = format!("{prefix}key");

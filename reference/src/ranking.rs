@@ -3,8 +3,10 @@
 //! ":" + key). `route` is the first of the ranking, `top(key, n)` its first
 //! n names; ties go to the smaller name.
 
+use crate::explanation::{Explanation, ScoreRow, ScoreTable, WeightedScore};
 use crate::hash::{FNV_OFFSET, fmix32, fnv1a_extend};
-use crate::model::{Arg, Explanation, Model, Op, ScoreRow, ScoreTable, WeightedScore};
+use crate::model::Model;
+use crate::operation::{Arg, Op};
 use serde_json::Value;
 
 /// Relative gap between two weighted scores below which the order may differ
@@ -13,7 +15,7 @@ pub const FRAGILE_GAP: f64 = 1e-9;
 
 /// How a ranking scores a node for a key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scheme {
+pub(crate) enum Scheme {
     /// h32(key + "|" + node) (hrw-top).
     KeyPipeNode,
     /// weight / -ln((h32(node + ":" + key) + 0.5) / 2^32) (weighted-hrw).
@@ -67,7 +69,7 @@ pub struct Ranker {
 
 impl Ranker {
     /// An empty ranker.
-    pub fn new(scheme: Scheme) -> Self {
+    pub(crate) fn new(scheme: Scheme) -> Self {
         Ranker {
             scheme,
             nodes: Vec::new(),
@@ -76,7 +78,10 @@ impl Ranker {
 
     /// A ranker over `(name, weight)` pairs: a name given twice keeps its
     /// last weight, as adding it again would.
-    pub fn with<'a>(scheme: Scheme, nodes: impl IntoIterator<Item = (&'a str, f64)>) -> Self {
+    pub(crate) fn with<'a>(
+        scheme: Scheme,
+        nodes: impl IntoIterator<Item = (&'a str, f64)>,
+    ) -> Self {
         let mut r = Ranker::new(scheme);
         for (name, weight) in nodes {
             r.add(name, weight);
@@ -188,7 +193,7 @@ impl Ranker {
 
 /// Builds a ranker from a challenge's constructor arguments: `[names]`
 /// (every weight 1) or `[[name, weight], ...]`.
-pub fn build(scheme: Scheme, args: &[Arg]) -> Box<dyn Model> {
+pub(crate) fn build(scheme: Scheme, args: &[Arg]) -> Box<dyn Model> {
     match args {
         [Arg::Names(nodes)] => Box::new(Ranker::with(
             scheme,

@@ -1,11 +1,11 @@
 //! `rendezvous-router`: each key goes to the node with the highest
 //! h32(node + ":" + key), ties to the smaller name.
 
+use crate::explanation::{Explanation, ScoreRow, ScoreTable};
 use crate::hash::{fmix32, fnv1a, fnv1a_extend};
-use crate::model::{
-    ADD, Arg, Explanation, Kind, Model, ModelSpec, Op, REMOVE, ROUTE, ScoreRow, ScoreTable,
-    Signature, Tie,
-};
+use crate::model::Model;
+use crate::operation::{ADD, Arg, Kind, Op, REMOVE, ROUTE, Signature};
+use crate::spec::{ModelSpec, Tie};
 use serde_json::Value;
 
 static OPERATIONS: [Signature; 3] = [ROUTE, ADD, REMOVE];

@@ -2,11 +2,12 @@
 //! k points at h32(name + "#" + i); a key goes to the first entry at or
 //! after h32(key), wrapping past the end.
 
+use crate::explanation::{Explanation, PointsView, RingPoint, RingView};
 use crate::hash::h32;
-use crate::model::{
-    ADD, Arg, Effect, Explanation, Kind, Model, ModelSpec, Op, PointsView, REMOVE, Returns,
-    RingPoint, RingView, Signature, Tie,
-};
+use crate::mistakes::VNODE_RING;
+use crate::model::Model;
+use crate::operation::{ADD, Arg, Effect, Kind, Op, REMOVE, Returns, Signature};
+use crate::spec::{ModelSpec, Tie};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,7 +46,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         )),
         other => panic!("vnode-ring takes [nodes, k], not {other:?}"),
     },
-    catalogue: &crate::mistakes::ring::VNODE_RING,
+    catalogue: &VNODE_RING,
     // Two nodes with a point at one position; the key lands on it.
     ties: |prefix, start, args| {
         let k = match args {

@@ -3,8 +3,10 @@
 //! share of keys is proportional to its weight; `add(node, weight)` adds a
 //! node or sets its weight.
 
-use crate::model::{Effect, Kind, ModelSpec, REMOVE, ROUTE, Returns, Signature, TOP, Tie};
+use crate::mistakes::WEIGHTED_HRW;
+use crate::operation::{Effect, Kind, REMOVE, ROUTE, Returns, Signature, TOP};
 use crate::ranking::{self, Scheme};
+use crate::spec::{ModelSpec, Tie};
 
 pub use crate::ranking::{FRAGILE_GAP, Ranker, weighted_score};
 
@@ -27,7 +29,7 @@ pub static SPEC: ModelSpec = ModelSpec {
     constructor: &[Kind::WeightedNames],
     operations: &OPERATIONS,
     build: |args| ranking::build(Scheme::Weighted, args),
-    catalogue: &crate::mistakes::ranking::WEIGHTED_HRW,
+    catalogue: &WEIGHTED_HRW,
     // Names whose FNV-1a states collide tie on every key at equal weights.
     ties: |prefix, start, _| Tie {
         nodes: crate::hash::fnv_collision(prefix, start),

@@ -4,7 +4,7 @@
 
 use super::locate::position_of;
 use crate::error::Problem;
-use reference::model::describe_value;
+use reference::operation::describe_value;
 use reference::{Arg, ModelSpec, Op, Signature};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

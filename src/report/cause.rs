@@ -152,7 +152,7 @@ fn wrong_answer_message(case: &Case, d: &Divergence, produced: usize, wanted: us
             other => format!(
                 " (`{}` returns {returns}, not {})",
                 op.name(),
-                reference::model::kind_of(other)
+                reference::operation::kind_of(other)
             ),
         });
     }

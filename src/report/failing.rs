@@ -13,7 +13,7 @@ use crate::explain::{
     ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
 };
 use crate::judge::Verdict;
-use reference::model::{PointsView, WinRule};
+use reference::explanation::{PointsView, WinRule};
 use serde_json::Value;
 use std::io::{self, Write};
 

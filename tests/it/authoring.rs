@@ -3,7 +3,7 @@
 //! gen's reproducibility and its ties profile.
 
 use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
-use reference::model::{Explanation, WinRule};
+use reference::explanation::{Explanation, WinRule};
 use rendezvous_grader::challenge::Challenge;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

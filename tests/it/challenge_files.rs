@@ -4,7 +4,7 @@
 //! against the reference).
 
 use crate::support::{root, vectors};
-use reference::model::{Explanation, WinRule};
+use reference::explanation::{Explanation, WinRule};
 use rendezvous_grader::challenge::{self, Challenge, Suite};
 use serde_json::Value;
 

@@ -3,8 +3,8 @@
 //! `grader validate` / `grader audit` passing on every challenge.
 
 use crate::support::{grader, json, output_with_stdin, root, run, tempdir, vectors};
+use reference::explanation::{Explanation, WinRule};
 use reference::h32;
-use reference::model::{Explanation, WinRule};
 use rendezvous_grader::challenge::{Case, Challenge, ExpectedFrom, Suite};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -187,7 +187,7 @@ fn vnode_ring_groups_cover_points_wraps_collisions_and_loads() {
     );
 
     let ring = group(&suite, "ring");
-    let views = |case: &Case| -> Vec<reference::model::RingView> {
+    let views = |case: &Case| -> Vec<reference::explanation::RingView> {
         (0..case.ops.len())
             .filter_map(
                 |i| match challenge.model.explain_at(&case.args, &case.ops, i) {

@@ -1,27 +1,15 @@
 //! Mistakes of the ranking challenges, `hrw-top` and `weighted-hrw`: a
 //! ranker with one thing wrong.
 
-use super::{
-    CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Knobs, MISSING_FINALIZER,
-    Mistake, Order, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS,
-    Variant,
+use super::catalogue::{Catalogue, Mistake, Variant};
+use super::knobs::{Knobs, Order, Rule, Ties};
+use super::shared::{
+    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
+    SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
 };
-use crate::model::{Arg, Op};
+use crate::operation::{Arg, Op};
 use crate::ranking::weighted_score;
 use serde_json::Value;
-
-/// How a node's h32 becomes the number ranked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rule {
-    /// The h32 itself (hrw-top, rendezvous-router).
-    Plain,
-    /// weight / -ln(U): right for weighted-hrw.
-    Log,
-    /// h32 * weight.
-    Times,
-    /// h32 / weight.
-    Over,
-}
 
 /// A ranker with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
@@ -136,7 +124,7 @@ impl Variant for WrongRanker {
 const WRONG_TEXTS: [(bool, &str); 3] = [(false, ":"), (true, ":"), (true, "")];
 
 /// The hrw-top mistakes.
-pub static HRW_TOP: Catalogue = Catalogue {
+pub(crate) static HRW_TOP: Catalogue = Catalogue {
     mistakes: &HRW_TOP_MISTAKES,
     base: Knobs::right(true, "|", Rule::Plain),
     build,
@@ -195,7 +183,7 @@ static HRW_TOP_MISTAKES: [Mistake; 14] = [
 ];
 
 /// The weighted-hrw mistakes.
-pub static WEIGHTED_HRW: Catalogue = Catalogue {
+pub(crate) static WEIGHTED_HRW: Catalogue = Catalogue {
     mistakes: &WEIGHTED_HRW_MISTAKES,
     base: Knobs::right(false, ":", Rule::Log),
     build,

@@ -1,33 +1,13 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
-use super::{
-    CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Knobs, MISSING_FINALIZER,
-    Mistake, REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, Variant,
+use super::catalogue::{Catalogue, Mistake, Variant};
+use super::knobs::{Knobs, PastEnd, Removal, Rule};
+use super::shared::{
+    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
+    SIGNED_BYTES, UTF16_UNITS,
 };
-use crate::mistakes::ranking::Rule;
-use crate::model::{Arg, Op};
+use crate::operation::{Arg, Op};
 use serde_json::Value;
-
-/// What a lookup past the last point does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PastEnd {
-    Wraps,
-    /// Indexes past the end of the list (an IndexError, a panic).
-    Raises,
-    /// Answers null (JavaScript's `ring[i]?.node`).
-    Null,
-}
-
-/// How `remove` takes a node's points away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Removal {
-    All,
-    /// Only the point "node#0".
-    FirstPoint,
-    /// Deleting from the list while iterating over it: the entry after each
-    /// one removed is skipped.
-    SkipsNext,
-}
 
 /// A ring with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
@@ -176,7 +156,7 @@ impl Variant for WrongRing {
 // Comparing positions as signed numbers is no mistake on a ring: it cuts
 // the circle at 2^31 instead of 0, and "the first point at or after, with
 // the wrap" does not depend on where the circle is cut.
-pub static VNODE_RING: Catalogue = Catalogue {
+pub(crate) static VNODE_RING: Catalogue = Catalogue {
     mistakes: &MISTAKES,
     base: Knobs::right(false, "", Rule::Plain),
     build,

@@ -1,13 +1,14 @@
 //! Mistakes of `rendezvous-router`: a router with one thing (or two)
 //! wrong.
 
-use super::{
-    CODE_POINTS, Catalogue, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, Hash, Knobs, MISSING_FINALIZER,
-    Mistake, Order, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, Ties, UTF16_UNITS,
-    Variant,
+use super::catalogue::{Catalogue, Mistake, Variant};
+use super::hash::Hash;
+use super::knobs::{Knobs, Order, Rule, Ties};
+use super::shared::{
+    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
+    SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
 };
-use crate::mistakes::ranking::Rule;
-use crate::model::{Arg, Op};
+use crate::operation::{Arg, Op};
 use serde_json::Value;
 
 /// A rendezvous router with the choices of its [`Knobs`].
@@ -97,7 +98,7 @@ impl Variant for WrongRouter {
 const WRONG_SEPARATORS: [&str; 10] = ["|", "-", "/", " ", ",", ";", "_", ".", "#", "::"];
 
 /// The rendezvous-router mistakes.
-pub static RENDEZVOUS: Catalogue = Catalogue {
+pub(crate) static RENDEZVOUS: Catalogue = Catalogue {
     mistakes: &MISTAKES,
     base: Knobs::right(false, ":", Rule::Plain),
     build,

@@ -1,6 +1,6 @@
 //! What the reference's test files share.
 
-use reference::model::Arg;
+use reference::operation::Arg;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

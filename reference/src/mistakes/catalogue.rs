@@ -1,0 +1,144 @@
+//! A challenge's catalogue of mistakes, and the variants it runs.
+
+use super::knobs::Knobs;
+use crate::operation::{Arg, Op};
+use serde_json::Value;
+
+/// A mistake a learner makes, as a change to a right solution's choices.
+pub struct Mistake {
+    /// A stable id, e.g. `lowest-score`.
+    pub id: &'static str,
+    /// One line, e.g. "keeps the lowest score".
+    pub title: &'static str,
+    /// What goes wrong, in words a learner understands.
+    pub explanation: &'static str,
+    /// How to fix it.
+    pub hint: &'static str,
+    /// Variations of the same mistake (the separator used, say); one empty
+    /// label when there are none.
+    pub forms: &'static [&'static str],
+    /// Makes the mistake, in form `forms[form]`.
+    pub(crate) tweak: fn(&mut Knobs, usize),
+}
+
+impl std::fmt::Debug for Mistake {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mistake")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One mistake in one of its forms.
+#[derive(Debug, Clone, Copy)]
+pub struct Made {
+    pub mistake: &'static Mistake,
+    pub form: usize,
+}
+
+impl Made {
+    /// The form's label, for a mistake with several.
+    pub fn form_label(&self) -> Option<&'static str> {
+        (self.mistake.forms.len() > 1).then(|| self.mistake.forms[self.form])
+    }
+}
+
+/// A running variant. `Err` is an exception the mistaken code would raise.
+pub(crate) trait Variant {
+    fn apply(&mut self, op: &Op) -> Result<Value, String>;
+}
+
+/// How a variant ran a case: its answers, and where it raised, if it did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantRun {
+    pub output: Vec<Value>,
+    pub raised_at: Option<usize>,
+}
+
+/// A challenge's known mistakes, and how a solution that makes some of
+/// them is built.
+pub struct Catalogue {
+    pub mistakes: &'static [Mistake],
+    /// The right solution's choices.
+    pub(crate) base: Knobs,
+    /// A variant with these choices, from the constructor's arguments.
+    pub(crate) build: fn(&[Arg], Knobs) -> Box<dyn Variant>,
+}
+
+impl std::fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.mistakes.iter().map(|m| m.id))
+            .finish()
+    }
+}
+
+impl Catalogue {
+    /// Every mistake in every form, in the catalogue's order.
+    pub fn each(&self) -> impl Iterator<Item = Made> + '_ {
+        self.mistakes
+            .iter()
+            .flat_map(|mistake| (0..mistake.forms.len()).map(move |form| Made { mistake, form }))
+    }
+
+    /// Replays `ops` on a solution that makes every mistake of `made`.
+    pub fn run(&self, made: &[Made], args: &[Arg], ops: &[Op]) -> VariantRun {
+        let mut variant = (self.build)(args, self.knobs(made));
+        let mut output = Vec::with_capacity(ops.len());
+        for (i, op) in ops.iter().enumerate() {
+            match variant.apply(op) {
+                Ok(v) => output.push(v),
+                Err(_) => {
+                    return VariantRun {
+                        output,
+                        raised_at: Some(i),
+                    };
+                }
+            }
+        }
+        VariantRun {
+            output,
+            raised_at: None,
+        }
+    }
+
+    /// Every two mistakes a learner can make together, in the catalogue's
+    /// order: forms of different mistakes, each of which changes the right
+    /// solution, that turn different knobs (so they commute) and together
+    /// give a solution no one mistake gives.
+    pub fn pairs(&self) -> Vec<[Made; 2]> {
+        let each: Vec<Made> = self
+            .each()
+            .filter(|m| self.knobs(&[*m]) != self.base)
+            .collect();
+        // A pair that is some one mistake is that mistake.
+        let singles: Vec<Knobs> = each.iter().map(|m| self.knobs(&[*m])).collect();
+        let mut pairs = Vec::new();
+        for (i, a) in each.iter().enumerate() {
+            for b in &each[i + 1..] {
+                if a.mistake.id == b.mistake.id {
+                    continue;
+                }
+                let both = self.knobs(&[*a, *b]);
+                if both == self.knobs(&[*b, *a]) && !singles.contains(&both) {
+                    pairs.push([*a, *b]);
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Whether making the mistakes of `a` and those of `b` gives one
+    /// solution.
+    pub fn alike(&self, a: &[Made], b: &[Made]) -> bool {
+        self.knobs(a) == self.knobs(b)
+    }
+
+    fn knobs(&self, made: &[Made]) -> Knobs {
+        let mut knobs = self.base;
+        for m in made {
+            (m.mistake.tweak)(&mut knobs, m.form);
+        }
+        knobs
+    }
+}

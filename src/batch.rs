@@ -10,7 +10,7 @@ mod results;
 use crate::error::Error;
 use crate::grade::{Grading, Hidden};
 use crate::lang::Submission;
-use crate::report::{Report, SubmissionReport};
+use crate::report::{Report, SubmissionReport, assemble};
 use phases::Step;
 use results::Results;
 use std::collections::BTreeMap;
@@ -328,9 +328,10 @@ impl<'a> phases::Phases for Class<'_, 'a> {
         pending: Self::Pending,
     ) -> Step<Self::Pending, SubmissionReport> {
         match self.0.grade_hidden_or_starved(*pending) {
-            Hidden::Graded(graded) => Step::Graded(Box::new(
-                (*graded).unwrap_or_else(|e| fault(self.0, entry, &e)),
-            )),
+            Hidden::Graded(graded) => Step::Graded(Box::new(match *graded {
+                Ok(graded) => assemble::submission(self.0, graded),
+                Err(e) => fault(self.0, entry, &e),
+            })),
             Hidden::Starved(pending, _) => Step::Starved(Some(pending)),
         }
     }
@@ -342,7 +343,10 @@ impl<'a> phases::Phases for Class<'_, 'a> {
 
     fn hidden_alone(&self, entry: &Entry, pending: Self::Pending) -> SubmissionReport {
         match self.0.grade_hidden_or_starved(*pending) {
-            Hidden::Graded(graded) => (*graded).unwrap_or_else(|e| fault(self.0, entry, &e)),
+            Hidden::Graded(graded) => match *graded {
+                Ok(graded) => assemble::submission(self.0, graded),
+                Err(e) => fault(self.0, entry, &e),
+            },
             Hidden::Starved(_, why) => fault(self.0, entry, &again(why)),
         }
     }
@@ -372,7 +376,8 @@ fn visible_or_starved<'a>(
         Ok(file) => file,
         Err(why) => {
             let path = entry.path.display().to_string();
-            return Ok(Step::Graded(Box::new(grading.unpreparable(
+            return Ok(Step::Graded(Box::new(assemble::unpreparable(
+                grading,
                 &entry.name,
                 &path,
                 why,
@@ -386,7 +391,7 @@ fn visible_or_starved<'a>(
             // and saved as soon as it is (an interrupted class resumes
             // from there).
             Ok(pending) if !grading.has_hidden_phase() => match grading.grade_hidden(pending) {
-                Ok(report) => Step::Graded(Box::new(report)),
+                Ok(graded) => Step::Graded(Box::new(assemble::submission(grading, graded))),
                 Err(Error::Busy(why)) => return Err(why),
                 Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
             },
@@ -396,10 +401,13 @@ fn visible_or_starved<'a>(
         },
         // One student's unreadable or unknown file is that student's
         // problem, not the batch's.
-        Err(Error::Usage(why)) => {
-            Step::Graded(Box::new(grading.unpreparable(&entry.name, &path, &why)))
-        }
-        Err(e) => Step::Graded(Box::new(grading.faulted(&entry.name, &path, &e))),
+        Err(Error::Usage(why)) => Step::Graded(Box::new(assemble::unpreparable(
+            grading,
+            &entry.name,
+            &path,
+            &why,
+        ))),
+        Err(e) => Step::Graded(Box::new(assemble::faulted(grading, &entry.name, &path, &e))),
     })
 }
 
@@ -407,7 +415,12 @@ fn visible_or_starved<'a>(
 fn fault(grading: &Grading<'_>, entry: &Entry, error: &Error) -> SubmissionReport {
     match entry.file.as_deref().map(Submission::detect) {
         Ok(Ok(submission)) => faulted(grading, entry, &submission, error),
-        _ => grading.faulted(&entry.name, &entry.path.display().to_string(), error),
+        _ => assemble::faulted(
+            grading,
+            &entry.name,
+            &entry.path.display().to_string(),
+            error,
+        ),
     }
 }
 
@@ -421,9 +434,7 @@ fn faulted(
     error: &Error,
 ) -> SubmissionReport {
     let path = submission.path.display().to_string();
-    let mut report = grading.faulted(&entry.name, &path, error);
-    report.language = submission.language;
-    report
+    assemble::faulted_in(grading, &entry.name, &path, submission.language, error)
 }
 
 /// Combines shard reports into one: the same challenge, tests and

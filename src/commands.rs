@@ -295,7 +295,6 @@ fn graded(
             ),
         },
         started_at_ms: crate::grade::now_ms(),
-        shard: args.shard,
         derived: Default::default(),
     };
     let jobs = args.jobs.map_or_else(
@@ -315,7 +314,7 @@ fn graded(
             merged: &record,
         }),
     )?;
-    grading.report(graded)
+    report::assemble::report(&grading, args.shard, graded)
 }
 
 /// The submissions `paths` hold, in shard `shard` when given. A file

@@ -1,33 +1,54 @@
 //! Drives the pipeline for a set of submissions: run every case, judge it,
 //! explain the failures, and build the [`Report`].
 
-use crate::challenge::{Case, Challenge, Group, Scoring, Suite, Visibility};
+use crate::challenge::{Case, Challenge, Group, Suite, Visibility};
 use crate::diagnose;
 use crate::error::Error;
 use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Verdict};
-use crate::lang::{self, Submission};
+use crate::lang::{Language, Submission};
 use crate::protocol::{At, ErrorKind};
-use crate::report::{Audience, GroupReport, Points, Report, SubmissionReport, TestReport};
 use crate::run::{Outcome, Runner};
 use crate::tested::Tested;
 use sandbox::Environment;
 
 mod api;
 pub(crate) mod key;
-mod score;
 mod second_opinion;
 mod two_phases;
 
-use api::api_hint;
+pub use api::ApiGap;
+use api::api_gap;
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
+/// Who reads what grading finds: it decides which cases the extra runs
+/// (the shrunk reproducer, the order check) may start from.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everything, hidden groups included.
+    #[default]
+    Instructor,
+    /// Hidden groups show a test's name, verdict and score only.
+    Learner,
+}
+
 /// One grading run's fixed inputs: grade submissions one by one (from as
-/// many threads as wanted), then assemble the report.
+/// many threads as wanted), each into a [`Graded`].
 pub struct Grading<'a> {
     pub challenge: &'a Challenge,
     /// Where the challenge came from: a folder, or the grader's own.
@@ -39,8 +60,6 @@ pub struct Grading<'a> {
     pub extras: ExtraLimits,
     /// When grading started, in milliseconds since the epoch.
     pub started_at_ms: u64,
-    /// The shard of the class this run grades, if one.
-    pub shard: Option<crate::report::Shard>,
     /// What is derived from the suite once, for every submission.
     pub derived: Derived,
 }
@@ -52,7 +71,7 @@ type Slot<'c> = Option<Tested<'c>>;
 /// How a hidden phase ended: graded (or failed), or starved by the
 /// machine, with the grading to run that phase again.
 pub enum Hidden<'a> {
-    Graded(Box<Result<SubmissionReport, Error>>),
+    Graded(Box<Result<Graded<'a>, Error>>),
     Starved(Box<Pending<'a>>, String),
 }
 
@@ -109,125 +128,16 @@ pub fn now_ms() -> u64 {
 }
 
 impl<'a> Grading<'a> {
-    /// The report holding `submissions`.
-    pub fn report(&self, submissions: Vec<SubmissionReport>) -> Result<Report, Error> {
-        Ok(Report {
-            grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
-            challenge: self.challenge.id.clone(),
-            challenges: Some(self.source.clone()),
-            sandbox: self.env.layers()?.clone(),
-            audience: self.audience,
-            tests_dir: self.suite.dir.display().to_string(),
-            started_at_ms: self.started_at_ms,
-            finished_at_ms: now_ms(),
-            run_key: self.run_key().digest(),
-            shard: self.shard,
-            submissions,
-        })
-    }
-
-    /// The report of a submission that could not even be found or
-    /// prepared (`why`): every test fails with a compile error saying so.
-    pub fn unpreparable(&self, name: &str, path: &str, why: &str) -> SubmissionReport {
-        self.ungraded(name, path, why, Verdict::CompileError)
-    }
-
-    /// The record of a submission the grader failed on (`error`, a fault
-    /// of the grader or its machine): every test says so, with no score
-    /// and no verdict on the learner's code.
-    pub fn faulted(&self, name: &str, path: &str, error: &Error) -> SubmissionReport {
-        let mut why = format!("the grader failed on this submission: {error}");
-        let mut source = std::error::Error::source(error);
-        while let Some(cause) = source {
-            why.push_str(&format!(": {cause}"));
-            source = cause.source();
-        }
-        self.ungraded(name, path, &why, Verdict::GraderFault)
-    }
-
-    /// A submission with `verdict` and message `why` on every test.
-    fn ungraded(&self, name: &str, path: &str, why: &str, verdict: Verdict) -> SubmissionReport {
-        let mut groups = Vec::new();
-        let mut tests = Vec::new();
-        let denominator = self.suite.denominator;
-        for group in &self.suite.groups {
-            let points = score::test_points(group, denominator, false);
-            for case in &group.cases {
-                tests.push(TestReport {
-                    name: case.name.clone(),
-                    group: case.group.clone(),
-                    visibility: group.visibility,
-                    verdict,
-                    score: points.score(),
-                    max_score: points.max_score(),
-                    points,
-                    time_ms: 0,
-                    cpu_ms: 0,
-                    expected_from: case.expected_from,
-                    message: why.to_owned(),
-                    divergence: None,
-                    error: None,
-                    load_failed: false,
-                    explanation: None,
-                    window: None,
-                    captured: None,
-                    mistake: None,
-                });
-            }
-            let points = score::group_points(group, denominator, 0);
-            groups.push(GroupReport {
-                name: group.name.clone(),
-                scoring: group.scoring,
-                visibility: group.visibility,
-                score: points.score(),
-                max_score: points.max_score(),
-                points,
-                passed: 0,
-                total: group.cases.len(),
-            });
-        }
-        let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
-        SubmissionReport {
-            name: name.to_owned(),
-            path: path.to_owned(),
-            language: lang::Language::Unknown,
-            runtime: None,
-            api: None,
-            build: None,
-            verdict,
-            score: points.score(),
-            max_score: points.max_score(),
-            points,
-            passed: 0,
-            total: tests.len(),
-            h32: None,
-            hash_hint: None,
-            mistake: None,
-            unexplained: false,
-            nondeterministic: None,
-            second_opinion_cut_short: None,
-            property: None,
-            reproducer: None,
-            api_hint: None,
-            groups,
-            tests,
-        }
-    }
-
     /// Grades one submission, named `name` in the report: both phases,
     /// one after the other (see [`Grading::grade_visible`]).
-    pub fn grade_named(
-        &self,
-        name: &str,
-        submission: &Submission,
-    ) -> Result<SubmissionReport, Error> {
+    pub fn grade_named(&self, name: &str, submission: &Submission) -> Result<Graded<'a>, Error> {
         let pending = self.grade_visible(name, submission)?;
         self.grade_hidden(pending)
     }
 
     /// The hidden phase of a grading begun by [`Grading::grade_visible`],
-    /// and the submission's report.
-    pub fn grade_hidden(&self, pending: Pending<'a>) -> Result<SubmissionReport, Error> {
+    /// and the submission as graded.
+    pub fn grade_hidden(&self, pending: Pending<'a>) -> Result<Graded<'a>, Error> {
         match self.grade_hidden_or_starved(pending) {
             Hidden::Graded(graded) => *graded,
             Hidden::Starved(_, why) => Err(Error::Busy(why)),
@@ -240,15 +150,15 @@ impl<'a> Grading<'a> {
     /// and is never run again after a hidden one.
     pub fn grade_hidden_or_starved(&self, mut pending: Pending<'a>) -> Hidden<'a> {
         match self.hidden_phase(&mut pending) {
-            Ok(()) => Hidden::Graded(Box::new(self.submission_report(pending))),
+            Ok(()) => Hidden::Graded(Box::new(Ok(self.graded(pending)))),
             Err(Error::Busy(why)) => Hidden::Starved(Box::new(pending), why),
             Err(e) => Hidden::Graded(Box::new(Err(e))),
         }
     }
 
-    /// The report of a grading whose phases have run.
-    fn submission_report(&self, pending: Pending<'a>) -> Result<SubmissionReport, Error> {
-        let (challenge, suite) = (self.challenge, self.suite);
+    /// What a grading whose phases have run found.
+    fn graded(&self, pending: Pending<'a>) -> Graded<'a> {
+        let challenge = self.challenge;
         let cases = self.cases();
         let Pending {
             name,
@@ -262,7 +172,7 @@ impl<'a> Grading<'a> {
             budget: _,
             opinion,
         } = pending;
-        let records: Vec<Tested<'_>> = ran.into_iter().flatten().collect();
+        let records: Vec<Tested<'a>> = ran.into_iter().flatten().collect();
         // The diagnosis reads what each case did in the graded run.
         let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
         let nondeterministic = opinion.finding(&cases, submission.language);
@@ -274,50 +184,10 @@ impl<'a> Grading<'a> {
         } else {
             diagnose::Diagnosis::default()
         };
-        let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
-        let exact_mistake = mistake.as_ref().filter(|m| m.exact);
-        let mut groups = Vec::new();
-        let mut tests = Vec::with_capacity(records.len());
-        let mut first = 0;
-        for group in &suite.groups {
-            let group_records = &records[first..first + group.cases.len()];
-            first += group.cases.len();
-            let accepted = |t: &Tested<'_>| t.deciding().judgement.verdict == Verdict::Accepted;
-            let passed = group_records.iter().filter(|t| accepted(t)).count();
-            let taken_back = group.scoring == Scoring::AllOrNothing && passed < group_records.len();
-            for t in group_records {
-                let mut points = score::test_points(group, suite.denominator, accepted(t));
-                if taken_back {
-                    points = score::take_back(points);
-                }
-                tests.push(crate::report::entry::test_report(
-                    t,
-                    points,
-                    self.audience,
-                    exact_mistake,
-                ));
-            }
-            let points = score::group_points(group, suite.denominator, passed);
-            groups.push(GroupReport {
-                name: group.name.clone(),
-                scoring: group.scoring,
-                visibility: group.visibility,
-                score: points.score(),
-                max_score: points.max_score(),
-                points,
-                passed,
-                total: group_records.len(),
-            });
-        }
-        let verdict = tests
-            .iter()
-            .map(|t| t.verdict)
-            .max()
-            .unwrap_or(Verdict::Accepted);
         // The hello of the visible phase: a session of the hidden phase
         // may have learnt what it must not say.
         let hello = hello.as_ref();
-        let exact = exact_mistake.is_some();
+        let exact = diagnosis.mistake.as_ref().is_some_and(|m| m.exact);
         // Answers that change between runs have their cause named already.
         let hash_hint = (h32.is_none()
             && !exact
@@ -327,52 +197,80 @@ impl<'a> Grading<'a> {
         .flatten();
         // The hello lists methods from the class; one set on the instance
         // (a class field, an attribute set in __init__) is not there. The
-        // hint stands only on evidence: an operation really was missing,
-        // or no Router could even be built (another challenge's takes
-        // other arguments), so none of its operations ever ran.
-        let missed = tests.iter().any(|t| {
-            t.error
-                .as_ref()
-                .is_some_and(|e| e.kind == ErrorKind::MissingMethod)
-        }) || (!tests.is_empty()
-            && tests.iter().all(|t| {
-                t.error
-                    .as_ref()
-                    .is_some_and(|e| e.op_index == Some(At::Constructor))
-            }));
-        let api_hint = hello
+        // gap stands only on evidence the reader may see: an operation
+        // really was missing, or no Router could even be built (another
+        // challenge's takes other arguments), so none of its operations
+        // ever ran.
+        let errors: Vec<_> = records
+            .iter()
+            .map(|t| {
+                self.shown(t.group)
+                    .then(|| t.deciding().judgement.error())
+                    .flatten()
+            })
+            .collect();
+        let missed = errors
+            .iter()
+            .any(|e| e.is_some_and(|e| e.kind == ErrorKind::MissingMethod))
+            || (!errors.is_empty()
+                && errors
+                    .iter()
+                    .all(|e| e.is_some_and(|e| e.op_index == Some(At::Constructor))));
+        let api_gap = hello
             .filter(|_| missed)
-            .and_then(|h| api_hint(challenge, &h.methods));
-        let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
-        Ok(SubmissionReport {
+            .and_then(|h| api_gap(challenge, &h.methods));
+        Graded {
             name,
             path: submission.path.display().to_string(),
             language: submission.language,
             runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
             api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
             build: runner.build(),
-            verdict,
-            score: points.score(),
-            max_score: points.max_score(),
-            points,
-            passed: tests
-                .iter()
-                .filter(|t| t.verdict == Verdict::Accepted)
-                .count(),
-            total: tests.len(),
+            records,
             h32,
             hash_hint,
-            mistake,
-            unexplained,
+            diagnosis,
             nondeterministic,
             second_opinion_cut_short,
             property,
             reproducer,
-            api_hint,
-            groups,
-            tests,
-        })
+            api_gap,
+        }
     }
+}
+
+/// A submission graded: every case's record, in the suite's order, and
+/// what the checks and the diagnosis found; the report is built from it.
+pub struct Graded<'a> {
+    /// The student's name in the report.
+    pub name: String,
+    /// The submission's path, as found.
+    pub path: String,
+    pub language: Language,
+    /// The interpreter that ran it, as its driver said.
+    pub runtime: Option<String>,
+    /// `class` or `solve`, as its driver found it.
+    pub api: Option<String>,
+    /// For TypeScript and Rust: whether the build came from the cache.
+    pub build: Option<sandbox::Build>,
+    pub records: Vec<Tested<'a>>,
+    /// The submission's own h32 against the pinned one, where it has one.
+    pub h32: Option<explain::HashCheck>,
+    /// Without an h32 to compare: answers that went against the pinned
+    /// scores, when there are enough to blame the hash.
+    pub hash_hint: Option<diagnose::HashHint>,
+    /// The known mistake that explains the failures, or none that does.
+    pub diagnosis: diagnose::Diagnosis,
+    /// Answers that changed between two runs of the same files.
+    pub nondeterministic: Option<diagnose::Nondeterminism>,
+    /// Why the second opinion stopped before replaying all it meant to.
+    pub second_opinion_cut_short: Option<String>,
+    /// A property of consistent hashing the answers break.
+    pub property: Option<diagnose::PropertyHint>,
+    /// A small case that fails the same way.
+    pub reproducer: Option<crate::shrink::Reproducer>,
+    /// The challenge's operations the Router lacks.
+    pub api_gap: Option<ApiGap>,
 }
 
 impl Grading<'_> {

@@ -178,8 +178,12 @@ mod layering {
         }
         // The authoring commands' data (findings, blessings) is rendered
         // by report, as grading's is.
-        for l in ["grade", "batch", "commands", "cli", "watch"] {
+        for l in ["batch", "commands", "cli", "watch"] {
             forbidden.push(("report", l));
+        }
+        // The report is assembled from what grading found.
+        for l in ["report", "batch", "commands", "cli", "watch"] {
+            forbidden.push(("grade", l));
         }
         // Grading's records are what the report is built from.
         for l in ["report", "grade", "batch", "commands", "cli", "watch"] {

@@ -2,6 +2,7 @@
 //! and never compute verdicts. The JSON form is a public contract (see
 //! docs/json-report.md).
 
+pub mod assemble;
 pub mod authoring;
 pub mod cause;
 pub mod changes;
@@ -18,6 +19,7 @@ mod junit;
 pub mod names;
 mod prairielearn;
 pub mod progress;
+mod score;
 mod style;
 pub mod text;
 mod watch;
@@ -41,26 +43,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::io::{self, Write};
 
-/// Who reads a report.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Audience {
-    /// Everything, hidden groups included.
-    #[default]
-    Instructor,
-    /// Hidden groups show a test's name, verdict and score only.
-    Learner,
-}
+pub use crate::grade::Audience;
 
 /// A Router that lacks some of the challenge's operations.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]

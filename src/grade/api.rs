@@ -2,11 +2,19 @@
 //! challenge whose operations it has.
 
 use crate::challenge::Challenge;
-use crate::report::ApiHint;
+
+/// A Router that lacks some of the challenge's operations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiGap {
+    /// The challenge's operations the Router has no method for.
+    pub missing: Vec<String>,
+    /// Another challenge whose every operation the Router has.
+    pub other_challenge: Option<String>,
+}
 
 /// Compares the Router's public `methods` (empty when the driver cannot
 /// list them) with the challenge's operations.
-pub(super) fn api_hint(challenge: &Challenge, methods: &[String]) -> Option<ApiHint> {
+pub(super) fn api_gap(challenge: &Challenge, methods: &[String]) -> Option<ApiGap> {
     if methods.is_empty() {
         return None;
     }
@@ -27,22 +35,8 @@ pub(super) fn api_hint(challenge: &Challenge, methods: &[String]) -> Option<ApiH
         .filter(|spec| spec.operations.iter().all(|s| has(s.name)))
         .max_by_key(|spec| spec.operations.len())
         .map(|spec| spec.id.to_owned());
-    let wanted: Vec<&str> = challenge.operations.iter().map(|s| s.name).collect();
-    let message = match &other {
-        Some(id) => format!(
-            "your Router has no {} but has every operation of {id}: is it that challenge? Grade it with --challenge {id}",
-            missing.join(", ")
-        ),
-        None => format!(
-            "your Router has no {}; the {} challenge calls {}",
-            missing.join(", "),
-            challenge.id,
-            wanted.join(", ")
-        ),
-    };
-    Some(ApiHint {
+    Some(ApiGap {
         missing,
         other_challenge: other,
-        message,
     })
 }

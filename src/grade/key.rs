@@ -3,7 +3,7 @@
 //! that `merge` can tell the shards of one run.
 
 use super::Grading;
-use crate::report::Audience;
+use crate::grade::Audience;
 use crate::words::hex;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

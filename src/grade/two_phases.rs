@@ -7,7 +7,7 @@
 //! output shown, and a class's hidden phase starts only when every visible
 //! session of the class has ended (`batch::run`).
 
-use super::{Grading, Pending, Slot, check_hash, second_opinion};
+use super::{Audience, Grading, Pending, Slot, check_hash, second_opinion};
 use crate::challenge::{Case, Group};
 use crate::error::Error;
 use crate::extra::Budget;
@@ -36,7 +36,7 @@ impl<'a> Grading<'a> {
     }
 
     pub(super) fn later(&self, group: &Group) -> bool {
-        self.audience == crate::report::Audience::Learner
+        self.audience == Audience::Learner
             && group.visibility == crate::challenge::Visibility::Hidden
     }
 

@@ -5,19 +5,19 @@
 //!
 //! [`Suite::denominator`]: crate::challenge::Suite
 
+use super::Points;
 use crate::challenge::{Group, Scoring};
-use crate::report::Points;
 
 /// One test of `group`: its share of the group's weight, earned when
 /// `accepted` (an all-or-nothing group takes it back later if another
 /// test fails: [`take_back`]).
-pub(super) fn test_points(group: &Group, denominator: u64, accepted: bool) -> Points {
+pub(crate) fn test_points(group: &Group, denominator: u64, accepted: bool) -> Points {
     let share = share(group, denominator);
     Points::new(if accepted { share } else { 0 }, share, denominator)
 }
 
 /// `group`'s points for `passed` of its tests accepted.
-pub(super) fn group_points(group: &Group, denominator: u64, passed: usize) -> Points {
+pub(crate) fn group_points(group: &Group, denominator: u64, passed: usize) -> Points {
     let total = group.weight * denominator;
     let earned = match group.scoring {
         _ if group.cases.is_empty() => 0,
@@ -28,7 +28,7 @@ pub(super) fn group_points(group: &Group, denominator: u64, passed: usize) -> Po
 }
 
 /// A test's points with nothing earned (an all-or-nothing group failed).
-pub(super) fn take_back(points: Points) -> Points {
+pub(crate) fn take_back(points: Points) -> Points {
     Points::new(0, points.total, points.denominator)
 }
 

@@ -7,11 +7,11 @@ mod phases;
 pub mod rejudge;
 mod results;
 
-use crate::error::Error;
-use crate::grade::{Grading, Hidden};
-use crate::lang::Submission;
-use crate::report::{Report, SubmissionReport, assemble};
+use grading::error::Error;
+use grading::grade::{Grading, Hidden};
+use grading::lang::Submission;
 use phases::Step;
+use report::{Report, SubmissionReport, assemble};
 use results::Results;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ use std::sync::Mutex;
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The student's name in every format: their folder's or file's name,
-    /// unique in the run ([`crate::report::names::student_names`]).
+    /// unique in the run ([`report::names::student_names`]).
     pub name: String,
     /// The student's folder or file, as found.
     pub path: PathBuf,
@@ -103,7 +103,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         }
     }
     let paths: Vec<&Path> = found.entries.iter().map(|e| e.path.as_path()).collect();
-    let names = crate::report::names::student_names(&paths);
+    let names = report::names::student_names(&paths);
     for (entry, name) in found.entries.iter_mut().zip(names) {
         entry.name = name;
     }
@@ -170,7 +170,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
 /// Whether `dir` holds an entry file itself: then it is one student's
 /// folder (their module beside its helpers), not a class.
 pub fn holds_entry_file(dir: &Path) -> bool {
-    crate::lang::entry_names()
+    grading::lang::entry_names()
         .iter()
         .any(|name| dir.join(name).is_file())
 }
@@ -181,7 +181,7 @@ pub fn holds_entry_file(dir: &Path) -> bool {
 fn is_submission_file(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let known = crate::lang::entry_names().iter().any(|name| {
+    let known = grading::lang::entry_names().iter().any(|name| {
         name.split_once('.')
             .is_some_and(|(_, ext)| ext == extension)
     });
@@ -189,9 +189,9 @@ fn is_submission_file(path: &Path) -> bool {
 }
 
 /// A student folder's entry file: the one `router.<ext>` with a known
-/// extension, or an executable `router` (see [`crate::lang::entry_names`]).
+/// extension, or an executable `router` (see [`grading::lang::entry_names`]).
 pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
-    let names = crate::lang::entry_names();
+    let names = grading::lang::entry_names();
     let found: Vec<PathBuf> = names
         .iter()
         .map(|name| dir.join(name))
@@ -237,7 +237,7 @@ pub fn shard_of(name: &str, shards: u32) -> u32 {
 }
 
 // A report records its shard, so the type lives with reports.
-pub use crate::report::Shard;
+pub use report::Shard;
 
 /// A results folder to grade into, and what to record in it.
 pub struct ResultsFolder<'a> {
@@ -287,7 +287,7 @@ pub fn run(
             None => true,
         });
     }
-    let progress = crate::report::progress::Progress::new(entries.len() as u64, done.len() as u64);
+    let progress = report::progress::Progress::new(entries.len() as u64, done.len() as u64);
     let finished = Mutex::new(done);
     // Saves and counts a submission graded to the end.
     let finish = |entry: &Entry, report: SubmissionReport| -> Result<(), Error> {
@@ -315,7 +315,7 @@ pub fn run(
 struct Class<'g, 'a>(&'g Grading<'a>);
 
 impl<'a> phases::Phases for Class<'_, 'a> {
-    type Pending = Box<crate::grade::Pending<'a>>;
+    type Pending = Box<grading::grade::Pending<'a>>;
     type Report = SubmissionReport;
 
     fn visible(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
@@ -363,7 +363,7 @@ fn again(why: String) -> Error {
 fn visible_phase<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
-) -> Step<Box<crate::grade::Pending<'a>>, SubmissionReport> {
+) -> Step<Box<grading::grade::Pending<'a>>, SubmissionReport> {
     visible_or_starved(grading, entry).unwrap_or(Step::Starved(None))
 }
 
@@ -371,7 +371,7 @@ fn visible_phase<'a>(
 fn visible_or_starved<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
-) -> Result<Step<Box<crate::grade::Pending<'a>>, SubmissionReport>, String> {
+) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, String> {
     let file = match &entry.file {
         Ok(file) => file,
         Err(why) => {

@@ -1,8 +1,8 @@
 //! The command line (clap derive types only; behaviour lives in
 //! [`crate::commands`]).
 
-use crate::report::Format;
 use clap::{Parser, Subcommand};
+use report::Format;
 use std::path::PathBuf;
 
 /// Grades consistent-hashing challenge submissions against the reference and
@@ -42,7 +42,7 @@ pub enum Command {
     /// Print a challenge's statement (its README.md)
     Show {
         /// The challenge to show
-        #[arg(default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "CHALLENGE")]
+        #[arg(default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "CHALLENGE")]
         challenge: String,
     },
     /// Start a solution from the challenge's starter (the pinned hash done)
@@ -77,10 +77,10 @@ pub enum Command {
 pub struct InitArgs {
     /// The language to start in
     #[arg(long, short, value_enum)]
-    pub lang: crate::lang::Language,
+    pub lang: grading::lang::Language,
 
     /// The challenge to start
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// The folder to write the starter into [default: .]
@@ -111,7 +111,7 @@ pub struct GradeArgs {
     /// [default: learner with --format gradescope or prairielearn, whose
     /// results students see once published; else instructor]
     #[arg(long, value_enum)]
-    pub audience: Option<crate::report::Audience>,
+    pub audience: Option<report::Audience>,
 
     /// Submissions graded at once [default: the number of cores]
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -151,8 +151,8 @@ pub struct WatchArgs {
     pub grading: GradingArgs,
 
     /// Who reads the screen: `learner` hides every detail of hidden groups
-    #[arg(long, value_enum, default_value_t = crate::report::Audience::Learner)]
-    pub audience: crate::report::Audience,
+    #[arg(long, value_enum, default_value_t = report::Audience::Learner)]
+    pub audience: report::Audience,
 
     /// The submission file to grade on every save
     #[arg(value_name = "FILE")]
@@ -165,7 +165,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct GradingArgs {
     /// The challenge to grade against
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// Grade against the cases in DIR instead of the challenge's own
@@ -285,7 +285,7 @@ pub enum AuditFormat {
 #[derive(Debug, clap::Args)]
 pub struct SuiteArgs {
     /// The challenge
-    #[arg(long, short, default_value = crate::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// The cases in DIR instead of the challenge's own tests
@@ -329,7 +329,7 @@ pub struct GenArgs {
 
     /// What kind of case
     #[arg(long, short, value_enum)]
-    pub profile: crate::generate::Profile,
+    pub profile: grading::generate::Profile,
 
     /// The seed: the same seed writes the same bytes
     #[arg(long, short)]

@@ -5,19 +5,19 @@ mod prairielearn;
 mod rejudge;
 
 use crate::batch;
-use crate::challenge::{self, Challenge};
 use crate::cli::{Cli, Command, GradeArgs, GradingArgs, InitArgs, MergeArgs, WatchArgs};
-use crate::error::Error;
-use crate::judge::Verdict;
-use crate::lang::Submission;
-use crate::report::{self, Format};
+use grading::challenge::{self, Challenge};
+use grading::error::Error;
+use grading::judge::Verdict;
+use grading::lang::Submission;
+use report::{self, Format};
 use sandbox::{Environment, RunOptions, SessionLimits};
 use std::io::Write;
 
 mod publish;
 use publish::{check_outputs, publish, quiet_broken_pipe};
 
-pub use crate::error::exit;
+pub use grading::error::exit;
 
 /// How a command ended when it ran to its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,7 +133,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         && !batch::holds_entry_file(upload)
     {
         let found = prairielearn::listing(upload)?;
-        let expected = crate::lang::entry_names();
+        let expected = grading::lang::entry_names();
         ungraded(file, &report::Ungraded::NoEntryFile { found, expected })?;
         return Ok(if args.exit_zero {
             Status::Passed
@@ -189,7 +189,7 @@ fn ungraded(file: &std::path::Path, why: &report::Ungraded) -> Result<(), Error>
     let mut bytes = Vec::new();
     report::render_gradescope_ungraded(why, &mut bytes)
         .map_err(Error::io(format!("cannot write {}", file.display())))?;
-    crate::fsutil::write_atomically(file, &bytes)
+    grading::fsutil::write_atomically(file, &bytes)
 }
 
 /// `e` with every cause after it, as one line.
@@ -274,7 +274,7 @@ fn graded(
             group.time_limit = std::time::Duration::from_millis(ms);
         }
     }
-    let grading = crate::grade::Grading {
+    let grading = grading::grade::Grading {
         challenge: &challenge,
         source: &root.source,
         suite: &suite,
@@ -286,7 +286,7 @@ fn graded(
         } else {
             report::Audience::Instructor
         }),
-        extras: crate::extra::ExtraLimits {
+        extras: grading::extra::ExtraLimits {
             run_floor: std::time::Duration::from_millis(
                 args.grading.extra_run_limit.unwrap_or(l.extra_run_ms),
             ),
@@ -294,7 +294,7 @@ fn graded(
                 args.grading.extras_budget.unwrap_or(l.extras_budget_ms),
             ),
         },
-        started_at_ms: crate::grade::now_ms(),
+        started_at_ms: grading::grade::now_ms(),
         derived: Default::default(),
     };
     let jobs = args.jobs.map_or_else(
@@ -334,7 +334,7 @@ fn part_entries(
             found
                 .skipped
                 .iter()
-                .map(|p| crate::report::text::visible(&p.display().to_string()))
+                .map(|p| report::text::visible(&p.display().to_string()))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -453,7 +453,7 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let suite = challenge.load_suite(&dir, own)?;
     // A wrong expected file stops the run before anyone is graded by it.
-    crate::author::check_expected(&challenge, &suite)?;
+    grading::author::check_expected(&challenge, &suite)?;
     Ok(Setup {
         root,
         tests,

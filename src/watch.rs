@@ -14,10 +14,10 @@ mod files;
 mod regrading;
 mod screen;
 
-use crate::error::Error;
-use crate::judge::Verdict;
-use crate::report::{self, SubmissionReport, WatchScreen, WatchState};
+use grading::error::Error;
+use grading::judge::Verdict;
 use regrading::{Ended, Regrading};
+use report::{self, SubmissionReport, WatchScreen, WatchState};
 use sandbox::os;
 use screen::{Key, Screen};
 use std::ffi::OsString;

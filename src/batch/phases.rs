@@ -6,7 +6,7 @@
 //! classmate's included), and a regrade runs with no other session at all.
 
 use super::Entry;
-use crate::error::Error;
+use grading::error::Error;
 use std::collections::VecDeque;
 use std::sync::Mutex;
 

@@ -2,8 +2,8 @@
 //! again, reading what it holds, grading aside into a folder beside it,
 //! and putting that folder in its place in one step.
 
-use crate::error::Error;
-use crate::report::SubmissionReport;
+use grading::error::Error;
+use report::SubmissionReport;
 use std::path::{Path, PathBuf};
 
 /// A results folder held while it is rejudged: by a lock beside it,
@@ -114,7 +114,7 @@ pub fn saved(dir: &Path) -> Result<Vec<SubmissionReport>, Error> {
             "{} and {} both hold the result of {}; a results folder holds one result per student: remove the one the grader did not write",
             pair[0].0.display(),
             pair[1].0.display(),
-            crate::report::text::visible(&pair[0].1.name)
+            report::text::visible(&pair[0].1.name)
         )));
     }
     Ok(found.into_iter().map(|(_, report)| report).collect())
@@ -131,7 +131,7 @@ pub fn keep_previous(dir: &Path, staged: &Path, names: &[String]) -> Result<(), 
             "cannot read {}",
             dir.join(&file).display()
         )))?;
-        crate::fsutil::write_atomically(&staged.join(&file), &bytes)?;
+        grading::fsutil::write_atomically(&staged.join(&file), &bytes)?;
     }
     Ok(())
 }

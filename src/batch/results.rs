@@ -8,11 +8,11 @@
 //! files hash as they did when it was graded.
 
 use super::Entry;
-use crate::error::Error;
-use crate::fsutil::write_atomically;
-use crate::grade::Grading;
-use crate::report::SubmissionReport;
-use crate::words::hex;
+use grading::error::Error;
+use grading::fsutil::write_atomically;
+use grading::grade::Grading;
+use grading::words::hex;
+use report::SubmissionReport;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -109,7 +109,7 @@ impl Results {
                     return Err(Error::Usage(format!(
                         "{} holds the results of {} this run does not grade ({}); grading into it afresh would delete them: add --resume to grade into it beside them, give another --results folder, or remove {} to start over",
                         dir.display(),
-                        crate::words::counted(others.len(), "student"),
+                        grading::words::counted(others.len(), "student"),
                         listed(&others),
                         dir.display()
                     )));
@@ -143,15 +143,15 @@ impl Results {
             .ok()
             .filter(|s| s.source == source)
             .map(|s| s.report)
-            .filter(|r| r.name == name && r.verdict != crate::judge::Verdict::GraderFault)
+            .filter(|r| r.name == name && r.verdict != grading::judge::Verdict::GraderFault)
     }
 
     /// Saves `report`, the result of the submission whose files hash to
     /// `source`.
     /// The file holds the learner's text as JSON escapes where a terminal
-    /// or a CI runner would obey it (see [`crate::report::text::safe_json`]).
+    /// or a CI runner would obey it (see [`report::text::safe_json`]).
     pub(super) fn save(&self, report: &SubmissionReport, source: &str) -> Result<(), Error> {
-        let text = crate::report::text::safe_json_compact(&serde_json::json!({
+        let text = report::text::safe_json_compact(&serde_json::json!({
             "source": source,
             "report": report,
         }))
@@ -170,7 +170,7 @@ const RESULT: &str = ".result.json";
 /// The file name of student `name`'s result. A name may hold folders
 /// (`a/ada`): one file per name, in the folder itself.
 pub(super) fn result_file(name: &str) -> String {
-    format!("{}{RESULT}", crate::report::names::file_name(name))
+    format!("{}{RESULT}", report::names::file_name(name))
 }
 
 /// The students of the results `saved` whose file is none of `graded`,
@@ -193,7 +193,7 @@ fn listed(names: &[String]) -> String {
     let mut text: Vec<String> = names
         .iter()
         .take(SHOWN)
-        .map(|n| crate::report::text::visible(n))
+        .map(|n| report::text::visible(n))
         .collect();
     if names.len() > SHOWN {
         text.push(format!("and {} more", names.len() - SHOWN));

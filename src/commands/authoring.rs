@@ -2,9 +2,8 @@
 //! each on a challenge's suite (or a `--tests` folder).
 
 use super::{Error, Status};
-use crate::challenge::{self, Challenge};
 use crate::cli::{AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, SuiteArgs};
-use crate::report;
+use grading::challenge::{self, Challenge};
 use std::io::Write;
 
 /// `grader audit`: every known mistake against the suite.
@@ -12,7 +11,7 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
     let (challenge, dir, own) = authoring(cli, &args.suite, None)?;
     let suite = challenge.load_suite(&dir, own)?;
     let cases: Vec<&challenge::Case> = suite.cases().collect();
-    let rows = crate::diagnose::audit(&challenge, &cases);
+    let rows = grading::diagnose::audit(&challenge, &cases);
     match args.format {
         AuditFormat::Json => report::authoring::render_audit_json(&rows, out),
         AuditFormat::Human => {
@@ -59,8 +58,8 @@ pub(super) fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Stat
             text
         }
     };
-    let pasted = crate::author::parse_pasted(&text).map_err(Error::Usage)?;
-    let (case, expected) = crate::author::add(&challenge, &folder, &args.name, &pasted)?;
+    let pasted = grading::author::parse_pasted(&text).map_err(Error::Usage)?;
+    let (case, expected) = grading::author::add(&challenge, &folder, &args.name, &pasted)?;
     writeln!(out, "wrote {} and {}", case.display(), expected.display())
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
@@ -70,7 +69,7 @@ pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<
     let writes = (!args.check).then_some("bless");
     let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
     let suite = challenge.load_suite_with(&dir, own, false)?;
-    let changes = crate::author::blessings(&challenge, &suite);
+    let changes = grading::author::blessings(&challenge, &suite);
     report::authoring::render_bless(&changes, args.check, out)
         .map_err(Error::io("cannot write output"))?;
     if changes.is_empty() {
@@ -79,7 +78,7 @@ pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<
     if args.check {
         return Ok(Status::Failed);
     }
-    crate::author::bless(&changes)?;
+    grading::author::bless(&changes)?;
     Ok(Status::Passed)
 }
 
@@ -87,7 +86,7 @@ pub(super) fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Resu
     let (challenge, dir, own) = authoring(cli, args, None)?;
     // Loading checks challenge.toml, every case and every expected file.
     let suite = challenge.load_suite(&dir, own)?;
-    let findings = crate::author::validate(&challenge, &suite);
+    let findings = grading::author::validate(&challenge, &suite);
     report::authoring::render_findings(&findings, out).map_err(Error::io("cannot write output"))?;
     if findings.iter().any(|f| f.error) {
         return Err(Error::Invalid(
@@ -106,7 +105,7 @@ pub(super) fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Resu
 pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, dir, own) = authoring(cli, &args.suite, Some("gen"))?;
     let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
-    let request = crate::generate::Request {
+    let request = grading::generate::Request {
         profile: args.profile,
         seed: args.seed,
         nodes: args.nodes,
@@ -114,7 +113,7 @@ pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result
         dir: &folder,
         name: &args.name,
     };
-    let (case, expected) = crate::generate::generate(&challenge, &request)?;
+    let (case, expected) = grading::generate::generate(&challenge, &request)?;
     writeln!(out, "wrote {} and {}", case.display(), expected.display())
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)

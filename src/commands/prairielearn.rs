@@ -15,7 +15,7 @@
 
 use super::{Error, Status};
 use crate::cli::{Cli, GradeArgs, GradingArgs, PrairielearnArgs};
-use crate::report::{Audience, Format, Ungraded};
+use report::{Audience, Format, Ungraded};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -38,9 +38,9 @@ pub(super) fn prairielearn(
         // PrairieLearn must hear why: not a score, no attempt charged.
         let why = super::error_chain(e);
         let mut bytes = Vec::new();
-        crate::report::render_ungraded(&Ungraded::Grader(why), &mut bytes)
+        report::render_ungraded(&Ungraded::Grader(why), &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
-        crate::fsutil::write_atomically(&file, &bytes)?;
+        grading::fsutil::write_atomically(&file, &bytes)?;
     }
     graded
 }
@@ -68,7 +68,7 @@ fn grade(
     let challenge = match &args.challenge {
         Some(id) => id.clone(),
         None => from_data(&root.join("data/data.json"))?
-            .unwrap_or_else(|| crate::challenge::DEFAULT_CHALLENGE.to_owned()),
+            .unwrap_or_else(|| grading::challenge::DEFAULT_CHALLENGE.to_owned()),
     };
     let student: PathBuf = root.join("student");
     if !student.is_dir() {
@@ -79,13 +79,13 @@ fn grade(
     }
     // The folder is one student's, never a class: without the entry file
     // it is their format error, told them before anything runs.
-    let expected = crate::lang::entry_names();
+    let expected = grading::lang::entry_names();
     if !expected.iter().any(|name| student.join(name).is_file()) {
         let found = listing(&student)?;
         let mut bytes = Vec::new();
-        crate::report::render_ungraded(&Ungraded::NoEntryFile { found, expected }, &mut bytes)
+        report::render_ungraded(&Ungraded::NoEntryFile { found, expected }, &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
-        crate::fsutil::write_atomically(file, &bytes)?;
+        grading::fsutil::write_atomically(file, &bytes)?;
         return Ok(Status::Passed);
     }
     let grade = GradeArgs {
@@ -120,7 +120,7 @@ fn grade(
         &[],
         None,
     )?;
-    let human = crate::report::HumanOptions::default();
+    let human = report::HumanOptions::default();
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
 }
 
@@ -185,7 +185,7 @@ fn from_data(path: &Path) -> Result<Option<String>, Error> {
         other => Err(Error::Usage(format!(
             "{}: params.challenge is {other}, not a string; give the challenge's id, e.g. \"{}\"",
             path.display(),
-            crate::challenge::DEFAULT_CHALLENGE
+            grading::challenge::DEFAULT_CHALLENGE
         ))),
     }
 }

@@ -3,8 +3,8 @@
 //! summary.
 
 use super::{Fault, Status, Why};
-use crate::error::Error;
-use crate::report::{self, Format};
+use grading::error::Error;
+use report::{self, Format};
 use std::io::Write;
 
 /// Proves every file a run will write can be written, before the work
@@ -14,7 +14,7 @@ pub(super) fn check_outputs(
     output: Option<&std::path::Path>,
     gradebook: Option<&std::path::Path>,
 ) -> Result<(), Error> {
-    use crate::fsutil::{check_appendable, check_writable};
+    use grading::fsutil::{check_appendable, check_writable};
     if let Some(path) = output {
         check_writable(path, "--output")?;
     }
@@ -50,7 +50,7 @@ pub(super) fn publish(
             } else {
                 bytes
             };
-            crate::fsutil::write_atomically(path, &bytes)?;
+            grading::fsutil::write_atomically(path, &bytes)?;
         }
         None => quiet_broken_pipe(match format {
             Format::Human => report::render_human_with(report, human, out),
@@ -64,7 +64,10 @@ pub(super) fn publish(
     }
     if let Some(path) = gradebook {
         let json = path.extension().is_some_and(|e| e == "json");
-        crate::fsutil::write_atomically(path, &report::gradebook::render_gradebook(report, json))?;
+        grading::fsutil::write_atomically(
+            path,
+            &report::gradebook::render_gradebook(report, json),
+        )?;
     }
     // The report is out, with every submission the grader failed on
     // recorded as such; the run still ends as the grader's fault (exit 3),
@@ -72,14 +75,14 @@ pub(super) fn publish(
     let faulted: Vec<&report::SubmissionReport> = report
         .submissions
         .iter()
-        .filter(|s| s.verdict == crate::judge::Verdict::GraderFault)
+        .filter(|s| s.verdict == grading::judge::Verdict::GraderFault)
         .collect();
     if let Some(first) = faulted.first() {
         let why = first.tests.first().map_or("", |t| t.message.as_str());
         return Ok(Status::Faulted(Fault {
             what: format!(
                 "the grader failed on {} (recorded in the report as grader-fault; the others were graded)",
-                crate::words::counted(faulted.len(), "submission")
+                grading::words::counted(faulted.len(), "submission")
             ),
             why: Why(format!("{}: {why}", first.name)),
         }));

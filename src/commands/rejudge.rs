@@ -1,5 +1,5 @@
 //! `grader rejudge` and `grader compare`: a class graded again, or two
-//! reports, compared student by student ([`crate::report::changes`]).
+//! reports, compared student by student ([`report::changes`]).
 //!
 //! Exit codes: 0 when no student changes verdict or score (and, with
 //! `--apply`, once the change is applied), 1 when some do and nothing was
@@ -10,8 +10,8 @@
 use super::{Error, Fault, Status, Why};
 use crate::batch::rejudge as files;
 use crate::cli::{ChangesFormat, CompareArgs, GradeArgs, GradingArgs, RejudgeArgs};
-use crate::report::changes::{self, Changes};
-use crate::report::{Audience, Format};
+use report::changes::{self, Changes};
+use report::{Audience, Format};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,7 +34,7 @@ struct Recorded {
     extras_budget: Option<u64>,
     no_sandbox: bool,
     require_sandbox: bool,
-    shard: Option<crate::report::Shard>,
+    shard: Option<report::Shard>,
     paths: Vec<PathBuf>,
     /// What the runs that added to the folder with `--resume` graded,
     /// beyond `shard` and `paths` (the fresh run's): the folder holds the
@@ -47,7 +47,7 @@ struct Recorded {
 /// shard of them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(super) struct Part {
-    pub(super) shard: Option<crate::report::Shard>,
+    pub(super) shard: Option<report::Shard>,
     pub(super) paths: Vec<PathBuf>,
 }
 
@@ -55,7 +55,7 @@ pub(super) struct Part {
 /// `audience`, and with `resumed`, the parts of a rejudged folder beyond
 /// the command line's), as the results folder keeps it.
 pub(super) fn record(
-    root: &crate::challenge::Root,
+    root: &grading::challenge::Root,
     args: &GradeArgs,
     audience: Audience,
     resumed: &[Part],
@@ -67,8 +67,8 @@ pub(super) fn record(
         .collect::<Result<Vec<_>, _>>()?;
     let recorded = Recorded {
         challenges: match root.source {
-            crate::challenge::Source::Embedded { .. } => None,
-            crate::challenge::Source::Folder { .. } => Some(root.dir.clone()),
+            grading::challenge::Source::Embedded { .. } => None,
+            grading::challenge::Source::Folder { .. } => Some(root.dir.clone()),
         },
         challenge: args.grading.challenge.clone(),
         tests: args
@@ -225,7 +225,7 @@ pub(super) fn rejudge(
     let blocked: Vec<&changes::StudentChange> = changes.not_judged().collect();
     let names: Vec<String> = blocked
         .iter()
-        .map(|s| crate::report::text::visible(&s.name))
+        .map(|s| report::text::visible(&s.name))
         .collect();
     // The others' new results are applied when some are; every student
     // the grader could not judge again keeps their previous result.
@@ -278,7 +278,7 @@ pub(super) fn rejudge(
         return Ok(Status::Faulted(Fault {
             what: format!(
                 "the grader could not judge {} that {} holds a verdict for ({}); {what}",
-                crate::words::counted(blocked.len(), "submission"),
+                grading::words::counted(blocked.len(), "submission"),
                 dir.display(),
                 names.join(", "),
             ),
@@ -325,17 +325,14 @@ pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status,
 /// Refuses a report in which two submissions share a name: students are
 /// matched by name, so a second one would be left out of every count
 /// without a word. No report the grader writes has one.
-fn one_each(
-    submissions: &[crate::report::SubmissionReport],
-    path: &std::path::Path,
-) -> Result<(), Error> {
+fn one_each(submissions: &[report::SubmissionReport], path: &std::path::Path) -> Result<(), Error> {
     let mut first = std::collections::BTreeMap::new();
     for (i, s) in submissions.iter().enumerate() {
         if let Some(j) = first.insert(s.name.as_str(), i) {
             return Err(Error::Usage(format!(
                 "{}: submissions[{j}] and submissions[{i}] are both named {}; a report names each student once: compare reports the grader wrote, or merge shards with `grader merge`",
                 path.display(),
-                crate::report::text::visible(&s.name)
+                report::text::visible(&s.name)
             )));
         }
     }
@@ -361,18 +358,18 @@ fn faults(changes: &Changes) -> Option<Fault> {
         .filter(|s| {
             s.new
                 .as_ref()
-                .is_some_and(|n| n.verdict == crate::judge::Verdict::GraderFault)
+                .is_some_and(|n| n.verdict == grading::judge::Verdict::GraderFault)
         })
         .collect();
     let first = faulted.first()?;
     Some(Fault {
         what: format!(
             "the grader failed on {} of the later grading (shown as could not be judged)",
-            crate::words::counted(faulted.len(), "submission")
+            grading::words::counted(faulted.len(), "submission")
         ),
         why: Why(format!(
             "{}: {}",
-            crate::report::text::visible(&first.name),
+            report::text::visible(&first.name),
             first.not_judged.clone().unwrap_or_default()
         )),
     })
@@ -381,7 +378,7 @@ fn faults(changes: &Changes) -> Option<Fault> {
 #[cfg(test)]
 mod tests {
     use super::{Part, Recorded, merged};
-    use crate::report::{Audience, Shard};
+    use report::{Audience, Shard};
     use std::path::PathBuf;
 
     fn recorded(shard: Option<Shard>, paths: &[&str]) -> Vec<u8> {

@@ -2,7 +2,7 @@
 //! child process, so that a newer save can stop it at any moment (its
 //! sessions die with it) and nothing it does can take `watch` down.
 
-use crate::report::Report;
+use report::Report;
 use sandbox::os;
 use std::ffi::OsString;
 use std::io::Read;

@@ -3,8 +3,8 @@
 //! gen's reproducibility and its ties profile.
 
 use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
+use grading::challenge::Challenge;
 use reference::explanation::{Explanation, WinRule};
-use rendezvous_grader::challenge::Challenge;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;

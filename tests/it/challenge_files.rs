@@ -4,8 +4,8 @@
 //! against the reference).
 
 use crate::support::{root, vectors};
+use grading::challenge::{self, Challenge, Suite};
 use reference::explanation::{Explanation, WinRule};
-use rendezvous_grader::challenge::{self, Challenge, Suite};
 use serde_json::Value;
 
 fn suite() -> (Challenge, Suite) {

@@ -3,9 +3,9 @@
 //! `grader validate` / `grader audit` passing on every challenge.
 
 use crate::support::{grader, json, output_with_stdin, root, run, tempdir, vectors};
+use grading::challenge::{Case, Challenge, ExpectedFrom, Suite};
 use reference::explanation::{Explanation, WinRule};
 use reference::h32;
-use rendezvous_grader::challenge::{Case, Challenge, ExpectedFrom, Suite};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -317,8 +317,8 @@ fn validate_flags_a_decision_that_hangs_on_a_hair() {
 
 #[test]
 fn every_statements_example_is_what_the_reference_answers() {
-    use rendezvous_grader::author::parse_pasted;
-    use rendezvous_grader::challenge::{Operations, parse_input};
+    use grading::author::parse_pasted;
+    use grading::challenge::{Operations, parse_input};
     for id in ALL {
         let (challenge, _) = suite(id);
         let text =

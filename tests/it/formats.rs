@@ -284,7 +284,7 @@ fn github_annotations_are_escaped_and_within_limits() {
 #[test]
 fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
     use clap::ValueEnum;
-    use rendezvous_grader::report::Format;
+    use report::Format;
     let submissions = [
         "submissions/python/lowest_score.py",
         "submissions/python/remove_absent_raises.py",

@@ -7,7 +7,7 @@
 
 use crate::support::{grader, output, root, tempdir};
 use clap::ValueEnum;
-use rendezvous_grader::report::Format;
+use report::Format;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -10,7 +10,7 @@
 //! snapshot.
 
 use crate::support::{copy_tree, json, root, run, tempdir, text, xmllint};
-use rendezvous_grader::report::{
+use report::{
     Folded, Format, HumanOptions, Report, WatchScreen, WatchState, github_summary, render,
     render_human_with, render_watch,
 };
@@ -606,12 +606,12 @@ fn bless_check_output() {
 /// judged now that it could not be before, a test renamed).
 #[test]
 fn changes_output() {
-    use rendezvous_grader::judge::Verdict;
-    use rendezvous_grader::report::changes::{compare, render_changes, render_changes_json};
+    use grading::judge::Verdict;
+    use report::changes::{compare, render_changes, render_changes_json};
     let (_, report) = fixtures().into_iter().find(|(n, _)| n == "batch").unwrap();
     let old = report.submissions.clone();
     let mut new = old.clone();
-    let named = |new: &[rendezvous_grader::report::SubmissionReport], name: &str| {
+    let named = |new: &[report::SubmissionReport], name: &str| {
         new.iter().position(|s| s.name == name).unwrap()
     };
     // ada fails a test she passed; her score drops by its points.

@@ -1,0 +1,518 @@
+//! Diagnose: name the learner's mistake. A failing submission's cases are
+//! replayed on every known mistake of the challenge; a mistake that
+//! reproduces the submission on every failing case it can be compared on
+//! is named, preferring one that also passes where the submission passed.
+//! When none does, two mistakes made together may be; failing that, the
+//! closest is shown with its agreement rate, on enough evidence only.
+
+use crate::challenge::{Case, Challenge};
+use crate::judge::same;
+use crate::run::Outcome;
+use reference::Effect;
+use reference::mistakes::{Made, VariantRun};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+mod nondeterminism;
+mod property;
+pub use nondeterminism::{Change, Nondeterminism, first_difference, nondeterminism_causes};
+pub use property::{PropertyHint, order_hint, property_hint};
+
+/// What the submission did on one case, as far as a mistake can reproduce
+/// it.
+#[derive(Debug, Clone)]
+pub enum Behaviour {
+    /// Answered every operation.
+    Output(Vec<Value>),
+    /// Raised at `at`, having answered `output` before.
+    Raised { output: Vec<Value>, at: usize },
+}
+
+impl Behaviour {
+    /// The behaviour in `outcome`, if a mistake could reproduce it (time and
+    /// memory limits, crashes and load failures cannot be compared). An
+    /// exception that is a limit (a MemoryError, a write past the file size
+    /// limit), judged as that limit, is not something the code chose to
+    /// raise: it is no behaviour either.
+    pub fn of(outcome: &Outcome) -> Option<Behaviour> {
+        match outcome {
+            Outcome::Output(output) => Some(Behaviour::Output(output.clone())),
+            Outcome::Raised { error, .. } if crate::judge::raised_at_a_limit(error) => None,
+            Outcome::Raised { output, error } => {
+                let at = error.op_index?.op()?;
+                Some(Behaviour::Raised {
+                    output: output.clone(),
+                    at,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    fn reproduced_by(&self, run: &VariantRun) -> bool {
+        let all_same = |a: &[Value], b: &[Value]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        };
+        match self {
+            Behaviour::Output(output) => run.raised_at.is_none() && all_same(output, &run.output),
+            Behaviour::Raised { output, at } => {
+                run.raised_at == Some(*at) && all_same(output, &run.output)
+            }
+        }
+    }
+}
+
+/// A known mistake by name, in the form it was made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedMistake {
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+}
+
+impl NamedMistake {
+    fn of(made: Made) -> NamedMistake {
+        NamedMistake {
+            id: made.mistake.id.to_owned(),
+            title: made.mistake.title.to_owned(),
+            explanation: made.mistake.explanation.to_owned(),
+            hint: made.mistake.hint.to_owned(),
+            form: made.form_label().map(|f| format!("{f:?}")),
+        }
+    }
+}
+
+/// A named mistake in a report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MistakeReport {
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// A second mistake made together with this one, when only the two
+    /// together explain the answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<NamedMistake>,
+    /// `true` when it reproduces every failing case; `false` for the
+    /// closest mistake when none does.
+    pub exact: bool,
+    /// Failing cases it reproduces, of those compared.
+    pub reproduced: usize,
+    pub compared: usize,
+}
+
+impl MistakeReport {
+    /// Every mistake named, the first and the one made with it.
+    pub fn named(&self) -> Vec<NamedMistake> {
+        let first = NamedMistake {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            explanation: self.explanation.clone(),
+            hint: self.hint.clone(),
+            form: self.form.clone(),
+        };
+        std::iter::once(first).chain(self.with.clone()).collect()
+    }
+}
+
+/// One case with what the submission did and whether it passed.
+#[derive(Debug, Clone)]
+pub struct Observed<'a> {
+    pub case: &'a Case,
+    pub behaviour: Option<Behaviour>,
+    pub passed: bool,
+}
+
+/// What diagnosis found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Diagnosis {
+    /// The mistake named, exactly or as the closest.
+    pub mistake: Option<MistakeReport>,
+    /// The submission gave wrong answers and no known mistake explains
+    /// them well enough to be named.
+    pub unexplained: bool,
+}
+
+/// The mistake that explains `observed`, by the evidence rule
+/// (docs/diagnosis.md):
+/// - named **exactly** when it reproduces every failing test: the same
+///   answers, and a raise only where the submission raised, after the
+///   same answers. A failing test that hit a limit or crashed gave no
+///   answers to reproduce, so it is never reproduced;
+/// - when no one mistake is exact, **two made together** are named when
+///   together they reproduce every failing test and pass every test the
+///   submission passed (a stricter rule than for one: there are many
+///   more pairs than mistakes to match by chance);
+/// - named as the **closest** when it reproduces more than half of the
+///   failing tests and more than any other mistake does;
+/// - otherwise none is named, and `unexplained` says so when the
+///   submission gave wrong answers at all.
+pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis {
+    let failing_all = observed.iter().filter(|o| !o.passed).count();
+    let mut failing: Vec<(&Case, &Behaviour)> = observed
+        .iter()
+        .filter(|o| !o.passed)
+        .filter_map(|o| Some((o.case, o.behaviour.as_ref()?)))
+        .collect();
+    // The smallest first: a mistake that is not the one made nearly always
+    // misses a small one, and is then never replayed on the large ones.
+    failing.sort_by_key(|(case, _)| replay_cost(case));
+    if failing.is_empty() {
+        return Diagnosis::default();
+    }
+    let passing: Vec<&Case> = observed
+        .iter()
+        .filter(|o| o.passed)
+        .map(|o| o.case)
+        .collect();
+    let catalogue = challenge.model.catalogue;
+    let reproduces = |made: Made, (case, behaviour): &(&Case, &Behaviour)| {
+        behaviour.reproduced_by(&catalogue.run(&[made], &case.args, &case.ops))
+    };
+    // The mistakes that reproduce every failing test, smallest first. Only
+    // when none does is each mistake counted on every test, for the
+    // closest.
+    let every: Vec<Made> = if failing.len() == failing_all {
+        catalogue
+            .each()
+            .filter(|&made| failing.iter().all(|f| reproduces(made, f)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let passes = |made: Made| {
+        passing
+            .iter()
+            .filter(|case| {
+                let run = catalogue.run(&[made], &case.args, &case.ops);
+                Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+            })
+            .count()
+    };
+    // (mistake, failing reproduced, passing also passed), in the
+    // catalogue's order.
+    let scored: Vec<(Made, usize, usize)> = if every.is_empty() {
+        catalogue
+            .each()
+            .map(|made| {
+                (
+                    made,
+                    failing.iter().filter(|f| reproduces(made, f)).count(),
+                    0,
+                )
+            })
+            .collect()
+    } else {
+        every
+            .into_iter()
+            .map(|made| (made, failing_all, passes(made)))
+            .collect()
+    };
+    let exact = scored
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, reproduced, _))| *reproduced == failing_all)
+        // Most passing cases kept; the catalogue's order breaks ties.
+        .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
+        .map(|(_, hit)| hit);
+    let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
+        (*made, None, *reproduced)
+    } else if let Some([a, b]) = (failing.len() == failing_all)
+        .then(|| together(challenge, &failing, &passing, PAIR_SEARCH_SUITES))
+        .flatten()
+    {
+        (a, Some(NamedMistake::of(b)), failing_all)
+    } else if let Some((made, reproduced, _)) = closest(&scored, failing_all) {
+        (made, None, reproduced)
+    } else {
+        return Diagnosis {
+            mistake: None,
+            unexplained: true,
+        };
+    };
+    let NamedMistake {
+        id,
+        title,
+        explanation,
+        hint,
+        form,
+    } = NamedMistake::of(named);
+    Diagnosis {
+        mistake: Some(MistakeReport {
+            id,
+            title,
+            explanation,
+            hint,
+            form,
+            with,
+            exact: reproduced == failing_all,
+            reproduced,
+            compared: failing_all,
+        }),
+        unexplained: false,
+    }
+}
+
+/// How many replays of the whole suite the search for two mistakes made
+/// together may cost. There are hundreds of pairs: without a bound, a
+/// submission failing only a large case would replay it hundreds of times.
+/// The bound counts work, not time, so the same files always get the same
+/// diagnosis.
+const PAIR_SEARCH_SUITES: u64 = 20;
+
+/// The work of replaying `case` once: each operation may look at every
+/// node there can be (those it starts with and those added), times the
+/// points per node of a ring (`k`); an operation with a count (`load(n)`,
+/// `top(key, n)`) does that many times more.
+fn replay_cost(case: &Case) -> u64 {
+    let count = |v: &Value| v.as_u64().unwrap_or(0);
+    let started = case.input[0][0].as_array().map_or(0, Vec::len) as u64;
+    let added = case
+        .ops
+        .iter()
+        .filter(|op| op.signature.effect == Effect::Adds)
+        .count() as u64;
+    let k = count(&case.input[0][1]).max(1);
+    let each = (started + added + 1).saturating_mul(k);
+    case.input[1]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|op| {
+            let times = op
+                .as_array()
+                .map_or(1, |op| op.iter().map(count).sum::<u64>().max(1));
+            each.saturating_mul(times)
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// The two mistakes that made together reproduce every `failing` test and
+/// pass every `passing` one (the first in the catalogue's order of those
+/// that make one solution); `None` when two different solutions both fit,
+/// and when the search would cost more than `suites` replays of the suite
+/// ([`PAIR_SEARCH_SUITES`]) before it has tried every pair.
+fn together(
+    challenge: &Challenge,
+    failing: &[(&Case, &Behaviour)],
+    passing: &[&Case],
+    suites: u64,
+) -> Option<[Made; 2]> {
+    let catalogue = challenge.model.catalogue;
+    // The smallest failing cases first: most pairs fail one of them.
+    let mut failing = failing.to_vec();
+    failing.sort_by_key(|(case, _)| replay_cost(case));
+    let suite: u64 = failing
+        .iter()
+        .map(|(case, _)| replay_cost(case))
+        .chain(passing.iter().map(|case| replay_cost(case)))
+        .sum();
+    let mut budget = suite.saturating_mul(suites);
+    let mut replay = |pair: &[Made; 2], case: &Case| {
+        budget = budget.checked_sub(replay_cost(case))?;
+        Some(catalogue.run(pair, &case.args, &case.ops))
+    };
+    let mut found: Option<[Made; 2]> = None;
+    'pairs: for pair in catalogue.pairs() {
+        for (case, behaviour) in &failing {
+            if !behaviour.reproduced_by(&replay(&pair, case)?) {
+                continue 'pairs;
+            }
+        }
+        for case in passing {
+            let run = replay(&pair, case)?;
+            if !Behaviour::Output(case.expected.clone()).reproduced_by(&run) {
+                continue 'pairs;
+            }
+        }
+        match found {
+            // Two other solutions that both fit: the answers do not say
+            // which mistakes were made, and a wrong name is worse than none.
+            Some(first) if !catalogue.alike(&first, &pair) => return None,
+            Some(_) => {}
+            None => found = Some(pair),
+        }
+    }
+    found
+}
+
+/// The closest mistake: its best form reproduces more than half of the
+/// `failing` tests and more than any other mistake's best form.
+fn closest(scored: &[(Made, usize, usize)], failing: usize) -> Option<(Made, usize, usize)> {
+    // The catalogue's order breaks ties.
+    let (_, best) = scored
+        .iter()
+        .enumerate()
+        .max_by_key(|(at, (_, reproduced, _))| (*reproduced, std::cmp::Reverse(*at)))?;
+    let runner_up = scored
+        .iter()
+        .filter(|(m, ..)| m.mistake.id != best.0.mistake.id)
+        .map(|(_, reproduced, _)| *reproduced)
+        .max()
+        .unwrap_or(0);
+    (2 * best.1 > failing && best.1 > runner_up).then_some(*best)
+}
+
+/// One mistake's audit: the tests that catch it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AuditRow {
+    pub id: String,
+    pub form: Option<String>,
+    pub title: String,
+    /// `group/name` of every test the mistake fails.
+    pub caught_by: Vec<String>,
+}
+
+/// Runs every mistake (in every form) on every case of `cases`.
+pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
+    let catalogue = challenge.model.catalogue;
+    let mut rows = Vec::new();
+    for made in catalogue.each() {
+        let caught_by = cases
+            .iter()
+            .filter(|case| {
+                let run = catalogue.run(&[made], &case.args, &case.ops);
+                !Behaviour::Output(case.expected.clone()).reproduced_by(&run)
+            })
+            .map(|case| format!("{}/{}", case.group, case.name))
+            .collect();
+        rows.push(AuditRow {
+            id: made.mistake.id.to_owned(),
+            form: made.form_label().map(|f| format!("{f:?}")),
+            title: made.mistake.title.to_owned(),
+            caught_by,
+        });
+    }
+    rows
+}
+
+/// Routes between two nodes whose answer went against the pinned scores,
+/// for a submission without `h32` to compare: with two nodes and two
+/// different scores, nothing but the hash decides, so such answers say the
+/// submission's scores do not follow h32 as pinned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashHint {
+    /// Two-node routes answered with the other node.
+    pub against: usize,
+    /// Two-node routes answered at all.
+    pub asked: usize,
+    pub message: String,
+}
+
+/// The fewest routes against the pinned scores that make a hint: one could
+/// be a tie rule or an off-by-one, three in two-node routes are the hash.
+const HASH_HINT_EVIDENCE: usize = 3;
+
+/// The hint, when the answers of `observed` went against the pinned scores
+/// in at least three two-node routes. The caller gives it
+/// only to a submission without `h32` and no exactly named mistake.
+pub fn hash_hint(challenge: &Challenge, observed: &[&Observed<'_>]) -> Option<HashHint> {
+    let (mut asked, mut against) = (0, 0);
+    for o in observed {
+        let answers = match &o.behaviour {
+            Some(Behaviour::Output(output)) | Some(Behaviour::Raised { output, .. }) => output,
+            None => continue,
+        };
+        // One replay gives every operation's scores.
+        let explanations = challenge.model.explanations(&o.case.args, &o.case.ops);
+        for (answer, explanation) in answers.iter().zip(explanations) {
+            let Some(reference::Explanation::Scores(table)) = explanation else {
+                continue;
+            };
+            let [first, second] = table.rows.as_slice() else {
+                continue;
+            };
+            if first.h32 == second.h32 || table.rows.iter().any(|r| r.weighted.is_some()) {
+                // A tie goes by the names; a weight changes the scores.
+                continue;
+            }
+            asked += 1;
+            if answer.as_str() == Some(second.node.as_str()) {
+                against += 1;
+            }
+        }
+    }
+    (against >= HASH_HINT_EVIDENCE).then(|| HashHint {
+        against,
+        asked,
+        message: format!(
+            "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The shipped rendezvous-router suite, answered by a solution that
+    /// makes `made`.
+    fn answered_by(challenge: &Challenge, suite: &[&Case], made: &[Made]) -> Vec<Behaviour> {
+        suite
+            .iter()
+            .map(|case| {
+                let run = challenge.model.catalogue.run(made, &case.args, &case.ops);
+                match run.raised_at {
+                    None => Behaviour::Output(run.output),
+                    Some(at) => Behaviour::Raised {
+                        output: run.output,
+                        at,
+                    },
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_mistakes_made_together_are_named_within_the_search_budget() {
+        let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("challenges");
+        let challenge = Challenge::load(&root, "rendezvous-router").unwrap();
+        let suite = challenge
+            .load_suite(&root.join("rendezvous-router/tests"), true)
+            .unwrap();
+        let catalogue = challenge.model.catalogue;
+        let made = |id: &str| catalogue.each().find(|m| m.mistake.id == id).unwrap();
+        let pair = [made("lowest-score"), made("no-separator")];
+        let cases: Vec<&Case> = suite.cases().collect();
+        let behaviours = answered_by(&challenge, &cases, &pair);
+        let observed: Vec<Observed<'_>> = cases
+            .iter()
+            .zip(&behaviours)
+            .map(|(case, behaviour)| Observed {
+                case,
+                passed: matches!(behaviour, Behaviour::Output(o) if *o == case.expected),
+                behaviour: Some(behaviour.clone()),
+            })
+            .collect();
+        let named = diagnose(&challenge, &observed.iter().collect::<Vec<_>>())
+            .mistake
+            .unwrap();
+        assert_eq!(
+            (named.id.as_str(), named.with.map(|w| w.id), named.exact),
+            ("lowest-score", Some("no-separator".to_owned()), true)
+        );
+        // With no budget the search stops before it starts, and nothing
+        // is named exactly.
+        let failing: Vec<(&Case, &Behaviour)> = observed
+            .iter()
+            .filter(|o| !o.passed)
+            .map(|o| (o.case, o.behaviour.as_ref().unwrap()))
+            .collect();
+        let passing: Vec<&Case> = observed
+            .iter()
+            .filter(|o| o.passed)
+            .map(|o| o.case)
+            .collect();
+        assert!(together(&challenge, &failing, &passing, 0).is_none());
+        assert!(together(&challenge, &failing, &passing, PAIR_SEARCH_SUITES).is_some());
+    }
+}

@@ -1,0 +1,461 @@
+//! Drives the pipeline for a set of submissions: run every case, judge it,
+//! explain the failures, and return each submission's records
+//! ([`Graded`]), from which the `report` crate builds the report.
+
+use crate::challenge::{Case, Challenge, Group, Suite, Visibility};
+use crate::diagnose;
+use crate::error::Error;
+use crate::explain;
+use crate::extra::{Budget, ExtraLimits};
+use crate::judge::{self, Verdict};
+use crate::lang::{Language, Submission};
+use crate::protocol::{At, ErrorKind};
+use crate::run::{Outcome, Runner};
+use crate::tested::Tested;
+use sandbox::Environment;
+
+mod api;
+pub mod key;
+mod second_opinion;
+mod two_phases;
+
+pub use api::ApiGap;
+use api::api_gap;
+use std::time::Duration;
+
+/// The most a submission's h32 may take on the strings checked.
+const HASH_LIMIT: Duration = Duration::from_secs(5);
+
+/// Who reads what grading finds: it decides which cases the extra runs
+/// (the shrunk reproducer, the order check) may start from.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everything, hidden groups included.
+    #[default]
+    Instructor,
+    /// Hidden groups show a test's name, verdict and score only.
+    Learner,
+}
+
+/// One grading run's fixed inputs: grade submissions one by one (from as
+/// many threads as wanted), each into a [`Graded`].
+pub struct Grading<'a> {
+    pub challenge: &'a Challenge,
+    /// Where the challenge came from: a folder, or the grader's own.
+    pub source: &'a crate::challenge::Source,
+    pub suite: &'a Suite,
+    pub env: &'a Environment,
+    pub audience: Audience,
+    /// The time extra runs (shrinking, the order and h32 checks) get.
+    pub extras: ExtraLimits,
+    /// When grading started, in milliseconds since the epoch.
+    pub started_at_ms: u64,
+    /// What is derived from the suite once, for every submission.
+    pub derived: Derived,
+}
+
+/// One case's slot in a grading, in the suite's order: its record, once
+/// it ran.
+type Slot<'c> = Option<Tested<'c>>;
+
+/// How a hidden phase ended: graded (or failed), or starved by the
+/// machine, with the grading to run that phase again.
+pub enum Hidden<'a> {
+    Graded(Box<Result<Graded<'a>, Error>>),
+    Starved(Box<Pending<'a>>, String),
+}
+
+/// A submission whose visible phase is graded ([`Grading::grade_visible`]),
+/// waiting for its hidden phase ([`Grading::grade_hidden`]): no session of
+/// it is running.
+pub struct Pending<'a> {
+    name: String,
+    submission: Submission,
+    runner: Runner<'a>,
+    ran: Vec<Slot<'a>>,
+    h32: Option<explain::HashCheck>,
+    property: Option<diagnose::PropertyHint>,
+    reproducer: Option<crate::shrink::Reproducer>,
+    hello: Option<crate::protocol::Hello>,
+    budget: Budget,
+    opinion: second_opinion::SecondOpinion,
+}
+
+/// Facts of a run's suite and settings that every submission's grading
+/// reads: computed on first use, once per run, from any thread.
+#[derive(Debug, Default)]
+pub struct Derived {
+    run_key: std::sync::OnceLock<key::RunKey>,
+    tied: std::sync::OnceLock<Vec<bool>>,
+}
+
+impl Grading<'_> {
+    /// The run key: everything a result depends on besides the submission.
+    pub fn run_key(&self) -> &key::RunKey {
+        self.derived.run_key.get_or_init(|| key::RunKey::of(self))
+    }
+
+    /// For each case of the suite, in its order, whether a tie decides one
+    /// of its answers ([`reference::explanation::Explanation::tie_decides`]): the
+    /// answers a salted hash or a set's order changes.
+    pub(crate) fn tied(&self) -> &[bool] {
+        self.derived.tied.get_or_init(|| {
+            self.suite
+                .groups
+                .iter()
+                .flat_map(|g| &g.cases)
+                .map(|case| self.challenge.model.tie_decides(&case.args, &case.ops))
+                .collect()
+        })
+    }
+}
+
+/// Now, in milliseconds since the epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl<'a> Grading<'a> {
+    /// Grades one submission, named `name` in the report: both phases,
+    /// one after the other (see [`Grading::grade_visible`]).
+    pub fn grade_named(&self, name: &str, submission: &Submission) -> Result<Graded<'a>, Error> {
+        let pending = self.grade_visible(name, submission)?;
+        self.grade_hidden(pending)
+    }
+
+    /// The hidden phase of a grading begun by [`Grading::grade_visible`],
+    /// and the submission as graded.
+    pub fn grade_hidden(&self, pending: Pending<'a>) -> Result<Graded<'a>, Error> {
+        match self.grade_hidden_or_starved(pending) {
+            Hidden::Graded(graded) => *graded,
+            Hidden::Starved(_, why) => Err(Error::Busy(why)),
+        }
+    }
+
+    /// Like [`Grading::grade_hidden`], but a hidden phase the machine
+    /// starved hands its grading back, to run that phase again (it runs
+    /// every hidden case and its replays afresh): the visible phase stands,
+    /// and is never run again after a hidden one.
+    pub fn grade_hidden_or_starved(&self, mut pending: Pending<'a>) -> Hidden<'a> {
+        match self.hidden_phase(&mut pending) {
+            Ok(()) => Hidden::Graded(Box::new(Ok(self.graded(pending)))),
+            Err(Error::Busy(why)) => Hidden::Starved(Box::new(pending), why),
+            Err(e) => Hidden::Graded(Box::new(Err(e))),
+        }
+    }
+
+    /// What a grading whose phases have run found.
+    fn graded(&self, pending: Pending<'a>) -> Graded<'a> {
+        let challenge = self.challenge;
+        let cases = self.cases();
+        let Pending {
+            name,
+            submission,
+            runner,
+            ran,
+            h32,
+            property,
+            reproducer,
+            hello,
+            budget: _,
+            opinion,
+        } = pending;
+        let records: Vec<Tested<'a>> = ran.into_iter().flatten().collect();
+        // The diagnosis reads what each case did in the graded run.
+        let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
+        let nondeterministic = opinion.finding(&cases, submission.language);
+        let second_opinion_cut_short = opinion.cut_short();
+        // Answers that change between runs are explained by that, not by a
+        // mistake that one run's answers happen to match.
+        let diagnosis = if nondeterministic.is_none() {
+            diagnose::diagnose(challenge, &observed)
+        } else {
+            diagnose::Diagnosis::default()
+        };
+        // The hello of the visible phase: a session of the hidden phase
+        // may have learnt what it must not say.
+        let hello = hello.as_ref();
+        let exact = diagnosis.mistake.as_ref().is_some_and(|m| m.exact);
+        // Answers that change between runs have their cause named already.
+        let hash_hint = (h32.is_none()
+            && !exact
+            && nondeterministic.is_none()
+            && hello.is_some_and(|h| !h.h32))
+        .then(|| diagnose::hash_hint(challenge, &observed))
+        .flatten();
+        // The hello lists methods from the class; one set on the instance
+        // (a class field, an attribute set in __init__) is not there. The
+        // gap stands only on evidence the reader may see: an operation
+        // really was missing, or no Router could even be built (another
+        // challenge's takes other arguments), so none of its operations
+        // ever ran.
+        let errors: Vec<_> = records
+            .iter()
+            .map(|t| {
+                self.shown(t.group)
+                    .then(|| t.deciding().judgement.error())
+                    .flatten()
+            })
+            .collect();
+        let missed = errors
+            .iter()
+            .any(|e| e.is_some_and(|e| e.kind == ErrorKind::MissingMethod))
+            || (!errors.is_empty()
+                && errors
+                    .iter()
+                    .all(|e| e.is_some_and(|e| e.op_index == Some(At::Constructor))));
+        let api_gap = hello
+            .filter(|_| missed)
+            .and_then(|h| api_gap(challenge, &h.methods));
+        Graded {
+            name,
+            path: submission.path.display().to_string(),
+            language: submission.language,
+            runtime: hello.map(|h| h.runtime.clone()).filter(|r| !r.is_empty()),
+            api: hello.map(|h| h.api.clone()).filter(|a| !a.is_empty()),
+            build: runner.build(),
+            records,
+            h32,
+            hash_hint,
+            diagnosis,
+            nondeterministic,
+            second_opinion_cut_short,
+            property,
+            reproducer,
+            api_gap,
+        }
+    }
+}
+
+/// A submission graded: every case's record, in the suite's order, and
+/// what the checks and the diagnosis found; the report is built from it.
+pub struct Graded<'a> {
+    /// The student's name in the report.
+    pub name: String,
+    /// The submission's path, as found.
+    pub path: String,
+    pub language: Language,
+    /// The interpreter that ran it, as its driver said.
+    pub runtime: Option<String>,
+    /// `class` or `solve`, as its driver found it.
+    pub api: Option<String>,
+    /// For TypeScript and Rust: whether the build came from the cache.
+    pub build: Option<sandbox::Build>,
+    pub records: Vec<Tested<'a>>,
+    /// The submission's own h32 against the pinned one, where it has one.
+    pub h32: Option<explain::HashCheck>,
+    /// Without an h32 to compare: answers that went against the pinned
+    /// scores, when there are enough to blame the hash.
+    pub hash_hint: Option<diagnose::HashHint>,
+    /// The known mistake that explains the failures, or none that does.
+    pub diagnosis: diagnose::Diagnosis,
+    /// Answers that changed between two runs of the same files.
+    pub nondeterministic: Option<diagnose::Nondeterminism>,
+    /// Why the second opinion stopped before replaying all it meant to.
+    pub second_opinion_cut_short: Option<String>,
+    /// A property of consistent hashing the answers break.
+    pub property: Option<diagnose::PropertyHint>,
+    /// A small case that fails the same way.
+    pub reproducer: Option<crate::shrink::Reproducer>,
+    /// The challenge's operations the Router lacks.
+    pub api_gap: Option<ApiGap>,
+}
+
+impl Grading<'_> {
+    /// Runs and judges one case within `limit` (its group's, or an extra
+    /// run's): its record, as the report and the diagnosis need it.
+    fn run_one<'c>(
+        &self,
+        runner: &mut Runner<'_>,
+        group: &'c Group,
+        case: &'c Case,
+        limit: Duration,
+    ) -> Result<Tested<'c>, Error> {
+        let run = runner.run_case(case, limit)?;
+        let judgement = judge::judge(case, &run.outcome);
+        let observed = diagnose::Observed {
+            case,
+            behaviour: diagnose::Behaviour::of(&run.outcome),
+            passed: judgement.verdict == Verdict::Accepted,
+        };
+        Ok(Tested {
+            group,
+            case,
+            explanation: judgement
+                .divergence
+                .as_ref()
+                .and_then(|d| explain::explain(self.challenge, case, d)),
+            load_failed: matches!(run.outcome, Outcome::LoadFailed(_)),
+            judgement,
+            time: run.elapsed,
+            cpu: run.cpu,
+            captured: run.captured,
+            observed,
+            in_another_run: None,
+        })
+    }
+
+    /// A broken property and a shrunk reproducer, from the failing cases
+    /// the report's reader may see.
+    fn extras(
+        &self,
+        runner: &mut Runner<'_>,
+        submission: &Submission,
+        ran: &[&Tested<'_>],
+        budget: &Budget,
+    ) -> Result<
+        (
+            Option<diagnose::PropertyHint>,
+            Option<crate::shrink::Reproducer>,
+        ),
+        Error,
+    > {
+        // The smallest case with a wrong answer, shrunk on the submission
+        // itself: first, as the most telling of the extras, while the
+        // budget is whole.
+        let reproducer = match self.extras_case(ran, |_| true) {
+            Some((o, ms)) => {
+                let times = (Duration::from_millis(ms), self.time_limit(o.case));
+                crate::shrink::shrink(
+                    self.challenge,
+                    runner,
+                    submission,
+                    &o.case.input,
+                    times,
+                    budget,
+                )?
+            }
+            None => None,
+        };
+        // A broken property, from the submission's own answers.
+        let property = ran
+            .iter()
+            .filter(|t| t.judgement.verdict != Verdict::Accepted)
+            .filter(|t| self.shown(t.group))
+            .map(|t| &t.observed)
+            .find_map(|o| match &o.behaviour {
+                Some(diagnose::Behaviour::Output(actual)) => {
+                    diagnose::property_hint(self.challenge.model, o.case, actual)
+                }
+                _ => None,
+            });
+        let property = match property {
+            Some(p) => Some(p),
+            None => self.order_hint(runner, ran, budget)?,
+        };
+        Ok((property, reproducer))
+    }
+
+    /// The smallest wrong answer the reader may see among the cases that
+    /// pass `also`, with its measured time in milliseconds: what extra
+    /// runs start from.
+    fn extras_case<'o, 'c>(
+        &self,
+        ran: &[&'o Tested<'c>],
+        also: impl Fn(&diagnose::Observed<'c>) -> bool,
+    ) -> Option<(&'o diagnose::Observed<'c>, u64)> {
+        ran.iter()
+            .filter(|t| t.judgement.verdict == Verdict::WrongAnswer)
+            .filter(|t| self.shown(t.group))
+            .filter(|t| also(&t.observed))
+            .min_by_key(|t| t.case.ops.len())
+            .map(|t| (&t.observed, t.time_ms()))
+    }
+
+    /// Whether the report's reader may see the cases of `group`.
+    fn shown(&self, group: &Group) -> bool {
+        self.audience == Audience::Instructor || group.visibility == Visibility::Visible
+    }
+
+    /// The wall-clock limit of `case`'s group.
+    fn time_limit(&self, case: &Case) -> Duration {
+        self.suite
+            .groups
+            .iter()
+            .find(|g| g.name == case.group)
+            .map_or(Duration::from_secs(5), |g| g.time_limit)
+    }
+
+    /// Replays the smallest failing case the reader may see with its initial
+    /// nodes in reverse order: a router's answers must not depend on it.
+    fn order_hint(
+        &self,
+        runner: &mut Runner<'_>,
+        ran: &[&Tested<'_>],
+        budget: &Budget,
+    ) -> Result<Option<diagnose::PropertyHint>, Error> {
+        let Some(nodes) = self.challenge.model.nodes_arg() else {
+            return Ok(None);
+        };
+        let Some((o, ms)) = self.extras_case(ran, |o| {
+            matches!(o.behaviour, Some(diagnose::Behaviour::Output(_)))
+                && o.case.input[0][nodes]
+                    .as_array()
+                    .is_some_and(|n| n.len() > 1)
+        }) else {
+            return Ok(None);
+        };
+        let Some(diagnose::Behaviour::Output(actual)) = &o.behaviour else {
+            return Ok(None);
+        };
+        let mut reversed = o.case.input.clone();
+        if let Some(nodes) = reversed[0][nodes].as_array_mut() {
+            nodes.reverse();
+        }
+        let Some(limit) = budget.attempt(Duration::from_millis(ms), self.time_limit(o.case)) else {
+            return Ok(None);
+        };
+        let bound = crate::run::ReplyBound::for_case(o.case);
+        let run = runner.run_input(&reversed, bound, limit)?;
+        let Outcome::Output(again) = run.outcome else {
+            return Ok(None);
+        };
+        Ok(diagnose::order_hint(o.case, actual, &again))
+    }
+}
+
+/// Asks a submission that exposes h32 for its values on the check strings
+/// and on every string in the explanations, and puts them beside the pinned
+/// values.
+/// The h32 check is an extra run: it gets `budget`'s limit for a case of
+/// `base_ms`, at most [`HASH_LIMIT`].
+fn check_hash(
+    runner: &mut Runner<'_>,
+    ran: &mut [Slot<'_>],
+    budget: &Budget,
+    base_ms: u64,
+) -> Result<Option<explain::HashCheck>, Error> {
+    if !runner.hello().is_some_and(|h| h.h32) {
+        return Ok(None);
+    }
+    let texts = explain::hash_texts(
+        ran.iter_mut()
+            .flatten()
+            .filter_map(|t| t.explanation.as_mut()),
+    );
+    let Some(limit) = budget.attempt(Duration::from_millis(base_ms), HASH_LIMIT) else {
+        return Ok(None);
+    };
+    let Some(yours) = runner.hash(&texts, limit)? else {
+        return Ok(None);
+    };
+    for t in ran.iter_mut().flatten() {
+        if let Some(e) = t.explanation.as_mut() {
+            explain::annotate(e, &texts, &yours);
+        }
+    }
+    Ok(Some(explain::check_hash(&texts, &yours)))
+}

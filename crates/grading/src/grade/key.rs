@@ -1,0 +1,74 @@
+//! The run key: everything a result depends on besides the submission
+//! itself, which a results folder is made for and which reports record so
+//! that `merge` can tell the shards of one run.
+
+use super::Grading;
+use crate::grade::Audience;
+use crate::words::hex;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+
+/// Everything a result depends on besides the submission itself. A
+/// results folder is made for one key; another run's is refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunKey {
+    /// The grader's name and version: the drivers, the reference and the
+    /// judging are built into it.
+    grader: String,
+    challenge: String,
+    tests_dir: String,
+    audience: Audience,
+    /// A hash of challenge.toml as loaded and of every case with its
+    /// expected answers and its group's weight, scoring and visibility.
+    suite: String,
+    time_limits_ms: BTreeMap<String, u64>,
+    memory_bytes: u64,
+    output_bytes: u64,
+    processes: u64,
+    open_files: u64,
+    file_size_bytes: u64,
+    scratch_bytes: u64,
+    extra_run_ms: u64,
+    extras_budget_ms: u64,
+    sandbox: bool,
+}
+
+impl RunKey {
+    /// The key as a hex SHA-256 of its fields: what reports record so that
+    /// `merge` can tell the shards of one run.
+    pub fn digest(&self) -> String {
+        hex(&Sha256::digest(
+            serde_json::to_vec(self).unwrap_or_default(),
+        ))
+    }
+
+    pub(crate) fn of(grading: &Grading<'_>) -> RunKey {
+        let limits = grading.env.limits();
+        let suite = Sha256::digest(
+            format!("{:?}\n{:?}", grading.challenge.config, grading.suite.groups).as_bytes(),
+        );
+        RunKey {
+            grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
+            challenge: grading.challenge.id.clone(),
+            tests_dir: grading.suite.dir.display().to_string(),
+            audience: grading.audience,
+            suite: hex(&suite),
+            time_limits_ms: grading
+                .suite
+                .groups
+                .iter()
+                .map(|g| (g.name.clone(), g.time_limit.as_millis() as u64))
+                .collect(),
+            memory_bytes: limits.memory_bytes,
+            output_bytes: limits.output_bytes,
+            processes: limits.processes,
+            open_files: limits.open_files,
+            file_size_bytes: limits.file_size_bytes,
+            scratch_bytes: limits.scratch_bytes,
+            extra_run_ms: grading.extras.run_floor.as_millis() as u64,
+            extras_budget_ms: grading.extras.budget_cap.as_millis() as u64,
+            sandbox: grading.env.sandboxed(),
+        }
+    }
+}

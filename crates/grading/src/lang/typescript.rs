@@ -1,0 +1,587 @@
+//! TypeScript: types stripped inside the grader with oxc (no npm, no
+//! network), the result cached by content and run under the Node driver as
+//! an ES module. The output carries an inline source map, so with
+//! `--enable-source-maps` a traceback points at the learner's `.ts` lines.
+
+mod lower;
+mod tsconfig;
+
+pub use lower::Decorators;
+
+use super::{Replay, Submission, bare};
+use crate::challenge::locate::line_column;
+use crate::error::Error;
+use crate::protocol::{ErrorKind, LearnerError};
+use oxc::allocator::Allocator;
+use oxc::codegen::{Codegen, CodegenOptions};
+use oxc::parser::Parser;
+use oxc::semantic::SemanticBuilder;
+use oxc::span::SourceType;
+use oxc::transformer::{
+    DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, TransformOptions, Transformer,
+};
+use sandbox::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The transpiled module of `submission`, from the cache when this grader
+/// version transpiled the same file before; `true` when it was cached.
+pub(super) fn transpile_cached(
+    env: &Environment,
+    submission: &Submission,
+) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
+    let source = match super::read_source(submission) {
+        Ok(source) => source,
+        Err(e) => return Ok(Err(e)),
+    };
+    let decorators = match tsconfig::decorators(&submission.absolute) {
+        Ok(decorators) => decorators,
+        Err(e) => return Ok(Err(e)),
+    };
+    let path = submission.absolute.to_string_lossy();
+    let key = super::cache::cache_key(&[
+        b"ts",
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        TRANSPILER_REVISION,
+        decorators.arg().as_bytes(),
+        path.as_bytes(),
+        source.as_bytes(),
+    ]);
+    let out = super::cache::cache_folder(env, "ts")?.join(format!("{key}.mjs"));
+    if super::cache::verified(&out) {
+        return Ok(Ok((out, true)));
+    }
+    let js = match transpile_contained(env, &source, &submission.absolute, decorators)? {
+        Ok(js) => js,
+        Err(e) => return Ok(Err(e)),
+    };
+    super::cache::store(&out, js.as_bytes(), 0o644)?;
+    Ok(Ok((out, false)))
+}
+
+/// Changes whenever what the transpiler accepts or emits changes, so that
+/// a module cached by an older build of the same version is not served.
+const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using-2";
+
+/// The first argument with which the grader runs itself to transpile one
+/// file (`grader __transpile-ts SOURCE PATH DECORATORS`).
+pub const TRANSPILE_ARG: &str = "__transpile-ts";
+/// How long transpiling one file may take.
+const TRANSPILE_LIMIT: Duration = Duration::from_secs(30);
+/// The stack the parser gets in the transpiling process: deep enough for
+/// any code a person writes, and when a file nests deeper, only that
+/// process dies.
+const TRANSPILE_STACK: usize = 256 << 20;
+
+/// Transpiles `source` (of file `path`) in a contained child of the grader:
+/// oxc parses recursively, and a file that nests deep enough to overflow
+/// its stack, or makes it panic, must cost that submission a compile
+/// error, not the grader its run.
+fn transpile_contained(
+    env: &Environment,
+    source: &str,
+    path: &Path,
+    decorators: Decorators,
+) -> Result<Result<String, LearnerError>, Error> {
+    let input = tempfile::Builder::new()
+        .prefix("transpile-")
+        .suffix(".ts")
+        .tempfile_in(env.scratch_dir())
+        .and_then(|mut f| {
+            std::io::Write::write_all(&mut f, source.as_bytes())?;
+            use std::os::unix::fs::PermissionsExt;
+            f.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+            Ok(f)
+        })
+        .map_err(Error::io("cannot write the source to transpile"))?;
+    let grader = std::env::current_exe()
+        .map_err(Error::io("cannot find the grader binary to transpile with"))?;
+    let args: Vec<std::ffi::OsString> = vec![
+        TRANSPILE_ARG.into(),
+        input.path().into(),
+        path.into(),
+        decorators.arg().into(),
+    ];
+    let limits = ToolLimits {
+        cpu_seconds: TRANSPILE_LIMIT.as_secs(),
+        memory_bytes: 2 << 30,
+        processes: 4,
+        open_files: 64,
+        file_size_bytes: 1 << 20,
+        scratch_bytes: 1 << 20,
+    };
+    let access = Access {
+        read: vec![grader.clone(), input.path().to_owned()],
+        list: Vec::new(),
+        write: Vec::new(),
+    };
+    let contained = env.contained(&grader, &args, access, limits, false)?;
+    // The output holds the module and its inline source map.
+    let cap = 16 * source.len() + (1 << 20);
+    let finished = run_to_end(contained.command, TRANSPILE_LIMIT, cap)
+        .map_err(Error::io("cannot run the TypeScript transpiler"))?;
+    drop(contained.lease);
+    if let Some(Ok(reply)) = (finished.status.is_some_and(|s| s.success()))
+        .then(|| serde_json::from_str::<Transpiled>(&finished.stdout))
+    {
+        return match reply {
+            Transpiled::Js(js) => Ok(Ok(js)),
+            Transpiled::Error(e) => Ok(Err(e)),
+            Transpiled::Internal(e) => Err(Error::Io {
+                context: format!("cannot transpile {}", path.display()),
+                source: std::io::Error::other(e),
+            }),
+        };
+    }
+    if finished.status.and_then(|s| s.code()) == Some(sandbox::SHIM_FAILED) {
+        // The sandbox shim could not start it: the grader's fault.
+        return Err(Error::Io {
+            context: "cannot start the TypeScript transpiler in the sandbox".into(),
+            source: std::io::Error::other(finished.stderr.trim().to_owned()),
+        });
+    }
+    let how = if finished.timed_out {
+        format!("ran past {} s", TRANSPILE_LIMIT.as_secs())
+    } else {
+        finished
+            .status
+            .map(describe_exit)
+            .unwrap_or_else(|| "was stopped".into())
+    };
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    Ok(Err(LearnerError::new(
+        ErrorKind::CompileError,
+        format!(
+            "{name} could not be transpiled: the TypeScript parser {how} (code nested too deeply? \
+             the parser keeps nesting within {} MiB of stack and 2 GiB of memory)",
+            TRANSPILE_STACK >> 20
+        ),
+    )))
+}
+
+/// What the transpiling process writes on standard output.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Transpiled {
+    Js(String),
+    Error(LearnerError),
+    /// The grader's own fault (its lowering produced what does not parse).
+    Internal(String),
+}
+
+/// Runs the transpiling process when `args` (the process's own) ask for
+/// it: reads the source at `args[2]`, transpiles it as the file `args[3]`
+/// on a thread with a large stack, and writes the result as JSON.
+pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
+    if args.get(1).is_none_or(|a| a != TRANSPILE_ARG) {
+        return None;
+    }
+    let (Some(input), Some(path), Some(decorators)) = (
+        args.get(2),
+        args.get(3),
+        args.get(4)
+            .and_then(|a| Decorators::from_arg(&a.to_string_lossy())),
+    ) else {
+        eprintln!("usage: grader {TRANSPILE_ARG} SOURCE PATH standard|experimental|metadata");
+        return Some(2);
+    };
+    let Ok(source) = std::fs::read_to_string(input) else {
+        eprintln!("cannot read {}", input.to_string_lossy());
+        return Some(2);
+    };
+    let path = PathBuf::from(path);
+    let worker = std::thread::Builder::new()
+        .stack_size(TRANSPILE_STACK)
+        .spawn(move || transpile(&source, &path, decorators));
+    let Ok(Ok(result)) = worker.map(|w| w.join()) else {
+        return Some(101);
+    };
+    let reply = match result {
+        Ok(js) => Transpiled::Js(js),
+        Err(TranspileFailure::Learner(e)) => Transpiled::Error(e),
+        Err(TranspileFailure::Internal(e)) => Transpiled::Internal(e),
+    };
+    match serde_json::to_writer(std::io::stdout().lock(), &reply) {
+        Ok(()) => Some(0),
+        Err(_) => Some(1),
+    }
+}
+
+/// What lowered modules call (`babelHelpers`): see [`lower`].
+const RUNTIME: &str = include_str!("../../../../drivers/typescript_runtime.js");
+
+/// `node --no-warnings --enable-source-maps --require runtime.js driver.js
+/// module.mjs router.ts`:
+/// the driver runs the module and names the learner's file in tracebacks.
+pub(super) fn program(
+    env: &Environment,
+    submission: &Submission,
+    module: &Path,
+    build: Build,
+) -> Result<Program, Error> {
+    let (node, driver) = super::javascript::node_and_driver(env)?;
+    let runtime = env.driver("typescript_runtime.js", RUNTIME)?;
+    let mut program = bare(submission, node);
+    program.announces = true;
+    program.args = vec![
+        "--no-warnings".into(),
+        "--enable-source-maps".into(),
+        "--require".into(),
+        runtime.into(),
+        driver.into(),
+        module.into(),
+        submission.absolute.clone().into(),
+    ];
+    // The module alone, not the cache folder: other students' modules (and
+    // the sources their maps embed) are beside it.
+    program.read.push(module.to_owned());
+    program.build = Some(build);
+    Ok(program)
+}
+
+pub(super) fn snippet(r: &Replay<'_>) -> String {
+    let header = format!(
+        "// Save as check.ts beside {} and run it with your TypeScript runner (tsx, deno): it fails until the bug is fixed.\nimport assert from 'node:assert';\nimport {{ Router }} from './{}';\n",
+        r.file, r.stem
+    );
+    super::javascript::with_header(r, &header)
+}
+
+/// Why a file could not be transpiled.
+#[derive(Debug)]
+pub enum TranspileFailure {
+    /// The learner's: a syntax error or a construct that cannot run.
+    Learner(LearnerError),
+    /// The grader's: its own lowering gave what does not parse.
+    Internal(String),
+}
+
+/// The JavaScript for the TypeScript `source` of file `path` (whose
+/// decorators are `decorators`), or the first syntax error as a compile
+/// error pointing into `path`.
+pub fn transpile(
+    source: &str,
+    path: &Path,
+    decorators: Decorators,
+) -> Result<String, TranspileFailure> {
+    let allocator = Allocator::default();
+    let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
+    let parsed = Parser::new(&allocator, source, source_type).parse();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !parsed.diagnostics.is_empty() {
+        return Err(TranspileFailure::Learner(compile_error(
+            source,
+            &name,
+            &parsed.diagnostics,
+        )));
+    }
+    match lower::lower(&parsed.program, source, decorators) {
+        Err(refusal) => {
+            let (line, column) = line_column(source, refusal.offset as usize);
+            Err(TranspileFailure::Learner(syntax_error(
+                vec![format!("{name}:{line}:{column}: {}", refusal.message)],
+                Some(line as u64),
+            )))
+        }
+        Ok(None) => emit(&allocator, parsed.program, source, path, &name, decorators),
+        Ok(Some(lowered)) => {
+            let allocator = Allocator::default();
+            let parsed = Parser::new(&allocator, &lowered, source_type).parse();
+            if let Some(d) = parsed.diagnostics.first() {
+                // Invalid TypeScript the lowering let through (`static
+                // accessor prototype`) is the learner's error, found where
+                // they wrote it; only valid input lowered wrongly is ours.
+                if let Some(error) = invalid_input(&name, source, source_type) {
+                    return Err(TranspileFailure::Learner(error));
+                }
+                return Err(TranspileFailure::Internal(format!(
+                    "the decorators or accessors of {name} were lowered into code that does not \
+                     parse ({}); please report this with the file",
+                    d.message
+                )));
+            }
+            emit(
+                &allocator,
+                parsed.program,
+                &lowered,
+                path,
+                &name,
+                decorators,
+            )
+        }
+    }
+}
+
+/// The learner's compile error when `source` (of the file `name`), with
+/// what the lowering lowers written plainly, does not parse or breaks an
+/// early rule of the language (see [`lower::plain_equivalent`]).
+fn invalid_input(name: &str, source: &str, source_type: SourceType) -> Option<LearnerError> {
+    let allocator = Allocator::default();
+    let original = Parser::new(&allocator, source, source_type).parse();
+    let plain = lower::plain_equivalent(&original.program, source);
+    let parsed = Parser::new(&allocator, &plain, source_type).parse();
+    if !parsed.diagnostics.is_empty() {
+        return Some(compile_error(source, name, &parsed.diagnostics));
+    }
+    let checked = SemanticBuilder::new()
+        .with_check_syntax_error(true)
+        .build(&parsed.program);
+    let errors: Vec<_> = checked.diagnostics.errors().cloned().collect();
+    (!errors.is_empty()).then(|| compile_error(source, name, &errors))
+}
+
+/// The module for `program` (parsed from `source`), with an inline source
+/// map pointing into `path`.
+fn emit<'a>(
+    allocator: &'a Allocator,
+    mut program: oxc::ast::ast::Program<'a>,
+    source: &str,
+    path: &Path,
+    name: &str,
+    decorators: Decorators,
+) -> Result<String, TranspileFailure> {
+    // Enum members are evaluated in the semantic pass: without it the
+    // transformer cannot lower an enum at all.
+    let scoping = SemanticBuilder::new()
+        .with_enum_eval(true)
+        .build(&program)
+        .semantic
+        .into_scoping();
+    let mut options = TransformOptions::default();
+    // `using` declarations, which Node 20 cannot parse.
+    options.env.es2026.explicit_resource_management = true;
+    if let Decorators::Experimental { metadata } = decorators {
+        options.decorator = DecoratorOptions {
+            legacy: true,
+            emit_decorator_metadata: metadata,
+            ..DecoratorOptions::default()
+        };
+    }
+    // Helpers are called on the global `babelHelpers`, which the grader's
+    // runtime defines (drivers/typescript_runtime.js): no import of a
+    // package the learner does not have.
+    options.helper_loader = HelperLoaderOptions {
+        mode: HelperLoaderMode::External,
+        ..HelperLoaderOptions::default()
+    };
+    let transformed =
+        Transformer::new(allocator, path, &options).build_with_scoping(scoping, &mut program);
+    if !transformed.diagnostics.is_empty() {
+        return Err(TranspileFailure::Learner(compile_error(
+            source,
+            name,
+            &transformed.diagnostics,
+        )));
+    }
+    let generated = Codegen::new()
+        .with_options(CodegenOptions {
+            source_map_path: Some(path.to_owned()),
+            ..CodegenOptions::default()
+        })
+        .build(&program);
+    let mut code = generated.code;
+    if let Some(map) = generated.map {
+        code.push_str("\n//# sourceMappingURL=");
+        code.push_str(&map.to_data_url());
+        code.push('\n');
+    }
+    Ok(code)
+}
+
+/// `diagnostics` of `source` (of the file `name`) as one compile error,
+/// each with its line and column.
+fn compile_error(
+    source: &str,
+    name: &str,
+    diagnostics: &[oxc::diagnostics::OxcDiagnostic],
+) -> LearnerError {
+    let at = |d: &oxc::diagnostics::OxcDiagnostic| {
+        d.labels
+            .first()
+            .map(|l| line_column(source, l.offset() as usize))
+    };
+    let all: Vec<String> = diagnostics
+        .iter()
+        .map(|d| match at(d) {
+            Some((line, column)) => format!("{name}:{line}:{column}: {}", d.message),
+            None => format!("{name}: {}", d.message),
+        })
+        .collect();
+    let line = diagnostics
+        .first()
+        .and_then(at)
+        .map(|(line, _)| line as u64);
+    syntax_error(all, line)
+}
+
+/// A compile error of the learner's: the first of `lines` its message, all
+/// of them its traceback.
+fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerError {
+    LearnerError {
+        kind: ErrorKind::SyntaxError,
+        message: lines.first().cloned().unwrap_or_default(),
+        traceback: lines.join("\n"),
+        line,
+        op_index: None,
+        errno: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_are_stripped_and_a_source_map_is_inlined() {
+        let js = transpile(
+            "export class Router {\n  nodes: Set<string>;\n  constructor(n: string[]) { this.nodes = new Set<string>(n); }\n}\n",
+            Path::new("/x/router.ts"),
+            Decorators::Standard,
+        )
+        .unwrap();
+        assert!(js.contains("export class Router"), "{js}");
+        assert!(!js.contains("Set<string>"), "{js}");
+        assert!(
+            js.contains("sourceMappingURL=data:application/json"),
+            "{js}"
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_points_at_the_learners_line_and_column() {
+        let e = transpile(
+            "export class R {\n  f(x: number {\n  }\n}\n",
+            Path::new("/x/router.ts"),
+            Decorators::Standard,
+        )
+        .unwrap_err();
+        let e = learner(e);
+        assert_eq!(e.kind, ErrorKind::SyntaxError);
+        assert_eq!(e.line, Some(2));
+        assert!(e.message.starts_with("router.ts:2:"), "{}", e.message);
+    }
+
+    #[test]
+    fn an_enum_is_lowered_to_an_object() {
+        let js = transpile(
+            "enum S { Up, Down = \"down\" }\nexport const s = S.Up;\n",
+            Path::new("/x/router.ts"),
+            Decorators::Standard,
+        )
+        .unwrap();
+        assert!(!js.contains("enum S"), "{js}");
+        assert!(js.contains("\"down\""), "{js}");
+    }
+
+    fn learner(e: TranspileFailure) -> LearnerError {
+        match e {
+            TranspileFailure::Learner(e) => e,
+            TranspileFailure::Internal(e) => panic!("the grader's fault: {e}"),
+        }
+    }
+
+    #[test]
+    fn what_cannot_run_is_refused_with_its_line_and_column() {
+        for (source, (line, column), construct) in [
+            (
+                "class R {\n  m(@d x: number) {}\n}\n",
+                (2, 5),
+                "parameter decorators exist only in the experimentalDecorators form",
+            ),
+            (
+                "class R {\n  x = 1;\n  @d #m() {}\n}\n",
+                (3, 3),
+                "a decorator on the private method #m is not supported",
+            ),
+            (
+                "const k = 'a';\nclass R {\n  @d [k]() {}\n}\n",
+                (3, 3),
+                "a decorator on a member with a computed name",
+            ),
+        ] {
+            let e = learner(
+                transpile(source, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err(),
+            );
+            assert_eq!(e.line, Some(line), "{}", e.message);
+            assert!(
+                e.message
+                    .starts_with(&format!("router.ts:{line}:{column}: ")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(construct), "{}", e.message);
+        }
+    }
+
+    /// What is not valid TypeScript stays the learner's error even where
+    /// only the lowered code shows it: never the grader's.
+    #[test]
+    fn invalid_input_the_lowering_lets_through_is_the_learners_error() {
+        for (source, line, column, what) in [
+            (
+                "export class Router {\n  static accessor prototype = 1;\n}\n",
+                2,
+                19,
+                "static property named 'prototype'",
+            ),
+            (
+                "export class Router {\n  x = 1;\n  @d static accessor prototype = 1;\n}\n",
+                3,
+                22,
+                "static property named 'prototype'",
+            ),
+            (
+                "export class Router {\n  accessor constructor = 1;\n}\n",
+                2,
+                24,
+                "Expected `(`",
+            ),
+        ] {
+            let e = learner(
+                transpile(source, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err(),
+            );
+            assert_eq!(e.kind, ErrorKind::SyntaxError, "{source}");
+            assert_eq!(e.line, Some(line), "{}", e.message);
+            assert!(
+                e.message
+                    .starts_with(&format!("router.ts:{line}:{column}: ")),
+                "{}",
+                e.message
+            );
+            assert!(e.message.contains(what), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn decorators_accessors_and_using_are_lowered_on_their_own_lines() {
+        let source = "@sealed\nexport class R {\n  @logged m() { using r = res(); return 1; }\n  @init accessor x = 1;\n  @init y: number;\n}\nthrow new Error('line 7');\n";
+        for decorators in [
+            Decorators::Standard,
+            Decorators::Experimental { metadata: false },
+        ] {
+            let result = transpile(source, Path::new("/x/router.ts"), decorators);
+            if let Decorators::Experimental { .. } = decorators {
+                // A decorated accessor has no experimentalDecorators meaning.
+                let e = learner(result.unwrap_err());
+                assert_eq!(e.line, Some(4), "{}", e.message);
+                continue;
+            }
+            let js = result.unwrap();
+            assert!(!js.contains('@'), "{js}");
+            assert!(!js.contains("using r"), "{js}");
+            assert!(js.contains("babelHelpers.usingCtx()"), "{js}");
+            assert!(js.contains("babelHelpers.decoratorsApply"), "{js}");
+        }
+        let legacy = transpile(
+            "@sealed\nexport class R {\n  @logged m() {}\n}\n",
+            Path::new("/x/router.ts"),
+            Decorators::Experimental { metadata: false },
+        )
+        .unwrap();
+        assert!(legacy.contains("babelHelpers.decorate("), "{legacy}");
+    }
+}

@@ -1,0 +1,264 @@
+//! The report, assembled once from what grading found: each submission's
+//! records scored and worded ([`submission`]), a submission that could
+//! not be graded ([`unpreparable`], [`faulted`]), and the run around them
+//! ([`report`]).
+
+use super::score;
+use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
+use grading::challenge::{Challenge, Scoring};
+use grading::error::Error;
+use grading::grade::{ApiGap, Graded, Grading, now_ms};
+use grading::judge::Verdict;
+use grading::lang::Language;
+use grading::tested::Tested;
+
+/// The report holding `submissions`, graded by `grading` (of `shard`,
+/// when the run grades one).
+pub fn report(
+    grading: &Grading<'_>,
+    shard: Option<Shard>,
+    submissions: Vec<SubmissionReport>,
+) -> Result<Report, Error> {
+    Ok(Report {
+        grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
+        challenge: grading.challenge.id.clone(),
+        challenges: Some(grading.source.clone()),
+        sandbox: grading.env.layers()?.clone(),
+        audience: grading.audience,
+        tests_dir: grading.suite.dir.display().to_string(),
+        started_at_ms: grading.started_at_ms,
+        finished_at_ms: now_ms(),
+        run_key: grading.run_key().digest(),
+        shard,
+        submissions,
+    })
+}
+
+/// The report of one graded submission: every record scored (an
+/// all-or-nothing group takes its points back when one test fails) and
+/// worded for the run's audience.
+pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport {
+    let suite = grading.suite;
+    let Graded {
+        name,
+        path,
+        language,
+        runtime,
+        api,
+        build,
+        records,
+        h32,
+        hash_hint,
+        diagnosis,
+        nondeterministic,
+        second_opinion_cut_short,
+        property,
+        reproducer,
+        api_gap,
+    } = graded;
+    let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
+    let exact_mistake = mistake.as_ref().filter(|m| m.exact);
+    let mut groups = Vec::new();
+    let mut tests = Vec::with_capacity(records.len());
+    let mut first = 0;
+    for group in &suite.groups {
+        let group_records = &records[first..first + group.cases.len()];
+        first += group.cases.len();
+        let accepted = |t: &Tested<'_>| t.deciding().judgement.verdict == Verdict::Accepted;
+        let passed = group_records.iter().filter(|t| accepted(t)).count();
+        let taken_back = group.scoring == Scoring::AllOrNothing && passed < group_records.len();
+        for t in group_records {
+            let mut points = score::test_points(group, suite.denominator, accepted(t));
+            if taken_back {
+                points = score::take_back(points);
+            }
+            tests.push(super::entry::test_report(
+                t,
+                points,
+                grading.audience,
+                exact_mistake,
+            ));
+        }
+        let points = score::group_points(group, suite.denominator, passed);
+        groups.push(GroupReport {
+            name: group.name.clone(),
+            scoring: group.scoring,
+            visibility: group.visibility,
+            score: points.score(),
+            max_score: points.max_score(),
+            points,
+            passed,
+            total: group_records.len(),
+        });
+    }
+    let verdict = tests
+        .iter()
+        .map(|t| t.verdict)
+        .max()
+        .unwrap_or(Verdict::Accepted);
+    let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
+    SubmissionReport {
+        name,
+        path,
+        language,
+        runtime,
+        api,
+        build,
+        verdict,
+        score: points.score(),
+        max_score: points.max_score(),
+        points,
+        passed: tests
+            .iter()
+            .filter(|t| t.verdict == Verdict::Accepted)
+            .count(),
+        total: tests.len(),
+        h32,
+        hash_hint,
+        mistake,
+        unexplained,
+        nondeterministic,
+        second_opinion_cut_short,
+        property,
+        reproducer,
+        api_hint: api_gap.map(|gap| api_hint(grading.challenge, gap)),
+        groups,
+        tests,
+    }
+}
+
+/// The api hint's words for `gap`.
+fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
+    let ApiGap {
+        missing,
+        other_challenge,
+    } = gap;
+    let message = match &other_challenge {
+        Some(id) => format!(
+            "your Router has no {} but has every operation of {id}: is it that challenge? Grade it with --challenge {id}",
+            missing.join(", ")
+        ),
+        None => {
+            let wanted: Vec<&str> = challenge.operations.iter().map(|s| s.name).collect();
+            format!(
+                "your Router has no {}; the {} challenge calls {}",
+                missing.join(", "),
+                challenge.id,
+                wanted.join(", ")
+            )
+        }
+    };
+    ApiHint {
+        missing,
+        other_challenge,
+        message,
+    }
+}
+
+/// The report of a submission that could not even be found or prepared
+/// (`why`): every test fails with a compile error saying so.
+pub fn unpreparable(grading: &Grading<'_>, name: &str, path: &str, why: &str) -> SubmissionReport {
+    ungraded(grading, name, path, why, Verdict::CompileError)
+}
+
+/// The report of a submission the grader failed on (`error`, a fault of
+/// the grader or its machine): every test says so, with no score and no
+/// verdict on the learner's code.
+pub fn faulted(grading: &Grading<'_>, name: &str, path: &str, error: &Error) -> SubmissionReport {
+    let mut why = format!("the grader failed on this submission: {error}");
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        why.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    ungraded(grading, name, path, &why, Verdict::GraderFault)
+}
+
+/// A submission with `verdict` and message `why` on every test.
+fn ungraded(
+    grading: &Grading<'_>,
+    name: &str,
+    path: &str,
+    why: &str,
+    verdict: Verdict,
+) -> SubmissionReport {
+    let mut groups = Vec::new();
+    let mut tests = Vec::new();
+    let denominator = grading.suite.denominator;
+    for group in &grading.suite.groups {
+        let points = score::test_points(group, denominator, false);
+        for case in &group.cases {
+            tests.push(TestReport {
+                name: case.name.clone(),
+                group: case.group.clone(),
+                visibility: group.visibility,
+                verdict,
+                score: points.score(),
+                max_score: points.max_score(),
+                points,
+                time_ms: 0,
+                cpu_ms: 0,
+                expected_from: case.expected_from,
+                message: why.to_owned(),
+                divergence: None,
+                error: None,
+                load_failed: false,
+                explanation: None,
+                window: None,
+                captured: None,
+                mistake: None,
+            });
+        }
+        let points = score::group_points(group, denominator, 0);
+        groups.push(GroupReport {
+            name: group.name.clone(),
+            scoring: group.scoring,
+            visibility: group.visibility,
+            score: points.score(),
+            max_score: points.max_score(),
+            points,
+            passed: 0,
+            total: group.cases.len(),
+        });
+    }
+    let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
+    SubmissionReport {
+        name: name.to_owned(),
+        path: path.to_owned(),
+        language: Language::Unknown,
+        runtime: None,
+        api: None,
+        build: None,
+        verdict,
+        score: points.score(),
+        max_score: points.max_score(),
+        points,
+        passed: 0,
+        total: tests.len(),
+        h32: None,
+        hash_hint: None,
+        mistake: None,
+        unexplained: false,
+        nondeterministic: None,
+        second_opinion_cut_short: None,
+        property: None,
+        reproducer: None,
+        api_hint: None,
+        groups,
+        tests,
+    }
+}
+
+/// [`faulted`], for a submission found and detected as `language`.
+pub fn faulted_in(
+    grading: &Grading<'_>,
+    name: &str,
+    path: &str,
+    language: Language,
+    error: &Error,
+) -> SubmissionReport {
+    SubmissionReport {
+        language,
+        ..faulted(grading, name, path, error)
+    }
+}

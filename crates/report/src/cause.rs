@@ -1,0 +1,324 @@
+//! The one line that says why a test got its verdict, worded from the
+//! judge's [`Cause`]: the judge decides, this says it.
+
+use grading::challenge::Case;
+use grading::judge::{Cause, Divergence, Judgement};
+use grading::protocol::{At, LearnerError};
+use grading::run::Clock;
+use serde_json::Value;
+
+/// What went wrong in `judgement` of `case`, in one line; empty when it
+/// was accepted.
+pub fn message(case: &Case, judgement: &Judgement) -> String {
+    let operation = |at: Option<At>| describe_op(case, at);
+    let running = |at: Option<At>| match at {
+        Some(_) => format!("while running {}", operation(at).trim_start_matches("in ")),
+        None => "(it did not say which operation was running)".into(),
+    };
+    let wrong = |produced, wanted| match &judgement.divergence {
+        Some(d) => wrong_answer_message(case, d, produced, wanted),
+        None => String::new(),
+    };
+    let what = |error: &LearnerError| format!("{}: {}", error.kind, error.message);
+    match &judgement.cause {
+        Cause::Accepted => String::new(),
+        Cause::WrongAnswer { produced, wanted } => wrong(*produced, *wanted),
+        Cause::ExtraAnswers { produced, wanted } => format!(
+            "returned {produced} results for {wanted} operations; give exactly one per operation (null for add and remove)"
+        ),
+        Cause::WrongThenRaised {
+            produced,
+            wanted,
+            error,
+        } => format!(
+            "{} (later, {} was raised {})",
+            wrong(*produced, *wanted),
+            what(error),
+            operation(error.op_index)
+        ),
+        Cause::RaisedAtFileLimit(error) => format!(
+            "wrote too much to a file ({}) {}: files are limited in size, and the scratch folder too",
+            what(error),
+            operation(error.op_index)
+        ),
+        Cause::RaisedAtMemoryLimit(error) => format!(
+            "ran out of memory (MemoryError) {}",
+            operation(error.op_index)
+        ),
+        Cause::Raised(error) => format!("{} raised {}", what(error), operation(error.op_index)),
+        Cause::TimedOut { limit, clock, at } => {
+            let running = running(*at);
+            match clock {
+                Clock::Cpu => format!(
+                    "ran past the {} ms time limit of CPU time {running}",
+                    limit.as_millis()
+                ),
+                Clock::Wall => format!(
+                    "waited past the {} ms wall-clock backstop of the {} ms time limit {running}, using less CPU time than the limit (a sleep, or a read that never returns?)",
+                    grading::run::backstop(*limit).as_millis(),
+                    limit.as_millis()
+                ),
+            }
+        }
+        Cause::Crashed {
+            status,
+            at,
+            starting,
+        } => match at {
+            _ if *starting => format!("the process {status} while starting, before its hello"),
+            Some(_) => format!("the process {status} {}", operation(*at)),
+            None => format!("the process {status} before answering"),
+        },
+        Cause::MemoryLimit {
+            limit_bytes,
+            peak_bytes,
+            at,
+        } => format!(
+            "ran out of memory {}: the limit is {} and it reached {}",
+            running(*at),
+            mib(*limit_bytes),
+            mib(*peak_bytes)
+        ),
+        Cause::SharedMemoryLimit {
+            limit_bytes,
+            held_bytes,
+            at,
+        } => format!(
+            "held more memory than the {} limit {}: its processes held {}, shared memory (mmap, /dev/shm) and every process counted",
+            mib(*limit_bytes),
+            running(*at),
+            mib(*held_bytes)
+        ),
+        Cause::CpuLimit { seconds, at } => format!(
+            "used up the session's {seconds} s of CPU time {} (a busy thread that never ends?)",
+            running(*at)
+        ),
+        Cause::FileSizeLimit { limit_bytes, at } => format!(
+            "wrote a file past the {} file size limit {}",
+            mib(*limit_bytes),
+            running(*at)
+        ),
+        Cause::OutputLimit { limit_bytes } => format!(
+            "printed more than {} during this test (the output limit); print less, or only when debugging",
+            mib(*limit_bytes)
+        ),
+        Cause::Protocol(what) => what.clone(),
+        Cause::LoadFailed(error) => format!(
+            "the module failed to load: {}: {}{}",
+            error.kind,
+            error.message,
+            error
+                .line
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default()
+        ),
+        Cause::CompileFailed(error) => format!("does not compile: {}", error.message),
+        Cause::LoadTimedOut { executable: true } => format!(
+            "the program sent no hello within {} s; it must first write {{\"hello\": ...}} on descriptor 4 (see the protocol)",
+            grading::run::STARTUP_LIMIT.as_secs()
+        ),
+        Cause::LoadTimedOut { executable: false } => format!(
+            "the module did not finish loading within {} s; move slow work out of the top level",
+            grading::run::STARTUP_LIMIT.as_secs()
+        ),
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
+}
+
+fn wrong_answer_message(case: &Case, d: &Divergence, produced: usize, wanted: usize) -> String {
+    if d.missing {
+        return format!(
+            "no answer for operation {} {}: returned {produced} results for {wanted} operations",
+            d.op_index, d.op
+        );
+    }
+    let mut message = format!(
+        "operation {} {}: expected {}, got {}",
+        d.op_index, d.op, d.expected, d.actual
+    );
+    // An answer of the wrong type: say what the operation returns.
+    if let Some(op) = case.ops.get(d.op_index)
+        && !op.signature.returns.accepts(&d.actual)
+    {
+        let returns = op.signature.returns.describe();
+        message.push_str(&match &d.actual {
+            Value::Array(_) => format!(
+                " (`{}` returns {returns}; yours is a list of something else)",
+                op.name()
+            ),
+            other => format!(
+                " (`{}` returns {returns}, not {})",
+                op.name(),
+                reference::operation::kind_of(other)
+            ),
+        });
+    }
+    message
+}
+
+/// "in operation 3 ["remove","x"]", "in the constructor", "in solve".
+fn describe_op(case: &Case, at: Option<At>) -> String {
+    match at {
+        Some(At::Constructor) => "in the constructor".into(),
+        Some(At::Op(i)) if i < case.ops.len() => format!("in operation {i} {}", case.op_json(i)),
+        Some(At::Op(i)) => format!("in operation {i}"),
+        None => "in solve".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+    use grading::challenge::{Case, Operations};
+    use grading::judge::judge;
+    use grading::protocol::{At, ErrorKind, LearnerError};
+    use grading::run::{Clock, Outcome};
+    use serde_json::{Value, json};
+    use std::time::Duration;
+
+    /// A rendezvous-router case of three operations: route, remove, route.
+    fn three_ops() -> Case {
+        let model = &reference::rendezvous::SPEC;
+        let allowed: Vec<_> = model.operations.iter().collect();
+        let ops = Operations {
+            model,
+            allowed: &allowed,
+        };
+        let input = json!([
+            [["a", "b"]],
+            [["route", "k"], ["remove", "a"], ["route", "k"]]
+        ]);
+        Case::in_memory(
+            &ops,
+            "t",
+            "g",
+            input,
+            Some(vec![json!("a"), Value::Null, json!("b")]),
+        )
+        .unwrap()
+    }
+
+    fn said(outcome: Outcome) -> String {
+        let c = three_ops();
+        message(&c, &judge(&c, &outcome))
+    }
+
+    #[test]
+    fn a_wrong_answer_names_the_operation_and_both_answers() {
+        assert_eq!(
+            said(Outcome::Output(vec![json!("a"), Value::Null, json!("a")])),
+            r#"operation 2 ["route","k"]: expected "b", got "a""#
+        );
+        assert_eq!(
+            said(Outcome::Output(vec![json!("a")])),
+            r#"no answer for operation 1 ["remove","a"]: returned 1 results for 3 operations"#
+        );
+        assert!(
+            said(Outcome::Output(vec![
+                json!("a"),
+                Value::Null,
+                json!("b"),
+                json!("x")
+            ]))
+            .starts_with("returned 4 results for 3 operations; give exactly one per operation")
+        );
+        assert_eq!(
+            said(Outcome::Output(vec![json!("a"), Value::Null, json!("b")])),
+            ""
+        );
+    }
+
+    #[test]
+    fn an_answer_of_the_wrong_type_says_what_the_operation_returns() {
+        let object = said(Outcome::Output(vec![
+            json!({"node": "a"}),
+            Value::Null,
+            json!("b"),
+        ]));
+        assert!(
+            object.ends_with("(`route` returns a string or null, not an object)"),
+            "{object}"
+        );
+        let list = said(Outcome::Output(vec![json!(["a"]), Value::Null, json!("b")]));
+        assert!(
+            list.ends_with("yours is a list of something else)"),
+            "{list}"
+        );
+        // A right type with a wrong value needs no such note.
+        let value = said(Outcome::Output(vec![json!("b"), Value::Null, json!("b")]));
+        assert!(value.ends_with("expected \"a\", got \"b\""), "{value}");
+    }
+
+    #[test]
+    fn an_exception_says_where_it_was_raised() {
+        let error = |at| LearnerError {
+            kind: ErrorKind::Other("KeyError".into()),
+            message: "'a'".into(),
+            traceback: String::new(),
+            line: Some(3),
+            op_index: at,
+            errno: None,
+        };
+        assert_eq!(
+            said(Outcome::Raised {
+                output: vec![json!("a")],
+                error: error(Some(At::Op(1))),
+            }),
+            r#"KeyError: 'a' raised in operation 1 ["remove","a"]"#
+        );
+        assert_eq!(
+            said(Outcome::Raised {
+                output: vec![json!("b"), Value::Null],
+                error: error(Some(At::Op(2))),
+            }),
+            r#"operation 0 ["route","k"]: expected "a", got "b" (later, KeyError: 'a' was raised in operation 2 ["route","k"])"#
+        );
+        assert_eq!(
+            said(Outcome::Raised {
+                output: vec![],
+                error: error(Some(At::Constructor)),
+            }),
+            "KeyError: 'a' raised in the constructor"
+        );
+        assert_eq!(
+            said(Outcome::Raised {
+                output: vec![],
+                error: error(None),
+            }),
+            "KeyError: 'a' raised in solve"
+        );
+    }
+
+    #[test]
+    fn a_timeout_names_the_running_operation() {
+        assert_eq!(
+            said(Outcome::TimedOut {
+                limit: Duration::from_millis(1500),
+                clock: Clock::Cpu,
+                op_index: Some(At::Op(2)),
+            }),
+            r#"ran past the 1500 ms time limit of CPU time while running operation 2 ["route","k"]"#
+        );
+        let wall = said(Outcome::TimedOut {
+            limit: Duration::from_millis(1500),
+            clock: Clock::Wall,
+            op_index: Some(At::Constructor),
+        });
+        assert!(
+            wall.starts_with(
+                "waited past the 6500 ms wall-clock backstop of the 1500 ms time limit while running the constructor, "
+            ),
+            "{wall}"
+        );
+        assert_eq!(
+            said(Outcome::CpuLimit {
+                seconds: 10,
+                op_index: None
+            }),
+            "used up the session's 10 s of CPU time (it did not say which operation was running) (a busy thread that never ends?)"
+        );
+    }
+}

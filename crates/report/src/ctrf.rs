@@ -1,0 +1,94 @@
+//! Common Test Report Format (CTRF) JSON: a test per case of every
+//! submission, scores under `extra`.
+
+use super::Report;
+use grading::judge::Verdict;
+use serde_json::{Value, json};
+use std::io::{self, Write};
+
+/// The CTRF version written.
+pub const SPEC_VERSION: &str = "1.0.0";
+
+/// Writes `report` as CTRF JSON.
+pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let mut tests = Vec::new();
+    for s in &report.submissions {
+        for t in &s.tests {
+            let mut test = json!({
+                "name": format!("{} :: {}/{}", s.name, t.group, t.name),
+                // A grader's fault is no failure of the test's.
+                "status": match t.verdict {
+                    Verdict::Accepted => "passed",
+                    Verdict::GraderFault => "other",
+                    _ => "failed",
+                },
+                "duration": t.time_ms,
+                "suite": [s.name.clone(), t.group.clone()],
+                "rawStatus": t.verdict,
+                "filePath": s.path,
+                "extra": {
+                    "verdict": t.verdict,
+                    "score": t.score,
+                    "max_score": t.max_score,
+                    "points": t.points,
+                    "visibility": t.visibility,
+                },
+            });
+            if t.verdict != Verdict::Accepted {
+                test["message"] = Value::from(super::junit::one_line(&t.message, 1000));
+                test["trace"] = Value::from(super::failing::failure_text(t));
+                if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
+                    test["line"] = Value::from(line);
+                }
+                if let Some(c) = &t.captured {
+                    test["stdout"] = super::text::visible_lines(&c.stdout)
+                        .collect::<Vec<_>>()
+                        .into();
+                    test["stderr"] = super::text::visible_lines(&c.stderr)
+                        .collect::<Vec<_>>()
+                        .into();
+                }
+            }
+            tests.push(test);
+        }
+    }
+    let passed = tests.iter().filter(|t| t["status"] == "passed").count();
+    let document = json!({
+        "reportFormat": "CTRF",
+        "specVersion": SPEC_VERSION,
+        "generatedBy": report.grader,
+        "results": {
+            "tool": { "name": "rendezvous-grader", "version": env!("CARGO_PKG_VERSION") },
+            "summary": {
+                "tests": tests.len(),
+                "passed": passed,
+                "failed": tests.len() - passed,
+                "skipped": 0,
+                "pending": 0,
+                "other": 0,
+                "start": report.started_at_ms,
+                "stop": report.finished_at_ms,
+                "duration": report.finished_at_ms.saturating_sub(report.started_at_ms),
+            },
+            "tests": tests,
+            "extra": {
+                "challenge": report.challenge,
+                "challenges": report.challenges,
+                "audience": report.audience,
+                "sandbox": report.sandbox,
+                "submissions": report.submissions.iter().map(|s| json!({
+                    "name": s.name,
+                    "path": s.path,
+                    "verdict": s.verdict,
+                    "score": s.score,
+                    "max_score": s.max_score,
+                    "points": s.points,
+                    "passed": s.passed,
+                    "total": s.total,
+                })).collect::<Vec<_>>(),
+            },
+        },
+    });
+    super::text::safe_json(&document, out)?;
+    writeln!(out)
+}

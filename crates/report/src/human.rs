@@ -1,0 +1,459 @@
+//! The human report: one line per test, then each failure explained. Styles
+//! are always written as ANSI sequences; the caller's stream strips them
+//! when the output is not a terminal or NO_COLOR is set.
+
+use super::failing::{failures_shown, render_failure};
+use super::style::{BAD, DIM, GOOD, HEAD};
+use super::text::{
+    abbreviate, display_width, earned, first_line, millis, pad, possible, visible, visible_json,
+    visible_str,
+};
+use super::{Report, SubmissionReport};
+use grading::explain::HashCheck;
+use grading::judge::Verdict;
+use std::io::{self, Write};
+
+/// How much of each failure the human report shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HumanOptions {
+    /// Show only this many failures of a submission in full, the rest in
+    /// a line each, with `all_command` to see them all; `None` shows every
+    /// failure in full.
+    pub folded: Option<Folded>,
+}
+
+/// Failures past the first few, in one line each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folded {
+    /// How many failures are shown in full.
+    pub in_full: usize,
+    /// The command that shows every failure in full (`grader grade --all ...`).
+    pub all_command: String,
+}
+
+/// Writes the human report, every failure in full.
+pub fn render_human(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    render_human_with(report, &HumanOptions::default(), out)
+}
+
+/// Writes the human report as `options` ask.
+pub fn render_human_with(
+    report: &Report,
+    options: &HumanOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
+        report.challenge, report.tests_dir
+    )?;
+    if let Some(source) = &report.challenges {
+        writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;
+    }
+    let style = if report.sandbox.enabled && report.sandbox.missing.is_empty() {
+        DIM
+    } else {
+        BAD
+    };
+    writeln!(
+        out,
+        "{style}sandbox: {}{style:#}",
+        report.sandbox.describe()
+    )?;
+    for submission in &report.submissions {
+        writeln!(out)?;
+        render_submission(submission, options, out)?;
+    }
+    if report.submissions.len() > 1 {
+        let passed = report
+            .submissions
+            .iter()
+            .filter(|s| s.verdict == Verdict::Accepted)
+            .count();
+        writeln!(
+            out,
+            "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}",
+            report.submissions.len()
+        )?;
+        render_class_mistakes(&super::class::class_mistakes(report), out)?;
+    }
+    Ok(())
+}
+
+/// The class's mistake table: a row per mistake named (a student counts
+/// once for each, see [`super::class`]), then the pairs made together.
+/// It names no test, so a learner's report shows in it only what each
+/// student's own report shows.
+fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -> io::Result<()> {
+    use super::class::share;
+    let students = |n: usize| grading::words::counted(n, "student");
+    writeln!(out)?;
+    if c.is_empty() {
+        return writeln!(
+            out,
+            "{DIM}no known mistake named in the class ({} judged){DIM:#}",
+            students(c.judged)
+        );
+    }
+    writeln!(
+        out,
+        "{HEAD}mistakes across the class{HEAD:#} {DIM}({} judged; a student counts once for each mistake named){DIM:#}",
+        students(c.judged)
+    )?;
+    let rows: Vec<[String; 3]> = c
+        .mistakes
+        .iter()
+        .map(|m| {
+            let together = if m.together > 0 {
+                format!(" ({} with another)", m.together)
+            } else {
+                String::new()
+            };
+            [
+                format!("{} ({})", m.id, m.title),
+                format!("{}{together}", m.students.len()),
+                share(m.students.len(), c.judged),
+            ]
+        })
+        .chain(c.pairs.iter().map(|p| {
+            [
+                format!("made together: {} + {}", p.ids[0], p.ids[1]),
+                p.students.len().to_string(),
+                share(p.students.len(), c.judged),
+            ]
+        }))
+        .collect();
+    let header = ["mistake", "students", "share"].map(str::to_owned);
+    let widths: Vec<usize> = (0..2)
+        .map(|i| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| display_width(&r[i]))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for (i, row) in std::iter::once(&header).chain(&rows).enumerate() {
+        let line = format!(
+            "  {}  {}  {}",
+            pad(&row[0], widths[0]),
+            pad(&row[1], widths[1]),
+            row[2]
+        );
+        if i == 0 {
+            writeln!(out, "{DIM}{}{DIM:#}", line.trim_end())?;
+        } else {
+            writeln!(out, "{}", line.trim_end())?;
+        }
+    }
+    for line in super::class::other_students(c) {
+        writeln!(out, "  {line}")?;
+    }
+    if c.not_judged > 0 {
+        writeln!(
+            out,
+            "  {DIM}{} not judged (grader-fault), in no count{DIM:#}",
+            grading::words::counted(c.not_judged, "submission")
+        )?;
+    }
+    Ok(())
+}
+
+fn render_submission(
+    s: &SubmissionReport,
+    options: &HumanOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    // The runtime is the program's own word (an executable's hello).
+    let about = [
+        s.runtime.as_deref().map(visible),
+        s.api.as_ref().map(|a| format!("{} API", visible(a))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(", ");
+    writeln!(
+        out,
+        "{HEAD}{}{HEAD:#} {DIM}· {}{DIM:#}{}",
+        visible(&s.name),
+        visible(&s.path),
+        if about.is_empty() {
+            String::new()
+        } else {
+            format!(" {DIM}({about}){DIM:#}")
+        }
+    )?;
+    if let Some(hint) = &s.api_hint {
+        writeln!(out, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
+    }
+    let ids: Vec<String> = s
+        .tests
+        .iter()
+        .map(|t| visible(&format!("{}/{}", t.group, t.name)))
+        .collect();
+    // Columns by display width: a wide name takes two columns a character.
+    let width = ids.iter().map(|id| display_width(id)).max().unwrap_or(0);
+    for (t, id) in s.tests.iter().zip(&ids) {
+        let id = pad(id, width);
+        if t.verdict == Verdict::Accepted {
+            writeln!(
+                out,
+                "  {GOOD}ok{GOOD:#}   {id}  {DIM}{}{DIM:#}",
+                millis(t.time_ms)
+            )?;
+        } else {
+            writeln!(
+                out,
+                "  {BAD}FAIL{BAD:#} {id}  {BAD}{}{BAD:#}  {}",
+                t.verdict,
+                visible(first_line(&t.message))
+            )?;
+        }
+    }
+    if let Some(n) = &s.nondeterministic {
+        writeln!(out)?;
+        render_nondeterminism(n, out)?;
+    }
+    if let Some(why) = &s.second_opinion_cut_short {
+        writeln!(out)?;
+        writeln!(out, "{}", visible(why))?;
+    }
+    if s.unexplained {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "none of the known mistakes explains these answers: the diffs below are the evidence"
+        )?;
+    }
+    if let Some(m) = &s.mistake {
+        writeln!(out)?;
+        render_mistake(m, out)?;
+    }
+    let shown = failures_shown(s);
+    let in_full = options
+        .folded
+        .as_ref()
+        .map_or(shown.len(), |f| f.in_full.min(shown.len()));
+    for (t, others) in &shown[..in_full] {
+        writeln!(out)?;
+        render_failure(t, out)?;
+        if !others.is_empty() {
+            writeln!(
+                out,
+                "{DIM}the same failure in {}: {}{DIM:#}",
+                grading::words::counted(others.len(), "more test"),
+                abbreviate(others, 5)
+            )?;
+        }
+    }
+    if let Some(folded) = options.folded.as_ref().filter(|_| in_full < shown.len()) {
+        writeln!(out)?;
+        for (t, others) in &shown[in_full..] {
+            let same = if others.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " {DIM}(the same in {}){DIM:#}",
+                    grading::words::counted(others.len(), "more test")
+                )
+            };
+            writeln!(
+                out,
+                "{BAD}--- {} ({}){BAD:#}: {}{same}",
+                visible(&format!("{}/{}", t.group, t.name)),
+                t.verdict,
+                visible(first_line(&t.message))
+            )?;
+        }
+        writeln!(
+            out,
+            "{DIM}{} in full above, {} in a line each; every one in full:{DIM:#} {}",
+            grading::words::counted(in_full, "failure"),
+            shown.len() - in_full,
+            folded.all_command
+        )?;
+    }
+    if let Some(p) = &s.property {
+        writeln!(out)?;
+        render_property(p, out)?;
+    }
+    if let Some(r) = &s.reproducer {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{HEAD}a smaller case that fails the same way{HEAD:#}: {}",
+            r.case
+        )?;
+        writeln!(
+            out,
+            "  the last operation should answer {}, yours answers {}",
+            visible_json(&r.expected),
+            visible_json(&r.actual)
+        )?;
+        if let Some(why) = &r.cut_short {
+            writeln!(out, "  {DIM}({why}){DIM:#}")?;
+        }
+        for line in r.snippet.lines() {
+            writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
+        }
+    }
+    if let Some(check) = &s.h32 {
+        writeln!(out)?;
+        render_hash_check(check, out)?;
+    }
+    if let Some(hint) = &s.hash_hint {
+        writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
+    }
+    if s.groups.len() > 1 {
+        let groups: Vec<String> = s
+            .groups
+            .iter()
+            .map(|g| {
+                let rule = if g.scoring == grading::challenge::Scoring::AllOrNothing {
+                    ", all or nothing"
+                } else {
+                    ""
+                };
+                format!(
+                    "{} {}/{}{rule}",
+                    g.name,
+                    earned(&g.points),
+                    possible(&g.points)
+                )
+            })
+            .collect();
+        writeln!(out, "\n{DIM}by group: {}{DIM:#}", groups.join(" · "))?;
+    }
+    let style = if s.verdict == Verdict::Accepted {
+        GOOD
+    } else {
+        BAD
+    };
+    writeln!(
+        out,
+        "\n{style}{}{style:#}: {} of {} tests passed, score {} of {}",
+        s.verdict,
+        s.passed,
+        s.total,
+        earned(&s.points),
+        possible(&s.points)
+    )
+}
+
+/// Answers that change between runs: how many tests, one example, why.
+pub(super) fn render_nondeterminism(
+    n: &grading::diagnose::Nondeterminism,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{BAD}your answers change between runs{BAD:#}: {} of the same tests answered differently in another run (a fresh process with another hash seed)",
+        n.tests.len()
+    )?;
+    if let Some(c) = &n.example {
+        let answer = |a: &Option<serde_json::Value>| {
+            a.as_ref().map_or_else(|| "raised".to_owned(), visible_json)
+        };
+        writeln!(
+            out,
+            "  {}: operation {} {} answered {} in one run and {} in the other",
+            c.test,
+            c.op_index,
+            c.op,
+            answer(&c.first),
+            answer(&c.second)
+        )?;
+    }
+    writeln!(out, "  {HEAD}hint{HEAD:#}: {}", n.explanation)?;
+    Ok(())
+}
+
+/// The known mistake (or two) that explain the failures, with hints.
+pub(super) fn render_mistake(
+    m: &grading::diagnose::MistakeReport,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let titled = |n: &grading::diagnose::NamedMistake| {
+        let form = n.form.as_ref().map(|f| format!(" ({f})"));
+        format!("{}{}", n.title, form.unwrap_or_default())
+    };
+    let failing = if m.compared == 1 {
+        "the one failing test compared".to_owned()
+    } else {
+        format!("all {} failing tests compared", m.compared)
+    };
+    if m.exact && m.with.is_some() {
+        writeln!(out, "{BAD}likely mistakes, two made together{BAD:#}:")?;
+        for (i, n) in m.named().iter().enumerate() {
+            writeln!(out, "  {}. {}", i + 1, titled(n))?;
+            writeln!(out, "     {}", n.explanation)?;
+            writeln!(out, "     {HEAD}hint{HEAD:#}: {}", n.hint)?;
+        }
+        writeln!(
+            out,
+            "  {DIM}(together they reproduce {failing}, and pass every test your code passed; neither does alone){DIM:#}"
+        )?;
+    } else if m.exact {
+        writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;
+        writeln!(out, "  {}", m.explanation)?;
+        writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
+        writeln!(out, "  {DIM}(this mistake reproduces {failing}){DIM:#}")?;
+    } else {
+        writeln!(
+            out,
+            "no known mistake reproduces every failure; the closest, \"{}\", reproduces {} of the {} failing tests, more than any other",
+            m.title, m.reproduced, m.compared
+        )?;
+    }
+    Ok(())
+}
+
+/// A property of consistent hashing the answers break.
+pub(super) fn render_property(
+    p: &grading::diagnose::PropertyHint,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let place = if p.first_op == p.second_op {
+        format!("operation {}", p.first_op)
+    } else {
+        format!("operations {} and {}", p.first_op, p.second_op)
+    };
+    writeln!(
+        out,
+        "{BAD}broken property{BAD:#} in {} ({place}): {}",
+        p.case,
+        visible(&p.message)
+    )?;
+    Ok(())
+}
+
+pub(super) fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::Result<()> {
+    match &check.first_mismatch {
+        None => writeln!(
+            out,
+            "your h32 agrees with the pinned hash on all {} strings checked",
+            check.checked
+        ),
+        Some(m) => {
+            writeln!(
+                out,
+                "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
+                visible_str(&m.text),
+                m.pinned,
+                visible_json(&m.yours)
+            )?;
+            match &check.step {
+                Some(step) => writeln!(
+                    out,
+                    "  the step that is wrong: {} (the smallest text that shows it: h32({}) is {}, yours {})",
+                    step.step,
+                    visible_str(&step.text),
+                    step.pinned,
+                    step.yours
+                ),
+                None => Ok(()),
+            }
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! JUnit XML, valid against the Jenkins schema (`junit-10.xsd`): a suite per
+//! submission (named for the student, its path a property), a case per test, `time` always set, a one-line `message` and
+//! the explanation in the body. Written by hand rather than with a JUnit
+//! crate so that every element and attribute is one the schema allows.
+
+use super::{Report, TestReport};
+use grading::judge::Verdict;
+use std::io::{self, Write};
+
+/// Writes `report` as JUnit XML.
+pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let count = |f: &dyn Fn(&TestReport) -> bool| -> usize {
+        report
+            .submissions
+            .iter()
+            .flat_map(|s| &s.tests)
+            .filter(|t| f(t))
+            .count()
+    };
+    let total_ms: u64 = report
+        .submissions
+        .iter()
+        .flat_map(|s| &s.tests)
+        .map(|t| t.time_ms)
+        .sum();
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="{}" tests="{}" failures="{}" errors="{}" time="{}">"#,
+        attr(&report.challenge),
+        count(&|_| true),
+        count(&|t| is_failure(t.verdict)),
+        count(&|t| is_error(t.verdict)),
+        seconds(total_ms)
+    )?;
+    for s in &report.submissions {
+        let failures = s.tests.iter().filter(|t| is_failure(t.verdict)).count();
+        let errors = s.tests.iter().filter(|t| is_error(t.verdict)).count();
+        let ms: u64 = s.tests.iter().map(|t| t.time_ms).sum();
+        writeln!(
+            out,
+            r#"  <testsuite name="{}" tests="{}" failures="{failures}" errors="{errors}" skipped="0" time="{}">"#,
+            attr(&super::text::visible(&s.name)),
+            s.tests.len(),
+            seconds(ms)
+        )?;
+        writeln!(out, "    <properties>")?;
+        for (name, value) in [
+            ("path", super::text::visible(&s.path)),
+            ("verdict", s.verdict.to_string()),
+            ("score", s.score.to_string()),
+            ("max_score", s.max_score.to_string()),
+            ("points_earned", s.points.earned.to_string()),
+            ("points_total", s.points.total.to_string()),
+            ("points_denominator", s.points.denominator.to_string()),
+            ("language", format!("{:?}", s.language).to_lowercase()),
+            ("sandbox", report.sandbox.describe()),
+            (
+                "challenges",
+                report
+                    .challenges
+                    .as_ref()
+                    .map_or_else(String::new, |c| c.label()),
+            ),
+        ] {
+            writeln!(
+                out,
+                r#"      <property name="{name}" value="{}"/>"#,
+                attr(&value)
+            )?;
+        }
+        writeln!(out, "    </properties>")?;
+        for t in &s.tests {
+            write!(
+                out,
+                r#"    <testcase name="{}" classname="{}" time="{}""#,
+                attr(&format!("{}/{}", t.group, t.name)),
+                attr(&super::text::visible(&format!("{}.{}", s.name, t.group))),
+                seconds(t.time_ms)
+            )?;
+            if t.verdict == Verdict::Accepted {
+                writeln!(out, "/>")?;
+                continue;
+            }
+            writeln!(out, ">")?;
+            let element = if is_error(t.verdict) {
+                "error"
+            } else {
+                "failure"
+            };
+            writeln!(
+                out,
+                r#"      <{element} type="{}" message="{}">{}</{element}>"#,
+                t.verdict,
+                attr(&one_line(&t.message, 500)),
+                text(&super::failing::failure_text(t))
+            )?;
+            if let Some(c) = &t.captured {
+                if !c.stdout.is_empty() {
+                    writeln!(
+                        out,
+                        "      <system-out>{}</system-out>",
+                        text(&shown(&c.stdout))
+                    )?;
+                }
+                if !c.stderr.is_empty() {
+                    writeln!(
+                        out,
+                        "      <system-err>{}</system-err>",
+                        text(&shown(&c.stderr))
+                    )?;
+                }
+            }
+            writeln!(out, "    </testcase>")?;
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")
+}
+
+/// A learner's code that broke (raised, crashed, did not compile, spoke
+/// nonsense), or a grader that did, is an error; a wrong or over-limit
+/// answer is a failure.
+fn is_error(v: Verdict) -> bool {
+    matches!(
+        v,
+        Verdict::RuntimeError
+            | Verdict::CompileError
+            | Verdict::ProtocolError
+            | Verdict::GraderFault
+    )
+}
+
+fn is_failure(v: Verdict) -> bool {
+    v != Verdict::Accepted && !is_error(v)
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{:03}", ms / 1000, ms % 1000)
+}
+
+/// Text XML 1.0 can carry: the characters it forbids (most C0 controls,
+/// lone surrogates cannot occur in a `str`, U+FFFE and U+FFFF) are dropped.
+fn xml_chars(s: &str) -> impl Iterator<Item = char> + '_ {
+    s.chars().filter(|&c| {
+        matches!(c, '\t' | '\n' | '\r' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+    })
+}
+
+/// Element text: markup escaped, and the `[` of a `##[` (GitHub's legacy
+/// command form, read anywhere in a log line) as a character reference.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in xml_chars(s) {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '[' if out.ends_with("##") => out.push_str("&#91;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn attr(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in xml_chars(s) {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            '[' if out.ends_with("##") => out.push_str("&#91;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The first line of `s` as every report shows learner text
+/// ([`super::text::visible`]), at most `max` characters.
+pub(crate) fn one_line(s: &str, max: usize) -> String {
+    let line = super::text::visible(s.lines().next().unwrap_or(""));
+    if line.chars().count() > max {
+        format!("{}...", line.chars().take(max).collect::<String>())
+    } else {
+        line
+    }
+}
+
+/// Captured output as every report shows it, line by line.
+fn shown(s: &str) -> String {
+    super::text::visible_lines(s).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forbidden_characters_are_dropped_and_markup_escaped() {
+        assert_eq!(text("a\u{0}b\u{1b}c\u{FFFE}d\u{FFFF}e"), "abcde");
+        assert_eq!(text("<x>&]]>"), "&lt;x&gt;&amp;]]&gt;");
+        assert_eq!(attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");
+        assert_eq!(text("日本 🙂"), "日本 🙂");
+    }
+}

@@ -264,8 +264,9 @@ pub struct Graded<'a> {
     pub diagnosis: diagnose::Diagnosis,
     /// Answers that changed between two runs of the same files.
     pub nondeterministic: Option<diagnose::Nondeterminism>,
-    /// Why the second opinion stopped before replaying all it meant to.
-    pub second_opinion_cut_short: Option<String>,
+    /// The budget for extra runs, when it stopped the second opinion
+    /// before it replayed all it meant to.
+    pub second_opinion_cut_short: Option<Duration>,
     /// A property of consistent hashing the answers break.
     pub property: Option<diagnose::PropertyHint>,
     /// A small case that fails the same way.

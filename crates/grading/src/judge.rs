@@ -4,8 +4,9 @@
 //! expected, actual) is the heart of every report.
 
 use crate::challenge::Case;
-use crate::protocol::{At, ErrorKind, LearnerError};
+use crate::protocol::{At, ErrorKind, LearnerError, Violation};
 use crate::run::{Clock, Outcome};
+use sandbox::Ended;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -129,7 +130,7 @@ pub enum Cause {
     },
     /// The process ended without answering (`starting`: before its hello).
     Crashed {
-        status: String,
+        status: Ended,
         at: Option<At>,
         starting: bool,
     },
@@ -152,7 +153,7 @@ pub enum Cause {
     /// More printed during the case than the output limit.
     OutputLimit { limit_bytes: u64 },
     /// The program broke the protocol, as the session said.
-    Protocol(String),
+    Protocol(Violation),
     /// The module did not load.
     LoadFailed(LearnerError),
     /// The submission did not compile.

@@ -185,15 +185,14 @@ pub struct CaseReply {
 
 /// Reads a case reply: `{"id", "output": [...]}`, with `"error"` when the
 /// learner's code raised. The `Err` says how the message breaks the protocol.
-pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, String> {
+pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, Violation> {
     // Taken out, not copied: a reply may be as large as its case allows.
     let output = match message.get_mut("output").map(Value::take) {
         Some(Value::Array(output)) => output,
         _ => {
-            return Err(format!(
-                "a case reply needs an \"output\" list, got {}",
-                preview_value(&message)
-            ));
+            return Err(Violation::NoOutput {
+                got: preview_value(&message),
+            });
         }
     };
     match message.get_mut("error").map(Value::take) {
@@ -206,8 +205,66 @@ pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, String> {
                 output,
                 error: Some(error),
             })
-            .map_err(|e| format!("malformed error in a case reply: {e}")),
+            .map_err(|e| Violation::Malformed {
+                message: Message::CaseError,
+                error: e.to_string(),
+            }),
     }
+}
+
+/// How a program broke the protocol, as data: the report words it. What
+/// the program sent is kept only as a preview ([`preview_value`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Violation {
+    /// Its hello names another version of the protocol than [`PROTOCOL`].
+    Version { spoken: u64 },
+    /// A message of a known kind that does not parse as one (`error`:
+    /// what the parser said).
+    Malformed { message: Message, error: String },
+    /// The first message is neither a hello nor a load error.
+    NotHello { got: String },
+    /// A case reply without its `output` list.
+    NoOutput { got: String },
+    /// More than `limit` progress messages that no query asked for, the
+    /// last while running `at` (when it said).
+    UnaskedProgress { limit: usize, at: Option<At> },
+    /// A reply to another request than request `id`.
+    WrongReply { id: u64, got: String },
+    /// A reply holding more JSON values than any legitimate one can.
+    TooManyValues {
+        answering: Answering,
+        values: usize,
+        bound: usize,
+    },
+    /// A line on the response channel that is not a JSON object.
+    NotAnObject { line: String },
+    /// A reply line longer than any legitimate one (`bytes`), with
+    /// `error_room` bytes of it for an error: the grader stopped reading.
+    TooLong {
+        answering: Answering,
+        bytes: usize,
+        error_room: usize,
+    },
+}
+
+/// A kind of message a program sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Message {
+    Hello,
+    LoadError,
+    /// The error of a case reply.
+    CaseError,
+}
+
+/// The request a reply answers, which bounds how long it may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answering {
+    /// The hello or load error a program starts with.
+    Start,
+    /// A case of this many operations.
+    Case { ops: usize },
+    /// An h32 request for this many strings.
+    Hash { texts: usize },
 }
 
 /// `value` as JSON, shortened for a message, without writing out more of

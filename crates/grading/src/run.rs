@@ -16,8 +16,10 @@ pub use session::{Captured, NoReply, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
-use crate::protocol::{self, At, ErrorKind, Hello, LearnerError, PROTOCOL, preview_value};
-use sandbox::{Build, Environment, Program};
+use crate::protocol::{
+    self, At, ErrorKind, Hello, LearnerError, Message, PROTOCOL, Violation, preview_value,
+};
+use sandbox::{Build, Ended, Environment, Program};
 
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
@@ -48,7 +50,7 @@ pub enum Outcome {
     /// last said it was running, if it said; `starting` when it ended
     /// before its hello.
     Crashed {
-        status: String,
+        status: Ended,
         op_index: Option<At>,
         starting: bool,
     },
@@ -76,7 +78,7 @@ pub enum Outcome {
     /// The process printed more than the output limit during one case.
     OutputLimit { limit_bytes: u64 },
     /// The process broke the protocol.
-    Protocol(String),
+    Protocol(Violation),
     /// The module could not be loaded (syntax error, import error, no API).
     LoadFailed(LearnerError),
     /// The submission does not compile (TypeScript syntax, rustc errors).
@@ -360,22 +362,26 @@ impl<'a> Runner<'a> {
                             self.hello = Some(hello);
                             return Ok(Ok(session));
                         }
-                        Ok(hello) => Outcome::Protocol(format!(
-                            "the program speaks protocol {}, the grader speaks {PROTOCOL}",
-                            hello.protocol
-                        )),
-                        Err(e) => Outcome::Protocol(format!("malformed hello: {e}")),
+                        Ok(hello) => Outcome::Protocol(Violation::Version {
+                            spoken: hello.protocol,
+                        }),
+                        Err(e) => Outcome::Protocol(Violation::Malformed {
+                            message: Message::Hello,
+                            error: e.to_string(),
+                        }),
                     }
                 } else if let Some(error) = message.get("load_error") {
                     match serde_json::from_value::<LearnerError>(error.clone()) {
                         Ok(error) => Outcome::LoadFailed(error),
-                        Err(e) => Outcome::Protocol(format!("malformed load_error: {e}")),
+                        Err(e) => Outcome::Protocol(Violation::Malformed {
+                            message: Message::LoadError,
+                            error: e.to_string(),
+                        }),
                     }
                 } else {
-                    Outcome::Protocol(format!(
-                        "the first message must be a hello, got {}",
-                        preview_value(&message)
-                    ))
+                    Outcome::Protocol(Violation::NotHello {
+                        got: preview_value(&message),
+                    })
                 }
             }
             Err(NoReply::TimedOut { .. }) => Outcome::LoadTimedOut {
@@ -491,7 +497,7 @@ impl<'a> Runner<'a> {
     /// memory near the limit when the program was killed or aborted.
     fn death(
         &self,
-        status: String,
+        status: Ended,
         op_index: Option<At>,
         exit: Option<sandbox::SandboxExit>,
         starting: bool,
@@ -525,10 +531,10 @@ impl<'a> Runner<'a> {
         }
         Outcome::Crashed {
             status: exit
-                .map(|e| match (e.code, e.signal) {
-                    (Some(code), _) => format!("exited with code {code}"),
-                    (None, Some(signal)) => sandbox::describe_signal(signal),
-                    _ => status.clone(),
+                .and_then(|e| match (e.code, e.signal) {
+                    (Some(code), _) => Some(Ended::Exited(code)),
+                    (None, Some(signal)) => Some(Ended::Signalled(signal)),
+                    _ => None,
                 })
                 .unwrap_or(status),
             op_index,

@@ -118,7 +118,12 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         mistake,
         unexplained,
         nondeterministic,
-        second_opinion_cut_short,
+        second_opinion_cut_short: second_opinion_cut_short.map(|budget| {
+            format!(
+                "the second opinion (replays under other hash seeds) was cut short: its last replays did not fit in the {:.1} s budget for extra runs, and what they did not run changes no verdict",
+                budget.as_secs_f64()
+            )
+        }),
         property,
         reproducer,
         api_hint: api_gap.map(|gap| api_hint(grading.challenge, gap)),

@@ -3,9 +3,72 @@
 
 use grading::challenge::Case;
 use grading::judge::{Cause, Divergence, Judgement};
-use grading::protocol::{At, LearnerError};
+use grading::protocol::{Answering, At, LearnerError, Message, PROTOCOL, Violation};
 use grading::run::Clock;
 use serde_json::Value;
+
+/// How a program broke the protocol, in one line.
+pub fn broke(violation: &Violation) -> String {
+    match violation {
+        Violation::Version { spoken } => {
+            format!("the program speaks protocol {spoken}, the grader speaks {PROTOCOL}")
+        }
+        Violation::Malformed { message, error } => {
+            let what = match message {
+                Message::Hello => "hello",
+                Message::LoadError => "load_error",
+                Message::CaseError => "error in a case reply",
+            };
+            format!("malformed {what}: {error}")
+        }
+        Violation::NotHello { got } => format!("the first message must be a hello, got {got}"),
+        Violation::NoOutput { got } => {
+            format!("a case reply needs an \"output\" list, got {got}")
+        }
+        Violation::UnaskedProgress { limit, at } => format!(
+            "sent more than {limit} progress messages nobody asked for (they answer queries on descriptor 5) while running operation {}",
+            at.map_or("unknown".to_owned(), |at| at.to_wire().to_string())
+        ),
+        Violation::WrongReply { id, got } => {
+            format!("a reply to request {id} was expected, got {got}")
+        }
+        Violation::TooManyValues {
+            answering,
+            values,
+            bound,
+        } => format!(
+            "{} holds {values} JSON values, more than any legitimate one can ({bound})",
+            replying(*answering)
+        ),
+        Violation::NotAnObject { line } => {
+            format!("this line on the response channel is not a JSON object: {line}")
+        }
+        Violation::TooLong {
+            answering,
+            bytes,
+            error_room,
+        } => format!(
+            "{} grew past {bytes} bytes, longer than any legitimate one (each operation's longest answer with every string escaped at worst, and {} KiB for an error): the grader stopped reading it",
+            replying(*answering),
+            error_room >> 10
+        ),
+    }
+}
+
+/// The message a reply bound is for.
+fn replying(answering: Answering) -> String {
+    match answering {
+        Answering::Start => "the program's hello".to_owned(),
+        Answering::Case { ops } => format!(
+            "the reply to a case of {}",
+            grading::words::counted(ops, "operation")
+        ),
+        Answering::Hash { texts } => format!(
+            "the reply to an h32 request for {}",
+            grading::words::counted(texts, "string")
+        ),
+    }
+}
 
 /// What went wrong in `judgement` of `case`, in one line; empty when it
 /// was accepted.
@@ -102,7 +165,7 @@ pub fn message(case: &Case, judgement: &Judgement) -> String {
             "printed more than {} during this test (the output limit); print less, or only when debugging",
             mib(*limit_bytes)
         ),
-        Cause::Protocol(what) => what.clone(),
+        Cause::Protocol(violation) => broke(violation),
         Cause::LoadFailed(error) => format!(
             "the module failed to load: {}: {}{}",
             error.kind,
@@ -174,7 +237,7 @@ mod tests {
     use super::message;
     use grading::challenge::{Case, Operations};
     use grading::judge::judge;
-    use grading::protocol::{At, ErrorKind, LearnerError};
+    use grading::protocol::{Answering, At, ErrorKind, LearnerError, Violation};
     use grading::run::{Clock, Outcome};
     use serde_json::{Value, json};
     use std::time::Duration;
@@ -320,5 +383,25 @@ mod tests {
             }),
             "used up the session's 10 s of CPU time (it did not say which operation was running) (a busy thread that never ends?)"
         );
+    }
+
+    #[test]
+    fn a_protocol_violation_names_what_was_sent_and_the_bound() {
+        let flood = super::broke(&Violation::UnaskedProgress {
+            limit: 16,
+            at: Some(At::Op(7)),
+        });
+        assert!(flood.contains("more than 16 progress messages"), "{flood}");
+        assert!(flood.ends_with("while running operation 7"), "{flood}");
+        let long = super::broke(&Violation::TooLong {
+            answering: Answering::Case { ops: 1 },
+            bytes: 300,
+            error_room: 256 << 10,
+        });
+        assert!(
+            long.starts_with("the reply to a case of 1 operation grew past 300 bytes"),
+            "{long}"
+        );
+        assert!(long.contains("256 KiB for an error"), "{long}");
     }
 }

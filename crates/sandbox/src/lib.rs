@@ -542,14 +542,46 @@ pub fn keep(kept: &mut Vec<u8>, cap: usize, bytes: &[u8]) -> u64 {
     (bytes.len() - room) as u64
 }
 
+/// How a program ended, as a fact: the report words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ended {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal killed it.
+    Signalled(i32),
+    /// It closed its response channel and did not exit, so it was stopped.
+    Stopped,
+    /// Neither code nor signal: the status as the system writes it.
+    Other(String),
+}
+
+impl Ended {
+    /// How `status` ended its program.
+    pub fn of(status: ExitStatus) -> Ended {
+        use std::os::unix::process::ExitStatusExt;
+        match (status.code(), status.signal()) {
+            (Some(code), _) => Ended::Exited(code),
+            (None, Some(signal)) => Ended::Signalled(signal),
+            _ => Ended::Other(status.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Ended {
+    /// "exited with code 1", "was killed by signal 11 (SIGSEGV)".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ended::Exited(code) => write!(f, "exited with code {code}"),
+            Ended::Signalled(signal) => f.write_str(&describe_signal(*signal)),
+            Ended::Stopped => f.write_str("closed its response channel and was stopped"),
+            Ended::Other(status) => write!(f, "ended ({status})"),
+        }
+    }
+}
+
 /// "exited with code 1", "was killed by signal 11 (SIGSEGV)".
 pub fn describe_exit(status: ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exited with code {code}"),
-        (None, Some(signal)) => describe_signal(signal),
-        _ => format!("ended ({status})"),
-    }
+    Ended::of(status).to_string()
 }
 
 /// "was killed by signal 11 (SIGSEGV)".

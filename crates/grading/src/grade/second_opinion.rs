@@ -45,15 +45,10 @@ impl SecondOpinion {
         })
     }
 
-    /// Why the second opinion did not replay every case it meant to, when
-    /// the budget of extra runs stopped it.
-    pub(super) fn cut_short(&self) -> Option<String> {
-        self.cut_short.map(|budget| {
-            format!(
-                "the second opinion (replays under other hash seeds) was cut short: its last replays did not fit in the {:.1} s budget for extra runs, and what they did not run changes no verdict",
-                budget.as_secs_f64()
-            )
-        })
+    /// The budget of extra runs, when it stopped the second opinion
+    /// before it replayed every case it meant to.
+    pub(super) fn cut_short(&self) -> Option<Duration> {
+        self.cut_short
     }
 }
 

@@ -3,9 +3,9 @@
 //! its own memory is bounded by the case, not by what the child sends.
 
 use crate::challenge::Case;
+pub use crate::protocol::Answering;
 use reference::{Arg, Effect, Returns};
 use serde_json::Value;
-use std::fmt;
 
 /// Bytes a learner's error object (type, message, traceback, line, ...)
 /// may take in a reply. The grader's drivers cut a message and a traceback
@@ -32,35 +32,6 @@ pub struct ReplyBound {
     pub values: usize,
     /// What the reply answers, for messages.
     pub what: Answering,
-}
-
-/// The request a bound is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Answering {
-    /// The hello or load error a program starts with.
-    Start,
-    /// A case of this many operations.
-    Case { ops: usize },
-    /// An h32 request for this many strings.
-    Hash { texts: usize },
-}
-
-impl fmt::Display for Answering {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Answering::Start => write!(f, "the program's hello"),
-            Answering::Case { ops } => write!(
-                f,
-                "the reply to a case of {}",
-                crate::words::counted(*ops, "operation")
-            ),
-            Answering::Hash { texts } => write!(
-                f,
-                "the reply to an h32 request for {}",
-                crate::words::counted(*texts, "string")
-            ),
-        }
-    }
 }
 
 impl ReplyBound {

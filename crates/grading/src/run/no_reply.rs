@@ -1,8 +1,8 @@
 //! Why a request got no reply.
 
 use super::clock::Clock;
-use crate::protocol::At;
-use sandbox::SandboxExit;
+use crate::protocol::{At, Violation};
+use sandbox::{Ended, SandboxExit};
 use std::io;
 
 /// Why a request got no reply.
@@ -18,7 +18,7 @@ pub enum NoReply {
     /// before the program ran (a fault of the grader, or of an executable
     /// that cannot be run).
     Died {
-        status: String,
+        status: Ended,
         op_index: Option<At>,
         exit: Option<SandboxExit>,
         sandbox_error: Option<String>,
@@ -36,7 +36,7 @@ pub enum NoReply {
     /// for a CPU: the machine's load, not the program, says why.
     Starved(String),
     /// The child wrote something that is not the protocol.
-    Protocol(String),
+    Protocol(Violation),
     /// The grader could not talk to the child: a fault of the grader.
     Io(io::Error),
 }

@@ -14,7 +14,7 @@ use super::memory::Sampler;
 pub use super::no_reply::NoReply;
 pub use super::output::Captured;
 use super::output::{Stream, drain};
-use crate::protocol::{At, preview, preview_value};
+use crate::protocol::{At, Violation, preview, preview_value};
 use sandbox::SandboxExit;
 use sandbox::UidLease;
 use sandbox::os::{self as sys, Interest};
@@ -274,10 +274,10 @@ impl Session {
                             .and_then(At::from_wire);
                         unasked += 1;
                         if unasked > UNASKED_PROGRESS {
-                            return Err(self.protocol_failure(format!(
-                                "sent more than {UNASKED_PROGRESS} progress messages nobody asked for (they answer queries on descriptor 5) while running operation {}",
-                                self.last_progress.map_or("unknown".to_owned(), |at| at.to_wire().to_string())
-                            )));
+                            return Err(self.protocol_failure(Violation::UnaskedProgress {
+                                limit: UNASKED_PROGRESS,
+                                at: self.last_progress,
+                            }));
                         }
                         // A reply read in time counts; a flood of progress
                         // lines stops neither clock.
@@ -300,10 +300,10 @@ impl Session {
                     if let Some(id) = id
                         && message.get("id").and_then(Value::as_u64) != Some(id)
                     {
-                        return Err(self.protocol_failure(format!(
-                            "a reply to request {id} was expected, got {}",
-                            preview_value(&message)
-                        )));
+                        return Err(self.protocol_failure(Violation::WrongReply {
+                            id,
+                            got: preview_value(&message),
+                        }));
                     }
                     // Measured once more as the reply comes: the verdict
                     // is the CPU time the case took, not the last sample.
@@ -387,10 +387,11 @@ impl Session {
                 // shape: a line of `[0,0,...]` is a value per two bytes.
                 let values = values_in(&line);
                 if values > bound.values {
-                    return Err(self.protocol_failure(format!(
-                        "{} holds {values} JSON values, more than any legitimate one can ({})",
-                        bound.what, bound.values
-                    )));
+                    return Err(self.protocol_failure(Violation::TooManyValues {
+                        answering: bound.what,
+                        values,
+                        bound: bound.values,
+                    }));
                 }
                 let text = String::from_utf8_lossy(&line);
                 if text.trim().is_empty() {
@@ -403,10 +404,9 @@ impl Session {
                 }
                 return match serde_json::from_str::<Value>(&text) {
                     Ok(message) if message.is_object() => Ok(Some(message)),
-                    _ => Err(self.protocol_failure(format!(
-                        "this line on the response channel is not a JSON object: {}",
-                        preview(&text)
-                    ))),
+                    _ => Err(self.protocol_failure(Violation::NotAnObject {
+                        line: preview(&text),
+                    })),
                 };
             }
             if !self.responses_open {
@@ -522,15 +522,14 @@ impl Session {
     /// A reply line longer than `bound`: the child is stopped, the rest of
     /// the line never read.
     fn too_long(&mut self, bound: ReplyBound) -> NoReply {
-        self.protocol_failure(format!(
-            "{} grew past {} bytes, longer than any legitimate one (each operation's longest answer with every string escaped at worst, and {} KiB for an error): the grader stopped reading it",
-            bound.what,
-            bound.bytes,
-            super::ERROR_ROOM >> 10
-        ))
+        self.protocol_failure(Violation::TooLong {
+            answering: bound.what,
+            bytes: bound.bytes,
+            error_room: super::ERROR_ROOM,
+        })
     }
 
-    fn protocol_failure(&mut self, what: String) -> NoReply {
+    fn protocol_failure(&mut self, what: Violation) -> NoReply {
         self.kill();
         self.drain_output();
         NoReply::Protocol(what)

@@ -2,7 +2,7 @@
 //! failure a closed response channel means.
 
 use super::{EXIT_GRACE, NoReply, Session};
-use sandbox::describe_exit;
+use sandbox::Ended;
 use sandbox::os as sys;
 use serde_json::Value;
 use std::io::{self, Read};
@@ -57,10 +57,10 @@ impl Session {
         };
         sys::kill_group(self.child.id());
         let status = match status {
-            Some(status) => describe_exit(status),
+            Some(status) => Ended::of(status),
             None => {
                 let _ = self.child.wait();
-                "closed its response channel and was stopped".into()
+                Ended::Stopped
             }
         };
         self.drain_output();

@@ -2,6 +2,7 @@
 //! [`crate::commands`]).
 
 use clap::{Parser, Subcommand};
+use grading::challenge::limits::Limit;
 use report::Format;
 use std::path::PathBuf;
 
@@ -214,6 +215,21 @@ pub struct GradingArgs {
 }
 
 impl GradingArgs {
+    /// The limits these arguments set, each by its flag: what overrides
+    /// challenge.toml's `[limits]`.
+    pub fn limits(&self) -> Vec<(Limit, u64)> {
+        [
+            (Limit::Time, self.time_limit),
+            (Limit::Memory, self.memory_limit),
+            (Limit::Output, self.output_limit),
+            (Limit::ExtraRun, self.extra_run_limit),
+            (Limit::ExtrasBudget, self.extras_budget),
+        ]
+        .into_iter()
+        .filter_map(|(limit, value)| Some((limit, value?)))
+        .collect()
+    }
+
     /// The options that give these arguments back when parsed after
     /// `grader grade` (what `watch` passes the grading it starts).
     pub fn to_args(&self) -> Vec<std::ffi::OsString> {
@@ -221,11 +237,12 @@ impl GradingArgs {
         let GradingArgs {
             challenge,
             tests,
-            time_limit,
-            memory_limit,
-            output_limit,
-            extra_run_limit,
-            extras_budget,
+            // The limits, each by its flag: `limits()` lists them.
+            time_limit: _,
+            memory_limit: _,
+            output_limit: _,
+            extra_run_limit: _,
+            extras_budget: _,
             no_sandbox,
             require_sandbox,
             cache_dir,
@@ -237,17 +254,9 @@ impl GradingArgs {
                 args.extend([flag.into(), path.into()]);
             }
         }
-        let numbers = [
-            ("--time-limit", time_limit),
-            ("--memory-limit", memory_limit),
-            ("--output-limit", output_limit),
-            ("--extra-run-limit", extra_run_limit),
-            ("--extras-budget", extras_budget),
-        ];
-        for (flag, value) in numbers {
-            if let Some(value) = value {
-                args.extend([flag.into(), value.to_string().into()]);
-            }
+        for (limit, value) in self.limits() {
+            let flag = limit.flag().expect("a limit given by its flag");
+            args.extend([flag.into(), value.to_string().into()]);
         }
         for (flag, on) in [
             ("--no-sandbox", no_sandbox),

@@ -11,7 +11,7 @@ use grading::error::Error;
 use grading::judge::Verdict;
 use grading::lang::Submission;
 use report::{self, Format};
-use sandbox::{Environment, RunOptions, SessionLimits};
+use sandbox::{Environment, RunOptions};
 use std::io::Write;
 
 mod publish;
@@ -240,8 +240,8 @@ fn graded(
         .iter()
         .filter_map(|e| e.file.as_deref().ok())
         .collect();
-    let l = &challenge.config.limits;
-    let mib = |n: u64| n.saturating_mul(1 << 20);
+    // The limits, converted once: challenge.toml's with the flags'.
+    let limits = challenge.config.limits.with(&args.grading.limits());
     let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
     protected.extend(
@@ -252,14 +252,7 @@ fn graded(
     let env = Environment::new(RunOptions {
         sandbox: !args.grading.no_sandbox,
         require_sandbox: args.grading.require_sandbox,
-        limits: SessionLimits {
-            memory_bytes: mib(args.grading.memory_limit.unwrap_or(l.memory_mb)),
-            output_bytes: mib(args.grading.output_limit.unwrap_or(l.output_mb)),
-            processes: l.processes,
-            open_files: l.open_files,
-            file_size_bytes: mib(l.file_size_mb),
-            scratch_bytes: mib(l.scratch_mb),
-        },
+        limits: limits.session(),
         protected,
         alone: entries
             .iter()
@@ -286,14 +279,7 @@ fn graded(
         } else {
             report::Audience::Instructor
         }),
-        extras: grading::extra::ExtraLimits {
-            run_floor: std::time::Duration::from_millis(
-                args.grading.extra_run_limit.unwrap_or(l.extra_run_ms),
-            ),
-            budget_cap: std::time::Duration::from_millis(
-                args.grading.extras_budget.unwrap_or(l.extras_budget_ms),
-            ),
-        },
+        extras: limits.extras(),
         started_at_ms: grading::grade::now_ms(),
         derived: Default::default(),
     };
@@ -437,17 +423,11 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     };
     root.dir = absolute_path(&root.dir)?;
     // The command line's limits are held to challenge.toml's least values.
-    for (flag, key, value) in [
-        ("--time-limit", "time_ms", args.time_limit),
-        ("--memory-limit", "memory_mb", args.memory_limit),
-        ("--output-limit", "output_mb", args.output_limit),
-        ("--extra-run-limit", "extra_run_ms", args.extra_run_limit),
-        ("--extras-budget", "extras_budget_ms", args.extras_budget),
-    ] {
-        if let Some(value) = value {
-            challenge::limits::check(key, value)
-                .map_err(|why| Error::Usage(format!("{flag} {value}: {why}")))?;
-        }
+    for (limit, value) in args.limits() {
+        limit.check(value).map_err(|why| {
+            let flag = limit.flag().unwrap_or_default();
+            Error::Usage(format!("{flag} {value}: {why}"))
+        })?;
     }
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());

@@ -1,6 +1,6 @@
 //! `challenge.toml`: what a challenge exposes and how it is graded.
 
-use super::limits::{self, Limits};
+use super::limits::{Limit, Limits};
 use super::locate::{At, line_column, toml_position};
 use crate::error::Problem;
 use serde::Deserialize;
@@ -208,14 +208,14 @@ impl Config {
                 ));
             }
             if let Some(ms) = g.time_ms
-                && let Err(why) = limits::check("time_ms", ms)
+                && let Err(why) = Limit::Time.check(ms)
             {
                 problems.push(self.problem(&at("time_ms"), format!("group `{}`: {why}", g.name)));
             }
         }
-        for (key, value) in self.limits.values() {
-            if let Err(why) = limits::check(key, value) {
-                problems.push(self.problem(&[At::Key("limits"), At::Key(key)], why));
+        for limit in Limit::ALL {
+            if let Err(why) = limit.check(self.limits.get(limit)) {
+                problems.push(self.problem(&[At::Key("limits"), At::Key(limit.key())], why));
             }
         }
         problems.sort_by_key(|p| p.position);

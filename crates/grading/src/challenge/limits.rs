@@ -2,9 +2,10 @@
 //! submission needs.
 
 use serde::Deserialize;
+use std::time::Duration;
 
 /// Limits of every session; a group may override the time.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
     /// Wall-clock time per case, in milliseconds.
@@ -48,81 +49,196 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Each limit with its key in `[limits]`.
-    pub fn values(&self) -> [(&'static str, u64); 9] {
-        [
-            ("time_ms", self.time_ms),
-            ("memory_mb", self.memory_mb),
-            ("output_mb", self.output_mb),
-            ("processes", self.processes),
-            ("open_files", self.open_files),
-            ("file_size_mb", self.file_size_mb),
-            ("scratch_mb", self.scratch_mb),
-            ("extra_run_ms", self.extra_run_ms),
-            ("extras_budget_ms", self.extras_budget_ms),
-        ]
+    /// The value of `limit`, in the unit of its key.
+    pub fn get(&self, limit: Limit) -> u64 {
+        let mut limits = *self;
+        *limits.slot(limit)
+    }
+
+    fn slot(&mut self, limit: Limit) -> &mut u64 {
+        match limit {
+            Limit::Time => &mut self.time_ms,
+            Limit::Memory => &mut self.memory_mb,
+            Limit::Output => &mut self.output_mb,
+            Limit::Processes => &mut self.processes,
+            Limit::OpenFiles => &mut self.open_files,
+            Limit::FileSize => &mut self.file_size_mb,
+            Limit::Scratch => &mut self.scratch_mb,
+            Limit::ExtraRun => &mut self.extra_run_ms,
+            Limit::ExtrasBudget => &mut self.extras_budget_ms,
+        }
+    }
+
+    /// These limits with `overrides` (the command line's) in place of
+    /// theirs.
+    pub fn with(mut self, overrides: &[(Limit, u64)]) -> Limits {
+        for &(limit, value) in overrides {
+            *self.slot(limit) = value;
+        }
+        self
+    }
+
+    /// What a session may use, in bytes: the sandbox's policy.
+    pub fn session(&self) -> sandbox::SessionLimits {
+        let mib = |n: u64| n.saturating_mul(1 << 20);
+        sandbox::SessionLimits {
+            memory_bytes: mib(self.memory_mb),
+            output_bytes: mib(self.output_mb),
+            processes: self.processes,
+            open_files: self.open_files,
+            file_size_bytes: mib(self.file_size_mb),
+            scratch_bytes: mib(self.scratch_mb),
+        }
+    }
+
+    /// The time extra runs get.
+    pub fn extras(&self) -> crate::extra::ExtraLimits {
+        crate::extra::ExtraLimits {
+            run_floor: Duration::from_millis(self.extra_run_ms),
+            budget_cap: Duration::from_millis(self.extras_budget_ms),
+        }
     }
 }
 
-/// The least value of each limit that leaves a correct submission room to
-/// pass, and who needs it. Found by grading the shipped correct examples
-/// (`submissions/`, Python, JavaScript, TypeScript and Rust) on every
-/// shipped challenge under lower and lower limits until one failed; each
-/// least value is that failing point with a margin of two to four times,
-/// for other machines and versions of the interpreters:
-///
-/// - `open_files`: Node.js fails with 25 open files and passes with 26
-///   (Python with 5, Rust with 8): at least 64;
-/// - `processes`: Node.js hangs or fails with 9 processes and threads and
-///   passes with 12 (Python and Rust with 2): at least 32;
-/// - `memory_mb`: Node.js runs out on the large cases with 96 MiB and
-///   passes every shipped challenge with 128 (Python fails with 16 and
-///   passes with 32, Rust passes with 16): at least 256;
-/// - `time_ms`, a case's CPU time (read in 10 ms ticks): Node.js fails
-///   the one-line sample cases with 5 ms and passes them with 10 (Python
-///   and Rust with 1): at least 100, for the smallest case; larger cases
-///   need more, which `grader validate` measures against the reference;
-/// - the others (output, file size, scratch, the extra runs): a correct
-///   submission writes no file and prints nothing, and passes with 1.
-pub const MINIMUMS: [(&str, u64, &str); 9] = [
-    (
-        "time_ms",
-        100,
-        "Node.js alone takes about 10 ms of CPU on the smallest case",
-    ),
-    ("memory_mb", 256, "Node.js alone needs about 128 MiB"),
-    ("output_mb", 1, "a limit of 0 leaves no room for any output"),
-    (
-        "processes",
-        32,
-        "Node.js alone needs about 12 processes and threads",
-    ),
-    ("open_files", 64, "Node.js alone opens about 26 files"),
-    (
-        "file_size_mb",
-        1,
-        "a limit of 0 leaves no room for any file",
-    ),
-    (
-        "scratch_mb",
-        1,
-        "a limit of 0 leaves no room in the scratch folder",
-    ),
-    ("extra_run_ms", 1, "a limit of 0 leaves no time for any run"),
-    (
-        "extras_budget_ms",
-        1,
-        "a limit of 0 leaves no time for any run",
-    ),
-];
+/// One of the limits: its key in `[limits]`, its flag on the command line
+/// where it has one, and the least value that leaves a correct submission
+/// room to pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    Time,
+    Memory,
+    Output,
+    Processes,
+    OpenFiles,
+    FileSize,
+    Scratch,
+    ExtraRun,
+    ExtrasBudget,
+}
 
-/// Whether `value` of limit `key` (a key of `[limits]`) leaves a correct
-/// submission room to pass; if not, why, and the least that does.
-pub fn check(key: &str, value: u64) -> Result<(), String> {
-    match MINIMUMS.iter().find(|(k, _, _)| *k == key) {
-        Some((_, least, who)) if value < *least => Err(format!(
-            "{key} = {value} would fail every submission, correct or not ({who}); use {least} or more"
-        )),
-        _ => Ok(()),
+impl Limit {
+    pub const ALL: [Limit; 9] = [
+        Limit::Time,
+        Limit::Memory,
+        Limit::Output,
+        Limit::Processes,
+        Limit::OpenFiles,
+        Limit::FileSize,
+        Limit::Scratch,
+        Limit::ExtraRun,
+        Limit::ExtrasBudget,
+    ];
+
+    /// Its key in `[limits]`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Limit::Time => "time_ms",
+            Limit::Memory => "memory_mb",
+            Limit::Output => "output_mb",
+            Limit::Processes => "processes",
+            Limit::OpenFiles => "open_files",
+            Limit::FileSize => "file_size_mb",
+            Limit::Scratch => "scratch_mb",
+            Limit::ExtraRun => "extra_run_ms",
+            Limit::ExtrasBudget => "extras_budget_ms",
+        }
+    }
+
+    /// Its option of `grade` and `watch`, where it has one.
+    pub fn flag(self) -> Option<&'static str> {
+        match self {
+            Limit::Time => Some("--time-limit"),
+            Limit::Memory => Some("--memory-limit"),
+            Limit::Output => Some("--output-limit"),
+            Limit::ExtraRun => Some("--extra-run-limit"),
+            Limit::ExtrasBudget => Some("--extras-budget"),
+            Limit::Processes | Limit::OpenFiles | Limit::FileSize | Limit::Scratch => None,
+        }
+    }
+
+    /// Whether `value` leaves a correct submission room to pass; if not,
+    /// why, and the least that does.
+    pub fn check(self, value: u64) -> Result<(), String> {
+        let (least, who) = self.least();
+        match value < least {
+            true => Err(format!(
+                "{} = {value} would fail every submission, correct or not ({who}); use {least} or more",
+                self.key()
+            )),
+            false => Ok(()),
+        }
+    }
+
+    /// The least value of each limit that leaves a correct submission room to
+    /// pass, and who needs it. Found by grading the shipped correct examples
+    /// (`submissions/`, Python, JavaScript, TypeScript and Rust) on every
+    /// shipped challenge under lower and lower limits until one failed; each
+    /// least value is that failing point with a margin of two to four times,
+    /// for other machines and versions of the interpreters:
+    ///
+    /// - `open_files`: Node.js fails with 25 open files and passes with 26
+    ///   (Python with 5, Rust with 8): at least 64;
+    /// - `processes`: Node.js hangs or fails with 9 processes and threads and
+    ///   passes with 12 (Python and Rust with 2): at least 32;
+    /// - `memory_mb`: Node.js runs out on the large cases with 96 MiB and
+    ///   passes every shipped challenge with 128 (Python fails with 16 and
+    ///   passes with 32, Rust passes with 16): at least 256;
+    /// - `time_ms`, a case's CPU time (read in 10 ms ticks): Node.js fails
+    ///   the one-line sample cases with 5 ms and passes them with 10 (Python
+    ///   and Rust with 1): at least 100, for the smallest case; larger cases
+    ///   need more, which `grader validate` measures against the reference;
+    /// - the others (output, file size, scratch, the extra runs): a correct
+    ///   submission writes no file and prints nothing, and passes with 1.
+    fn least(self) -> (u64, &'static str) {
+        match self {
+            Limit::Time => (
+                100,
+                "Node.js alone takes about 10 ms of CPU on the smallest case",
+            ),
+            Limit::Memory => (256, "Node.js alone needs about 128 MiB"),
+            Limit::Output => (1, "a limit of 0 leaves no room for any output"),
+            Limit::Processes => (32, "Node.js alone needs about 12 processes and threads"),
+            Limit::OpenFiles => (64, "Node.js alone opens about 26 files"),
+            Limit::FileSize => (1, "a limit of 0 leaves no room for any file"),
+            Limit::Scratch => (1, "a limit of 0 leaves no room in the scratch folder"),
+            Limit::ExtraRun | Limit::ExtrasBudget => (1, "a limit of 0 leaves no time for any run"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_lines_limits_replace_the_challenges_and_convert_once() {
+        let toml = Limits {
+            memory_mb: 300,
+            scratch_mb: 3,
+            ..Limits::default()
+        };
+        let limits = toml.with(&[(Limit::Memory, 400), (Limit::ExtrasBudget, 7000)]);
+        let session = limits.session();
+        assert_eq!(session.memory_bytes, 400 * 1024 * 1024);
+        assert_eq!(session.scratch_bytes, 3 * 1024 * 1024);
+        assert_eq!(session.processes, Limits::default().processes);
+        assert_eq!(limits.extras().budget_cap, Duration::from_secs(7));
+        assert_eq!(
+            limits.extras().run_floor,
+            Duration::from_millis(Limits::default().extra_run_ms)
+        );
+        assert_eq!(limits.get(Limit::Memory), 400);
+        assert_eq!(toml.get(Limit::Memory), 300, "the challenge's own are kept");
+    }
+
+    #[test]
+    fn a_limit_below_its_least_value_is_refused_with_the_least() {
+        assert!(Limit::Time.check(100).is_ok());
+        let why = Limit::Time.check(99).unwrap_err();
+        assert!(
+            why.starts_with("time_ms = 99 would fail every submission"),
+            "{why}"
+        );
+        assert!(why.ends_with("use 100 or more"), "{why}");
     }
 }

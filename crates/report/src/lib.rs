@@ -36,8 +36,12 @@ pub use prairielearn::{Ungraded, render_prairielearn, render_ungraded};
 pub use watch::{WatchScreen, WatchState, render_watch};
 
 pub use contract::{
-    ApiHint, Audience, GroupReport, Points, Report, Shard, SubmissionReport, TestReport, Window,
+    ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport, Window,
 };
+
+/// Who a grading is for, as the command line and a results folder's
+/// record name it; the report's own is [`contract::Audience`].
+pub use grading::grade::Audience;
 
 use std::io::{self, Write};
 

@@ -961,3 +961,43 @@ pub enum WinRule {
     TieSmallerName,
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+    use serde_json::json;
+
+    #[test]
+    fn the_report_names_a_language_as_lang_does() {
+        for &language in grading::lang::Language::value_variants() {
+            let value = language.to_possible_value().expect("a value of --lang");
+            assert_eq!(
+                serde_json::to_value(Language::from(language)).unwrap(),
+                Value::from(value.get_name()),
+                "--lang and the report name {language:?} alike"
+            );
+        }
+    }
+
+    #[test]
+    fn a_learner_error_is_written_as_the_protocol_writes_it() {
+        use grading::protocol;
+        for (wire, at) in [
+            (json!(-1), Some(protocol::At::Constructor)),
+            (json!(4), Some(protocol::At::Op(4))),
+            (json!(null), None),
+        ] {
+            for name in ["CompileError", "MemoryError", "KeyError", ""] {
+                let mut error = protocol::LearnerError::new(name.to_owned().into(), "m".into());
+                error.op_index = at;
+                let ours = serde_json::to_value(&error).unwrap();
+                let written = serde_json::to_value(LearnerError::from(&error)).unwrap();
+                assert_eq!(written, ours);
+                assert_eq!(written["op_index"], wire);
+                assert_eq!(written["type"], json!(name));
+                let read: LearnerError = serde_json::from_value(written).unwrap();
+                assert_eq!(read, LearnerError::from(&error));
+            }
+        }
+    }
+}

@@ -15,8 +15,8 @@ mod regrading;
 mod screen;
 
 use grading::error::Error;
-use grading::judge::Verdict;
 use regrading::{Ended, Regrading};
+use report::contract::Verdict;
 use report::{self, SubmissionReport, WatchScreen, WatchState};
 use sandbox::os;
 use screen::{Key, Screen};

@@ -1,10 +1,7 @@
 //! Why a reference answered as it did: score tables and ring views.
 
-use serde::{Deserialize, Serialize};
-
 /// Why a reference answered a routing question as it did.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Explanation {
     /// Every node's score for a key, highest first: why `route` answered.
     Scores(ScoreTable),
@@ -48,7 +45,7 @@ impl Explanation {
 }
 
 /// Why a ring holds the entries it does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PointsView {
     /// Points per node.
     pub k: usize,
@@ -59,7 +56,7 @@ pub struct PointsView {
 }
 
 /// The pinned scores that decided a rendezvous route.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScoreTable {
     /// The key routed.
     pub key: String,
@@ -95,14 +92,13 @@ impl ScoreTable {
 }
 
 /// One node's score for a key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScoreRow {
     pub node: String,
     /// The exact text hashed, e.g. `"cache-1:user:1"`.
     pub hashed: String,
     pub h32: u32,
     /// The weighted score built on `h32`, in weighted challenges.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weighted: Option<WeightedScore>,
 }
 
@@ -115,7 +111,7 @@ impl ScoreRow {
 }
 
 /// The steps from a node's h32 to its weighted score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WeightedScore {
     pub weight: f64,
     /// (h32 + 0.5) / 2^32, in (0, 1).
@@ -127,7 +123,7 @@ pub struct WeightedScore {
 }
 
 /// A key's place on a consistent-hash ring.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RingView {
     pub key: String,
     /// h32(key).
@@ -144,7 +140,7 @@ pub struct RingView {
 }
 
 /// One entry of a ring.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RingPoint {
     /// Its index in ring order.
     pub index: usize,
@@ -155,8 +151,7 @@ pub struct RingPoint {
 }
 
 /// How the winner of a route was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WinRule {
     /// No nodes: the answer is null.
     NoNodes,

@@ -143,7 +143,7 @@ impl Results {
             .ok()
             .filter(|s| s.source == source)
             .map(|s| s.report)
-            .filter(|r| r.name == name && r.verdict != grading::judge::Verdict::GraderFault)
+            .filter(|r| r.name == name && r.verdict != report::contract::Verdict::GraderFault)
     }
 
     /// Saves `report`, the result of the submission whose files hash to

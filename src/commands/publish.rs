@@ -75,7 +75,7 @@ pub(super) fn publish(
     let faulted: Vec<&report::SubmissionReport> = report
         .submissions
         .iter()
-        .filter(|s| s.verdict == grading::judge::Verdict::GraderFault)
+        .filter(|s| s.verdict == report::contract::Verdict::GraderFault)
         .collect();
     if let Some(first) = faulted.first() {
         let why = first.tests.first().map_or("", |t| t.message.as_str());

@@ -358,7 +358,7 @@ fn faults(changes: &Changes) -> Option<Fault> {
         .filter(|s| {
             s.new
                 .as_ref()
-                .is_some_and(|n| n.verdict == grading::judge::Verdict::GraderFault)
+                .is_some_and(|n| n.verdict == report::contract::Verdict::GraderFault)
         })
         .collect();
     let first = faulted.first()?;

@@ -606,8 +606,8 @@ fn bless_check_output() {
 /// judged now that it could not be before, a test renamed).
 #[test]
 fn changes_output() {
-    use grading::judge::Verdict;
     use report::changes::{compare, render_changes, render_changes_json};
+    use report::contract::Verdict;
     let (_, report) = fixtures().into_iter().find(|(n, _)| n == "batch").unwrap();
     let old = report.submissions.clone();
     let mut new = old.clone();

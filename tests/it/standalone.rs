@@ -392,7 +392,12 @@ fn no_source_file_reads_the_build_folder_outside_its_tests() {
     // a copied grader must never look there for challenges.
     // (A build script runs in the build folder, and reads it by design.)
     let mut files = Vec::new();
-    let crates = ["crates/sandbox", "crates/grading", "crates/report", "reference"];
+    let crates = [
+        "crates/sandbox",
+        "crates/grading",
+        "crates/report",
+        "reference",
+    ];
     let sources = crates.iter().map(|c| root().join(c).join("src"));
     for dir in sources.chain([root().join("src")]) {
         for entry in walkdir::WalkDir::new(dir) {

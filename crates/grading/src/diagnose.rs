@@ -11,7 +11,7 @@ use crate::run::Outcome;
 use reference::Effect;
 use reference::mistakes::{Made, VariantRun};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 mod nondeterminism;
@@ -64,14 +64,13 @@ impl Behaviour {
 }
 
 /// A known mistake by name, in the form it was made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NamedMistake {
     pub id: String,
     pub title: String,
     pub explanation: String,
     pub hint: String,
     /// The variation that matched (a separator, say), when there are several.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<String>,
 }
 
@@ -88,18 +87,16 @@ impl NamedMistake {
 }
 
 /// A named mistake in a report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MistakeReport {
     pub id: String,
     pub title: String,
     pub explanation: String,
     pub hint: String,
     /// The variation that matched (a separator, say), when there are several.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<String>,
     /// A second mistake made together with this one, when only the two
     /// together explain the answers.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with: Option<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
@@ -107,20 +104,6 @@ pub struct MistakeReport {
     /// Failing cases it reproduces, of those compared.
     pub reproduced: usize,
     pub compared: usize,
-}
-
-impl MistakeReport {
-    /// Every mistake named, the first and the one made with it.
-    pub fn named(&self) -> Vec<NamedMistake> {
-        let first = NamedMistake {
-            id: self.id.clone(),
-            title: self.title.clone(),
-            explanation: self.explanation.clone(),
-            hint: self.hint.clone(),
-            form: self.form.clone(),
-        };
-        std::iter::once(first).chain(self.with.clone()).collect()
-    }
 }
 
 /// One case with what the submission did and whether it passed.
@@ -398,7 +381,7 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
 /// for a submission without `h32` to compare: with two nodes and two
 /// different scores, nothing but the hash decides, so such answers say the
 /// submission's scores do not follow h32 as pinned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HashHint {
     /// Two-node routes answered with the other node.
     pub against: usize,

@@ -9,7 +9,6 @@ use crate::judge::Divergence;
 use reference::explanation::{
     Explanation, PointsView, RingPoint, RingView, ScoreTable, WeightedScore, WinRule,
 };
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Rows shown in a score table; the submission's answer is always shown too.
@@ -34,8 +33,7 @@ pub const PROBES: [&str; 6] = [
 ];
 
 /// Why the expected answer of a divergent operation is what it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ExplanationReport {
     /// A route: every node's score.
     Scores(ScoreReport),
@@ -48,7 +46,7 @@ pub enum ExplanationReport {
 }
 
 /// A route's score table, capped for display.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScoreReport {
     pub key: String,
     /// How a node's score is computed, e.g. `h32(node + ":" + key)`.
@@ -66,23 +64,21 @@ pub struct ScoreReport {
 }
 
 /// One node's score with its rank (1 = highest).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RankedRow {
     pub rank: usize,
     pub node: String,
     pub hashed: String,
     pub h32: u32,
     /// U, -ln(U) and the weighted score, in weighted challenges.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weighted: Option<WeightedScore>,
     /// The submission's own h32 of `hashed`, where it exposes one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yours: Option<Value>,
 }
 
 /// `top(key, n)`: the expected ranking beside the submission's, position
 /// by position, from a little before the first place they part.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TopReport {
     pub key: String,
     pub formula: String,
@@ -95,7 +91,7 @@ pub struct TopReport {
 }
 
 /// One position of a ranking: the expected node and the submission's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TopLine {
     pub position: usize,
     pub expected: Option<RankedRow>,
@@ -106,13 +102,12 @@ pub struct TopLine {
 }
 
 /// A ring lookup's neighbourhood.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RingReport {
     pub key: String,
     /// h32(key).
     pub position: u32,
     /// The submission's own h32 of the key, where it exposes one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position_yours: Option<Value>,
     pub points: usize,
     pub wrapped: bool,
@@ -123,18 +118,17 @@ pub struct RingReport {
 }
 
 /// One entry of a ring, for display.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ShownPoint {
     pub index: usize,
     pub node: String,
     pub hashed: String,
     pub position: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub yours: Option<Value>,
 }
 
 /// The submission's h32 against the pinned one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HashCheck {
     /// How many strings were compared.
     pub checked: usize,
@@ -143,17 +137,15 @@ pub struct HashCheck {
     pub first_mismatch: Option<HashMismatch>,
     /// The step of the hash that is wrong, when one known wrong h32 gives
     /// every value the submission's gave.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<HashStep>,
 }
 
 /// The one step of a learner's h32 that is wrong, with the smallest text
 /// that shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HashStep {
     /// The catalogue mistake it is, and its form.
     pub mistake: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form: Option<String>,
     /// The step, in words.
     pub step: String,
@@ -163,7 +155,7 @@ pub struct HashStep {
 }
 
 /// A string the submission hashes differently.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HashMismatch {
     pub text: String,
     pub pinned: u32,

@@ -27,7 +27,9 @@ use std::time::Duration;
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
 /// Who reads what grading finds: it decides which cases the extra runs
-/// (the shrunk reproducer, the order check) may start from.
+/// (the shrunk reproducer, the order check) may start from. Its serde is
+/// a results folder's: the run key (run.json, and the digest reports
+/// record) and the recorded command hold it.
 #[derive(
     Debug,
     Clone,

@@ -7,15 +7,13 @@ use crate::challenge::Case;
 use crate::protocol::{At, ErrorKind, LearnerError, Violation};
 use crate::run::{Clock, Outcome};
 use sandbox::Ended;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 use std::time::Duration;
 
 /// A test's verdict. Ordered from best to worst: a submission's verdict is
 /// its worst test's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verdict {
     Accepted,
     WrongAnswer,
@@ -55,7 +53,7 @@ impl fmt::Display for Verdict {
 }
 
 /// The first operation whose answer differs from the expected one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Divergence {
     pub op_index: usize,
     /// The operation as the case wrote it, e.g. `["route","user:1"]`.
@@ -64,7 +62,6 @@ pub struct Divergence {
     /// The submission's answer (`null` when `missing`).
     pub actual: Value,
     /// The submission gave no answer for this operation at all.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing: bool,
     /// How many operations differ in all (missing answers included).
     pub differing_ops: usize,

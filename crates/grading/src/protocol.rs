@@ -62,7 +62,7 @@ impl At {
     }
 }
 
-/// `Option<At>` as the wire and the reports write it: `-1`, `i` or `null`.
+/// `Option<At>` as the wire writes it: `-1`, `i` or `null`.
 mod at_wire {
     use super::At;
     use serde::{Deserialize, Deserializer, Serializer};
@@ -142,7 +142,10 @@ impl std::fmt::Display for ErrorKind {
     }
 }
 
-/// An exception in the learner's code, as the driver reported it.
+/// An exception in the learner's code, as the driver reported it. Its
+/// serde is the wire's: read from the drivers, and written and read back
+/// by the Rust build cache and the TypeScript transpiler's process (the
+/// report writes its own copy, `report::contract::LearnerError`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LearnerError {
     #[serde(rename = "type")]

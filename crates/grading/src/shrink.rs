@@ -10,7 +10,6 @@ use crate::judge::first_divergence;
 use crate::lang::Submission;
 use crate::run::{Outcome, Runner};
 use reference::Kind;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -18,7 +17,7 @@ use std::time::Duration;
 const ATTEMPTS: usize = 200;
 
 /// A small failing case and the snippet that shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reproducer {
     /// The case, `[args, ops]`, ending at the first wrong answer.
     pub case: Value,
@@ -29,7 +28,6 @@ pub struct Reproducer {
     pub snippet: String,
     /// Why shrinking stopped before it was done, when it did: the case is
     /// then the smallest found so far.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_short: Option<String>,
 }
 

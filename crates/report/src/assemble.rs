@@ -3,6 +3,7 @@
 //! not be graded ([`unpreparable`], [`faulted`]), and the run around them
 //! ([`report`]).
 
+use super::contract::{self, MistakeReport};
 use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
 use grading::challenge::{Challenge, Scoring};
@@ -22,9 +23,9 @@ pub fn report(
     Ok(Report {
         grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
         challenge: grading.challenge.id.clone(),
-        challenges: Some(grading.source.clone()),
-        sandbox: grading.env.layers()?.clone(),
-        audience: grading.audience,
+        challenges: Some(grading.source.into()),
+        sandbox: grading.env.layers()?.into(),
+        audience: grading.audience.into(),
         tests_dir: grading.suite.dir.display().to_string(),
         started_at_ms: grading.started_at_ms,
         finished_at_ms: now_ms(),
@@ -56,7 +57,8 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         reproducer,
         api_gap,
     } = graded;
-    let (mistake, unexplained) = (diagnosis.mistake, diagnosis.unexplained);
+    let mistake = diagnosis.mistake.as_ref().map(MistakeReport::from);
+    let unexplained = diagnosis.unexplained;
     let exact_mistake = mistake.as_ref().filter(|m| m.exact);
     let mut groups = Vec::new();
     let mut tests = Vec::with_capacity(records.len());
@@ -82,8 +84,8 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         let points = score::group_points(group, suite.denominator, passed);
         groups.push(GroupReport {
             name: group.name.clone(),
-            scoring: group.scoring,
-            visibility: group.visibility,
+            scoring: group.scoring.into(),
+            visibility: group.visibility.into(),
             score: points.score(),
             max_score: points.max_score(),
             points,
@@ -95,37 +97,37 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         .iter()
         .map(|t| t.verdict)
         .max()
-        .unwrap_or(Verdict::Accepted);
+        .unwrap_or(contract::Verdict::Accepted);
     let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
     SubmissionReport {
         name,
         path,
-        language,
+        language: language.into(),
         runtime,
         api,
-        build,
+        build: build.as_ref().map(Into::into),
         verdict,
         score: points.score(),
         max_score: points.max_score(),
         points,
         passed: tests
             .iter()
-            .filter(|t| t.verdict == Verdict::Accepted)
+            .filter(|t| t.verdict == contract::Verdict::Accepted)
             .count(),
         total: tests.len(),
-        h32,
-        hash_hint,
+        h32: h32.as_ref().map(Into::into),
+        hash_hint: hash_hint.as_ref().map(Into::into),
         mistake,
         unexplained,
-        nondeterministic,
+        nondeterministic: nondeterministic.as_ref().map(Into::into),
         second_opinion_cut_short: second_opinion_cut_short.map(|budget| {
             format!(
                 "the second opinion (replays under other hash seeds) was cut short: its last replays did not fit in the {:.1} s budget for extra runs, and what they did not run changes no verdict",
                 budget.as_secs_f64()
             )
         }),
-        property,
-        reproducer,
+        property: property.as_ref().map(Into::into),
+        reproducer: reproducer.as_ref().map(Into::into),
         api_hint: api_gap.map(|gap| api_hint(grading.challenge, gap)),
         groups,
         tests,
@@ -196,14 +198,14 @@ fn ungraded(
             tests.push(TestReport {
                 name: case.name.clone(),
                 group: case.group.clone(),
-                visibility: group.visibility,
-                verdict,
+                visibility: group.visibility.into(),
+                verdict: verdict.into(),
                 score: points.score(),
                 max_score: points.max_score(),
                 points,
                 time_ms: 0,
                 cpu_ms: 0,
-                expected_from: case.expected_from,
+                expected_from: case.expected_from.into(),
                 message: why.to_owned(),
                 divergence: None,
                 error: None,
@@ -217,8 +219,8 @@ fn ungraded(
         let points = score::group_points(group, denominator, 0);
         groups.push(GroupReport {
             name: group.name.clone(),
-            scoring: group.scoring,
-            visibility: group.visibility,
+            scoring: group.scoring.into(),
+            visibility: group.visibility.into(),
             score: points.score(),
             max_score: points.max_score(),
             points,
@@ -230,11 +232,11 @@ fn ungraded(
     SubmissionReport {
         name: name.to_owned(),
         path: path.to_owned(),
-        language: Language::Unknown,
+        language: contract::Language::Unknown,
         runtime: None,
         api: None,
         build: None,
-        verdict,
+        verdict: verdict.into(),
         score: points.score(),
         max_score: points.max_score(),
         points,
@@ -263,7 +265,7 @@ pub fn faulted_in(
     error: &Error,
 ) -> SubmissionReport {
     SubmissionReport {
-        language,
+        language: language.into(),
         ..faulted(grading, name, path, error)
     }
 }

@@ -11,7 +11,7 @@ mod render;
 pub use render::{render_changes, render_changes_json};
 
 use super::{Points, SubmissionReport};
-use grading::judge::Verdict;
+use crate::contract::Verdict;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -12,7 +12,7 @@
 //! failed on was never judged, and is in no count.
 
 use super::{Points, Report, SubmissionReport};
-use grading::judge::Verdict;
+use crate::contract::Verdict;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

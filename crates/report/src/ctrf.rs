@@ -2,7 +2,7 @@
 //! submission, scores under `extra`.
 
 use super::Report;
-use grading::judge::Verdict;
+use crate::contract::Verdict;
 use serde_json::{Value, json};
 use std::io::{self, Write};
 

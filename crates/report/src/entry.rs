@@ -2,9 +2,9 @@
 //! the one place that words its message, marks a second opinion's
 //! finding, and keeps a hidden test's details from a learner.
 
+use super::contract::MistakeReport;
 use super::{Audience, Points, TestReport, Window};
 use grading::challenge::{Case, Visibility};
-use grading::diagnose::MistakeReport;
 use grading::judge::{Judgement, Verdict};
 use grading::tested::Tested;
 
@@ -28,24 +28,24 @@ pub fn test_report(
     let mut test = TestReport {
         name: case.name.clone(),
         group: case.group.clone(),
-        visibility: tested.group.visibility,
-        verdict: judgement.verdict,
+        visibility: tested.group.visibility.into(),
+        verdict: judgement.verdict.into(),
         score: points.score(),
         max_score: points.max_score(),
         points,
         time_ms: run.time_ms(),
         cpu_ms: run.cpu.as_millis() as u64,
-        expected_from: case.expected_from,
+        expected_from: case.expected_from.into(),
         message: match tested.in_another_run {
             Some(_) => format!("in another run, {message}"),
             None => message,
         },
-        divergence: judgement.divergence.clone(),
-        error: judgement.error().cloned(),
+        divergence: judgement.divergence.as_ref().map(Into::into),
+        error: judgement.error().map(Into::into),
         load_failed: run.load_failed,
-        explanation: run.explanation.clone(),
+        explanation: run.explanation.as_ref().map(Into::into),
         window: window(case, judgement),
-        captured: (!accepted && !run.captured.is_empty()).then(|| run.captured.clone()),
+        captured: (!accepted && !run.captured.is_empty()).then(|| (&run.captured).into()),
         mistake: mistake.filter(|_| !accepted).cloned(),
     };
     if audience == Audience::Learner && tested.group.visibility == Visibility::Hidden {

@@ -9,11 +9,10 @@ use super::text::{
     abbreviate, display_width, number, pad, visible, visible_json, visible_lines, visible_str,
 };
 use super::{SubmissionReport, TestReport, Window};
-use grading::explain::{
-    ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint, TopReport,
+use crate::contract::{
+    ExpectedFrom, ExplanationReport, PointsView, RankedRow, RingReport, ScoreReport, ShownPoint,
+    TopReport, Verdict, WinRule,
 };
-use grading::judge::Verdict;
-use reference::explanation::{PointsView, WinRule};
 use serde_json::Value;
 use std::io::{self, Write};
 
@@ -52,7 +51,7 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
         visible(&t.name),
         t.verdict
     )?;
-    if t.expected_from == grading::challenge::ExpectedFrom::Reference {
+    if t.expected_from == ExpectedFrom::Reference {
         writeln!(
             out,
             "{DIM}(this case has no expected file: the reference's output is expected){DIM:#}"

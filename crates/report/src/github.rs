@@ -4,7 +4,7 @@
 //! to `$GITHUB_STEP_SUMMARY` when it is set.
 
 use super::Report;
-use grading::judge::Verdict;
+use crate::contract::Verdict;
 use std::io::{self, Write};
 
 /// Error annotations GitHub shows per step; more are dropped silently.

@@ -2,8 +2,7 @@
 //! per case with its score, status, output and visibility.
 
 use super::{Report, SubmissionReport, Ungraded};
-use grading::challenge::Visibility;
-use grading::judge::Verdict;
+use crate::contract::{Verdict, Visibility};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 

@@ -20,6 +20,7 @@ mod student;
 mod svg;
 
 use super::Report;
+use super::contract::Audience;
 use super::text::visible;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -96,8 +97,8 @@ fn write_page(report: &Report, page: &mut String) -> std::fmt::Result {
         esc(&report.grader),
         utc(report.started_at_ms),
         match report.audience {
-            super::Audience::Instructor => "the instructor (every test shown)",
-            super::Audience::Learner => "the learner (hidden tests show their verdict only)",
+            Audience::Instructor => "the instructor (every test shown)",
+            Audience::Learner => "the learner (hidden tests show their verdict only)",
         },
         report
             .shard

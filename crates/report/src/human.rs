@@ -9,8 +9,9 @@ use super::text::{
     visible_str,
 };
 use super::{Report, SubmissionReport};
-use grading::explain::HashCheck;
-use grading::judge::Verdict;
+use crate::contract::{
+    HashCheck, MistakeReport, NamedMistake, Nondeterminism, PropertyHint, Scoring, Verdict,
+};
 use std::io::{self, Write};
 
 /// How much of each failure the human report shows.
@@ -310,7 +311,7 @@ fn render_submission(
             .groups
             .iter()
             .map(|g| {
-                let rule = if g.scoring == grading::challenge::Scoring::AllOrNothing {
+                let rule = if g.scoring == Scoring::AllOrNothing {
                     ", all or nothing"
                 } else {
                     ""
@@ -342,10 +343,7 @@ fn render_submission(
 }
 
 /// Answers that change between runs: how many tests, one example, why.
-pub(super) fn render_nondeterminism(
-    n: &grading::diagnose::Nondeterminism,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub(super) fn render_nondeterminism(n: &Nondeterminism, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "{BAD}your answers change between runs{BAD:#}: {} of the same tests answered differently in another run (a fresh process with another hash seed)",
@@ -370,11 +368,8 @@ pub(super) fn render_nondeterminism(
 }
 
 /// The known mistake (or two) that explain the failures, with hints.
-pub(super) fn render_mistake(
-    m: &grading::diagnose::MistakeReport,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let titled = |n: &grading::diagnose::NamedMistake| {
+pub(super) fn render_mistake(m: &MistakeReport, out: &mut dyn Write) -> io::Result<()> {
+    let titled = |n: &NamedMistake| {
         let form = n.form.as_ref().map(|f| format!(" ({f})"));
         format!("{}{}", n.title, form.unwrap_or_default())
     };
@@ -410,10 +405,7 @@ pub(super) fn render_mistake(
 }
 
 /// A property of consistent hashing the answers break.
-pub(super) fn render_property(
-    p: &grading::diagnose::PropertyHint,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+pub(super) fn render_property(p: &PropertyHint, out: &mut dyn Write) -> io::Result<()> {
     let place = if p.first_op == p.second_op {
         format!("operation {}", p.first_op)
     } else {

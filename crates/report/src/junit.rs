@@ -4,7 +4,7 @@
 //! crate so that every element and attribute is one the schema allows.
 
 use super::{Report, TestReport};
-use grading::judge::Verdict;
+use crate::contract::Verdict;
 use std::io::{self, Write};
 
 /// Writes `report` as JUnit XML.

@@ -8,7 +8,7 @@
 //! there are: every test is listed, and the texts share what room is left.
 
 use super::{Report, SubmissionReport};
-use grading::judge::Verdict;
+use crate::contract::{Verdict, Visibility};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 
@@ -387,7 +387,7 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
         let why = s
             .tests
             .iter()
-            .find(|t| t.visibility == grading::challenge::Visibility::Visible)
+            .find(|t| t.visibility == Visibility::Visible)
             .map(line)
             .unwrap_or_else(|| "the module failed to load".to_owned());
         json!({
@@ -413,8 +413,8 @@ impl super::TestReport {
     /// Who sees the test, as a word.
     fn visibility_word(&self) -> &'static str {
         match self.visibility {
-            grading::challenge::Visibility::Visible => "visible",
-            grading::challenge::Visibility::Hidden => "hidden",
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
         }
     }
 }

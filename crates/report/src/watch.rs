@@ -8,8 +8,7 @@ use super::human::{render_hash_check, render_mistake, render_nondeterminism, ren
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{earned, possible, visible, visible_lines};
 use super::{SubmissionReport, TestReport};
-use grading::challenge::Visibility;
-use grading::judge::Verdict;
+use crate::contract::{Verdict, Visibility};
 use std::io::{self, Write};
 
 /// Everything one screen shows.

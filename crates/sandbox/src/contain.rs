@@ -89,7 +89,8 @@ pub struct Policy {
     pub protocol: bool,
 }
 
-/// The layers in force, as probed at start.
+/// The layers in force, as probed at start; the probe (the shim, run
+/// apart) writes them as JSON for the grader to read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layers {
     /// `false` with `--no-sandbox`: only the rlimits apply.
@@ -98,15 +99,13 @@ pub struct Layers {
     pub network_namespace: bool,
     pub mount_namespace: bool,
     /// System V IPC and POSIX message queues of the session's own, gone
-    /// with it. (Defaults keep reports of older versions readable.)
-    #[serde(default)]
+    /// with it.
     pub ipc_namespace: bool,
     pub user_namespace: bool,
     /// What Landlock enforces (asked for up to its ABI v6, best effort),
     /// e.g. "filesystem, tcp, signal scope", or none.
     pub landlock: Option<String>,
     /// What the seccomp filter refuses, or none.
-    #[serde(default)]
     pub seccomp: Option<String>,
     /// When the grader is root and drops it: the first uid of the pool
     /// sessions run as (each session leases one of its own).
@@ -115,9 +114,7 @@ pub struct Layers {
     /// processes): the kernel, in a cgroup per session ("cgroup v1
     /// (cpuacct, memory, pids, cpu)", "cgroup v2 (cpu, memory, pids)"), or
     /// none: the grader samples `/proc`, which misses children the kernel
-    /// reaped and memory no process maps. (Defaults keep reports of older
-    /// versions readable.)
-    #[serde(default)]
+    /// reaped and memory no process maps.
     pub accounting: Option<String>,
     /// Layers wanted but not in force, in words.
     pub missing: Vec<String>,

@@ -46,7 +46,7 @@ pub fn shim_if_asked(args: &[OsString]) -> Option<i32> {
 }
 
 /// What preparing a submission cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Build {
     /// Whether the artifact came from the cache (nothing was compiled).
     pub cached: bool,

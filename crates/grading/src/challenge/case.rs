@@ -27,8 +27,7 @@ pub struct Case {
 }
 
 /// Where a case's expected output came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExpectedFrom {
     /// The case's `NAME.expected.json`.
     File,

@@ -68,7 +68,7 @@ impl Edition {
 }
 
 /// How a group's points are earned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scoring {
     /// Each accepted test earns its share of the group's weight.
@@ -79,7 +79,7 @@ pub enum Scoring {
 }
 
 /// Who sees a group's cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Visibility {
     /// Learners see the case, the divergence and the diff.

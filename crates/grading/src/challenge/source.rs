@@ -5,27 +5,22 @@
 
 use super::{Challenge, embedded};
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// What named a challenge folder on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GivenBy {
     /// `--challenges DIR`.
-    #[serde(rename = "--challenges")]
     Flag,
     /// `$GRADER_CHALLENGES`.
-    #[serde(rename = "GRADER_CHALLENGES")]
     Environment,
     /// `./challenges`, found in the working folder.
-    #[serde(rename = "./challenges")]
     WorkingFolder,
 }
 
 /// Where the challenges of a run came from (the JSON report's
 /// `challenges`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "source", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     /// Built into the grader of `version`, the set named by `digest`, and
     /// unpacked at `path`.

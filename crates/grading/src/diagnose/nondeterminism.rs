@@ -4,24 +4,22 @@
 use super::Behaviour;
 use crate::challenge::Case;
 use crate::judge::same;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// Answers that changed between two runs of the same cases in fresh
 /// processes with different hash seeds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Nondeterminism {
     /// The tests whose answers changed, as `group/name`.
     pub tests: Vec<String>,
     /// The first change in a test the reader may see.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<Change>,
     /// What in the submission's language changes between processes.
     pub explanation: String,
 }
 
 /// One operation that answered differently in two runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// `group/name`.
     pub test: String,

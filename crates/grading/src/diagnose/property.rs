@@ -4,12 +4,11 @@
 use crate::challenge::Case;
 use crate::judge::same;
 use reference::{Effect, Explanation, Kind, ModelSpec, Op, Returns};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A property of consistent hashing the submission breaks, shown by two
 /// routes of the same key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PropertyHint {
     /// `remove-moves-only-its-keys`, `add-only-steals-keys`,
     /// `remove-keeps-the-ranking`, `add-keeps-the-ranking`,

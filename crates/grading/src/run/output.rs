@@ -1,11 +1,10 @@
 //! What the learner's code prints on stdout and stderr: kept up to a cap,
 //! always drained.
 
-use serde::{Deserialize, Serialize};
 use std::io::{self, Read};
 
 /// Output the learner's code printed while serving one request.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Captured {
     pub stdout: String,
     pub stderr: String,

@@ -8,9 +8,9 @@ use super::{esc, student_id, svg};
 use crate::class::{
     class_mistakes, failing_tests, histogram, mean_points, other_students, share, verdict_counts,
 };
+use crate::contract::Verdict;
 use crate::text::{earned, possible};
 use crate::{Report, text::abbreviate};
-use grading::judge::Verdict;
 use std::fmt::{Result, Write};
 
 /// How many tests the overview lists at most (the rest are counted).

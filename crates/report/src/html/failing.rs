@@ -5,13 +5,15 @@
 //! code printed.
 
 use super::{esc, svg};
+use crate::TestReport;
+use crate::contract::{
+    Audience, ExpectedFrom, ExplanationReport, RankedRow, RingReport, ScoreReport, ShownPoint,
+    TopReport, Visibility,
+};
 use crate::failing::{
     RING_EMPTY, points_why, ring_belongs, scores_rule, scores_why, top_why, window_diff,
 };
 use crate::text::{number, visible_json, visible_lines, visible_str};
-use crate::{Audience, TestReport};
-use grading::challenge::Visibility;
-use grading::explain::{ExplanationReport, RankedRow, RingReport, ScoreReport, TopReport};
 use serde_json::Value;
 use std::fmt::{Result, Write};
 
@@ -31,7 +33,7 @@ pub(super) fn write_failure(
             lines(&t.message).join("<br>")
         );
     }
-    if t.expected_from == grading::challenge::ExpectedFrom::Reference {
+    if t.expected_from == ExpectedFrom::Reference {
         writeln!(
             page,
             "<p class=\"dim\">(this case has no expected file: the reference's output is expected)</p>"
@@ -373,7 +375,7 @@ fn write_ring(r: &RingReport, page: &mut String) -> Result {
             ""
         }
     )?;
-    let row = |p: &grading::explain::ShownPoint, note: &str, page: &mut String| {
+    let row = |p: &ShownPoint, note: &str, page: &mut String| {
         writeln!(
             page,
             "<tr{}><td class=\"n\">{}</td><td class=\"n\">{}</td>{}<td class=\"mono\">{}</td><td class=\"note\">{note}</td></tr>",

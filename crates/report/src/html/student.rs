@@ -3,10 +3,10 @@
 //! everything after it folded.
 
 use super::{esc, failing, learner, student_id};
+use crate::contract::{NamedMistake, Scoring, Verdict, Visibility};
 use crate::failing::failures_shown;
 use crate::text::{abbreviate, earned, millis, possible, visible_json, visible_str};
 use crate::{Report, SubmissionReport};
-use grading::judge::Verdict;
 use std::fmt::{Result, Write};
 
 /// A verdict as a badge: its name, and a sign besides the colour.
@@ -197,7 +197,7 @@ pub(super) fn write_student(
                 possible(&g.points),
                 g.passed,
                 g.total,
-                if g.scoring == grading::challenge::Scoring::AllOrNothing {
+                if g.scoring == Scoring::AllOrNothing {
                     "all or nothing"
                 } else {
                     "per test"
@@ -247,7 +247,7 @@ fn write_mistake(s: &SubmissionReport, page: &mut String) -> Result {
     let Some(m) = &s.mistake else {
         return Ok(());
     };
-    let titled = |n: &grading::diagnose::NamedMistake| {
+    let titled = |n: &NamedMistake| {
         let form = n.form.as_ref().map(|f| format!(" ({})", esc(f)));
         format!(
             "{}{} <span class=\"dim mono\">{}</span>",
@@ -334,7 +334,7 @@ fn write_tests(report: &Report, i: usize, s: &SubmissionReport, page: &mut Strin
             t.verdict,
             learner(&t.group),
             learner(&t.name),
-            if t.visibility == grading::challenge::Visibility::Hidden {
+            if t.visibility == Visibility::Hidden {
                 " <span class=\"dim\">(hidden)</span>"
             } else {
                 ""

@@ -1,0 +1,1003 @@
+//! The report's JSON contract (docs/json-report.md): every type that
+//! appears in `--format json`, field by field, and the only types that
+//! say how the report is written and read back. Grading's records and the
+//! reference's views are internal and change as grading does; the report
+//! copies them into these once, when it is assembled (`contract/from.rs`,
+//! field by field), so that a change inside grading cannot change a field
+//! of the JSON unnoticed.
+//!
+//! New fields may be added; these keep their names, order and meaning.
+//! Renderers, `merge`, `rejudge`, `compare` and `watch` read these types
+//! only. A field that older reports lack has a default, so that they stay
+//! readable.
+
+mod from;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The result of grading submissions against one challenge's suite.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Report {
+    /// The grader's name and version, e.g. `"rendezvous-grader 0.1.0"`.
+    pub grader: String,
+    /// The challenge's id.
+    pub challenge: String,
+    /// Where the challenges came from: a folder, or the grader's own
+    /// (none in reports made before it was recorded).
+    #[serde(default)]
+    pub challenges: Option<Source>,
+    /// The containment in force for every submission.
+    pub sandbox: Layers,
+    /// Who the report is for: a learner's report holds no hidden case data.
+    pub audience: Audience,
+    /// The folder the tests came from.
+    pub tests_dir: String,
+    /// When grading started, in milliseconds since the epoch.
+    pub started_at_ms: u64,
+    /// When grading finished, in milliseconds since the epoch.
+    pub finished_at_ms: u64,
+    /// A hash of everything a result depends on besides the submission
+    /// (the grader's version, the suite, the limits, the audience): the
+    /// shards of one run share it.
+    #[serde(default)]
+    pub run_key: String,
+    /// The shard `K/N` this report grades, or none (absent) for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Every submission graded, in the order they were found.
+    pub submissions: Vec<SubmissionReport>,
+}
+
+impl Report {
+    /// Whether every test of every submission was accepted.
+    pub fn all_passed(&self) -> bool {
+        self.submissions
+            .iter()
+            .all(|s| s.verdict == Verdict::Accepted)
+    }
+}
+
+/// One graded submission.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SubmissionReport {
+    /// The student's name, the same in every format: their folder or file
+    /// name, shown as learner text is, unique in the run
+    /// ([`crate::names::student_names`]).
+    pub name: String,
+    /// The submission's path, as found: what formats show beside the name
+    /// (for a student folder without an entry file, the folder).
+    pub path: String,
+    /// Its language, `unknown` when no entry file was found.
+    pub language: Language,
+    /// The interpreter that ran it, as the driver reported (e.g. "python
+    /// 3.11.7"); none if it never started.
+    pub runtime: Option<String>,
+    /// `class` or `solve`, as the driver found it; none if it never started.
+    pub api: Option<String>,
+    /// For TypeScript and Rust: whether the build came from the cache, and
+    /// its time.
+    pub build: Option<Build>,
+    /// The worst verdict of its tests.
+    pub verdict: Verdict,
+    /// The points earned, derived from `points`.
+    pub score: f64,
+    /// The points there are, derived from `points`.
+    pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
+    /// Tests accepted.
+    pub passed: usize,
+    /// Tests in all.
+    pub total: usize,
+    /// The submission's own h32 against the pinned one, where it has one.
+    pub h32: Option<HashCheck>,
+    /// Without an h32 to compare: the two-node routes whose answers went
+    /// against the pinned scores, when there are enough to blame the hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash_hint: Option<HashHint>,
+    /// The known mistake that explains the failures (`exact`), or the
+    /// closest one with how many failing tests it reproduces.
+    pub mistake: Option<MistakeReport>,
+    /// Wrong answers that no known mistake explains well enough to name
+    /// (the evidence rule of docs/diagnosis.md); written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unexplained: bool,
+    /// Answers that changed between two runs of the same files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nondeterministic: Option<Nondeterminism>,
+    /// Why the second opinion stopped before replaying every case it
+    /// meant to (the budget of extra runs ran out); no verdict changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_opinion_cut_short: Option<String>,
+    /// A property of consistent hashing the submission's own answers break.
+    pub property: Option<PropertyHint>,
+    /// A small case that fails the same way, with a snippet to run it.
+    pub reproducer: Option<Reproducer>,
+    /// The Router lacks operations of this challenge: which, and the
+    /// challenge whose operations it has, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_hint: Option<ApiHint>,
+    /// Scores per group, in the suite's order.
+    pub groups: Vec<GroupReport>,
+    /// Every test, in the suite's order.
+    pub tests: Vec<TestReport>,
+}
+
+/// One group's result for a submission.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GroupReport {
+    /// The group's name.
+    pub name: String,
+    /// How its points are earned, from challenge.toml.
+    pub scoring: Scoring,
+    /// Who sees its cases, from challenge.toml.
+    pub visibility: Visibility,
+    /// The points earned, derived from `points`.
+    pub score: f64,
+    /// The group's weight, derived from `points`.
+    pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
+    /// Tests accepted.
+    pub passed: usize,
+    /// Tests in the group.
+    pub total: usize,
+}
+
+/// One graded test case.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TestReport {
+    /// The case's name.
+    pub name: String,
+    /// Its group's name.
+    pub group: String,
+    /// `hidden` tests show learners their name and verdict only.
+    pub visibility: Visibility,
+    pub verdict: Verdict,
+    /// The test's share of its group's weight, earned.
+    pub score: f64,
+    /// The test's share of its group's weight.
+    pub max_score: f64,
+    /// `score` and `max_score` exactly: they are derived from it.
+    pub points: Points,
+    /// Wall-clock time of the case (0 for a hidden test in a learner's
+    /// report, whose times are not shown).
+    pub time_ms: u64,
+    /// CPU time the session's processes used during the case: what its
+    /// time limit is judged on. Reports written before it was recorded
+    /// read as 0.
+    #[serde(default)]
+    pub cpu_ms: u64,
+    /// `file`, or `reference` when the case has no expected file.
+    pub expected_from: ExpectedFrom,
+    /// What went wrong, in one line; empty when accepted.
+    pub message: String,
+    /// The first operation whose answer differs from the expected one.
+    pub divergence: Option<Divergence>,
+    /// The learner's exception, with a traceback trimmed to their files.
+    pub error: Option<LearnerError>,
+    /// The module never loaded (its driver's `load_error`: an exception at
+    /// import, no Router or solve, an executable that cannot start), so
+    /// none of this case ran: formats that charge attempts tell it from a
+    /// failure of the learner's code. Kept on hidden tests: it holds
+    /// nothing of the case. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub load_failed: bool,
+    /// The pinned scores behind the expected answer.
+    pub explanation: Option<ExplanationReport>,
+    /// Operations and answers around the divergence, for the diff.
+    pub window: Option<Window>,
+    /// What the learner's code printed during this test, capped (only for
+    /// failing tests).
+    pub captured: Option<Captured>,
+    /// The known mistake that reproduces this failure, when one explains
+    /// all of the submission's failures.
+    pub mistake: Option<MistakeReport>,
+}
+
+/// A slice of a case around its first divergence.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Window {
+    /// The index of the first operation in the window.
+    pub first_op: usize,
+    /// The operations, as the case wrote them.
+    pub ops: Vec<Value>,
+    /// The expected answers.
+    pub expected: Vec<Value>,
+    /// The submission's answers; `null` where it gave none.
+    pub actual: Vec<Option<Value>>,
+}
+
+/// Points, exactly: `earned` of `total`, both counted in units of
+/// 1/`denominator` of a point. One run counts every test, group and
+/// submission in the same unit (the suite's least common multiple of its
+/// groups' test counts), so sums and merged shards stay exact; the float
+/// `score` and `max_score` beside it are derived from it once, and people
+/// see it rounded once, to two decimals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Points {
+    /// Units earned.
+    pub earned: u64,
+    /// Units there are.
+    pub total: u64,
+    /// Units per point: one for every test, group and submission of a run.
+    pub denominator: u64,
+}
+
+impl Points {
+    /// `earned` of `total` units of 1/`denominator` of a point.
+    pub fn new(earned: u64, total: u64, denominator: u64) -> Points {
+        Points {
+            earned,
+            total,
+            denominator: denominator.max(1),
+        }
+    }
+
+    /// The points earned, as a float (for formats that want a number).
+    pub fn score(self) -> f64 {
+        self.earned as f64 / self.denominator as f64
+    }
+
+    /// The points there are, as a float.
+    pub fn max_score(self) -> f64 {
+        self.total as f64 / self.denominator as f64
+    }
+
+    /// The sum of `parts`, all counted in units of 1/`denominator`.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Points>, denominator: u64) -> Points {
+        parts
+            .into_iter()
+            .fold(Points::new(0, 0, denominator), |a, p| {
+                Points::new(a.earned + p.earned, a.total + p.total, denominator)
+            })
+    }
+}
+
+/// `K/N`, as `--shard` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// `K`, from 1.
+    pub index: u32,
+    /// `N`, the number of shards.
+    pub count: u32,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// A Router that lacks some of the challenge's operations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApiHint {
+    /// The challenge's operations the Router has no method for.
+    pub missing: Vec<String>,
+    /// Another challenge whose every operation the Router has.
+    pub other_challenge: Option<String>,
+    /// The hint, in words.
+    pub message: String,
+}
+
+/// Who a report is for: `instructor` or `learner`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Audience {
+    /// Everything, hidden groups included.
+    Instructor,
+    /// Hidden groups show a test's name, verdict and score only.
+    Learner,
+}
+
+/// Where the challenges of a run came from, tagged by `source`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "kebab-case")]
+pub enum Source {
+    /// `embedded`: built into the grader of `version`, the set whose
+    /// SHA-256 is `digest`, unpacked at `path`.
+    Embedded {
+        version: String,
+        digest: String,
+        path: String,
+    },
+    /// `folder`: a folder on disk (its absolute `path`), and what named it.
+    Folder { path: String, given_by: GivenBy },
+}
+
+impl Source {
+    /// What reports say after "challenges: ": "built into
+    /// rendezvous-grader 0.1.0", "/x/challenges (--challenges)", in the
+    /// words grading gives it.
+    pub fn label(&self) -> String {
+        grading::challenge::Source::from(self).label()
+    }
+}
+
+/// What named a challenge folder on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GivenBy {
+    /// `--challenges DIR`.
+    #[serde(rename = "--challenges")]
+    Flag,
+    /// `$GRADER_CHALLENGES`.
+    #[serde(rename = "GRADER_CHALLENGES")]
+    Environment,
+    /// `./challenges`, found in the working folder.
+    #[serde(rename = "./challenges")]
+    WorkingFolder,
+}
+
+/// The sandbox layers in force, as probed when the grader started
+/// (docs/containment.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layers {
+    /// `false` with `--no-sandbox`: only the rlimits apply.
+    pub enabled: bool,
+    pub pid_namespace: bool,
+    pub network_namespace: bool,
+    pub mount_namespace: bool,
+    /// System V IPC and POSIX message queues of the session's own, gone
+    /// with it (false in reports of versions before it).
+    #[serde(default)]
+    pub ipc_namespace: bool,
+    pub user_namespace: bool,
+    /// What Landlock enforces, e.g. "filesystem, tcp, signal scope", or
+    /// none.
+    pub landlock: Option<String>,
+    /// What the seccomp filter refuses, or none (as in reports of
+    /// versions before it).
+    #[serde(default)]
+    pub seccomp: Option<String>,
+    /// When the grader is root and drops it: the first uid of the pool
+    /// sessions run as (each session leases one of its own).
+    pub runs_as: Option<u32>,
+    /// Who keeps each session's accounts (its CPU time, memory and
+    /// processes): the kernel, in a cgroup per session ("cgroup v1
+    /// (cpuacct, memory, pids, cpu)", "cgroup v2 (cpu, memory, pids)"), or
+    /// none: the grader samples `/proc` (as in reports of versions before
+    /// it).
+    #[serde(default)]
+    pub accounting: Option<String>,
+    /// Layers wanted but not in force, in words.
+    pub missing: Vec<String>,
+}
+
+impl Layers {
+    /// The layers' summary in one line, in the sandbox's words.
+    pub fn describe(&self) -> String {
+        sandbox::Layers::from(self).describe()
+    }
+}
+
+/// The language a submission is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    Python,
+    #[serde(rename = "javascript")]
+    JavaScript,
+    #[serde(rename = "typescript")]
+    TypeScript,
+    Rust,
+    /// Any program speaking the protocol itself.
+    Executable,
+    /// No submission file was found (a batch folder without an entry).
+    Unknown,
+}
+
+/// What preparing a submission cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Build {
+    /// Whether the artifact came from the cache (nothing was compiled).
+    pub cached: bool,
+    /// The time preparing took.
+    pub time_ms: u64,
+}
+
+/// A test's verdict, in kebab case. Ordered from best to worst: a
+/// submission's verdict is its worst test's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Accepted,
+    WrongAnswer,
+    RuntimeError,
+    TimeLimit,
+    MemoryLimit,
+    OutputLimit,
+    ProtocolError,
+    CompileError,
+    /// Not a verdict on the learner's code: the grader or its machine
+    /// failed while grading it (the run exits 3, and resuming grades it
+    /// again).
+    GraderFault,
+}
+
+impl Verdict {
+    /// The verdict's name as the reports spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::WrongAnswer => "wrong-answer",
+            Verdict::RuntimeError => "runtime-error",
+            Verdict::TimeLimit => "time-limit",
+            Verdict::MemoryLimit => "memory-limit",
+            Verdict::OutputLimit => "output-limit",
+            Verdict::ProtocolError => "protocol-error",
+            Verdict::CompileError => "compile-error",
+            Verdict::GraderFault => "grader-fault",
+        }
+    }
+}
+
+impl std::fmt::Display for Verdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a group's points are earned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// Each accepted test earns its share of the group's weight.
+    PerTest,
+    /// The group's weight, only when every test in it is accepted.
+    AllOrNothing,
+}
+
+/// Who sees a group's cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Learners see the case, the divergence and the diff.
+    Visible,
+    /// Learners see the test's name and verdict only.
+    Hidden,
+}
+
+/// Where a case's expected output came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExpectedFrom {
+    /// The case's `NAME.expected.json`.
+    File,
+    /// No expected file: the reference's output stands in.
+    Reference,
+}
+
+/// The first operation whose answer differs from the expected one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Divergence {
+    /// Its index in the case (0-based).
+    pub op_index: usize,
+    /// The operation as the case wrote it, e.g. `["route","user:1"]`.
+    pub op: Value,
+    /// The expected answer.
+    pub expected: Value,
+    /// The submission's answer (`null` when `missing`).
+    pub actual: Value,
+    /// The submission gave no answer for this operation at all; written
+    /// only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missing: bool,
+    /// How many operations differ in all (missing answers included).
+    pub differing_ops: usize,
+}
+
+/// An exception in the learner's code, as the driver reported it
+/// (docs/protocol.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LearnerError {
+    /// The exception's type, written `type`.
+    #[serde(rename = "type")]
+    pub kind: ErrorKind,
+    pub message: String,
+    /// The traceback, trimmed to the learner's files.
+    #[serde(default)]
+    pub traceback: String,
+    /// The line in the learner's file, where known.
+    #[serde(default)]
+    pub line: Option<u64>,
+    /// Where it was raised: `-1` the constructor, `i` operation `i`,
+    /// `null` not known (or `solve`).
+    #[serde(default, with = "at_wire")]
+    pub op_index: Option<At>,
+    /// The OS error number, for errors from the OS; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errno: Option<i64>,
+}
+
+/// What kind of error the learner's code met, written as the name the
+/// protocol gives it: the few kinds the grader and its drivers give a
+/// meaning to, and any other by the name the learner's runtime gave it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum ErrorKind {
+    /// `CompileError`: the submission does not compile (or transpile).
+    CompileError,
+    /// `ExecError`: the learner's executable could not be started.
+    ExecError,
+    /// `MemoryError`: an allocation failed.
+    MemoryError,
+    /// `MissingMethod`: an operation the Router does not have.
+    MissingMethod,
+    /// `SyntaxError`: a syntax error the grader found in a TypeScript file.
+    SyntaxError,
+    /// Any other exception, as its runtime named it.
+    Other(String),
+}
+
+impl ErrorKind {
+    /// The kind as the protocol and the reports spell it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorKind::CompileError => "CompileError",
+            ErrorKind::ExecError => "ExecError",
+            ErrorKind::MemoryError => "MemoryError",
+            ErrorKind::MissingMethod => "MissingMethod",
+            ErrorKind::SyntaxError => "SyntaxError",
+            ErrorKind::Other(name) => name,
+        }
+    }
+}
+
+impl From<String> for ErrorKind {
+    fn from(name: String) -> ErrorKind {
+        match name.as_str() {
+            "CompileError" => ErrorKind::CompileError,
+            "ExecError" => ErrorKind::ExecError,
+            "MemoryError" => ErrorKind::MemoryError,
+            "MissingMethod" => ErrorKind::MissingMethod,
+            "SyntaxError" => ErrorKind::SyntaxError,
+            _ => ErrorKind::Other(name),
+        }
+    }
+}
+
+impl From<ErrorKind> for String {
+    fn from(kind: ErrorKind) -> String {
+        match kind {
+            ErrorKind::Other(name) => name,
+            known => known.as_str().to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where in a case the learner's code was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At {
+    /// The constructor, before any operation: `-1`.
+    Constructor,
+    /// Operation `i` of the case (0-based): `i`.
+    Op(usize),
+}
+
+impl At {
+    /// The place an `op_index` names; any value below `-1` names none.
+    pub fn from_wire(index: i64) -> Option<At> {
+        match index {
+            -1 => Some(At::Constructor),
+            i => usize::try_from(i).ok().map(At::Op),
+        }
+    }
+
+    /// The `op_index` of this place.
+    pub fn to_wire(self) -> i64 {
+        match self {
+            At::Constructor => -1,
+            At::Op(i) => i64::try_from(i).unwrap_or(i64::MAX),
+        }
+    }
+}
+
+/// `Option<At>` as the report writes it: `-1`, `i` or `null`.
+mod at_wire {
+    use super::At;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(at: &Option<At>, serializer: S) -> Result<S::Ok, S::Error> {
+        match at {
+            Some(at) => serializer.serialize_some(&at.to_wire()),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<At>, D::Error> {
+        Ok(Option::<i64>::deserialize(deserializer)?.and_then(At::from_wire))
+    }
+}
+
+/// Output the learner's code printed while serving one case.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Captured {
+    /// Standard output, up to the cap.
+    pub stdout: String,
+    /// Standard error, up to the cap.
+    pub stderr: String,
+    /// Bytes printed past the cap and not kept.
+    pub dropped_bytes: u64,
+}
+
+/// The submission's h32 against the pinned one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HashCheck {
+    /// How many strings were compared.
+    pub checked: usize,
+    /// The first string where the values differ (check values first, then
+    /// the strings scored in the explanations), or `None` if all agree.
+    pub first_mismatch: Option<HashMismatch>,
+    /// The step of the hash that is wrong, when one known wrong h32 gives
+    /// every value the submission's gave; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<HashStep>,
+}
+
+/// The one step of a learner's h32 that is wrong, with the smallest text
+/// that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HashStep {
+    /// The catalogue mistake it is.
+    pub mistake: String,
+    /// The mistake's form, when it has several; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// The step, in words.
+    pub step: String,
+    /// The smallest text that shows it.
+    pub text: String,
+    /// The pinned h32 of `text`.
+    pub pinned: u32,
+    /// The submission's h32 of `text`.
+    pub yours: u32,
+}
+
+/// A string the submission hashes differently.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HashMismatch {
+    pub text: String,
+    /// The pinned h32 of `text`.
+    pub pinned: u32,
+    /// What the submission's h32 returned for it, as it returned it.
+    pub yours: Value,
+}
+
+/// Routes between two nodes whose answer went against the pinned scores,
+/// for a submission without `h32` to compare: with two nodes and two
+/// different scores, nothing but the hash decides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashHint {
+    /// Two-node routes answered with the other node.
+    pub against: usize,
+    /// Two-node routes answered at all.
+    pub asked: usize,
+    /// The hint, in words.
+    pub message: String,
+}
+
+/// A named mistake in a report (docs/diagnosis.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MistakeReport {
+    /// The catalogue's id, e.g. `lowest-score`.
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are
+    /// several; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// A second mistake made together with this one, when only the two
+    /// together explain the answers; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<NamedMistake>,
+    /// `true` when it reproduces every failing case; `false` for the
+    /// closest mistake when none does.
+    pub exact: bool,
+    /// Failing cases it reproduces, of those compared.
+    pub reproduced: usize,
+    /// Failing cases compared: every failing test, those that hit a limit
+    /// or crashed included.
+    pub compared: usize,
+}
+
+impl MistakeReport {
+    /// Every mistake named, the first and the one made with it.
+    pub fn named(&self) -> Vec<NamedMistake> {
+        let first = NamedMistake {
+            id: self.id.clone(),
+            title: self.title.clone(),
+            explanation: self.explanation.clone(),
+            hint: self.hint.clone(),
+            form: self.form.clone(),
+        };
+        std::iter::once(first).chain(self.with.clone()).collect()
+    }
+}
+
+/// A known mistake by name, in the form it was made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedMistake {
+    pub id: String,
+    pub title: String,
+    pub explanation: String,
+    pub hint: String,
+    /// The variation that matched (a separator, say), when there are
+    /// several; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+}
+
+/// Answers that changed between two runs of the same cases in fresh
+/// processes with different hash seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Nondeterminism {
+    /// The tests whose answers changed, as `group/name`.
+    pub tests: Vec<String>,
+    /// The first change in a test the reader may see; absent when there
+    /// is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<Change>,
+    /// What in the submission's language changes between processes.
+    pub explanation: String,
+}
+
+/// One operation that answered differently in two runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Change {
+    /// `group/name`.
+    pub test: String,
+    /// The operation's index in the case.
+    pub op_index: usize,
+    /// The operation, as the case wrote it.
+    pub op: Value,
+    /// The answer in each run; `null` when that run raised there instead.
+    pub first: Option<Value>,
+    pub second: Option<Value>,
+}
+
+/// A property of consistent hashing the submission breaks, shown by two
+/// routes of the same key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PropertyHint {
+    /// `remove-moves-only-its-keys`, `add-only-steals-keys`,
+    /// `remove-keeps-the-ranking`, `add-keeps-the-ranking`,
+    /// `removed-nodes-are-gone`, `ties-keep-their-order` or
+    /// `order-independent`.
+    pub property: String,
+    /// The case, as `group/name`.
+    pub case: String,
+    /// The two routes of the same key, by operation index.
+    pub first_op: usize,
+    pub second_op: usize,
+    /// The hint, in words.
+    pub message: String,
+}
+
+/// A small failing case and the snippet that shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reproducer {
+    /// The case, `[args, ops]`, ending at the first wrong answer.
+    pub case: Value,
+    /// What the last operation should answer.
+    pub expected: Value,
+    /// What the submission answered.
+    pub actual: Value,
+    /// Code in the submission's language that fails with the wrong answer.
+    pub snippet: String,
+    /// Why shrinking stopped before it was done, when it did: the case is
+    /// then the smallest found so far. Absent when shrinking finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_short: Option<String>,
+}
+
+/// Why the expected answer of a divergent operation is what it is, tagged
+/// by `kind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ExplanationReport {
+    /// `scores`: a route, every node's score.
+    Scores(ScoreReport),
+    /// `top`: a replica list, the expected ranking beside the submission's.
+    Top(TopReport),
+    /// `ring`: a ring lookup, the key's position and the points around it.
+    Ring(RingReport),
+    /// `points`: a ring's size, k points for each of its nodes.
+    Points(PointsView),
+}
+
+/// A route's score table, capped for display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScoreReport {
+    /// The key routed.
+    pub key: String,
+    /// How a node's score is computed, e.g. `h32(node + ":" + key)`.
+    pub formula: String,
+    /// The reference's answer.
+    pub winner: Option<String>,
+    /// The rule that picked the winner.
+    pub rule: WinRule,
+    /// The highest-ranked rows (at most `grading::explain::MAX_ROWS`), and
+    /// the submission's answer's row if it ranked lower.
+    pub rows: Vec<RankedRow>,
+    /// How many nodes there were in all.
+    pub total_nodes: usize,
+    /// The submission's answer and its rank (`None` if it is not a node).
+    pub answer: Option<RankedRow>,
+}
+
+/// One node's score with its rank (1 = highest).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RankedRow {
+    pub rank: usize,
+    pub node: String,
+    /// The exact text hashed, e.g. `"cache-1:user:1"`.
+    pub hashed: String,
+    /// The pinned h32 of `hashed`.
+    pub h32: u32,
+    /// U, -ln(U) and the weighted score, in weighted challenges; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted: Option<WeightedScore>,
+    /// The submission's own h32 of `hashed`, where it exposes one; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yours: Option<Value>,
+}
+
+/// `top(key, n)`: the expected ranking beside the submission's, position
+/// by position, from a little before the first place they part.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopReport {
+    pub key: String,
+    pub formula: String,
+    pub n: u64,
+    pub total_nodes: usize,
+    /// The first position (0-based) where the two lists differ.
+    pub first_difference: usize,
+    /// One line per position shown.
+    pub lines: Vec<TopLine>,
+}
+
+/// One position of a ranking: the expected node and the submission's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TopLine {
+    pub position: usize,
+    /// The expected node's row, none past the expected list's end.
+    pub expected: Option<RankedRow>,
+    /// The submission's name at this position, as it answered it.
+    pub yours: Option<Value>,
+    /// Its row, when it is a node.
+    pub yours_row: Option<RankedRow>,
+}
+
+/// A ring lookup's neighbourhood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RingReport {
+    pub key: String,
+    /// h32(key).
+    pub position: u32,
+    /// The submission's own h32 of the key, where it exposes one; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position_yours: Option<Value>,
+    /// Entries on the ring in all.
+    pub points: usize,
+    /// Whether no entry is at or after the key's position, so the lookup
+    /// wrapped to the first entry.
+    pub wrapped: bool,
+    /// Entries just before the key's position, in ring order.
+    pub before: Vec<ShownPoint>,
+    /// The entry the key lands on, then the next ones.
+    pub after: Vec<ShownPoint>,
+}
+
+/// One entry of a ring, for display.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShownPoint {
+    /// Its index in ring order.
+    pub index: usize,
+    pub node: String,
+    /// The text hashed for its position, e.g. `"A#2"`.
+    pub hashed: String,
+    pub position: u32,
+    /// The submission's own h32 of `hashed`, where it exposes one; absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yours: Option<Value>,
+}
+
+/// Why a ring holds the entries it does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PointsView {
+    /// Points per node.
+    pub k: usize,
+    /// The nodes on the ring, sorted.
+    pub nodes: Vec<String>,
+    /// k times the number of nodes.
+    pub points: usize,
+}
+
+/// The steps from a node's h32 to its weighted score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct WeightedScore {
+    pub weight: f64,
+    /// (h32 + 0.5) / 2^32, in (0, 1).
+    pub u: f64,
+    /// -ln(U), positive.
+    pub neg_ln_u: f64,
+    /// weight / -ln(U).
+    pub score: f64,
+}
+
+/// How the winner of a route was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinRule {
+    /// `no-nodes`: no nodes, the answer is null.
+    NoNodes,
+    /// `highest-score`: one node had the strictly highest score.
+    HighestScore,
+    /// `tie-smaller-name`: several nodes shared the highest score; the
+    /// smallest name won.
+    TieSmallerName,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+    use serde_json::json;
+
+    #[test]
+    fn the_report_names_a_language_as_lang_does() {
+        for &language in grading::lang::Language::value_variants() {
+            let value = language.to_possible_value().expect("a value of --lang");
+            assert_eq!(
+                serde_json::to_value(Language::from(language)).unwrap(),
+                Value::from(value.get_name()),
+                "--lang and the report name {language:?} alike"
+            );
+        }
+    }
+
+    #[test]
+    fn a_learner_error_is_written_as_the_protocol_writes_it() {
+        use grading::protocol;
+        for (wire, at) in [
+            (json!(-1), Some(protocol::At::Constructor)),
+            (json!(4), Some(protocol::At::Op(4))),
+            (json!(null), None),
+        ] {
+            for name in ["CompileError", "MemoryError", "KeyError", ""] {
+                let mut error = protocol::LearnerError::new(name.to_owned().into(), "m".into());
+                error.op_index = at;
+                let ours = serde_json::to_value(&error).unwrap();
+                let written = serde_json::to_value(LearnerError::from(&error)).unwrap();
+                assert_eq!(written, ours);
+                assert_eq!(written["op_index"], wire);
+                assert_eq!(written["type"], json!(name));
+                let read: LearnerError = serde_json::from_value(written).unwrap();
+                assert_eq!(read, LearnerError::from(&error));
+            }
+        }
+    }
+}

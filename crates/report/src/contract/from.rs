@@ -1,0 +1,640 @@
+//! Grading's records into the contract, field by field. Every source is
+//! destructured whole and every enum matched without a wildcard, so that
+//! a field or variant added inside grading does not build until the
+//! report decides what, if anything, the JSON says of it.
+
+use super::*;
+use grading::{challenge, diagnose, explain, protocol};
+use reference::explanation;
+
+impl From<grading::grade::Audience> for Audience {
+    fn from(audience: grading::grade::Audience) -> Audience {
+        match audience {
+            grading::grade::Audience::Instructor => Audience::Instructor,
+            grading::grade::Audience::Learner => Audience::Learner,
+        }
+    }
+}
+
+impl From<&challenge::Source> for Source {
+    fn from(source: &challenge::Source) -> Source {
+        match source {
+            challenge::Source::Embedded {
+                version,
+                digest,
+                path,
+            } => Source::Embedded {
+                version: version.clone(),
+                digest: digest.clone(),
+                path: path.clone(),
+            },
+            challenge::Source::Folder { path, given_by } => Source::Folder {
+                path: path.clone(),
+                given_by: (*given_by).into(),
+            },
+        }
+    }
+}
+
+/// The way back, for the words grading gives a source ([`Source::label`]).
+impl From<&Source> for challenge::Source {
+    fn from(source: &Source) -> challenge::Source {
+        match source {
+            Source::Embedded {
+                version,
+                digest,
+                path,
+            } => challenge::Source::Embedded {
+                version: version.clone(),
+                digest: digest.clone(),
+                path: path.clone(),
+            },
+            Source::Folder { path, given_by } => challenge::Source::Folder {
+                path: path.clone(),
+                given_by: match given_by {
+                    GivenBy::Flag => challenge::GivenBy::Flag,
+                    GivenBy::Environment => challenge::GivenBy::Environment,
+                    GivenBy::WorkingFolder => challenge::GivenBy::WorkingFolder,
+                },
+            },
+        }
+    }
+}
+
+impl From<challenge::GivenBy> for GivenBy {
+    fn from(given_by: challenge::GivenBy) -> GivenBy {
+        match given_by {
+            challenge::GivenBy::Flag => GivenBy::Flag,
+            challenge::GivenBy::Environment => GivenBy::Environment,
+            challenge::GivenBy::WorkingFolder => GivenBy::WorkingFolder,
+        }
+    }
+}
+
+impl From<&sandbox::Layers> for Layers {
+    fn from(layers: &sandbox::Layers) -> Layers {
+        let sandbox::Layers {
+            enabled,
+            pid_namespace,
+            network_namespace,
+            mount_namespace,
+            ipc_namespace,
+            user_namespace,
+            landlock,
+            seccomp,
+            runs_as,
+            accounting,
+            missing,
+        } = layers;
+        Layers {
+            enabled: *enabled,
+            pid_namespace: *pid_namespace,
+            network_namespace: *network_namespace,
+            mount_namespace: *mount_namespace,
+            ipc_namespace: *ipc_namespace,
+            user_namespace: *user_namespace,
+            landlock: landlock.clone(),
+            seccomp: seccomp.clone(),
+            runs_as: *runs_as,
+            accounting: accounting.clone(),
+            missing: missing.clone(),
+        }
+    }
+}
+
+/// The way back, for the words the sandbox gives its layers
+/// ([`Layers::describe`]).
+impl From<&Layers> for sandbox::Layers {
+    fn from(layers: &Layers) -> sandbox::Layers {
+        let Layers {
+            enabled,
+            pid_namespace,
+            network_namespace,
+            mount_namespace,
+            ipc_namespace,
+            user_namespace,
+            landlock,
+            seccomp,
+            runs_as,
+            accounting,
+            missing,
+        } = layers;
+        sandbox::Layers {
+            enabled: *enabled,
+            pid_namespace: *pid_namespace,
+            network_namespace: *network_namespace,
+            mount_namespace: *mount_namespace,
+            ipc_namespace: *ipc_namespace,
+            user_namespace: *user_namespace,
+            landlock: landlock.clone(),
+            seccomp: seccomp.clone(),
+            runs_as: *runs_as,
+            accounting: accounting.clone(),
+            missing: missing.clone(),
+        }
+    }
+}
+
+impl From<grading::lang::Language> for Language {
+    fn from(language: grading::lang::Language) -> Language {
+        use grading::lang::Language as L;
+        match language {
+            L::Python => Language::Python,
+            L::JavaScript => Language::JavaScript,
+            L::TypeScript => Language::TypeScript,
+            L::Rust => Language::Rust,
+            L::Executable => Language::Executable,
+            L::Unknown => Language::Unknown,
+        }
+    }
+}
+
+impl From<&sandbox::Build> for Build {
+    fn from(build: &sandbox::Build) -> Build {
+        let sandbox::Build { cached, time_ms } = build;
+        Build {
+            cached: *cached,
+            time_ms: *time_ms,
+        }
+    }
+}
+
+impl From<grading::judge::Verdict> for Verdict {
+    fn from(verdict: grading::judge::Verdict) -> Verdict {
+        use grading::judge::Verdict as V;
+        match verdict {
+            V::Accepted => Verdict::Accepted,
+            V::WrongAnswer => Verdict::WrongAnswer,
+            V::RuntimeError => Verdict::RuntimeError,
+            V::TimeLimit => Verdict::TimeLimit,
+            V::MemoryLimit => Verdict::MemoryLimit,
+            V::OutputLimit => Verdict::OutputLimit,
+            V::ProtocolError => Verdict::ProtocolError,
+            V::CompileError => Verdict::CompileError,
+            V::GraderFault => Verdict::GraderFault,
+        }
+    }
+}
+
+impl From<challenge::Scoring> for Scoring {
+    fn from(scoring: challenge::Scoring) -> Scoring {
+        match scoring {
+            challenge::Scoring::PerTest => Scoring::PerTest,
+            challenge::Scoring::AllOrNothing => Scoring::AllOrNothing,
+        }
+    }
+}
+
+impl From<challenge::Visibility> for Visibility {
+    fn from(visibility: challenge::Visibility) -> Visibility {
+        match visibility {
+            challenge::Visibility::Visible => Visibility::Visible,
+            challenge::Visibility::Hidden => Visibility::Hidden,
+        }
+    }
+}
+
+impl From<challenge::ExpectedFrom> for ExpectedFrom {
+    fn from(expected_from: challenge::ExpectedFrom) -> ExpectedFrom {
+        match expected_from {
+            challenge::ExpectedFrom::File => ExpectedFrom::File,
+            challenge::ExpectedFrom::Reference => ExpectedFrom::Reference,
+        }
+    }
+}
+
+impl From<&grading::judge::Divergence> for Divergence {
+    fn from(divergence: &grading::judge::Divergence) -> Divergence {
+        let grading::judge::Divergence {
+            op_index,
+            op,
+            expected,
+            actual,
+            missing,
+            differing_ops,
+        } = divergence;
+        Divergence {
+            op_index: *op_index,
+            op: op.clone(),
+            expected: expected.clone(),
+            actual: actual.clone(),
+            missing: *missing,
+            differing_ops: *differing_ops,
+        }
+    }
+}
+
+impl From<&protocol::LearnerError> for LearnerError {
+    fn from(error: &protocol::LearnerError) -> LearnerError {
+        let protocol::LearnerError {
+            kind,
+            message,
+            traceback,
+            line,
+            op_index,
+            errno,
+        } = error;
+        LearnerError {
+            kind: kind.into(),
+            message: message.clone(),
+            traceback: traceback.clone(),
+            line: *line,
+            op_index: op_index.map(At::from),
+            errno: *errno,
+        }
+    }
+}
+
+impl From<&protocol::ErrorKind> for ErrorKind {
+    fn from(kind: &protocol::ErrorKind) -> ErrorKind {
+        match kind {
+            protocol::ErrorKind::CompileError => ErrorKind::CompileError,
+            protocol::ErrorKind::ExecError => ErrorKind::ExecError,
+            protocol::ErrorKind::MemoryError => ErrorKind::MemoryError,
+            protocol::ErrorKind::MissingMethod => ErrorKind::MissingMethod,
+            protocol::ErrorKind::SyntaxError => ErrorKind::SyntaxError,
+            protocol::ErrorKind::Other(name) => ErrorKind::Other(name.clone()),
+        }
+    }
+}
+
+impl From<protocol::At> for At {
+    fn from(at: protocol::At) -> At {
+        match at {
+            protocol::At::Constructor => At::Constructor,
+            protocol::At::Op(i) => At::Op(i),
+        }
+    }
+}
+
+impl From<&grading::run::Captured> for Captured {
+    fn from(captured: &grading::run::Captured) -> Captured {
+        let grading::run::Captured {
+            stdout,
+            stderr,
+            dropped_bytes,
+        } = captured;
+        Captured {
+            stdout: stdout.clone(),
+            stderr: stderr.clone(),
+            dropped_bytes: *dropped_bytes,
+        }
+    }
+}
+
+impl From<&explain::HashCheck> for HashCheck {
+    fn from(check: &explain::HashCheck) -> HashCheck {
+        let explain::HashCheck {
+            checked,
+            first_mismatch,
+            step,
+        } = check;
+        HashCheck {
+            checked: *checked,
+            first_mismatch: first_mismatch.as_ref().map(HashMismatch::from),
+            step: step.as_ref().map(HashStep::from),
+        }
+    }
+}
+
+impl From<&explain::HashStep> for HashStep {
+    fn from(step: &explain::HashStep) -> HashStep {
+        let explain::HashStep {
+            mistake,
+            form,
+            step,
+            text,
+            pinned,
+            yours,
+        } = step;
+        HashStep {
+            mistake: mistake.clone(),
+            form: form.clone(),
+            step: step.clone(),
+            text: text.clone(),
+            pinned: *pinned,
+            yours: *yours,
+        }
+    }
+}
+
+impl From<&explain::HashMismatch> for HashMismatch {
+    fn from(mismatch: &explain::HashMismatch) -> HashMismatch {
+        let explain::HashMismatch {
+            text,
+            pinned,
+            yours,
+        } = mismatch;
+        HashMismatch {
+            text: text.clone(),
+            pinned: *pinned,
+            yours: yours.clone(),
+        }
+    }
+}
+
+impl From<&diagnose::HashHint> for HashHint {
+    fn from(hint: &diagnose::HashHint) -> HashHint {
+        let diagnose::HashHint {
+            against,
+            asked,
+            message,
+        } = hint;
+        HashHint {
+            against: *against,
+            asked: *asked,
+            message: message.clone(),
+        }
+    }
+}
+
+impl From<&diagnose::MistakeReport> for MistakeReport {
+    fn from(mistake: &diagnose::MistakeReport) -> MistakeReport {
+        let diagnose::MistakeReport {
+            id,
+            title,
+            explanation,
+            hint,
+            form,
+            with,
+            exact,
+            reproduced,
+            compared,
+        } = mistake;
+        MistakeReport {
+            id: id.clone(),
+            title: title.clone(),
+            explanation: explanation.clone(),
+            hint: hint.clone(),
+            form: form.clone(),
+            with: with.as_ref().map(NamedMistake::from),
+            exact: *exact,
+            reproduced: *reproduced,
+            compared: *compared,
+        }
+    }
+}
+
+impl From<&diagnose::NamedMistake> for NamedMistake {
+    fn from(mistake: &diagnose::NamedMistake) -> NamedMistake {
+        let diagnose::NamedMistake {
+            id,
+            title,
+            explanation,
+            hint,
+            form,
+        } = mistake;
+        NamedMistake {
+            id: id.clone(),
+            title: title.clone(),
+            explanation: explanation.clone(),
+            hint: hint.clone(),
+            form: form.clone(),
+        }
+    }
+}
+
+impl From<&diagnose::Nondeterminism> for Nondeterminism {
+    fn from(nondeterminism: &diagnose::Nondeterminism) -> Nondeterminism {
+        let diagnose::Nondeterminism {
+            tests,
+            example,
+            explanation,
+        } = nondeterminism;
+        Nondeterminism {
+            tests: tests.clone(),
+            example: example.as_ref().map(Change::from),
+            explanation: explanation.clone(),
+        }
+    }
+}
+
+impl From<&diagnose::Change> for Change {
+    fn from(change: &diagnose::Change) -> Change {
+        let diagnose::Change {
+            test,
+            op_index,
+            op,
+            first,
+            second,
+        } = change;
+        Change {
+            test: test.clone(),
+            op_index: *op_index,
+            op: op.clone(),
+            first: first.clone(),
+            second: second.clone(),
+        }
+    }
+}
+
+impl From<&diagnose::PropertyHint> for PropertyHint {
+    fn from(hint: &diagnose::PropertyHint) -> PropertyHint {
+        let diagnose::PropertyHint {
+            property,
+            case,
+            first_op,
+            second_op,
+            message,
+        } = hint;
+        PropertyHint {
+            property: property.clone(),
+            case: case.clone(),
+            first_op: *first_op,
+            second_op: *second_op,
+            message: message.clone(),
+        }
+    }
+}
+
+impl From<&grading::shrink::Reproducer> for Reproducer {
+    fn from(reproducer: &grading::shrink::Reproducer) -> Reproducer {
+        let grading::shrink::Reproducer {
+            case,
+            expected,
+            actual,
+            snippet,
+            cut_short,
+        } = reproducer;
+        Reproducer {
+            case: case.clone(),
+            expected: expected.clone(),
+            actual: actual.clone(),
+            snippet: snippet.clone(),
+            cut_short: cut_short.clone(),
+        }
+    }
+}
+
+impl From<&explain::ExplanationReport> for ExplanationReport {
+    fn from(explanation: &explain::ExplanationReport) -> ExplanationReport {
+        match explanation {
+            explain::ExplanationReport::Scores(report) => ExplanationReport::Scores(report.into()),
+            explain::ExplanationReport::Top(report) => ExplanationReport::Top(report.into()),
+            explain::ExplanationReport::Ring(report) => ExplanationReport::Ring(report.into()),
+            explain::ExplanationReport::Points(view) => ExplanationReport::Points(view.into()),
+        }
+    }
+}
+
+impl From<&explain::ScoreReport> for ScoreReport {
+    fn from(report: &explain::ScoreReport) -> ScoreReport {
+        let explain::ScoreReport {
+            key,
+            formula,
+            winner,
+            rule,
+            rows,
+            total_nodes,
+            answer,
+        } = report;
+        ScoreReport {
+            key: key.clone(),
+            formula: formula.clone(),
+            winner: winner.clone(),
+            rule: (*rule).into(),
+            rows: rows.iter().map(RankedRow::from).collect(),
+            total_nodes: *total_nodes,
+            answer: answer.as_ref().map(RankedRow::from),
+        }
+    }
+}
+
+impl From<&explain::RankedRow> for RankedRow {
+    fn from(row: &explain::RankedRow) -> RankedRow {
+        let explain::RankedRow {
+            rank,
+            node,
+            hashed,
+            h32,
+            weighted,
+            yours,
+        } = row;
+        RankedRow {
+            rank: *rank,
+            node: node.clone(),
+            hashed: hashed.clone(),
+            h32: *h32,
+            weighted: weighted.as_ref().map(WeightedScore::from),
+            yours: yours.clone(),
+        }
+    }
+}
+
+impl From<&explain::TopReport> for TopReport {
+    fn from(report: &explain::TopReport) -> TopReport {
+        let explain::TopReport {
+            key,
+            formula,
+            n,
+            total_nodes,
+            first_difference,
+            lines,
+        } = report;
+        TopReport {
+            key: key.clone(),
+            formula: formula.clone(),
+            n: *n,
+            total_nodes: *total_nodes,
+            first_difference: *first_difference,
+            lines: lines.iter().map(TopLine::from).collect(),
+        }
+    }
+}
+
+impl From<&explain::TopLine> for TopLine {
+    fn from(line: &explain::TopLine) -> TopLine {
+        let explain::TopLine {
+            position,
+            expected,
+            yours,
+            yours_row,
+        } = line;
+        TopLine {
+            position: *position,
+            expected: expected.as_ref().map(RankedRow::from),
+            yours: yours.clone(),
+            yours_row: yours_row.as_ref().map(RankedRow::from),
+        }
+    }
+}
+
+impl From<&explain::RingReport> for RingReport {
+    fn from(report: &explain::RingReport) -> RingReport {
+        let explain::RingReport {
+            key,
+            position,
+            position_yours,
+            points,
+            wrapped,
+            before,
+            after,
+        } = report;
+        RingReport {
+            key: key.clone(),
+            position: *position,
+            position_yours: position_yours.clone(),
+            points: *points,
+            wrapped: *wrapped,
+            before: before.iter().map(ShownPoint::from).collect(),
+            after: after.iter().map(ShownPoint::from).collect(),
+        }
+    }
+}
+
+impl From<&explain::ShownPoint> for ShownPoint {
+    fn from(point: &explain::ShownPoint) -> ShownPoint {
+        let explain::ShownPoint {
+            index,
+            node,
+            hashed,
+            position,
+            yours,
+        } = point;
+        ShownPoint {
+            index: *index,
+            node: node.clone(),
+            hashed: hashed.clone(),
+            position: *position,
+            yours: yours.clone(),
+        }
+    }
+}
+
+impl From<&explanation::PointsView> for PointsView {
+    fn from(view: &explanation::PointsView) -> PointsView {
+        let explanation::PointsView { k, nodes, points } = view;
+        PointsView {
+            k: *k,
+            nodes: nodes.clone(),
+            points: *points,
+        }
+    }
+}
+
+impl From<&explanation::WeightedScore> for WeightedScore {
+    fn from(score: &explanation::WeightedScore) -> WeightedScore {
+        let explanation::WeightedScore {
+            weight,
+            u,
+            neg_ln_u,
+            score,
+        } = score;
+        WeightedScore {
+            weight: *weight,
+            u: *u,
+            neg_ln_u: *neg_ln_u,
+            score: *score,
+        }
+    }
+}
+
+impl From<explanation::WinRule> for WinRule {
+    fn from(rule: explanation::WinRule) -> WinRule {
+        match rule {
+            explanation::WinRule::NoNodes => WinRule::NoNodes,
+            explanation::WinRule::HighestScore => WinRule::HighestScore,
+            explanation::WinRule::TieSmallerName => WinRule::TieSmallerName,
+        }
+    }
+}

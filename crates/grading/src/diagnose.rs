@@ -17,7 +17,7 @@ use serde_json::Value;
 mod nondeterminism;
 mod property;
 pub use nondeterminism::{Change, Nondeterminism, first_difference, nondeterminism_causes};
-pub use property::{PropertyHint, order_hint, property_hint};
+pub use property::{Changes, Evidence, Property, PropertyHint, Tie, order_hint, property_hint};
 
 /// What the submission did on one case, as far as a mistake can reproduce
 /// it.

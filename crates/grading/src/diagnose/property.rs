@@ -10,16 +10,105 @@ use serde_json::Value;
 /// routes of the same key.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PropertyHint {
-    /// `remove-moves-only-its-keys`, `add-only-steals-keys`,
-    /// `remove-keeps-the-ranking`, `add-keeps-the-ranking`,
-    /// `removed-nodes-are-gone`, `ties-keep-their-order` or
-    /// `order-independent`.
-    pub property: String,
+    pub property: Property,
     pub case: String,
     /// The two routes of the same key, by operation index.
     pub first_op: usize,
     pub second_op: usize,
-    pub message: String,
+    /// What the two answers show, for the report to say.
+    pub evidence: Evidence,
+}
+
+/// The properties a hint may find broken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Property {
+    RemoveMovesOnlyItsKeys,
+    AddOnlyStealsKeys,
+    RemoveKeepsTheRanking,
+    AddKeepsTheRanking,
+    RemovedNodesAreGone,
+    TiesKeepTheirOrder,
+    OrderIndependent,
+}
+
+impl Property {
+    /// Its name in reports and docs/diagnosis.md.
+    pub fn id(self) -> &'static str {
+        match self {
+            Property::RemoveMovesOnlyItsKeys => "remove-moves-only-its-keys",
+            Property::AddOnlyStealsKeys => "add-only-steals-keys",
+            Property::RemoveKeepsTheRanking => "remove-keeps-the-ranking",
+            Property::AddKeepsTheRanking => "add-keeps-the-ranking",
+            Property::RemovedNodesAreGone => "removed-nodes-are-gone",
+            Property::TiesKeepTheirOrder => "ties-keep-their-order",
+            Property::OrderIndependent => "order-independent",
+        }
+    }
+}
+
+/// What two answers of one case show: the key asked about (`key`), the
+/// answers `before` and `after`, and what joined or left between them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Evidence {
+    /// A node that left, `ghost`, is still answered; `ranking` when the
+    /// answers are rankings.
+    StillThere {
+        key: String,
+        ghost: Value,
+        before: Value,
+        after: Value,
+        changes: Changes,
+        ranking: bool,
+    },
+    /// A ranking changed more than the nodes that left or joined explain:
+    /// `swapped` are the first two nodes whose places differ; `tie` when
+    /// they tie for the key.
+    Reranked {
+        key: String,
+        before: Value,
+        after: Value,
+        changes: Changes,
+        swapped: (Value, Value),
+        tie: Option<Tie>,
+    },
+    /// A key moved from a node that stayed, or to one that was there
+    /// before; `tie` when the two tie for the key.
+    Moved {
+        key: String,
+        before: Value,
+        after: Value,
+        changes: Changes,
+        tie: Option<Tie>,
+    },
+    /// Operation `op` was answered `given` with the initial nodes in the
+    /// given order and `reversed` with them reversed.
+    OrderDependent {
+        op: Value,
+        given: Value,
+        reversed: Value,
+    },
+}
+
+/// The additions or removals between two answers: the nodes, once each;
+/// whether they left (else joined); the first few operations with their
+/// indices, and how many more there were.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Changes {
+    pub nodes: Vec<Value>,
+    pub left: bool,
+    pub shown: Vec<(usize, Value)>,
+    pub more: usize,
+}
+
+/// How two nodes tie for a key, in the pinned values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tie {
+    /// One weighted score.
+    Weighted { score: f64 },
+    /// One h32 of the two hashed texts.
+    Hash { a: String, b: String, h32: u32 },
+    /// Ring points of the two at the one position the key lands on.
+    Ring { a: String, b: String, position: u32 },
 }
 
 /// Whether `op` asks which node owns a key (`route`, `lookup`): one name
@@ -120,22 +209,17 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                 })
                 .flatten();
             let hint = if let Some(ghost) = ghost {
-                let changes = changes();
-                Some(if ranking {
-                    (
-                        "removed-nodes-are-gone",
-                        format!(
-                            "top({key:?}, ...) still holds {ghost} after {changes}: it was {before} and became {after}, and a node that left is in no ranking"
-                        ),
-                    )
-                } else {
-                    (
-                        "removed-nodes-are-gone",
-                        format!(
-                            "key {key:?} still goes to {ghost} after {changes}: a node that left gets no keys"
-                        ),
-                    )
-                })
+                Some((
+                    Property::RemovedNodesAreGone,
+                    Evidence::StillThere {
+                        key: key.to_owned(),
+                        ghost: ghost.clone(),
+                        before: before.clone(),
+                        after: after.clone(),
+                        changes: changes(),
+                        ranking,
+                    },
+                ))
             } else if ranking {
                 ranking_hint(
                     before,
@@ -145,56 +229,56 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                     only_removals,
                     only_additions,
                 )
-                .map(|RankingBreak { property, what, swapped: (x, y) }| {
-                    let was = format!("top({key:?}, ...) was {before} and became {after}");
-                    let changes = changes();
-                    match tied(j, x, y) {
-                        Some(tie) => (
-                            "ties-keep-their-order",
-                            format!(
-                                "{was} when only {changes}; {x} and {y} tie for the key ({tie}) and swapped places: tied nodes keep one order, the smaller name first, whatever else joins or leaves"
-                            ),
-                        ),
-                        None => (property, format!("{was} when only {changes}; {what}")),
-                    }
-                })
+                .map(
+                    |RankingBreak {
+                         property,
+                         swapped: (x, y),
+                     }| {
+                        let tie = tied(j, x, y);
+                        let property = match tie {
+                            Some(_) => Property::TiesKeepTheirOrder,
+                            None => property,
+                        };
+                        let evidence = Evidence::Reranked {
+                            key: key.to_owned(),
+                            before: before.clone(),
+                            after: after.clone(),
+                            changes: changes(),
+                            swapped: (x.clone(), y.clone()),
+                            tie,
+                        };
+                        (property, evidence)
+                    },
+                )
             } else if before == after {
                 None
             } else if (only_removals && !removed.contains(before))
                 || (only_additions && !added.contains(after))
             {
-                let moved = format!("key {key:?} moved from {before} to {after}");
-                let changes = changes();
-                Some(match tied(j, before, after) {
-                    Some(tie) => (
-                        "ties-keep-their-order",
-                        format!(
-                            "{moved} when only {changes}; {before} and {after} tie for it ({tie}), so the tie's winner changed: a tie goes to the same node, the smaller name, whatever else joins or leaves"
-                        ),
-                    ),
-                    None if only_removals => (
-                        "remove-moves-only-its-keys",
-                        format!(
-                            "{moved} when only {changes}; {before} stayed, and a removal may only move the keys of the removed node"
-                        ),
-                    ),
-                    None => (
-                        "add-only-steals-keys",
-                        format!(
-                            "{moved}, a node that was there before, when only {changes}; an addition may only move keys to the new node"
-                        ),
-                    ),
-                })
+                let tie = tied(j, before, after);
+                let property = match tie {
+                    Some(_) => Property::TiesKeepTheirOrder,
+                    None if only_removals => Property::RemoveMovesOnlyItsKeys,
+                    None => Property::AddOnlyStealsKeys,
+                };
+                let evidence = Evidence::Moved {
+                    key: key.to_owned(),
+                    before: before.clone(),
+                    after: after.clone(),
+                    changes: changes(),
+                    tie,
+                };
+                Some((property, evidence))
             } else {
                 None
             };
-            if let Some((property, message)) = hint {
+            if let Some((property, evidence)) = hint {
                 return Some(PropertyHint {
-                    property: property.to_owned(),
+                    property,
                     case: format!("{}/{}", case.group, case.name),
                     first_op: i,
                     second_op: j,
-                    message,
+                    evidence,
                 });
             }
         }
@@ -220,18 +304,16 @@ fn ranking_hint<'v>(
     let first_difference = |a: &[&'v Value], b: &[&'v Value]| {
         a.iter().zip(b).find(|(x, y)| x != y).map(|(x, y)| (*x, *y))
     };
-    let (property, what, old, new) = if only_removals {
+    let (property, old, new) = if only_removals {
         let kept: Vec<&Value> = before.iter().filter(|n| !removed.contains(n)).collect();
         (
-            "remove-keeps-the-ranking",
-            "a removal takes the removed nodes out of a ranking and the others keep their order",
+            Property::RemoveKeepsTheRanking,
             kept,
             after.iter().collect::<Vec<_>>(),
         )
     } else if only_additions {
         (
-            "add-keeps-the-ranking",
-            "an addition puts the new nodes into a ranking and the others keep their order",
+            Property::AddKeepsTheRanking,
             before.iter().collect(),
             after.iter().filter(|n| !added.contains(n)).collect(),
         )
@@ -239,18 +321,12 @@ fn ranking_hint<'v>(
         return None;
     };
     let swapped = first_difference(&old, &new)?;
-    Some(RankingBreak {
-        property,
-        what,
-        swapped,
-    })
+    Some(RankingBreak { property, swapped })
 }
 
 /// How a ranking changed more than it may.
 struct RankingBreak<'v> {
-    property: &'static str,
-    /// The rule broken, in words.
-    what: &'static str,
+    property: Property,
     /// The first two nodes whose places differ: the one expected there,
     /// then the one found.
     swapped: (&'v Value, &'v Value),
@@ -259,14 +335,18 @@ struct RankingBreak<'v> {
 /// Whether `a` and `b` tie in `explanation` for the answer it explains: one
 /// score at the top of the table, or points at the one position the key
 /// lands on. Says how, with the pinned values.
-fn tie_between(explanation: &Explanation, a: &str, b: &str) -> Option<String> {
+fn tie_between(explanation: &Explanation, a: &str, b: &str) -> Option<Tie> {
     match explanation {
         Explanation::Scores(table) | Explanation::Top { table, .. } => {
             let row = |name: &str| table.rows.iter().find(|r| r.node == name);
             let (x, y) = (row(a)?, row(b)?);
             (x.score() == y.score()).then(|| match x.weighted {
-                Some(w) => format!("one weighted score, {}", w.score),
-                None => format!("h32({:?}) = h32({:?}) = {}", x.hashed, y.hashed, x.h32),
+                Some(w) => Tie::Weighted { score: w.score },
+                None => Tie::Hash {
+                    a: x.hashed.clone(),
+                    b: y.hashed.clone(),
+                    h32: x.h32,
+                },
             })
         }
         Explanation::Ring(view) => {
@@ -277,43 +357,40 @@ fn tie_between(explanation: &Explanation, a: &str, b: &str) -> Option<String> {
                     .find(|p| p.position == landed && p.node == name)
             };
             let (x, y) = (at(a)?, at(b)?);
-            Some(format!(
-                "points {:?} and {:?} both at position {landed}",
-                x.hashed, y.hashed
-            ))
+            Some(Tie::Ring {
+                a: x.hashed.clone(),
+                b: y.hashed.clone(),
+                position: landed,
+            })
         }
         Explanation::Points(_) => None,
     }
 }
 
 /// The additions and removals of `ops[range]` (one or the other, and at
-/// least one), with their indices, e.g. `"c" left (operation 1
-/// ["remove","c"])`; the first few of many.
-fn changes(case: &Case, range: std::ops::Range<usize>) -> String {
+/// least one), with their indices; the first few of many.
+fn changes(case: &Case, range: std::ops::Range<usize>) -> Changes {
     const SHOWN: usize = 3;
     let changing: Vec<usize> = range
         .filter(|&at| case.ops[at].signature.effect != Effect::Query)
         .collect();
-    let mut names = Vec::new();
+    let mut nodes = Vec::new();
     for &at in &changing {
         let name = Value::from(case.ops[at].name_at(0));
-        if !names.contains(&name) {
-            names.push(name);
+        if !nodes.contains(&name) {
+            nodes.push(name);
         }
     }
-    let verb = match case.ops[changing[0]].signature.effect {
-        Effect::Removes => "left",
-        _ => "joined",
-    };
-    let mut shown: Vec<String> = changing
-        .iter()
-        .take(SHOWN)
-        .map(|&at| format!("operation {at} {}", case.op_json(at)))
-        .collect();
-    if changing.len() > SHOWN {
-        shown.push(format!("{} more", changing.len() - SHOWN));
+    Changes {
+        nodes,
+        left: case.ops[changing[0]].signature.effect == Effect::Removes,
+        shown: changing
+            .iter()
+            .take(SHOWN)
+            .map(|&at| (at, case.op_json(at)))
+            .collect(),
+        more: changing.len().saturating_sub(SHOWN),
     }
-    format!("{} {verb} ({})", list(&names), shown.join(", "))
 }
 
 /// Compares a case's answers with the answers to the same case with its
@@ -324,26 +401,14 @@ pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<P
     let j = (0..ops.len().min(actual.len()).min(reversed.len()))
         .find(|&j| (asks_owner(&ops[j]) || ranks(&ops[j])) && !same(&actual[j], &reversed[j]))?;
     Some(PropertyHint {
-        property: "order-independent".into(),
+        property: Property::OrderIndependent,
         case: format!("{}/{}", case.group, case.name),
         first_op: j,
         second_op: j,
-        message: format!(
-            "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
-            case.op_json(j),
-            actual[j],
-            reversed[j]
-        ),
+        evidence: Evidence::OrderDependent {
+            op: case.op_json(j),
+            given: actual[j].clone(),
+            reversed: reversed[j].clone(),
+        },
     })
 }
-
-fn list(names: &[Value]) -> String {
-    names
-        .iter()
-        .map(|n| n.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-#[cfg(test)]
-mod tests;

@@ -435,14 +435,14 @@ impl From<&diagnose::PropertyHint> for PropertyHint {
             case,
             first_op,
             second_op,
-            message,
+            evidence,
         } = hint;
         PropertyHint {
-            property: property.clone(),
+            property: property.id().to_owned(),
             case: case.clone(),
             first_op: *first_op,
             second_op: *second_op,
-            message: message.clone(),
+            message: property_message(*property, evidence),
         }
     }
 }
@@ -638,3 +638,120 @@ impl From<explanation::WinRule> for WinRule {
         }
     }
 }
+
+/// A property hint in words: the two answers, what changed between them,
+/// and the rule they break.
+fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence) -> String {
+    use diagnose::{Evidence, Property};
+    match evidence {
+        Evidence::StillThere {
+            key,
+            ghost,
+            before,
+            after,
+            changes,
+            ranking: true,
+        } => format!(
+            "top({key:?}, ...) still holds {ghost} after {}: it was {before} and became {after}, and a node that left is in no ranking",
+            changed(changes)
+        ),
+        Evidence::StillThere {
+            key,
+            ghost,
+            changes,
+            ranking: false,
+            ..
+        } => format!(
+            "key {key:?} still goes to {ghost} after {}: a node that left gets no keys",
+            changed(changes)
+        ),
+        Evidence::Reranked {
+            key,
+            before,
+            after,
+            changes,
+            swapped: (x, y),
+            tie,
+        } => {
+            let was = format!(
+                "top({key:?}, ...) was {before} and became {after} when only {}",
+                changed(changes)
+            );
+            match (tie, property) {
+                (Some(tie), _) => format!(
+                    "{was}; {x} and {y} tie for the key ({}) and swapped places: tied nodes keep one order, the smaller name first, whatever else joins or leaves",
+                    tied(tie)
+                ),
+                (None, Property::RemoveKeepsTheRanking) => format!(
+                    "{was}; a removal takes the removed nodes out of a ranking and the others keep their order"
+                ),
+                (None, _) => format!(
+                    "{was}; an addition puts the new nodes into a ranking and the others keep their order"
+                ),
+            }
+        }
+        Evidence::Moved {
+            key,
+            before,
+            after,
+            changes,
+            tie,
+        } => {
+            let moved = format!("key {key:?} moved from {before} to {after}");
+            let changes = changed(changes);
+            match (tie, property) {
+                (Some(tie), _) => format!(
+                    "{moved} when only {changes}; {before} and {after} tie for it ({}), so the tie's winner changed: a tie goes to the same node, the smaller name, whatever else joins or leaves",
+                    tied(tie)
+                ),
+                (None, Property::RemoveMovesOnlyItsKeys) => format!(
+                    "{moved} when only {changes}; {before} stayed, and a removal may only move the keys of the removed node"
+                ),
+                (None, _) => format!(
+                    "{moved}, a node that was there before, when only {changes}; an addition may only move keys to the new node"
+                ),
+            }
+        }
+        Evidence::OrderDependent {
+            op,
+            given,
+            reversed,
+        } => format!(
+            "{op} answers {given} with the initial nodes in the given order and {reversed} with them reversed; the answer must not depend on the order nodes were added"
+        ),
+    }
+}
+
+/// What joined or left: `"c" left (operation 1 ["remove","c"])`.
+fn changed(changes: &diagnose::Changes) -> String {
+    let diagnose::Changes {
+        nodes,
+        left,
+        shown,
+        more,
+    } = changes;
+    let nodes: Vec<String> = nodes.iter().map(|n| n.to_string()).collect();
+    let verb = if *left { "left" } else { "joined" };
+    let mut operations: Vec<String> = shown
+        .iter()
+        .map(|(at, op)| format!("operation {at} {op}"))
+        .collect();
+    if *more > 0 {
+        operations.push(format!("{more} more"));
+    }
+    format!("{} {verb} ({})", nodes.join(", "), operations.join(", "))
+}
+
+/// How two nodes tie, in the pinned values.
+fn tied(tie: &diagnose::Tie) -> String {
+    match tie {
+        diagnose::Tie::Weighted { score } => format!("one weighted score, {score}"),
+        diagnose::Tie::Hash { a, b, h32 } => format!("h32({a:?}) = h32({b:?}) = {h32}"),
+        diagnose::Tie::Ring { a, b, position } => {
+            format!("points {a:?} and {b:?} both at position {position}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,21 @@
-//! The property hints, on answers written for each property.
-use super::*;
-use crate::challenge::Operations;
-use serde_json::json;
+//! The property hints, found on answers written for each property, in
+//! the words of the report.
+use crate::contract::PropertyHint;
+use grading::challenge::{Case, Operations};
+use reference::ModelSpec;
+use serde_json::{Value, json};
+
+fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option<PropertyHint> {
+    grading::diagnose::property_hint(model, case, actual)
+        .as_ref()
+        .map(Into::into)
+}
+
+fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
+    grading::diagnose::order_hint(case, actual, reversed)
+        .as_ref()
+        .map(Into::into)
+}
 
 fn case(input: Value) -> Case {
     case_of(&reference::rendezvous::SPEC, input)

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 mod nondeterminism;
 mod property;
-pub use nondeterminism::{Change, Nondeterminism, first_difference, nondeterminism_causes};
+pub use nondeterminism::{Change, Nondeterminism, first_difference};
 pub use property::{Changes, Evidence, Property, PropertyHint, Tie, order_hint, property_hint};
 
 /// What the submission did on one case, as far as a mistake can reproduce
@@ -387,7 +387,6 @@ pub struct HashHint {
     pub against: usize,
     /// Two-node routes answered at all.
     pub asked: usize,
-    pub message: String,
 }
 
 /// The fewest routes against the pinned scores that make a hint: one could
@@ -423,13 +422,7 @@ pub fn hash_hint(challenge: &Challenge, observed: &[&Observed<'_>]) -> Option<Ha
             }
         }
     }
-    (against >= HASH_HINT_EVIDENCE).then(|| HashHint {
-        against,
-        asked,
-        message: format!(
-            "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
-        ),
-    })
+    (against >= HASH_HINT_EVIDENCE).then_some(HashHint { against, asked })
 }
 
 #[cfg(test)]

@@ -26,9 +26,9 @@ pub struct Reproducer {
     pub actual: Value,
     /// Code in the submission's language that fails with the wrong answer.
     pub snippet: String,
-    /// Why shrinking stopped before it was done, when it did: the case is
-    /// then the smallest found so far.
-    pub cut_short: Option<String>,
+    /// The budget for extra runs, when it stopped shrinking before it was
+    /// done: the case is then the smallest found so far.
+    pub cut_short: Option<std::time::Duration>,
 }
 
 /// Where a candidate case first goes wrong: the index of the first op whose
@@ -191,11 +191,6 @@ pub fn shrink(
         expected: wrong.1,
         actual: wrong.2,
         snippet,
-        cut_short: budget.ran_out().then(|| {
-            format!(
-                "shrinking stopped after its {:.1} s budget for extra runs: this is the smallest failing case found so far",
-                budget.total().as_secs_f64()
-            )
-        }),
+        cut_short: budget.ran_out().then(|| budget.total()),
     }))
 }

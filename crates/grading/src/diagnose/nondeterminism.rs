@@ -14,8 +14,9 @@ pub struct Nondeterminism {
     pub tests: Vec<String>,
     /// The first change in a test the reader may see.
     pub example: Option<Change>,
-    /// What in the submission's language changes between processes.
-    pub explanation: String,
+    /// The submission's language, whose ways of changing between
+    /// processes the report names.
+    pub language: crate::lang::Language,
 }
 
 /// One operation that answered differently in two runs.
@@ -68,31 +69,6 @@ pub fn first_difference(a: &Behaviour, b: &Behaviour) -> Option<usize> {
         return Some(i);
     }
     (x.len() != y.len() || a.raised_at() != b.raised_at()).then(|| x.len().min(y.len()))
-}
-
-/// What makes answers change between processes, in `language`.
-pub fn nondeterminism_causes(language: crate::lang::Language) -> &'static str {
-    use crate::lang::Language;
-    match language {
-        Language::Python => {
-            "Python's hash() of a str is salted per process, and a set's order (or a dict's \
-             built from one) follows it, not the insertion order: break ties by name, and do \
-             not let a set's order decide an answer"
-        }
-        Language::Rust => {
-            "a HashMap's or HashSet's iteration order is chosen at random in every process: \
-             break ties by name, or keep the nodes in a Vec or a BTreeSet"
-        }
-        Language::JavaScript | Language::TypeScript => {
-            "Math.random() or the clock changes between runs: an answer must follow from the \
-             nodes and the key alone"
-        }
-        _ => {
-            "something the program reads changes between processes (a salted hash such as \
-             Python's hash(), a hash set's order, a random number or the clock): an answer \
-             must follow from the nodes and the key alone"
-        }
-    }
 }
 
 #[cfg(test)]

@@ -41,7 +41,7 @@ impl SecondOpinion {
         (!tests.is_empty()).then(|| diagnose::Nondeterminism {
             tests,
             example: self.example.clone(),
-            explanation: diagnose::nondeterminism_causes(language).to_owned(),
+            language,
         })
     }
 

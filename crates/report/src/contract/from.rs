@@ -335,15 +335,13 @@ impl From<&explain::HashMismatch> for HashMismatch {
 
 impl From<&diagnose::HashHint> for HashHint {
     fn from(hint: &diagnose::HashHint) -> HashHint {
-        let diagnose::HashHint {
-            against,
-            asked,
-            message,
-        } = hint;
+        let diagnose::HashHint { against, asked } = hint;
         HashHint {
             against: *against,
             asked: *asked,
-            message: message.clone(),
+            message: format!(
+                "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
+            ),
         }
     }
 }
@@ -399,12 +397,12 @@ impl From<&diagnose::Nondeterminism> for Nondeterminism {
         let diagnose::Nondeterminism {
             tests,
             example,
-            explanation,
+            language,
         } = nondeterminism;
         Nondeterminism {
             tests: tests.clone(),
             example: example.as_ref().map(Change::from),
-            explanation: explanation.clone(),
+            explanation: nondeterminism_causes(*language).to_owned(),
         }
     }
 }
@@ -461,7 +459,12 @@ impl From<&grading::shrink::Reproducer> for Reproducer {
             expected: expected.clone(),
             actual: actual.clone(),
             snippet: snippet.clone(),
-            cut_short: cut_short.clone(),
+            cut_short: cut_short.map(|budget| {
+                format!(
+                    "shrinking stopped after its {:.1} s budget for extra runs: this is the smallest failing case found so far",
+                    budget.as_secs_f64()
+                )
+            }),
         }
     }
 }
@@ -749,6 +752,31 @@ fn tied(tie: &diagnose::Tie) -> String {
         diagnose::Tie::Hash { a, b, h32 } => format!("h32({a:?}) = h32({b:?}) = {h32}"),
         diagnose::Tie::Ring { a, b, position } => {
             format!("points {a:?} and {b:?} both at position {position}")
+        }
+    }
+}
+
+/// What makes answers change between processes, in `language`.
+fn nondeterminism_causes(language: grading::lang::Language) -> &'static str {
+    use grading::lang::Language;
+    match language {
+        Language::Python => {
+            "Python's hash() of a str is salted per process, and a set's order (or a dict's \
+             built from one) follows it, not the insertion order: break ties by name, and do \
+             not let a set's order decide an answer"
+        }
+        Language::Rust => {
+            "a HashMap's or HashSet's iteration order is chosen at random in every process: \
+             break ties by name, or keep the nodes in a Vec or a BTreeSet"
+        }
+        Language::JavaScript | Language::TypeScript => {
+            "Math.random() or the clock changes between runs: an answer must follow from the \
+             nodes and the key alone"
+        }
+        _ => {
+            "something the program reads changes between processes (a salted hash such as \
+             Python's hash(), a hash set's order, a random number or the clock): an answer \
+             must follow from the nodes and the key alone"
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::contract::{self, MistakeReport};
 use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
-use grading::challenge::{Challenge, Scoring};
+use grading::challenge::{Challenge, Group, Scoring};
 use grading::error::Error;
 use grading::grade::{ApiGap, Graded, Grading, now_ms};
 use grading::judge::Verdict;
@@ -81,17 +81,12 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
                 exact_mistake,
             ));
         }
-        let points = score::group_points(group, suite.denominator, passed);
-        groups.push(GroupReport {
-            name: group.name.clone(),
-            scoring: group.scoring.into(),
-            visibility: group.visibility.into(),
-            score: points.score(),
-            max_score: points.max_score(),
-            points,
+        groups.push(group_report(
+            group,
+            suite.denominator,
             passed,
-            total: group_records.len(),
-        });
+            group_records.len(),
+        ));
     }
     let verdict = tests
         .iter()
@@ -216,17 +211,7 @@ fn ungraded(
                 mistake: None,
             });
         }
-        let points = score::group_points(group, denominator, 0);
-        groups.push(GroupReport {
-            name: group.name.clone(),
-            scoring: group.scoring.into(),
-            visibility: group.visibility.into(),
-            score: points.score(),
-            max_score: points.max_score(),
-            points,
-            passed: 0,
-            total: group.cases.len(),
-        });
+        groups.push(group_report(group, denominator, 0, group.cases.len()));
     }
     let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
     SubmissionReport {
@@ -267,5 +252,20 @@ pub fn faulted_in(
     SubmissionReport {
         language: language.into(),
         ..faulted(grading, name, path, error)
+    }
+}
+
+/// A group's entry: `passed` of its `total` cases, scored.
+fn group_report(group: &Group, denominator: u64, passed: usize, total: usize) -> GroupReport {
+    let points = score::group_points(group, denominator, passed);
+    GroupReport {
+        name: group.name.clone(),
+        scoring: group.scoring.into(),
+        visibility: group.visibility.into(),
+        score: points.score(),
+        max_score: points.max_score(),
+        points,
+        passed,
+        total,
     }
 }

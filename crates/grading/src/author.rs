@@ -1,5 +1,5 @@
 //! Authoring: add a case from a challenge page, bless expected files from
-//! the reference, validate a suite, and generate reproducible cases.
+//! the reference, and validate a suite (gen's cases are generate.rs's).
 
 use crate::challenge::{
     Case, Challenge, ExpectedFrom, Operations, Suite, locate, parse_input, rules,

@@ -50,6 +50,14 @@ pub enum Audience {
     Learner,
 }
 
+impl Audience {
+    /// Whether this reader may see the details of a group of `visibility`:
+    /// the one rule behind every redaction and every hidden phase.
+    pub fn sees(self, visibility: Visibility) -> bool {
+        self == Audience::Instructor || visibility == Visibility::Visible
+    }
+}
+
 /// One grading run's fixed inputs: grade submissions one by one (from as
 /// many threads as wanted), each into a [`Graded`].
 pub struct Grading<'a> {
@@ -380,7 +388,7 @@ impl Grading<'_> {
 
     /// Whether the report's reader may see the cases of `group`.
     fn shown(&self, group: &Group) -> bool {
-        self.audience == Audience::Instructor || group.visibility == Visibility::Visible
+        self.audience.sees(group.visibility)
     }
 
     /// The wall-clock limit of `case`'s group.

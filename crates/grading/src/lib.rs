@@ -1,14 +1,13 @@
 //! Grades one submission and returns what it found as typed records: no
 //! wording for learners, no redaction, no report.
 //!
-//! The pipeline, a module per stage, each importing only the stages before
-//! it: [`challenge`] (discover, load), [`lang`] (detect and prepare a
-//! submission), [`run`] (sessions, over the `sandbox` crate and
-//! [`protocol`]), [`judge`], [`explain`], [`diagnose`], [`shrink`], and
-//! [`tested`] (each case's record, which those stages add to). [`grade`]
-//! drives them for one submission and returns its records; the `report`
-//! crate turns them into the public report. [`author`] and [`generate`]
-//! serve test authors.
+//! A module per stage, in the order of the pipeline: [`challenge`]
+//! (discover, load), [`lang`] (detect and prepare a submission), [`run`]
+//! (sessions, over the `sandbox` crate and [`protocol`]), [`judge`],
+//! [`explain`], [`diagnose`], [`shrink`], and [`tested`] (each case's
+//! record, which those stages add to). [`grade`] drives them for one
+//! submission and returns its records; the `report` crate turns them into
+//! the public report. [`author`] and [`generate`] serve test authors.
 
 pub mod author;
 pub mod challenge;

@@ -531,11 +531,7 @@ impl<'a> Runner<'a> {
         }
         Outcome::Crashed {
             status: exit
-                .and_then(|e| match (e.code, e.signal) {
-                    (Some(code), _) => Some(Ended::Exited(code)),
-                    (None, Some(signal)) => Some(Ended::Signalled(signal)),
-                    _ => None,
-                })
+                .and_then(|e| Ended::from_parts(e.code, e.signal))
                 .unwrap_or(status),
             op_index,
             starting,

@@ -4,7 +4,7 @@
 
 use super::contract::MistakeReport;
 use super::{Audience, Points, TestReport, Window};
-use grading::challenge::{Case, Visibility};
+use grading::challenge::Case;
 use grading::judge::{Judgement, Verdict};
 use grading::tested::Tested;
 
@@ -48,7 +48,7 @@ pub fn test_report(
         captured: (!accepted && !run.captured.is_empty()).then(|| (&run.captured).into()),
         mistake: mistake.filter(|_| !accepted).cloned(),
     };
-    if audience == Audience::Learner && tested.group.visibility == Visibility::Hidden {
+    if !audience.sees(tested.group.visibility) {
         redact(&mut test);
     }
     test

@@ -542,7 +542,7 @@ pub fn keep(kept: &mut Vec<u8>, cap: usize, bytes: &[u8]) -> u64 {
     (bytes.len() - room) as u64
 }
 
-/// How a program ended, as a fact: the report words it.
+/// How a program ended, as a fact; its `Display` is the one wording.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended {
     /// It exited with this code.
@@ -559,10 +559,16 @@ impl Ended {
     /// How `status` ended its program.
     pub fn of(status: ExitStatus) -> Ended {
         use std::os::unix::process::ExitStatusExt;
-        match (status.code(), status.signal()) {
-            (Some(code), _) => Ended::Exited(code),
-            (None, Some(signal)) => Ended::Signalled(signal),
-            _ => Ended::Other(status.to_string()),
+        Ended::from_parts(status.code(), status.signal())
+            .unwrap_or_else(|| Ended::Other(status.to_string()))
+    }
+
+    /// An exit code, else a signal; neither says nothing.
+    pub fn from_parts(code: Option<i32>, signal: Option<i32>) -> Option<Ended> {
+        match (code, signal) {
+            (Some(code), _) => Some(Ended::Exited(code)),
+            (None, Some(signal)) => Some(Ended::Signalled(signal)),
+            _ => None,
         }
     }
 }

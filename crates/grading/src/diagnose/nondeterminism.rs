@@ -1,5 +1,5 @@
-//! Answers that change between runs of the same files: what is compared,
-//! and what the report says of it (docs/diagnosis.md).
+//! Answers that change between runs of the same files: what is compared
+//! (docs/diagnosis.md).
 
 use super::Behaviour;
 use crate::challenge::Case;

@@ -5,9 +5,9 @@
 //! runs the hidden cases (for a learner) in sessions of their own, then
 //! their replays: no session that runs a hidden case has anything of its
 //! output shown, and a class's hidden phase starts only when every visible
-//! session of the class has ended (`batch::run`).
+//! session of the class has ended (the `grader` program's batch).
 
-use super::{Audience, Grading, Pending, Slot, check_hash, second_opinion};
+use super::{Grading, Pending, Slot, check_hash, second_opinion};
 use crate::challenge::{Case, Group};
 use crate::error::Error;
 use crate::extra::Budget;
@@ -26,18 +26,17 @@ impl<'a> Grading<'a> {
             .collect()
     }
 
-    /// Whether `group`'s cases wait for the hidden phase: its details are
-    /// redacted for the report's reader, so whatever the code remembers of
-    /// them it may print, raise or answer only where nothing is shown.
     /// Whether a grading has a hidden phase at all: for an instructor,
     /// or a suite without hidden cases, the visible phase runs everything.
     pub fn has_hidden_phase(&self) -> bool {
         self.cases().iter().any(|(g, _)| self.later(g))
     }
 
+    /// Whether `group`'s cases wait for the hidden phase: its details are
+    /// redacted for the report's reader, so whatever the code remembers of
+    /// them it may print, raise or answer only where nothing is shown.
     pub(super) fn later(&self, group: &Group) -> bool {
-        self.audience == Audience::Learner
-            && group.visibility == crate::challenge::Visibility::Hidden
+        !self.audience.sees(group.visibility)
     }
 
     /// The visible phase of `submission`'s grading (named `name`): every

@@ -1,4 +1,4 @@
-//! One failing test, as the human report explains it (src/report/failing.rs
+//! One failing test, as the human report explains it (failing.rs
 //! and the same data): the first wrong answer, the traceback, the diff
 //! around it, the pinned scores, rankings or ring points that decide the
 //! expected answer, a chart of every `load` in the window, and what the

@@ -180,10 +180,11 @@ fn a_hidden_tests_time_is_not_shown_to_a_learner() {
             "{t}"
         );
     }
+    // The visible cases the submission sleeps 30 ms in keep their times.
     assert!(
         tests
             .iter()
-            .any(|t| t["group"] == "open" && t["time_ms"].as_u64() > Some(0)),
+            .any(|t| t["group"] == "open" && t["time_ms"].as_u64() >= Some(30)),
         "{report}"
     );
 

@@ -139,13 +139,6 @@ pub fn now_ms() -> u64 {
 }
 
 impl<'a> Grading<'a> {
-    /// Grades one submission, named `name` in the report: both phases,
-    /// one after the other (see [`Grading::grade_visible`]).
-    pub fn grade_named(&self, name: &str, submission: &Submission) -> Result<Graded<'a>, Error> {
-        let pending = self.grade_visible(name, submission)?;
-        self.grade_hidden(pending)
-    }
-
     /// The hidden phase of a grading begun by [`Grading::grade_visible`],
     /// and the submission as graded.
     pub fn grade_hidden(&self, pending: Pending<'a>) -> Result<Graded<'a>, Error> {

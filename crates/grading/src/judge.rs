@@ -452,10 +452,11 @@ pub(crate) mod tests {
         let error = |op_index| LearnerError {
             kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
-            traceback: String::new(),
+            traceback: Box::default(),
             line: Some(3),
             op_index: Some(At::Op(op_index)),
             errno: None,
+            unbuilt: None,
         };
         let raised = judge(
             &c,

@@ -21,6 +21,7 @@ pub use typescript::transpiler_if_asked;
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::protocol::{ErrorKind, LearnerError};
+use crate::unbuilt::Unbuilt;
 use reference::{ModelSpec, Returns};
 use sandbox::{Build, Environment, Program};
 use serde_json::Value;
@@ -262,26 +263,30 @@ pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 /// that learner's compile error, and the class is graded on.
 fn read_source(submission: &Submission) -> Result<String, LearnerError> {
     use std::io::Read;
-    let shown = submission.path.display();
-    let refused = |message: String| LearnerError::new(ErrorKind::CompileError, message);
+    let file = submission.path.display().to_string();
     let real = resolve_entry(&submission.path, &submission.absolute)
-        .map_err(|e| refused(e.to_string()))?;
+        .map_err(|e| LearnerError::new(ErrorKind::CompileError, e.to_string()))?;
     let mut bytes = Vec::new();
     cache::open_no_follow(&real)
-        .and_then(|file| file.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| refused(format!("cannot read submission {shown}: {e}")))?;
+        .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| {
+            let error = e.to_string();
+            let unbuilt = Unbuilt::Unreadable {
+                file: file.clone(),
+                error,
+            };
+            LearnerError::unbuilt(unbuilt, String::new())
+        })?;
     if bytes.len() as u64 > MAX_SOURCE_BYTES {
-        return Err(refused(format!(
-            "{shown} is larger than {} MiB, the most source a submission may have; \
-             submit the module alone, without data or generated code",
-            MAX_SOURCE_BYTES >> 20
-        )));
+        let unbuilt = Unbuilt::TooLarge {
+            file,
+            most_bytes: MAX_SOURCE_BYTES,
+        };
+        return Err(LearnerError::unbuilt(unbuilt, String::new()));
     }
     String::from_utf8(bytes).map_err(|e| {
-        refused(format!(
-            "{shown} is not UTF-8 text (byte {} is not valid UTF-8); save it as UTF-8",
-            e.utf8_error().valid_up_to() + 1
-        ))
+        let byte = e.utf8_error().valid_up_to() + 1;
+        LearnerError::unbuilt(Unbuilt::NotUtf8 { file, byte }, String::new())
     })
 }
 

@@ -25,6 +25,7 @@ pub mod protocol;
 pub mod run;
 pub mod shrink;
 pub mod tested;
+pub mod unbuilt;
 pub mod words;
 
 pub use error::{Error, Problem};

@@ -2,6 +2,7 @@
 //! executable says when it starts, how it reports the learner's
 //! exceptions, and how a case reply reads (documented in docs/protocol.md).
 
+use crate::unbuilt::Unbuilt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -152,7 +153,8 @@ pub struct LearnerError {
     pub kind: ErrorKind,
     pub message: String,
     #[serde(default)]
-    pub traceback: String,
+    /// (A boxed `str`: an error travels in `Result`s, and kept small.)
+    pub traceback: Box<str>,
     /// The line in the learner's file, where known.
     #[serde(default)]
     pub line: Option<u64>,
@@ -162,6 +164,11 @@ pub struct LearnerError {
     /// The OS error number, for errors from the OS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errno: Option<i64>,
+    /// The grader's own reason, when the grader refused to build a module
+    /// (the message is then a tool's text, or empty). Never read from the
+    /// wire: a driver or a learner's program cannot claim one.
+    #[serde(skip)]
+    pub unbuilt: Option<Box<Unbuilt>>,
 }
 
 impl LearnerError {
@@ -170,10 +177,20 @@ impl LearnerError {
         LearnerError {
             kind,
             message,
-            traceback: String::new(),
+            traceback: Box::default(),
             line: None,
             op_index: None,
             errno: None,
+            unbuilt: None,
+        }
+    }
+
+    /// A compile error the grader gives for `unbuilt`, with `message` the
+    /// tool's own text, if any.
+    pub fn unbuilt(unbuilt: Unbuilt, message: String) -> LearnerError {
+        LearnerError {
+            unbuilt: Some(Box::new(unbuilt)),
+            ..LearnerError::new(ErrorKind::CompileError, message)
         }
     }
 }

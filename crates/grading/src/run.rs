@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::protocol::{
     self, At, ErrorKind, Hello, LearnerError, Message, PROTOCOL, Violation, preview_value,
 };
+use crate::unbuilt::Unbuilt;
 use sandbox::{Build, Ended, Environment, Program};
 
 use serde_json::{Map, Value};
@@ -395,12 +396,10 @@ impl<'a> Runner<'a> {
             }) => match sandbox_error {
                 // An executable that cannot be run is its author's problem;
                 // an interpreter the sandbox cannot run is the grader's.
-                Some(message) if own_program => Outcome::LoadFailed(LearnerError::new(
-                    ErrorKind::ExecError,
-                    format!(
-                        "{message} (check its #! line and that it is a program for this machine)"
-                    ),
-                )),
+                Some(message) if own_program => Outcome::LoadFailed(LearnerError {
+                    unbuilt: Some(Box::new(Unbuilt::NotRunnable)),
+                    ..LearnerError::new(ErrorKind::ExecError, message)
+                }),
                 Some(message) => {
                     return Err(Error::Io {
                         context: format!("the sandbox could not start {}", self.name()),

@@ -1,6 +1,7 @@
 //! The one line that says why a test got its verdict, worded from the
 //! judge's [`Cause`]: the judge decides, this says it.
 
+use crate::unbuilt::worded;
 use grading::challenge::Case;
 use grading::judge::{Cause, Divergence, Judgement};
 use grading::protocol::{Answering, At, LearnerError, Message, PROTOCOL, Violation};
@@ -82,7 +83,7 @@ pub fn message(case: &Case, judgement: &Judgement) -> String {
         Some(d) => wrong_answer_message(case, d, produced, wanted),
         None => String::new(),
     };
-    let what = |error: &LearnerError| format!("{}: {}", error.kind, error.message);
+    let what = |error: &LearnerError| format!("{}: {}", error.kind, worded(error).0);
     match &judgement.cause {
         Cause::Accepted => String::new(),
         Cause::WrongAnswer { produced, wanted } => wrong(*produced, *wanted),
@@ -169,13 +170,13 @@ pub fn message(case: &Case, judgement: &Judgement) -> String {
         Cause::LoadFailed(error) => format!(
             "the module failed to load: {}: {}{}",
             error.kind,
-            error.message,
+            worded(error).0,
             error
                 .line
                 .map(|l| format!(" (line {l})"))
                 .unwrap_or_default()
         ),
-        Cause::CompileFailed(error) => format!("does not compile: {}", error.message),
+        Cause::CompileFailed(error) => format!("does not compile: {}", worded(error).0),
         Cause::LoadTimedOut { executable: true } => format!(
             "the program sent no hello within {} s; it must first write {{\"hello\": ...}} on descriptor 4 (see the protocol)",
             grading::run::STARTUP_LIMIT.as_secs()
@@ -320,10 +321,11 @@ mod tests {
         let error = |at| LearnerError {
             kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
-            traceback: String::new(),
+            traceback: Box::default(),
             line: Some(3),
             op_index: at,
             errno: None,
+            unbuilt: None,
         };
         assert_eq!(
             said(Outcome::Raised {

@@ -24,6 +24,7 @@ pub mod progress;
 mod score;
 mod style;
 pub mod text;
+pub mod unbuilt;
 mod watch;
 
 pub use ctrf::render_ctrf;

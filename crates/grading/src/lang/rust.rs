@@ -8,6 +8,7 @@ use super::{Submission, bare};
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::protocol::LearnerError;
+use crate::unbuilt::Unbuilt;
 use reference::{Kind, ModelSpec, Returns, Signature};
 use sandbox::{Access, Build, Environment, Program, ToolLimits};
 use std::ffi::OsString;
@@ -275,11 +276,11 @@ pub(super) fn compile(
             return Ok(Ok((binary.clone(), true)));
         }
         // A compile error is as deterministic as a success: remembered too.
-        if let Some(error) = std::fs::read(failed)
+        if let Some(stored) = std::fs::read(failed)
             .ok()
-            .and_then(|b| serde_json::from_slice::<LearnerError>(&b).ok())
+            .and_then(|b| serde_json::from_slice::<Remembered>(&b).ok())
         {
-            return Ok(Err(error));
+            return Ok(Err(stored.into_error()));
         }
     }
     // A folder of this build's own, outside the cache (rustc's uid owns it
@@ -373,7 +374,7 @@ pub(super) fn compile(
             // time, never remembered.
             if deterministic
                 && let Some((_, failed)) = &cached
-                && let Ok(bytes) = serde_json::to_vec(&error)
+                && let Ok(bytes) = serde_json::to_vec(&Remembered::of(&error))
             {
                 crate::fsutil::write_atomically(failed, &bytes)?;
             }
@@ -463,9 +464,53 @@ fn dependencies(dep_info: &str) -> Vec<PathBuf> {
     deps
 }
 
+/// A failed build as the cache keeps it: the error and the grader's reason
+/// (which the wire's form of an error leaves out).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Remembered {
+    #[serde(flatten)]
+    error: LearnerError,
+    #[serde(default)]
+    unbuilt: Option<Unbuilt>,
+}
+
+impl Remembered {
+    fn of(error: &LearnerError) -> Remembered {
+        Remembered {
+            error: error.clone(),
+            unbuilt: error.unbuilt.as_deref().cloned(),
+        }
+    }
+
+    fn into_error(self) -> LearnerError {
+        LearnerError {
+            unbuilt: self.unbuilt.map(Box::new),
+            ..self.error
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered build failure comes back with the grader's reason,
+    /// which the wire's form of an error drops.
+    #[test]
+    fn a_remembered_failure_keeps_its_reason() {
+        let mut error = LearnerError::unbuilt(
+            Unbuilt::MissingCrate {
+                name: "rand".into(),
+            },
+            "error[E0433]: unlinked crate `rand`".into(),
+        );
+        error.line = Some(1);
+        let bytes = serde_json::to_vec(&Remembered::of(&error)).unwrap();
+        let read: Remembered = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(read.into_error(), error);
+        let wire: LearnerError = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(wire.unbuilt, None);
+    }
 
     #[test]
     fn h32_is_found_only_when_public() {

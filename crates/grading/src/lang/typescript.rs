@@ -12,6 +12,7 @@ use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
 use crate::protocol::{ErrorKind, LearnerError};
+use crate::unbuilt::{Halt, Unbuilt};
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
 use oxc::parser::Parser;
@@ -20,7 +21,7 @@ use oxc::span::SourceType;
 use oxc::transformer::{
     DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, TransformOptions, Transformer,
 };
-use sandbox::{Access, Build, Environment, Program, ToolLimits, describe_exit, run_to_end};
+use sandbox::{Access, Build, Environment, Program, ToolLimits, run_to_end};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -72,6 +73,8 @@ const TRANSPILE_LIMIT: Duration = Duration::from_secs(30);
 /// any code a person writes, and when a file nests deeper, only that
 /// process dies.
 const TRANSPILE_STACK: usize = 256 << 20;
+/// The memory the transpiling process may use.
+const TRANSPILE_MEMORY: u64 = 2 << 30;
 
 /// Transpiles `source` (of file `path`) in a contained child of the grader:
 /// oxc parses recursively, and a file that nests deep enough to overflow
@@ -105,7 +108,7 @@ fn transpile_contained(
     ];
     let limits = ToolLimits {
         cpu_seconds: TRANSPILE_LIMIT.as_secs(),
-        memory_bytes: 2 << 30,
+        memory_bytes: TRANSPILE_MEMORY,
         processes: 4,
         open_files: 64,
         file_size_bytes: 1 << 20,
@@ -141,23 +144,28 @@ fn transpile_contained(
             source: std::io::Error::other(finished.stderr.trim().to_owned()),
         });
     }
-    let how = if finished.timed_out {
-        format!("ran past {} s", TRANSPILE_LIMIT.as_secs())
+    let halt = if finished.timed_out {
+        Halt::TimedOut {
+            seconds: TRANSPILE_LIMIT.as_secs(),
+        }
     } else {
-        finished
-            .status
-            .map(describe_exit)
-            .unwrap_or_else(|| "was stopped".into())
+        use std::os::unix::process::ExitStatusExt;
+        Halt::Ended {
+            code: finished.status.and_then(|s| s.code()),
+            signal: finished.status.and_then(|s| s.signal()),
+        }
     };
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    Ok(Err(LearnerError::new(
-        ErrorKind::CompileError,
-        format!(
-            "{name} could not be transpiled: the TypeScript parser {how} (code nested too deeply? \
-             the parser keeps nesting within {} MiB of stack and 2 GiB of memory)",
-            TRANSPILE_STACK >> 20
-        ),
-    )))
+    let unbuilt = Unbuilt::TranspilerStopped {
+        file: path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into(),
+        halt,
+        stack_bytes: TRANSPILE_STACK as u64,
+        memory_bytes: TRANSPILE_MEMORY,
+    };
+    Ok(Err(LearnerError::unbuilt(unbuilt, String::new())))
 }
 
 /// What the transpiling process writes on standard output.
@@ -422,12 +430,12 @@ fn compile_error(
 /// of them its traceback.
 fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerError {
     LearnerError {
-        kind: ErrorKind::SyntaxError,
-        message: lines.first().cloned().unwrap_or_default(),
-        traceback: lines.join("\n"),
+        traceback: lines.join("\n").into(),
         line,
-        op_index: None,
-        errno: None,
+        ..LearnerError::new(
+            ErrorKind::SyntaxError,
+            lines.first().cloned().unwrap_or_default(),
+        )
     }
 }
 

@@ -228,16 +228,19 @@ impl From<&protocol::LearnerError> for LearnerError {
     fn from(error: &protocol::LearnerError) -> LearnerError {
         let protocol::LearnerError {
             kind,
-            message,
-            traceback,
+            // The tool's text and the grader's reason, worded together.
+            message: _,
+            traceback: _,
+            unbuilt: _,
             line,
             op_index,
             errno,
         } = error;
+        let (message, traceback) = crate::unbuilt::worded(error);
         LearnerError {
             kind: kind.into(),
-            message: message.clone(),
-            traceback: traceback.clone(),
+            message,
+            traceback,
             line: *line,
             op_index: op_index.map(At::from),
             errno: *errno,

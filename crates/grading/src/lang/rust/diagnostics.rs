@@ -9,6 +9,7 @@ use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::protocol::{ErrorKind, LearnerError};
+use crate::unbuilt::{Halt, Item, ItemName, Unbuilt};
 use reference::{Kind, Returns, Signature};
 use sandbox::Finished;
 
@@ -108,53 +109,45 @@ pub(super) fn compile_error(
                 .map(|c| c - 128)
         })
     });
-    let memory = COMPILE_MEMORY >> 20;
+    let seconds = COMPILE_LIMIT.as_secs();
     let out_of_memory = ["out of memory", "memory allocation of", "Allocation failed"]
         .iter()
         .any(|m| text.contains(m));
-    let stopped = if finished.timed_out {
-        Some(format!(
-            "was stopped after its {} s limit",
-            COMPILE_LIMIT.as_secs()
-        ))
+    let halt = if finished.timed_out {
+        Some(Halt::TimedOut { seconds })
     } else if signal == Some(libc::SIGXCPU) {
-        Some(format!(
-            "used up its {} s of CPU time and was stopped",
-            COMPILE_LIMIT.as_secs()
-        ))
+        Some(Halt::CpuTime { seconds })
     } else if out_of_memory {
-        Some(format!("ran out of its {memory} MiB memory limit"))
+        Some(Halt::OutOfMemory {
+            most_bytes: COMPILE_MEMORY,
+        })
     } else if signal == Some(libc::SIGKILL) {
-        Some(format!(
-            "{}, as when it runs out of its {memory} MiB memory limit",
-            sandbox::describe_signal(libc::SIGKILL)
-        ))
+        Some(Halt::Killed {
+            most_bytes: COMPILE_MEMORY,
+        })
     } else {
-        signal.map(sandbox::describe_signal)
+        signal.map(|signal| Halt::Ended {
+            code: None,
+            signal: Some(signal),
+        })
     };
-    if let Some(how) = stopped {
-        let mut error = LearnerError::new(
-            ErrorKind::CompileError,
-            format!(
-                "{name} could not be compiled: the compiler {how} (a huge constant or array, \
-                 or generic code that expands without end, can take any compiler past its limits)"
-            ),
-        );
-        error.traceback = text;
+    if let Some(halt) = halt {
+        let file = name.to_owned();
+        let mut error =
+            LearnerError::unbuilt(Unbuilt::CompilerStopped { file, halt }, String::new());
+        error.traceback = text.into();
         return Ok((error, false));
     }
     // "error", or "error: internal compiler error": the compiler's own
     // failure on the learner's code is still where they must change it.
     let Some(first) = diagnostics.iter().find(|d| d.level.starts_with("error")) else {
-        let how = finished
-            .status
-            .map(sandbox::describe_exit)
-            .unwrap_or_else(|| "ended".into());
-        let mut error = LearnerError::new(
-            ErrorKind::CompileError,
-            format!("{name} could not be compiled: the compiler {how} without a diagnostic"),
-        );
-        error.traceback = text;
+        let unbuilt = Unbuilt::NoDiagnostic {
+            file: name.to_owned(),
+            code,
+            signal: finished.status.and_then(|s| s.signal()),
+        };
+        let mut error = LearnerError::unbuilt(unbuilt, String::new());
+        error.traceback = text.into();
         return Ok((error, false));
     };
     // An ordinary error (exit code 1) is the same next time; a compiler's
@@ -177,19 +170,15 @@ pub(super) fn compile_error(
         ));
     }
     let place = span.map(|s| format!("{}:{}:{}", s.file_name, s.line_start, s.column_start));
-    let mut message = match &place {
+    let message = match &place {
         Some(place) => format!("{headline} at {place}"),
         None => headline,
     };
-    if let Some(missing) = missing_crate(first) {
-        message.push_str(&format!(
-            ": `{missing}` is neither a module in scope nor a crate you can use; \
-             a submission is one file with the standard library only (std, core, alloc), \
-             no Cargo dependencies"
-        ));
-    }
-    let mut error = LearnerError::new(ErrorKind::CompileError, message);
-    error.traceback = text;
+    let mut error = match missing_crate(first) {
+        Some(name) => LearnerError::unbuilt(Unbuilt::MissingCrate { name }, message),
+        None => LearnerError::new(ErrorKind::CompileError, message),
+    };
+    error.traceback = text.into();
     error.line = span.map(|s| s.line_start);
     Ok((error, deterministic))
 }
@@ -219,9 +208,8 @@ fn learners_terms(text: &str, name: &str) -> String {
         .replace("submission::", "")
 }
 
-/// What the driver calls, in Rust: `Router::route must take &str and
-/// return Option<String>`.
-fn wanted(challenge: &Challenge, call: Call) -> String {
+/// What the driver calls, with its Rust types.
+fn wanted(challenge: &Challenge, call: Call) -> Item {
     let kind = |k: &Kind| match k {
         Kind::Name => "&str",
         Kind::Count | Kind::Size => "usize",
@@ -229,31 +217,32 @@ fn wanted(challenge: &Challenge, call: Call) -> String {
         Kind::Names => "Vec<String>",
         Kind::WeightedNames => "Vec<(String, f64)>",
     };
-    let takes = |kinds: &[Kind]| match kinds {
-        [] => "nothing".to_owned(),
-        kinds => kinds.iter().map(kind).collect::<Vec<_>>().join(", "),
+    let takes = |kinds: &[Kind]| kinds.iter().map(|k| kind(k).to_owned()).collect();
+    let item = |name, takes, returns: Option<&str>| Item {
+        name,
+        takes,
+        returns: returns.map(str::to_owned),
     };
     match call {
-        Call::New => format!(
-            "Router::new must take {} and return Router",
-            takes(challenge.model.constructor)
+        Call::New => item(
+            ItemName::New,
+            takes(challenge.model.constructor),
+            Some("Router"),
         ),
-        Call::Type => "Router must be a `pub struct` at the root of your file".into(),
-        Call::H32 => "h32 must take &str and return u32".into(),
+        Call::Type => item(ItemName::Type, Vec::new(), None),
+        Call::H32 => item(ItemName::H32, vec!["&str".into()], Some("u32")),
         Call::Method(sig) => {
             let returns = match sig.returns {
-                Returns::Nothing => {
-                    return format!("Router::{} must take {}", sig.name, takes(sig.operands));
-                }
-                Returns::MaybeName => "Option<String>",
-                Returns::Names => "Vec<String>",
-                Returns::Count => "usize",
-                Returns::Loads => "Vec<(String, usize)>",
+                Returns::Nothing => None,
+                Returns::MaybeName => Some("Option<String>"),
+                Returns::Names => Some("Vec<String>"),
+                Returns::Count => Some("usize"),
+                Returns::Loads => Some("Vec<(String, usize)>"),
             };
-            format!(
-                "Router::{} must take {} and return {returns}",
-                sig.name,
-                takes(sig.operands)
+            item(
+                ItemName::Method(sig.name.to_owned()),
+                takes(sig.operands),
+                returns,
             )
         }
     }
@@ -310,17 +299,6 @@ fn driver_error(
         .chain(first.children.iter())
         .flat_map(|d| d.spans.iter())
         .find(|s| s.file_name == name);
-    let headline = learners_terms(headline, name);
-    let mut message = match call {
-        Some(call) => format!("{}: {headline}", wanted(challenge, call)),
-        None => format!("your Router does not have what the grader calls: {headline}"),
-    };
-    if let Some(s) = theirs {
-        message.push_str(&format!(
-            " at {}:{}:{}",
-            s.file_name, s.line_start, s.column_start
-        ));
-    }
     let mut calls = vec![wanted(challenge, Call::Type), wanted(challenge, Call::New)];
     calls.extend(
         challenge
@@ -328,16 +306,14 @@ fn driver_error(
             .iter()
             .map(|sig| wanted(challenge, Call::Method(sig))),
     );
-    calls.push(format!("{} (optional)", wanted(challenge, Call::H32)));
-    let mut error = LearnerError::new(ErrorKind::CompileError, message);
-    error.traceback = format!(
-        "The grader calls these from outside {name}, so each must be `pub` at the root of your file:\n{}",
-        calls
-            .iter()
-            .map(|c| format!("  {c}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    calls.push(wanted(challenge, Call::H32));
+    let unbuilt = Unbuilt::Shape {
+        file: name.to_owned(),
+        wanted: call.map(|call| wanted(challenge, call)),
+        at: theirs.map(|s| (s.line_start, s.column_start)),
+        calls,
+    };
+    let mut error = LearnerError::unbuilt(unbuilt, learners_terms(headline, name));
     error.line = theirs.map(|s| s.line_start);
     error
 }
@@ -376,7 +352,7 @@ mod tests {
         );
         assert_eq!(error.line, Some(14));
         assert_eq!(
-            error.traceback,
+            &*error.traceback,
             "error[E0308]: mismatched types\n --> router.rs:14:9\n\nerror: aborting due to 1 previous error"
         );
         let ordinary = Finished {
@@ -407,47 +383,60 @@ mod tests {
         let challenge_dir =
             PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("challenges");
         let challenge = Challenge::load(&challenge_dir, "rendezvous-router").unwrap();
-        // (wait status, stderr, timed out, what the message must say)
+        // (wait status, stderr, timed out, why it was stopped)
         let exit = |code: i32| Some(code << 8);
+        let memory = COMPILE_MEMORY;
+        let signal = |signal| Halt::Ended {
+            code: None,
+            signal: Some(signal),
+        };
+        let stopped = |halt| Unbuilt::CompilerStopped {
+            file: "router.rs".into(),
+            halt,
+        };
         let endings = [
-            (None, "", true, "was stopped after its 120 s limit"),
+            (None, "", true, stopped(Halt::TimedOut { seconds: 120 })),
             // LLVM's own report of a failed allocation, then SIGABRT,
             // passed on by the sandbox's init as 128 + 6.
             (
                 exit(134),
                 "rustc-LLVM ERROR: out of memory\nAllocation failed\n",
                 false,
-                "ran out of its 4096 MiB memory limit",
+                stopped(Halt::OutOfMemory { most_bytes: memory }),
             ),
             (
                 exit(137),
                 "",
                 false,
-                "was killed by signal 9 (SIGKILL), as when it runs out of its 4096 MiB memory limit",
+                stopped(Halt::Killed { most_bytes: memory }),
             ),
             (
                 Some(libc::SIGSEGV),
                 "",
                 false,
-                "was killed by signal 11 (SIGSEGV)",
+                stopped(signal(libc::SIGSEGV)),
             ),
             (
                 exit(128 + libc::SIGABRT),
                 "",
                 false,
-                "was killed by signal 6 (SIGABRT)",
+                stopped(signal(libc::SIGABRT)),
             ),
             (
                 exit(128 + libc::SIGXCPU),
                 "",
                 false,
-                "used up its 120 s of CPU time",
+                stopped(Halt::CpuTime { seconds: 120 }),
             ),
             (
                 exit(1),
                 "Killed\n",
                 false,
-                "the compiler exited with code 1 without a diagnostic",
+                Unbuilt::NoDiagnostic {
+                    file: "router.rs".into(),
+                    code: Some(1),
+                    signal: None,
+                },
             ),
         ];
         for (status, stderr, timed_out, wanted) in endings {
@@ -457,17 +446,11 @@ mod tests {
                 Stage::Learner,
                 &ended(status, stderr, timed_out),
             )
-            .unwrap_or_else(|e| panic!("{wanted}: a grader fault: {e}"));
+            .unwrap_or_else(|e| panic!("{wanted:?}: a grader fault: {e}"));
             assert_eq!(error.kind, ErrorKind::CompileError);
-            assert!(
-                error
-                    .message
-                    .starts_with("router.rs could not be compiled: the compiler "),
-                "{}",
-                error.message
-            );
-            assert!(error.message.contains(wanted), "{}", error.message);
-            assert!(!deterministic, "{wanted}: must not be remembered");
+            assert_eq!(error.unbuilt.as_deref(), Some(&wanted));
+            assert_eq!(&*error.traceback, stderr.trim_end(), "rustc's text is kept");
+            assert!(!deterministic, "{wanted:?}: must not be remembered");
         }
         // An internal compiler error is the learner's too, but not remembered.
         let ice = r#"{"message":"internal compiler error: unexpected panic","level":"error: internal compiler error","code":null,"spans":[],"rendered":"error: internal compiler error: unexpected panic\n"}"#;

@@ -7,7 +7,8 @@
 //! not followed: the option must be in the file itself.
 
 use super::Decorators;
-use crate::protocol::{ErrorKind, LearnerError};
+use crate::protocol::LearnerError;
+use crate::unbuilt::{TsconfigProblem, Unbuilt};
 use std::path::Path;
 
 /// Larger than any tsconfig.json a person writes.
@@ -47,31 +48,32 @@ pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
     else {
         return Ok(Decorators::Standard);
     };
-    let error = |message: String| LearnerError {
-        kind: ErrorKind::CompileError,
-        traceback: message.clone(),
-        message,
-        line: None,
-        op_index: None,
-        errno: None,
+    let file = config.display().to_string();
+    let error = |problem| {
+        let unbuilt = Unbuilt::Tsconfig {
+            file: file.clone(),
+            problem,
+        };
+        LearnerError::unbuilt(unbuilt, String::new())
     };
     let size = std::fs::metadata(&config).map(|m| m.len()).unwrap_or(0);
     if size > MAX_SIZE {
-        return Err(error(format!(
-            "{} is larger than {} KiB: is it a tsconfig.json?",
-            config.display(),
-            MAX_SIZE >> 10
-        )));
+        return Err(error(TsconfigProblem::TooLarge {
+            most_bytes: MAX_SIZE,
+        }));
     }
-    let text = std::fs::read_to_string(&config)
-        .map_err(|e| error(format!("cannot read {}: {e}", config.display())))?;
+    let text = std::fs::read_to_string(&config).map_err(|e| {
+        error(TsconfigProblem::Unreadable {
+            error: e.to_string(),
+        })
+    })?;
     let value: serde_json::Value = serde_json::from_str(&plain_json(&text)).map_err(|e| {
         // Offsets are kept by plain_json, so the position is the file's.
-        let (line, column) = (e.line(), e.column());
-        error(format!(
-            "{}:{line}:{column}: not valid JSON ({e}); fix it, or remove it if it is not yours",
-            config.display()
-        ))
+        error(TsconfigProblem::NotJson {
+            line: e.line(),
+            column: e.column(),
+            error: e.to_string(),
+        })
     })?;
     let options = value.get("compilerOptions");
     let flag = |name: &str| {
@@ -183,10 +185,15 @@ mod tests {
         )
         .unwrap();
         let e = decorators(&file).unwrap_err();
-        assert!(
-            e.message.contains("tsconfig.json:3:5: not valid JSON"),
-            "{}",
-            e.message
-        );
+        match e.unbuilt.as_deref() {
+            Some(Unbuilt::Tsconfig {
+                file,
+                problem: TsconfigProblem::NotJson { line, column, .. },
+            }) => {
+                assert!(file.ends_with("src/tsconfig.json"), "{file}");
+                assert_eq!((*line, *column), (3, 5));
+            }
+            other => panic!("not a tsconfig's JSON error: {other:?}"),
+        }
     }
 }

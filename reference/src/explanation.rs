@@ -22,25 +22,43 @@ impl Explanation {
     /// set's order changes; a tie further down a ranking changes none, and
     /// a case of many nodes nearly always has one there.
     pub fn tie_decides(&self) -> bool {
-        let tied_rows = |rows: &[ScoreRow], answered: usize| {
-            rows[..rows.len().min(answered.saturating_add(1))]
-                .windows(2)
-                .any(|w| w[0].score() == w[1].score())
+        !self.tied_nodes().is_empty()
+    }
+
+    /// The nodes of the tie that decides the answer explained
+    /// ([`Explanation::tie_decides`]), sorted, each once; none without one.
+    /// Answers decided by ties of the same nodes change together when a
+    /// seed reorders those nodes; ties of other nodes change apart.
+    pub fn tied_nodes(&self) -> Vec<String> {
+        let mut nodes: Vec<String> = Vec::new();
+        let mut tied = |a: &str, b: &str| nodes.extend([a.to_owned(), b.to_owned()]);
+        let rows = |rows: &[ScoreRow], answered: usize, tied: &mut dyn FnMut(&str, &str)| {
+            for w in rows[..rows.len().min(answered.saturating_add(1))].windows(2) {
+                if w[0].score() == w[1].score() {
+                    tied(&w[0].node, &w[1].node);
+                }
+            }
         };
         match self {
-            Explanation::Scores(t) => tied_rows(&t.rows, 1),
-            Explanation::Top { table: t, n } => {
-                tied_rows(&t.rows, usize::try_from(*n).unwrap_or(usize::MAX))
+            Explanation::Scores(t) => rows(&t.rows, 1, &mut tied),
+            Explanation::Top { table: t, n } => rows(
+                &t.rows,
+                usize::try_from(*n).unwrap_or(usize::MAX),
+                &mut tied,
+            ),
+            Explanation::Ring(r) => {
+                let points: Vec<&RingPoint> = r.before.iter().chain(&r.after).collect();
+                for w in points.windows(2) {
+                    if w[0].position == w[1].position {
+                        tied(&w[0].node, &w[1].node);
+                    }
+                }
             }
-            Explanation::Ring(r) => r
-                .before
-                .iter()
-                .chain(&r.after)
-                .collect::<Vec<_>>()
-                .windows(2)
-                .any(|w| w[0].position == w[1].position),
-            Explanation::Points(_) => false,
+            Explanation::Points(_) => {}
         }
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes
     }
 }
 

@@ -120,6 +120,26 @@ impl ModelSpec {
             .collect()
     }
 
+    /// For each operation of `ops`, the tie that decides its answer
+    /// ([`Model::tie_decides`]): `Some` with the tied nodes
+    /// ([`Explanation::tied_nodes`], empty where the explanation does not
+    /// name them), `None` where no tie decides it.
+    pub fn ties(&self, args: &[Arg], ops: &[Op]) -> Vec<Option<Vec<String>>> {
+        let mut model = (self.build)(args);
+        ops.iter()
+            .map(|op| {
+                let tie = model.tie_decides(op).then(|| {
+                    model
+                        .explain(op)
+                        .map(|e| e.tied_nodes())
+                        .unwrap_or_default()
+                });
+                model.apply(op);
+                tie
+            })
+            .collect()
+    }
+
     /// Whether a tie decides any answer of `ops` ([`Model::tie_decides`]),
     /// in one replay that stops at the first.
     pub fn tie_decides(&self, args: &[Arg], ops: &[Op]) -> bool {

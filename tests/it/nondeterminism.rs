@@ -99,3 +99,72 @@ fn a_run_that_only_runs_out_of_memory_makes_no_finding() {
         "_route = Router.route\n\ndef _greedy(self, key):\n    if _os.environ.get('PYTHONHASHSEED') != '0':\n        bytearray(1 << 44)\n    return _route(self, key)\n\nRouter.route = _greedy\n",
     );
 }
+
+/// Grades `correct_class.py` with `tail` appended on the one case `case`
+/// (its expected answers the reference's).
+fn graded_with(name: &str, tail: &str, case: &str) -> Value {
+    let dir = tempdir();
+    let submission = dir.path().join(name);
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    std::fs::write(
+        &submission,
+        format!("{correct}\n\nimport os as _os\n{tail}"),
+    )
+    .unwrap();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir(&tests).unwrap();
+    std::fs::write(tests.join("case.json"), case).unwrap();
+    grade(&submission, &tests)
+}
+
+/// node-522789 and node-739192 hash alike after their names: they tie on
+/// every key. n-c beats them on user:1, and they beat n-c on listen-1.
+const TIED_THEN_NOT: &str =
+    r#"[[["node-522789","node-739192","n-c"]],[["route","user:1"],["route","listen-1"]]]"#;
+
+/// The second opinion replays a passed case's tied queries alone; a
+/// submission whose queries change its own state answers otherwise there
+/// (here it gets a tie wrong until it has routed once). Only a full replay
+/// decides, and in full it answers as it did: no finding, still accepted.
+#[test]
+fn a_cut_replay_that_differs_is_no_finding_until_a_full_replay_agrees() {
+    let tail = "_route = Router.route\n_warm = [False]\n\n\
+        def _warming(self, key):\n    answer = _route(self, key)\n    if not _warm[0]:\n        \
+        _warm[0] = True\n        swap = {'node-522789': 'node-739192', 'node-739192': 'node-522789'}\n        \
+        return swap.get(answer, answer)\n    return answer\n\nRouter.route = _warming\n";
+    // Cold, it gets a tie wrong: the case as written warms it up first.
+    let cold = graded_with(
+        "cold_tie.py",
+        tail,
+        r#"[[["node-522789","node-739192"]],[["route","listen-1"]]]"#,
+    );
+    assert_eq!(cold["submissions"][0]["verdict"], "wrong-answer", "{cold}");
+    let report = graded_with("warms_up.py", tail, TIED_THEN_NOT);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("nondeterministic").is_none(), "{s}");
+}
+
+/// The same misbehaviour under other seeds on a query a tie decides is
+/// found; on one no tie decides, which another seed cannot change for a
+/// submission whose orders follow the seed, the case is not replayed.
+#[test]
+fn only_what_a_tie_decides_is_replayed_of_a_passed_case() {
+    let tail = |key: &str| {
+        format!(
+            "_route = Router.route\n\n\
+             def _elsewhere(self, key):\n    \
+             if key == '{key}' and _os.environ.get('PYTHONHASHSEED') != '0':\n        \
+             return 'n-c'\n    return _route(self, key)\n\nRouter.route = _elsewhere\n"
+        )
+    };
+    let tied = graded_with("tied_elsewhere.py", &tail("listen-1"), TIED_THEN_NOT);
+    let s = &tied["submissions"][0];
+    assert_eq!(s["verdict"], "wrong-answer", "{s}");
+    assert_eq!(s["nondeterministic"]["tests"][0], "tests/case", "{s}");
+    let untied = graded_with("untied_elsewhere.py", &tail("user:1"), TIED_THEN_NOT);
+    let s = &untied["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{s}");
+    assert!(s.get("nondeterministic").is_none(), "{s}");
+}

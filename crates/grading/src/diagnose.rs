@@ -21,7 +21,7 @@ pub use property::{Changes, Evidence, Property, PropertyHint, Tie, order_hint, p
 
 /// What the submission did on one case, as far as a mistake can reproduce
 /// it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Behaviour {
     /// Answered every operation.
     Output(Vec<Value>),

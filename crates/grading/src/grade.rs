@@ -107,7 +107,7 @@ pub struct Pending<'a> {
 #[derive(Debug, Default)]
 pub struct Derived {
     run_key: std::sync::OnceLock<key::RunKey>,
-    tied: std::sync::OnceLock<Vec<bool>>,
+    ties: std::sync::OnceLock<Vec<Vec<Tie>>>,
 }
 
 impl Grading<'_> {
@@ -116,20 +116,23 @@ impl Grading<'_> {
         self.derived.run_key.get_or_init(|| key::RunKey::of(self))
     }
 
-    /// For each case of the suite, in its order, whether a tie decides one
-    /// of its answers ([`reference::explanation::Explanation::tie_decides`]): the
-    /// answers a salted hash or a set's order changes.
-    pub(crate) fn tied(&self) -> &[bool] {
-        self.derived.tied.get_or_init(|| {
+    /// For each case of the suite, in its order, the tie that decides each
+    /// of its answers ([`reference::ModelSpec::ties`]): the answers a
+    /// salted hash or a set's order changes.
+    pub(crate) fn ties(&self) -> &[Vec<Tie>] {
+        self.derived.ties.get_or_init(|| {
             self.suite
                 .groups
                 .iter()
                 .flat_map(|g| &g.cases)
-                .map(|case| self.challenge.model.tie_decides(&case.args, &case.ops))
+                .map(|case| self.challenge.model.ties(&case.args, &case.ops))
                 .collect()
         })
     }
 }
+
+/// The nodes of the tie that decides an answer (`None`: no tie does).
+pub(crate) type Tie = Option<Vec<String>>;
 
 /// Now, in milliseconds since the epoch.
 pub fn now_ms() -> u64 {

@@ -53,11 +53,28 @@ impl Behaviour {
     }
 
     /// Where it raised, if it did.
-    fn raised_at(&self) -> Option<usize> {
+    pub fn raised_at(&self) -> Option<usize> {
         match self {
             Behaviour::Output(_) => None,
             Behaviour::Raised { at, .. } => Some(*at),
         }
+    }
+
+    /// What this run did at the operations `kept` (ascending indices into
+    /// the case), as a run of those operations alone would have to do it
+    /// to agree: their answers, up to a raise at one of them. `None` when
+    /// it raised before one of them: that one never ran here.
+    pub fn restricted(&self, kept: &[usize]) -> Option<Behaviour> {
+        let answers = self.answers();
+        let mut output = Vec::with_capacity(kept.len());
+        for (j, &i) in kept.iter().enumerate() {
+            match self.raised_at() {
+                Some(at) if at == i => return Some(Behaviour::Raised { output, at: j }),
+                Some(at) if at < i => return None,
+                _ => output.push(answers.get(i)?.clone()),
+            }
+        }
+        Some(Behaviour::Output(output))
     }
 }
 
@@ -75,6 +92,36 @@ pub fn first_difference(a: &Behaviour, b: &Behaviour) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_run_restricted_to_some_operations_keeps_their_answers_and_a_raise_among_them() {
+        let answers = vec![json!(null), json!("a"), json!("b"), json!(null)];
+        let whole = Behaviour::Output(answers.clone());
+        assert_eq!(
+            whole.restricted(&[0, 2, 3]),
+            Some(Behaviour::Output(vec![
+                json!(null),
+                json!("b"),
+                json!(null)
+            ]))
+        );
+        let raised = Behaviour::Raised {
+            output: answers[..2].to_vec(),
+            at: 2,
+        };
+        assert_eq!(
+            raised.restricted(&[0, 2, 3]),
+            Some(Behaviour::Raised {
+                output: vec![json!(null)],
+                at: 1
+            })
+        );
+        assert_eq!(
+            raised.restricted(&[0, 1]),
+            Some(Behaviour::Output(answers[..2].to_vec()))
+        );
+        assert_eq!(raised.restricted(&[0, 3]), None, "op 3 never ran");
+    }
 
     #[test]
     fn the_first_difference_is_an_answer_or_a_raise_in_one_run_only() {

@@ -32,6 +32,7 @@ mod rejudge_apply;
 mod results_folder;
 mod scores;
 mod setup;
+mod shared_time;
 mod shrink;
 mod snapshots;
 mod sources;

@@ -134,6 +134,45 @@ impl Grading<'_> {
 /// The nodes of the tie that decides an answer (`None`: no tie does).
 pub(crate) type Tie = Option<Vec<String>>;
 
+/// The time each group's cases get in one phase of a grading. Once a case
+/// runs past its group's limit, the cases after it in that group share one
+/// more limit between them (by the wall-clock time they take), each getting
+/// what is left but never less than a tenth of the limit: code that never
+/// ends costs about two limits a group, not one per case, while a case the
+/// submission answers quickly still passes (it takes a little of the
+/// shared time, and a tenth of the limit is plenty for it).
+/// A case under a group's shared time gets at least its limit divided by
+/// this.
+const SHARE_FLOOR: u32 = 10;
+
+#[derive(Debug, Default)]
+pub(crate) struct GroupClock {
+    /// Per group (by name) that hit its limit: the shared time left.
+    left: std::collections::HashMap<String, Duration>,
+}
+
+impl GroupClock {
+    /// The limit of `group`'s next case when it is a share of the time the
+    /// group shares; `None` for the group's full limit.
+    fn limit(&self, group: &Group) -> Option<Duration> {
+        let least = group.time_limit / SHARE_FLOOR;
+        self.left
+            .get(&group.name)
+            .map(|&left| left.max(least).min(group.time_limit))
+    }
+
+    /// Counts `tested`, a case of `group` that ran.
+    fn ran(&mut self, group: &Group, tested: &Tested<'_>) {
+        match self.left.get_mut(&group.name) {
+            Some(left) => *left = left.saturating_sub(tested.time),
+            None if tested.judgement.verdict == Verdict::TimeLimit => {
+                self.left.insert(group.name.clone(), group.time_limit);
+            }
+            None => {}
+        }
+    }
+}
+
 /// Now, in milliseconds since the epoch.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -311,8 +350,30 @@ impl Grading<'_> {
             cpu: run.cpu,
             captured: run.captured,
             observed,
+            shared_limit: None,
             in_another_run: None,
         })
+    }
+
+    /// Runs `case` of `group` under `clock`'s limit for it: the group's
+    /// full limit, or its share of the time the group shares once one of
+    /// its cases ran past the limit.
+    fn run_timed<'c>(
+        &self,
+        runner: &mut Runner<'_>,
+        clock: &mut GroupClock,
+        group: &'c Group,
+        case: &'c Case,
+    ) -> Result<Tested<'c>, Error> {
+        let tested = match clock.limit(group) {
+            Some(shared) => Tested {
+                shared_limit: Some(shared),
+                ..self.run_one(runner, group, case, shared)?
+            },
+            None => self.run_one(runner, group, case, group.time_limit)?,
+        };
+        clock.ran(group, &tested);
+        Ok(tested)
     }
 
     /// A broken property and a shrunk reproducer, from the failing cases

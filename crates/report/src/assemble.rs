@@ -200,6 +200,7 @@ fn ungraded(
                 points,
                 time_ms: 0,
                 cpu_ms: 0,
+                shared_limit_ms: None,
                 expected_from: case.expected_from.into(),
                 message: why.to_owned(),
                 divergence: None,

@@ -169,6 +169,13 @@ pub struct TestReport {
     /// read as 0.
     #[serde(default)]
     pub cpu_ms: u64,
+    /// Set when the case did not get its group's full time limit: an
+    /// earlier test of the group ran past the limit, and the tests after it
+    /// share one more limit; this is the limit this test ran under (what
+    /// was left, at least a tenth of the limit). Not on hidden tests in a
+    /// learner's report. Written only when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_limit_ms: Option<u64>,
     /// `file`, or `reference` when the case has no expected file.
     pub expected_from: ExpectedFrom,
     /// What went wrong, in one line; empty when accepted.

@@ -7,7 +7,7 @@
 //! output shown, and a class's hidden phase starts only when every visible
 //! session of the class has ended (the `grader` program's batch).
 
-use super::{Grading, Pending, Slot, check_hash, second_opinion};
+use super::{Grading, GroupClock, Pending, Slot, check_hash, second_opinion};
 use crate::challenge::{Case, Group};
 use crate::error::Error;
 use crate::extra::Budget;
@@ -57,11 +57,12 @@ impl<'a> Grading<'a> {
         let prepared = lang::prepare(self.env, self.challenge, submission)?;
         let mut runner = Runner::new(self.env, prepared, cpu_seconds);
         let cases = self.cases();
+        let mut clock = GroupClock::default();
         let mut ran = cases
             .iter()
             .map(|(group, case)| {
                 (!self.later(group))
-                    .then(|| self.run_one(&mut runner, group, case, group.time_limit))
+                    .then(|| self.run_timed(&mut runner, &mut clock, group, case))
                     .transpose()
             })
             .collect::<Result<Vec<Slot<'a>>, Error>>()?;
@@ -129,9 +130,10 @@ impl<'a> Grading<'a> {
         }
         let runner = &mut pending.runner;
         runner.restart();
+        let mut clock = GroupClock::default();
         for (slot, (group, case)) in pending.ran.iter_mut().zip(&cases) {
             if self.later(group) {
-                *slot = Some(self.run_one(runner, group, case, group.time_limit)?);
+                *slot = Some(self.run_timed(runner, &mut clock, group, case)?);
             }
         }
         let budget = &pending.budget;

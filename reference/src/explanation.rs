@@ -30,32 +30,29 @@ impl Explanation {
     /// Answers decided by ties of the same nodes change together when a
     /// seed reorders those nodes; ties of other nodes change apart.
     pub fn tied_nodes(&self) -> Vec<String> {
-        let mut nodes: Vec<String> = Vec::new();
-        let mut tied = |a: &str, b: &str| nodes.extend([a.to_owned(), b.to_owned()]);
-        let rows = |rows: &[ScoreRow], answered: usize, tied: &mut dyn FnMut(&str, &str)| {
-            for w in rows[..rows.len().min(answered.saturating_add(1))].windows(2) {
-                if w[0].score() == w[1].score() {
-                    tied(&w[0].node, &w[1].node);
-                }
-            }
+        // Neighbours in ranking (or ring) order with one score (position).
+        let rows = |rows: &[ScoreRow], answered: usize| -> Vec<String> {
+            rows[..rows.len().min(answered.saturating_add(1))]
+                .windows(2)
+                .filter(|w| w[0].score() == w[1].score())
+                .flat_map(|w| [w[0].node.clone(), w[1].node.clone()])
+                .collect()
         };
-        match self {
-            Explanation::Scores(t) => rows(&t.rows, 1, &mut tied),
-            Explanation::Top { table: t, n } => rows(
-                &t.rows,
-                usize::try_from(*n).unwrap_or(usize::MAX),
-                &mut tied,
-            ),
+        let mut nodes = match self {
+            Explanation::Scores(t) => rows(&t.rows, 1),
+            Explanation::Top { table: t, n } => {
+                rows(&t.rows, usize::try_from(*n).unwrap_or(usize::MAX))
+            }
             Explanation::Ring(r) => {
                 let points: Vec<&RingPoint> = r.before.iter().chain(&r.after).collect();
-                for w in points.windows(2) {
-                    if w[0].position == w[1].position {
-                        tied(&w[0].node, &w[1].node);
-                    }
-                }
+                points
+                    .windows(2)
+                    .filter(|w| w[0].position == w[1].position)
+                    .flat_map(|w| [w[0].node.clone(), w[1].node.clone()])
+                    .collect()
             }
-            Explanation::Points(_) => {}
-        }
+            Explanation::Points(_) => Vec::new(),
+        };
         nodes.sort_unstable();
         nodes.dedup();
         nodes

@@ -2,7 +2,7 @@
 //! sharding plus merge against one unsharded run, and an interrupted batch
 //! resumed without regrading what was done.
 
-use crate::support::{self, copy_tree, grader, json, output, root, run, tempdir};
+use crate::support::{self, copy_tree, grader, json, json_ok, output, root, run, tempdir};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -506,14 +506,7 @@ fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_
         let mut args = vec!["grade", "--format", "json", "--exit-zero", "--tests", suite];
         args.extend(extra);
         args.push(class);
-        let out = run(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        json(&out)
+        json_ok(&run(&args))
     };
     let whole = grade(&[]);
     assert!(whole.get("shard").is_none(), "a whole run records no shard");

@@ -1,7 +1,7 @@
 //! Answers that change between runs: found every time, the same way, and
 //! never made up by a run that only hit a limit.
 
-use crate::support::{grader, json, output, root, tempdir};
+use crate::support::{correct_class_with, grader, json, output, root, tempdir};
 use serde_json::Value;
 
 /// Grades `submission` on the cases in `tests` as JSON.
@@ -56,14 +56,7 @@ fn ties_broken_by_pythons_salted_hash_fail_the_same_way_in_twenty_runs_of_twenty
 /// and checks that the misbehaviour, which is no answer, made no finding.
 fn only_other_runs_fail(name: &str, tail: &str) {
     let dir = tempdir();
-    let submission = dir.path().join(name);
-    let correct =
-        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
-    std::fs::write(
-        &submission,
-        format!("{correct}\n\nimport os as _os\n{tail}"),
-    )
-    .unwrap();
+    let submission = correct_class_with(dir.path(), name, &format!("import os as _os\n{tail}"));
     let tests = dir.path().join("tests");
     std::fs::create_dir(&tests).unwrap();
     for case in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
@@ -104,14 +97,7 @@ fn a_run_that_only_runs_out_of_memory_makes_no_finding() {
 /// (its expected answers the reference's).
 fn graded_with(name: &str, tail: &str, case: &str) -> Value {
     let dir = tempdir();
-    let submission = dir.path().join(name);
-    let correct =
-        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
-    std::fs::write(
-        &submission,
-        format!("{correct}\n\nimport os as _os\n{tail}"),
-    )
-    .unwrap();
+    let submission = correct_class_with(dir.path(), name, &format!("import os as _os\n{tail}"));
     let tests = dir.path().join("tests");
     std::fs::create_dir(&tests).unwrap();
     std::fs::write(tests.join("case.json"), case).unwrap();

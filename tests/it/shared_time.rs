@@ -4,7 +4,7 @@
 //! the cases a submission answers quickly still pass; and the report says
 //! which tests did not get the full limit.
 
-use crate::support::{grader, json, output, root, tempdir};
+use crate::support::{correct_class_with, grader, json_ok, output, tempdir};
 use serde_json::Value;
 
 /// The limit of the test's group.
@@ -14,18 +14,10 @@ const LIMIT_MS: u64 = 1000;
 /// start with `slow`, on one case per key of `keys`, named a, b, c...
 fn graded(keys: &[&str]) -> Value {
     let dir = tempdir();
-    let correct =
-        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
-    let submission = dir.path().join("loops_on_slow.py");
-    std::fs::write(
-        &submission,
-        format!(
-            "{correct}\n\n_route = Router.route\n\n\
-             def _looping(self, key):\n    while key.startswith('slow'):\n        pass\n    \
-             return _route(self, key)\n\nRouter.route = _looping\n"
-        ),
-    )
-    .unwrap();
+    let tail = "_route = Router.route\n\n\
+                def _looping(self, key):\n    while key.startswith('slow'):\n        pass\n    \
+                return _route(self, key)\n\nRouter.route = _looping\n";
+    let submission = correct_class_with(dir.path(), "loops_on_slow.py", tail);
     let tests = dir.path().join("tests");
     std::fs::create_dir(&tests).unwrap();
     for (key, name) in keys.iter().zip('a'..) {
@@ -35,21 +27,14 @@ fn graded(keys: &[&str]) -> Value {
         )
         .unwrap();
     }
-    let out = output(
+    json_ok(&output(
         grader()
             .args(["grade", "--format", "json", "--exit-zero", "--time-limit"])
             .arg(LIMIT_MS.to_string())
             .arg("--tests")
             .arg(&tests)
             .arg(&submission),
-    );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    json(&out)
+    ))
 }
 
 #[test]
@@ -72,8 +57,8 @@ fn after_a_time_limit_the_rest_of_the_group_shares_one_more_limit() {
     assert!(message.contains("this group shares"), "{message}");
     // Past that, every case gets a tenth of the limit: a quick one still
     // passes, a loop costs that tenth.
-    for i in 3..6 {
-        assert_eq!(shared(i), Some(LIMIT_MS / 10), "{}", tests[i]);
+    for t in &tests[3..6] {
+        assert_eq!(t["shared_limit_ms"], LIMIT_MS / 10, "{t}");
     }
     assert_eq!(tests[3]["verdict"], "accepted", "{}", tests[3]);
     assert_eq!(tests[4]["verdict"], "time-limit", "{}", tests[4]);

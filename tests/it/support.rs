@@ -118,6 +118,23 @@ pub fn json<T: serde::de::DeserializeOwned>(out: &Output) -> T {
     })
 }
 
+/// The JSON report a run wrote, after checking that it exited 0 (panics
+/// with its stderr otherwise).
+pub fn json_ok<T: serde::de::DeserializeOwned>(out: &Output) -> T {
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    json(out)
+}
+
+/// Writes `dir/name`: `submissions/python/correct_class.py` with `tail`
+/// appended (Python that patches its Router), and answers its path.
+pub fn correct_class_with(dir: &Path, name: &str, tail: &str) -> PathBuf {
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, format!("{correct}\n\n{tail}")).unwrap();
+    path
+}
+
 /// The spec's facts: h32 check values and each challenge page's samples.
 pub fn vectors() -> Value {
     serde_json::from_str(include_str!("../../reference/tests/fixtures/vectors.json")).unwrap()

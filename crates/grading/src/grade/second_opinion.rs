@@ -272,10 +272,9 @@ impl<'a> Grading<'a> {
                     return Ok(failed);
                 };
                 // The operations kept, alone: a difference there is a
-                // lead; for a case that failed, a prefix of it is evidence
-                // itself (one that passed needs its full replay, which
-                // decides its test).
-                let prefix = replay.kept.iter().enumerate().all(|(j, &k)| j == k);
+                // lead; for a case that failed, whose replay is a prefix
+                // of it (`replay_of`), it is evidence itself (one that
+                // passed needs its full replay, which decides its test).
                 if replay.kept.len() < case.ops.len() {
                     let input = subcase(case, &replay.kept);
                     let bound = crate::run::ReplyBound::for_case(case);
@@ -289,7 +288,7 @@ impl<'a> Grading<'a> {
                     let Some(at) = diagnose::first_difference(&expected, &after) else {
                         continue;
                     };
-                    if prefix && !first.passed {
+                    if !first.passed {
                         opinion.changed(
                             i,
                             self.shown(group)

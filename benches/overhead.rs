@@ -13,7 +13,9 @@
 //! 3. The verdict rows of the speed table ([`verdicts`]): the samples
 //!    against a plain replay and against pytest, eleven mixed cases, a
 //!    wrong answer explained against a correct one graded, a class's cost
-//!    per submission and two jobs against one; each with its goal.
+//!    per submission and two jobs against one, a correct Python submission
+//!    on each challenge's suite (wall and CPU), a class of forty against a
+//!    pool of plain replays, an endless loop's wait; each with its goal.
 //! 4. The vnode-ring reference (a B-tree of entries) against a sorted Vec,
 //!    for lookups and for adding and removing a node, at 100 to 10,000
 //!    nodes of 8 points.
@@ -362,12 +364,15 @@ fn main() {
         return;
     }
     // `cargo bench --bench overhead -- ring` runs the named ones only.
-    let benches: [(&str, fn()); 7] = [
+    let benches: [(&str, fn()); 10] = [
         ("route", bench_route),
+        ("suites", verdicts::suites),
         ("samples", verdicts::samples),
         ("mixed", verdicts::mixed),
         ("wrong", verdicts::wrong_answer),
         ("batch", verdicts::batch),
+        ("class", verdicts::class),
+        ("endless", verdicts::endless),
         ("ring", bench_ring),
         ("overhead", bench_grader_overhead),
     ];

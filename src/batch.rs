@@ -10,7 +10,9 @@ mod results;
 use grading::error::Error;
 use grading::grade::{Grading, Hidden};
 use grading::lang::Submission;
+use grading::tested::Tested;
 use phases::Step;
+use report::progress::Progress;
 use report::{Report, SubmissionReport, assemble};
 use results::Results;
 use std::collections::BTreeMap;
@@ -261,6 +263,7 @@ pub fn run(
     grading: &Grading<'_>,
     entries: &[Entry],
     jobs: usize,
+    progress: &Progress,
     results: Option<ResultsFolder<'_>>,
 ) -> Result<Vec<SubmissionReport>, Error> {
     let resume = results.as_ref().is_some_and(|r| r.resume);
@@ -287,7 +290,7 @@ pub fn run(
             None => true,
         });
     }
-    let progress = report::progress::Progress::new(entries.len() as u64, done.len() as u64);
+    progress.start(done.len() as u64);
     let finished = Mutex::new(done);
     // Saves and counts a submission graded to the end.
     let finish = |entry: &Entry, report: SubmissionReport| -> Result<(), Error> {
@@ -309,6 +312,62 @@ pub fn run(
             .unwrap_or(usize::MAX)
     });
     Ok(reports)
+}
+
+/// What the grading's threads are told as each test ends: the progress
+/// line, and with `grade --events` the lines `grader watch` reads.
+pub struct Told<'p> {
+    pub progress: &'p Progress,
+    pub events: Option<Events>,
+}
+
+impl grading::grade::Observer for Told<'_> {
+    fn ran(&self, name: &str, tested: &Tested<'_>) {
+        self.progress.ran(name);
+        if let Some(events) = &self.events {
+            events.tell(tested);
+        }
+    }
+}
+
+/// The events of one submission's grading (`grade --events`), on standard
+/// error: every test as it ends, the first failure the reader may see in
+/// full.
+pub struct Events {
+    audience: report::Audience,
+    denominator: u64,
+    of: u64,
+    /// Tests run so far, and whether a failure was told.
+    told: Mutex<(u64, bool)>,
+}
+
+impl Events {
+    pub fn new(audience: report::Audience, denominator: u64, of: u64) -> Events {
+        Events {
+            audience,
+            denominator,
+            of,
+            told: Mutex::new((0, false)),
+        }
+    }
+
+    fn tell(&self, tested: &Tested<'_>) {
+        let mut told = self.told.lock().unwrap();
+        told.0 += 1;
+        let failed = match told.1 {
+            true => None,
+            false => report::progress::failed_early(tested, self.audience, self.denominator),
+        };
+        told.1 |= failed.is_some();
+        let event = report::progress::Event {
+            ran: told.0,
+            of: self.of,
+            failed: failed.map(Box::new),
+        };
+        if let Ok(line) = serde_json::to_string(&event) {
+            eprintln!("{}{line}", report::progress::EVENT_PREFIX);
+        }
+    }
 }
 
 /// A class graded by `Grading`, phase by phase.

@@ -140,6 +140,11 @@ pub struct GradeArgs {
     #[arg(long)]
     pub exit_zero: bool,
 
+    /// Tell each test as it ends on standard error, a line of JSON after
+    /// "event: " (what `grader watch` shows before the rest is graded)
+    #[arg(long, hide = true)]
+    pub events: bool,
+
     /// Submission files, or folders holding one folder (or file) per student
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,

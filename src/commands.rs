@@ -267,21 +267,31 @@ fn graded(
             group.time_limit = std::time::Duration::from_millis(ms);
         }
     }
+    // Gradescope shows a published result to its student: hidden tests'
+    // details stay out unless asked for by name.
+    let audience = args.audience.unwrap_or(if single(args.format).is_some() {
+        report::Audience::Learner
+    } else {
+        report::Audience::Instructor
+    });
+    let cases: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
+    let progress = report::progress::Progress::new(entries.len() as u64, cases as u64);
+    let told = batch::Told {
+        progress: &progress,
+        events: args
+            .events
+            .then(|| batch::Events::new(audience, suite.denominator, cases as u64)),
+    };
     let grading = grading::grade::Grading {
         challenge: &challenge,
         source: &root.source,
         suite: &suite,
         env: &env,
-        // Gradescope shows a published result to its student: hidden
-        // tests' details stay out unless asked for by name.
-        audience: args.audience.unwrap_or(if single(args.format).is_some() {
-            report::Audience::Learner
-        } else {
-            report::Audience::Instructor
-        }),
+        audience,
         extras: limits.extras(),
         started_at_ms: grading::grade::now_ms(),
         derived: Default::default(),
+        observer: Some(&told),
     };
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
@@ -293,6 +303,7 @@ fn graded(
         &grading,
         &entries,
         jobs,
+        &progress,
         results.map(|dir| batch::ResultsFolder {
             dir,
             resume: args.resume,
@@ -361,7 +372,18 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     if let Some(dir) = &cli.challenges {
         grade.extend(["--challenges".into(), absolute_path(dir)?.into_os_string()]);
     }
-    grade.extend(["grade", "--format", "json", "--jobs", "1", "--audience"].map(Into::into));
+    grade.extend(
+        [
+            "grade",
+            "--format",
+            "json",
+            "--events",
+            "--jobs",
+            "1",
+            "--audience",
+        ]
+        .map(Into::into),
+    );
     grade.push(audience.into());
     grade.extend(grading.to_args());
     grade.push("--".into());

@@ -48,6 +48,10 @@ pub struct Watch {
 enum Shown {
     Grading {
         saved_at: String,
+        /// Tests run so far, of all, as the grading tells them.
+        ran: Option<(u64, u64)>,
+        /// The first failure it told, in full.
+        failed: Option<Box<report::TestReport>>,
     },
     Graded {
         at: String,
@@ -108,6 +112,8 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
                         running = Some(grading);
                         Shown::Grading {
                             saved_at: os::time_of_day(),
+                            ran: None,
+                            failed: None,
                         }
                     }
                     Err(e) => Shown::Failed {
@@ -119,6 +125,17 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
                 Shown::Missing
             };
             redraw = true;
+        }
+        // The first failure goes up as soon as it is known, the count of
+        // tests with it.
+        if let (Some(grading), Shown::Grading { ran, failed, .. }) = (&running, &mut shown) {
+            for event in grading.events() {
+                *ran = Some((event.ran, event.of));
+                if failed.is_none() {
+                    *failed = event.failed;
+                }
+                redraw = true;
+            }
         }
         if let Some(outcome) = running.as_mut().and_then(Regrading::poll) {
             running = None;
@@ -164,9 +181,15 @@ fn draw(
     notes: &[String],
 ) -> std::io::Result<()> {
     let state = match shown {
-        Shown::Grading { saved_at } => WatchState::Grading {
+        Shown::Grading {
+            saved_at,
+            ran,
+            failed,
+        } => WatchState::Grading {
             saved_at,
             previous: last,
+            ran: *ran,
+            failed: failed.as_deref(),
         },
         Shown::Graded { at, report } => match report.submissions.first() {
             Some(submission) => WatchState::Graded { at, submission },

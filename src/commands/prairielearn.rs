@@ -112,6 +112,7 @@ fn grade(
         shard: None,
         gradebook: None,
         exit_zero: true,
+        events: false,
         paths: vec![student],
     };
     let report = super::graded(

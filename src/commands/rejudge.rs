@@ -161,6 +161,7 @@ fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> (GradeArgs, Vec<Part>) 
         shard: recorded.shard,
         gradebook: None,
         exit_zero: false,
+        events: false,
         paths: recorded.paths,
     };
     (grade, recorded.resumed)

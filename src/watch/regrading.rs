@@ -1,21 +1,27 @@
-//! One grading of the watched file: `grader grade --format json` run as a
-//! child process, so that a newer save can stop it at any moment (its
-//! sessions die with it) and nothing it does can take `watch` down.
+//! One grading of the watched file: `grader grade --format json --events`
+//! run as a child process, so that a newer save can stop it at any moment
+//! (its sessions die with it) and nothing it does can take `watch` down.
+//! Its events (every test as it ends, the first failure in full) come on
+//! its standard error as they happen.
 
 use report::Report;
+use report::progress::{EVENT_PREFIX, Event};
 use sandbox::os;
 use std::ffi::OsString;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
 use std::thread::JoinHandle;
 
 /// A grading of the watched file under way.
 pub struct Regrading {
     child: Child,
     stdout: Option<JoinHandle<Vec<u8>>>,
+    /// What the grader said on standard error that is not an event.
     stderr: Option<JoinHandle<Vec<u8>>>,
+    events: Receiver<Event>,
 }
 
 /// How a grading ended.
@@ -47,12 +53,37 @@ impl Regrading {
             })
         };
         let stdout = child.stdout.take().map(|p| drain(Box::new(p)));
-        let stderr = child.stderr.take().map(|p| drain(Box::new(p)));
+        let (send, events) = channel();
+        let stderr = child.stderr.take().map(|pipe| {
+            std::thread::spawn(move || {
+                let mut said = Vec::new();
+                let mut lines = std::io::BufReader::new(pipe);
+                let mut line = Vec::new();
+                while lines.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+                    let event = line
+                        .strip_prefix(EVENT_PREFIX.as_bytes())
+                        .and_then(|json| serde_json::from_slice::<Event>(json).ok());
+                    match event {
+                        // Nobody listening: the grading was dropped.
+                        Some(event) => drop(send.send(event)),
+                        None => said.extend_from_slice(&line),
+                    }
+                    line.clear();
+                }
+                said
+            })
+        });
         Ok(Regrading {
             child,
             stdout,
             stderr,
+            events,
         })
+    }
+
+    /// The events told since the last call, in order.
+    pub fn events(&self) -> Vec<Event> {
+        self.events.try_iter().collect()
     }
 
     /// The outcome, once the grading has ended.

@@ -234,15 +234,32 @@ fn watch_screens() {
         .find(|(n, _)| n == "rendezvous-scores")
         .unwrap();
     let previous = &report.submissions[0];
+    let failing = previous
+        .tests
+        .iter()
+        .find(|t| t.verdict != report::contract::Verdict::Accepted)
+        .expect("the fixture has a failing test");
     let mut text = String::new();
     for state in [
         WatchState::Grading {
             saved_at: "10:21:09",
             previous: Some(previous),
+            ran: None,
+            failed: None,
         },
         WatchState::Grading {
             saved_at: "10:21:09",
             previous: None,
+            ran: Some((4, 22)),
+            failed: None,
+        },
+        // The first failure told before the rest is graded replaces the
+        // older version's verdict.
+        WatchState::Grading {
+            saved_at: "10:21:09",
+            previous: Some(previous),
+            ran: Some((7, 22)),
+            failed: Some(failing),
         },
         WatchState::Failed {
             at: "10:21:10",

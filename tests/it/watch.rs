@@ -329,10 +329,13 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
     let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
     let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
     let mut record = || seen.borrow_mut().extend(descendants(shell));
-    // The syntax error is the verdict, on every test alike.
+    // The syntax error is the verdict, on every test alike (the first
+    // failing test shows it before the verdict).
     let screen = tmux.wait_for(
-        "the load error",
-        |s| s.contains("the module failed to load: SyntaxError"),
+        "the load error's verdict",
+        |s| {
+            s.contains("the module failed to load: SyntaxError") && s.contains("tests pass · score")
+        },
         &mut record,
     );
     assert!(
@@ -552,4 +555,110 @@ fn watch_follows_a_folder_removed_and_made_again() {
     let seen = seen.into_inner();
     let left: Vec<&Process> = seen.iter().filter(|p| alive(p)).collect();
     assert!(left.is_empty(), "still running after watch ended: {left:?}");
+}
+
+/// A Router that answers wrongly from the first sample on (the smallest
+/// name, whatever the scores) and never answers a route among a thousand
+/// nodes: the large group, last in the suite, runs to its time limit.
+const WRONG_THEN_SLOW: &str = "\
+class Router:
+    def __init__(self, nodes):
+        self.nodes = sorted(set(nodes))
+
+    def add(self, node):
+        if node not in self.nodes:
+            self.nodes = sorted(self.nodes + [node])
+
+    def remove(self, node):
+        if node in self.nodes:
+            self.nodes.remove(node)
+
+    def route(self, key):
+        while len(self.nodes) >= 1000:
+            pass
+        return self.nodes[0] if self.nodes else None
+";
+
+#[test]
+fn watch_shows_the_first_failure_while_the_rest_is_graded() {
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::write(&file, WRONG_THEN_SLOW).unwrap();
+    let tmux = Tmux::new("early");
+    tmux.start(&format!(
+        "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    // While the large group runs to its limit, the first failure is on
+    // the screen in full, with the count of tests run.
+    let early = tmux.wait_for(
+        "the first failure before the verdict",
+        |s| s.contains("the first failing test (the rest are still being graded)"),
+        &mut || {},
+    );
+    assert!(
+        early.contains("wrong-answer in sample/sample-1-keys-spread-over-three-nodes"),
+        "{early}"
+    );
+    assert!(early.contains("expected: \"cache-3\""), "{early}");
+    assert!(early.contains("tests run"), "{early}");
+    assert!(!early.contains("tests pass · score"), "{early}");
+    // Then the whole verdict replaces it.
+    let done = tmux.wait_for(
+        "the verdict",
+        |s| s.contains("tests pass · score"),
+        &mut || {},
+    );
+    assert!(!done.contains("still being graded"), "{done}");
+    assert!(
+        done.contains("time-limit") || done.contains("wrong-answer"),
+        "{done}"
+    );
+}
+
+#[test]
+fn grade_on_a_terminal_counts_the_tests_and_its_clock_moves_during_one() {
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::write(&file, WRONG_THEN_SLOW).unwrap();
+    let tmux = Tmux::new("ticks");
+    // The shell stays: a pane that ends may scroll its last lines away.
+    tmux.start(&format!(
+        "cd '{}' && {} --challenges '{}' grade --cache-dir cache router.py > report.txt; echo \"grade exited $?\"; sleep 600",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    // The last test (the large group's only one) is running: the line
+    // counts the 21 before it.
+    let line = |screen: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains("21/22 tests, 0/1 graded"))
+            .map(str::to_owned)
+    };
+    let first = tmux.wait_for(
+        "the progress line at the last test",
+        |s| line(s).is_some(),
+        &mut || {},
+    );
+    let first = line(&first).unwrap();
+    // Its clock moves while that one test runs, with nothing else done.
+    let later = tmux.wait_for(
+        "the clock to move",
+        |s| line(s).is_some_and(|l| l != first) || s.contains("grade exited"),
+        &mut || {},
+    );
+    assert!(
+        line(&later).is_some(),
+        "the grading ended before the clock moved:\n{later}"
+    );
+    let end = tmux.wait_for("the end", |s| s.contains("grade exited"), &mut || {});
+    assert!(end.contains("grade exited 1"), "{end}");
+    // The line is gone once grading ends.
+    assert!(!end.contains("tests, "), "{end}");
 }

@@ -73,6 +73,17 @@ pub struct Grading<'a> {
     pub started_at_ms: u64,
     /// What is derived from the suite once, for every submission.
     pub derived: Derived,
+    /// Told of every case as its first run ends.
+    pub observer: Option<&'a dyn Observer>,
+}
+
+/// Told of each case as its first run ends (not of the extra runs after
+/// it), from whichever thread grades it: a progress line that moves while
+/// a submission runs, a screen that shows the first failure before the
+/// rest is graded.
+pub trait Observer: Sync {
+    /// A case of the submission named `name` ran, as `tested` records it.
+    fn ran(&self, name: &str, tested: &Tested<'_>);
 }
 
 /// One case's slot in a grading, in the suite's order: its record, once
@@ -360,6 +371,7 @@ impl Grading<'_> {
     /// its cases ran past the limit.
     fn run_timed<'c>(
         &self,
+        name: &str,
         runner: &mut Runner<'_>,
         clock: &mut GroupClock,
         group: &'c Group,
@@ -373,6 +385,9 @@ impl Grading<'_> {
             None => self.run_one(runner, group, case, group.time_limit)?,
         };
         clock.ran(group, &tested);
+        if let Some(observer) = self.observer {
+            observer.ran(name, &tested);
+        }
         Ok(tested)
     }
 

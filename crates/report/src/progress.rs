@@ -1,48 +1,107 @@
-//! Progress while a class is graded, on standard error: a bar on a
-//! terminal, a line per submission elsewhere (CI logs).
+//! Progress while submissions are graded, on standard error: on a
+//! terminal, a bar of the tests run that moves with every test and a
+//! clock that ticks; elsewhere (CI logs), a line per submission. And the
+//! events `grader watch` reads from the grading it runs: every test as it
+//! ends, the first failure in full.
 
-use super::SubmissionReport;
+use super::{Audience, SubmissionReport, TestReport};
+use grading::tested::Tested;
+use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// How often the bar's clock is redrawn while nothing else changes.
+const TICK: Duration = Duration::from_millis(250);
 
 /// Progress on standard error: a bar on a terminal, plain lines elsewhere.
 pub struct Progress {
-    bar: Option<indicatif::ProgressBar>,
+    /// The bar, once grading has started, on a terminal only.
+    bar: OnceLock<Option<indicatif::ProgressBar>>,
+    /// Submissions to grade in all.
     total: u64,
-    count: Mutex<u64>,
+    /// Cases a submission runs.
+    cases: u64,
+    counts: Mutex<Counts>,
+}
+
+#[derive(Default)]
+struct Counts {
+    /// Submissions graded to the end.
+    graded: u64,
+    /// Per submission being graded, by name: its tests run so far.
+    running: HashMap<String, u64>,
 }
 
 impl Progress {
-    pub fn new(total: u64, already: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:30} {pos}/{len} graded, {elapsed} ({eta} left) {msg}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            bar.set_position(already);
-            bar
-        });
-        if already > 0 && bar.is_none() {
-            eprintln!("resuming: {already} of {total} already graded");
-        }
+    /// Progress over `total` submissions of `cases` tests each; nothing is
+    /// shown before [`Progress::start`].
+    pub fn new(total: u64, cases: u64) -> Progress {
         Progress {
-            bar,
+            bar: OnceLock::new(),
             total,
-            count: Mutex::new(already),
+            cases,
+            counts: Mutex::new(Counts::default()),
         }
     }
 
+    /// Shows the progress, with `already` submissions graded (by an
+    /// earlier run that is resumed).
+    pub fn start(&self, already: u64) {
+        self.counts.lock().unwrap().graded = already;
+        let bar = self.bar.get_or_init(|| {
+            std::io::stderr().is_terminal().then(|| {
+                let bar = indicatif::ProgressBar::new(self.total * self.cases);
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:30} {pos}/{len} tests, {msg}, {elapsed} ({eta} left)",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                bar.set_position(already * self.cases);
+                bar.set_message(format!("{already}/{} graded", self.total));
+                // The clock moves while a long test runs.
+                bar.enable_steady_tick(TICK);
+                bar
+            })
+        });
+        if already > 0 && bar.is_none() {
+            eprintln!("resuming: {already} of {} already graded", self.total);
+        }
+    }
+
+    fn bar(&self) -> Option<&indicatif::ProgressBar> {
+        self.bar.get().and_then(Option::as_ref)
+    }
+
+    /// A test of the submission named `name` has run.
+    pub fn ran(&self, name: &str) {
+        *self
+            .counts
+            .lock()
+            .unwrap()
+            .running
+            .entry(name.to_owned())
+            .or_default() += 1;
+        if let Some(bar) = self.bar() {
+            bar.inc(1);
+        }
+    }
+
+    /// `report`'s submission is graded to the end.
     pub fn done(&self, report: &SubmissionReport) {
-        let mut count = self.count.lock().unwrap();
-        *count += 1;
-        match &self.bar {
+        let mut counts = self.counts.lock().unwrap();
+        counts.graded += 1;
+        // The tests it did not run (a module that never built runs none)
+        // count as done now.
+        let ran = counts.running.remove(&report.name).unwrap_or(0);
+        match self.bar() {
             Some(bar) => {
-                bar.set_position(*count);
+                bar.inc(self.cases.saturating_sub(ran));
                 bar.set_message(format!(
-                    "{}: {}",
+                    "{}/{} graded, {}: {}",
+                    counts.graded,
+                    self.total,
                     super::text::visible(&report.name),
                     report.verdict
                 ));
@@ -51,7 +110,7 @@ impl Progress {
                 let _ = writeln!(
                     std::io::stderr(),
                     "[{}/{}] {} ({}): {} ({} of {})",
-                    *count,
+                    counts.graded,
                     self.total,
                     super::text::visible(&report.name),
                     super::text::visible(&report.path),
@@ -64,8 +123,44 @@ impl Progress {
     }
 
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar() {
             bar.finish_and_clear();
         }
     }
+}
+
+/// What a grading tells `grader watch` as it goes, a line of JSON each on
+/// standard error after [`EVENT_PREFIX`] (`grade --events`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Event {
+    /// Tests run so far.
+    pub ran: u64,
+    /// Tests in all.
+    pub of: u64,
+    /// The first test that failed, when this one did and its reader may
+    /// see its inside: the report's entry for it as its first run left it
+    /// (the mistake named across tests comes with the whole report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<Box<TestReport>>,
+}
+
+/// What starts an event's line on standard error.
+pub const EVENT_PREFIX: &str = "event: ";
+
+/// The report's entry for `tested` as soon as its first run ends, when it
+/// failed and `audience` may see its inside (`denominator` as the suite's).
+pub fn failed_early(
+    tested: &Tested<'_>,
+    audience: Audience,
+    denominator: u64,
+) -> Option<TestReport> {
+    let accepted = tested.judgement.verdict == grading::judge::Verdict::Accepted;
+    (!accepted && audience.sees(tested.group.visibility)).then(|| {
+        super::entry::test_report(
+            tested,
+            super::score::test_points(tested.group, denominator, false),
+            audience,
+            None,
+        )
+    })
 }

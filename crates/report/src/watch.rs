@@ -29,10 +29,13 @@ pub struct WatchScreen<'a> {
 #[derive(Debug, Clone, Copy)]
 pub enum WatchState<'a> {
     /// Being graded, saved at `saved_at`; `previous` is the verdict of an
-    /// older version, shown as such.
+    /// older version, shown as such until this one's first failure,
+    /// `failed`, is known; `ran` is the tests run so far, of all.
     Grading {
         saved_at: &'a str,
         previous: Option<&'a SubmissionReport>,
+        ran: Option<(u64, u64)>,
+        failed: Option<&'a TestReport>,
     },
     /// Graded at `at`.
     Graded {
@@ -61,12 +64,27 @@ pub fn render_watch(screen: &WatchScreen<'_>, out: &mut dyn Write) -> io::Result
     )?;
     writeln!(out)?;
     match screen.state {
-        WatchState::Grading { saved_at, previous } => {
+        WatchState::Grading {
+            saved_at,
+            previous,
+            ran,
+            failed,
+        } => {
+            let count = ran.map_or(String::new(), |(ran, of)| format!(" {ran}/{of} tests run"));
             writeln!(
                 out,
-                "{HEAD}grading{HEAD:#} the version saved at {saved_at}..."
+                "{HEAD}grading{HEAD:#} the version saved at {saved_at}...{count}"
             )?;
-            if let Some(s) = previous {
+            if let Some(t) = failed {
+                writeln!(
+                    out,
+                    "{BAD}{}{BAD:#} in {}, the first failing test (the rest are still being graded)",
+                    t.verdict,
+                    visible(&format!("{}/{}", t.group, t.name))
+                )?;
+                writeln!(out)?;
+                render_failure(t, out)?;
+            } else if let Some(s) = previous {
                 writeln!(
                     out,
                     "{DIM}before this save: {}, {}{DIM:#}",

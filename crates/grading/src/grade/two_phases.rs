@@ -62,7 +62,7 @@ impl<'a> Grading<'a> {
             .iter()
             .map(|(group, case)| {
                 (!self.later(group))
-                    .then(|| self.run_timed(&mut runner, &mut clock, group, case))
+                    .then(|| self.run_timed(name, &mut runner, &mut clock, group, case))
                     .transpose()
             })
             .collect::<Result<Vec<Slot<'a>>, Error>>()?;
@@ -133,7 +133,7 @@ impl<'a> Grading<'a> {
         let mut clock = GroupClock::default();
         for (slot, (group, case)) in pending.ran.iter_mut().zip(&cases) {
             if self.later(group) {
-                *slot = Some(self.run_timed(runner, &mut clock, group, case)?);
+                *slot = Some(self.run_timed(&pending.name, runner, &mut clock, group, case)?);
             }
         }
         let budget = &pending.budget;

@@ -284,6 +284,22 @@ pub struct AuditArgs {
     /// How to write the audit
     #[arg(long, short, value_enum, default_value_t = AuditFormat::Human)]
     pub format: AuditFormat,
+
+    /// Instead of the mistakes: grade these correct submissions, measure
+    /// the CPU time of every case, and propose each group's time limit as
+    /// twice the slowest correct case, in whole seconds, at least 1 s
+    #[arg(long, value_name = "SUBMISSION", num_args = 1..)]
+    pub limits: Vec<PathBuf>,
+
+    /// With --limits: write the proposed limits to the challenge's
+    /// challenge.toml, keeping its comments and other settings
+    #[arg(long, requires = "limits")]
+    pub write: bool,
+
+    /// With --limits: where compiled and transpiled submissions are cached
+    /// [default: as for `grade`]
+    #[arg(long, value_name = "DIR", requires = "limits")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// The formats `grader audit` writes.

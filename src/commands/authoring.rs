@@ -2,12 +2,18 @@
 //! each on a challenge's suite (or a `--tests` folder).
 
 use super::{Error, Status};
-use crate::cli::{AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, SuiteArgs};
+use crate::cli::{
+    AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, GradeArgs, GradingArgs, SuiteArgs,
+};
 use grading::challenge::{self, Challenge};
+use report::Format;
 use std::io::Write;
 
 /// `grader audit`: every known mistake against the suite.
 pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    if !args.limits.is_empty() {
+        return audit_limits(cli, args, out);
+    }
     let (challenge, dir, own) = authoring(cli, &args.suite, None)?;
     let suite = challenge.load_suite(&dir, own)?;
     let cases: Vec<&challenge::Case> = suite.cases().collect();
@@ -25,6 +31,121 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
         Status::Failed
     })
 }
+
+/// `grader audit --limits`: the correct submissions named graded one at a
+/// time (so that none slows another), the CPU time of every case they
+/// pass, and each group's limit proposed from it; written to
+/// challenge.toml with `--write`.
+fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    use grading::author::limits;
+    let writes = args.write.then_some("audit --limits --write");
+    let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
+    if args.write && !own {
+        return Err(Error::Usage(
+            "--write sets the limits of the challenge's own groups, and --tests names other cases: measure without --write, and set time_ms in challenge.toml yourself".into(),
+        ));
+    }
+    let suite = challenge.load_suite(&dir, own)?;
+    // Measured under a limit well above the current ones, so that a
+    // correct submission slower than they allow is measured, not cut.
+    let measuring = suite
+        .groups
+        .iter()
+        .map(|g| g.time_limit.as_millis() as u64)
+        .max()
+        .unwrap_or(0)
+        .saturating_mul(4)
+        .max(MEASURING_LEAST_MS);
+    let grade = GradeArgs {
+        grading: GradingArgs {
+            challenge: args.suite.challenge.clone(),
+            tests: args.suite.tests.clone(),
+            time_limit: Some(measuring),
+            memory_limit: None,
+            output_limit: None,
+            extra_run_limit: None,
+            extras_budget: None,
+            no_sandbox: false,
+            require_sandbox: false,
+            cache_dir: args.cache_dir.clone(),
+        },
+        format: Format::Human,
+        output: None,
+        all: false,
+        audience: Some(report::Audience::Instructor),
+        // One at a time: a submission measured beside another would be
+        // measured with its share of the machine's memory bandwidth.
+        jobs: Some(1),
+        results: None,
+        resume: false,
+        shard: None,
+        gradebook: None,
+        exit_zero: true,
+        events: false,
+        paths: args.limits.clone(),
+    };
+    let graded = super::graded(
+        super::Challenges::Find(cli.challenges.as_deref()),
+        &grade,
+        &[],
+        None,
+    )?;
+    let mut timings = Vec::new();
+    let mut left_out = Vec::new();
+    for submission in &graded.submissions {
+        if submission.verdict != report::contract::Verdict::Accepted {
+            left_out.push((submission.path.clone(), submission.verdict));
+            continue;
+        }
+        let language = serde_json::to_value(submission.language)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        timings.extend(submission.tests.iter().map(|t| limits::Timing {
+            group: t.group.clone(),
+            case: t.name.clone(),
+            by: submission.path.clone(),
+            language: language.clone(),
+            cpu: std::time::Duration::from_millis(t.cpu_ms),
+        }));
+    }
+    let rows = limits::proposals(&challenge, &suite, &timings);
+    let file = challenge.dir.join("challenge.toml");
+    let written = match args.write && !timings.is_empty() {
+        true => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(Error::io(format!("cannot read {}", file.display())))?;
+            let new = limits::rewrite(&text, &file, &rows)?;
+            if new != text {
+                grading::fsutil::write_atomically(&file, new.as_bytes())?;
+            }
+            Some(file.as_path())
+        }
+        false => None,
+    };
+    let view = report::authoring::Limits {
+        challenge: &challenge.id,
+        measured: graded.submissions.len() - left_out.len(),
+        rows: &rows,
+        left_out: &left_out,
+        file: &file,
+        written,
+    };
+    match args.format {
+        AuditFormat::Json => report::authoring::render_limits_json(&view, out),
+        AuditFormat::Human => report::authoring::render_limits(&view, out),
+    }
+    .map_err(Error::io("cannot write output"))?;
+    // A submission given as correct that is not is the author's to look
+    // at, and so is a suite no correct submission passed.
+    Ok(match left_out.is_empty() && !timings.is_empty() {
+        true => Status::Passed,
+        false => Status::Failed,
+    })
+}
+
+/// The least time limit `audit --limits` measures under, in ms.
+const MEASURING_LEAST_MS: u64 = 20_000;
 
 /// The challenge and the folder an authoring command works in. A command
 /// that writes (`writes`, its name) may not write into the embedded

@@ -359,3 +359,153 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
         assert!(by_name, "{id}: no tie in the ties case");
     }
 }
+
+/// `audit --limits` measures correct submissions, leaves out one that is
+/// not, proposes each group's limit by the documented rule (twice the
+/// slowest correct case's CPU time, in whole seconds, at least 1 s), and
+/// `--write` puts them in challenge.toml, keeping its comments.
+#[test]
+fn audit_proposes_limits_from_correct_submissions_and_writes_them() {
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    copy_tree(&root().join("challenges"), &challenges, |rel| {
+        rel.starts_with("weighted-hrw")
+    });
+    let toml = challenges.join("weighted-hrw/challenge.toml");
+    // A group with a limit of its own, far from what the work needs.
+    let original = std::fs::read_to_string(&toml).unwrap().replacen(
+        "name = \"shares\"\n",
+        "name = \"shares\"\n# Far too long.\ntime_ms = 7000\n",
+        1,
+    );
+    assert!(original.contains("time_ms = 7000"));
+    std::fs::write(&toml, &original).unwrap();
+    let c = challenges.to_str().unwrap();
+    let correct = root().join("submissions/weighted-hrw/python/correct.py");
+    let wrong = root().join("submissions/weighted-hrw/python/times_weight.py");
+    let cache = dir.path().join("cache");
+    let (correct, wrong, cache) = (
+        correct.to_str().unwrap(),
+        wrong.to_str().unwrap(),
+        cache.to_str().unwrap(),
+    );
+    let base = ["--challenges", c, "audit", "-c", "weighted-hrw"];
+    let both = run(&[
+        &base[..],
+        &[
+            "--format",
+            "json",
+            "--cache-dir",
+            cache,
+            "--limits",
+            correct,
+            wrong,
+        ],
+    ]
+    .concat());
+    assert_eq!(both.status.code(), Some(1), "{}", text(&both.stderr));
+    let found: Value = serde_json::from_slice(&both.stdout).unwrap();
+    assert_eq!(found["measured"], 1);
+    assert_eq!(found["left_out"][0]["submission"], wrong);
+    assert_eq!(found["left_out"][0]["verdict"], "wrong-answer");
+    assert_eq!(found["written"], Value::Null);
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        original,
+        "nothing written"
+    );
+    let groups = found["groups"].as_array().unwrap();
+    let names: Vec<&str> = groups
+        .iter()
+        .map(|g| g["group"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["sample", "edge", "weights", "ties", "shares", "churn"]
+    );
+    for group in groups {
+        let slowest = group["slowest"].as_array().unwrap();
+        assert_eq!(slowest.len(), 1, "one language measured: {group}");
+        assert_eq!(slowest[0]["language"], "python");
+        assert_eq!(
+            slowest[0]["submission"], correct,
+            "the wrong one is not measured"
+        );
+        let cpu = slowest[0]["cpu_ms"].as_u64().unwrap();
+        let rule = (2 * cpu).div_ceil(1000).max(1) * 1000;
+        assert_eq!(group["proposed_ms"].as_u64(), Some(rule), "{group}");
+    }
+    let shares = &groups[4];
+    assert_eq!(shares["current_ms"], 7000);
+
+    // Written: every group's limit is its proposal, and nothing else moved.
+    let write = run(&[
+        &base[..],
+        &["--cache-dir", cache, "--write", "--limits", correct],
+    ]
+    .concat());
+    assert_eq!(write.status.code(), Some(0), "{}", text(&write.stderr));
+    let out = text(&write.stdout);
+    assert!(
+        out.contains(&format!("written to {}", toml.display())),
+        "{out}"
+    );
+    assert!(out.contains("7 s now, "), "{out}");
+    let written = std::fs::read_to_string(&toml).unwrap();
+    assert!(
+        !written.contains("Far too long") && !written.contains("7000"),
+        "{written}"
+    );
+    let keep = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.contains("time_ms") && !l.contains("Far too long"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        keep(&written),
+        keep(&original),
+        "comments and settings kept"
+    );
+    let challenge = Challenge::load(&challenges, "weighted-hrw").unwrap();
+    let suite = challenge
+        .load_suite(&challenges.join("weighted-hrw/tests"), true)
+        .unwrap();
+    for group in &suite.groups {
+        let measured = groups.iter().find(|g| g["group"] == group.name.as_str());
+        assert_eq!(
+            Some(group.time_limit.as_millis() as u64),
+            measured.and_then(|g| g["proposed_ms"].as_u64()),
+            "{}",
+            group.name
+        );
+    }
+    // The rewritten file is a valid challenge.
+    let validate = run(&["--challenges", c, "validate", "-c", "weighted-hrw"]);
+    assert_eq!(
+        validate.status.code(),
+        Some(0),
+        "{}",
+        text(&validate.stdout)
+    );
+
+    // Cases of a --tests folder are not the challenge's groups.
+    let tests = challenges.join("weighted-hrw/tests");
+    let refused = run(&[
+        &base[..],
+        &[
+            "--tests",
+            tests.to_str().unwrap(),
+            "--write",
+            "--limits",
+            correct,
+        ],
+    ]
+    .concat());
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stderr).contains("--tests"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

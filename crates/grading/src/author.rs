@@ -9,6 +9,8 @@ use crate::fsutil::write_atomically;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub mod limits;
+
 /// The canonical text of a case or expected file: compact JSON and a
 /// newline, as a challenge page shows it.
 pub fn canonical(value: &Value) -> String {

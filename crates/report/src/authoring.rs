@@ -1,11 +1,14 @@
 //! What the authoring commands print: `list`, `audit`, `bless` and
 //! `validate`. The commands compute; these functions only write.
 
+use crate::contract::Verdict;
+use grading::author::limits::GroupLimit;
 use grading::author::{Blessing, Finding};
 use grading::challenge::{Challenge, Scoring, Suite, Visibility};
 use grading::diagnose::AuditRow;
 use grading::words::counted;
 use std::io::{self, Write};
+use std::path::Path;
 
 /// `grader list`: each challenge with its operations, then its groups.
 pub fn render_list(
@@ -171,4 +174,156 @@ pub fn render_valid(
             format!(" ({})", counted(warnings, "warning"))
         }
     )
+}
+
+/// What `grader audit --limits` found: each group's limit as it is and as
+/// proposed from the correct submissions measured.
+#[derive(Debug)]
+pub struct Limits<'a> {
+    pub challenge: &'a str,
+    /// Correct submissions measured.
+    pub measured: usize,
+    pub rows: &'a [GroupLimit],
+    /// Submissions named that were not accepted, so not measured: their
+    /// paths and verdicts.
+    pub left_out: &'a [(String, Verdict)],
+    /// The challenge.toml the limits belong in.
+    pub file: &'a Path,
+    /// Where they were written, with `--write`.
+    pub written: Option<&'a Path>,
+}
+
+/// `grader audit --limits`: a line per group (its limit now, the proposed
+/// one and why), the submissions left out, and where the limits go.
+pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()> {
+    use grading::author::limits::{FLOOR, MULTIPLE, shown};
+    writeln!(
+        out,
+        "{}: time limits from {} (CPU time; {MULTIPLE} times the slowest correct case, in whole seconds, at least {})",
+        limits.challenge,
+        counted(limits.measured, "correct submission"),
+        shown(FLOOR)
+    )?;
+    let width = limits
+        .rows
+        .iter()
+        .map(|r| r.group.chars().count())
+        .max()
+        .unwrap_or(0);
+    for row in limits.rows {
+        let now = shown(row.current);
+        let group = &row.group;
+        match (row.proposed, row.slowest()) {
+            (Some(proposed), Some(slowest)) => {
+                let change = match proposed == row.current {
+                    true => format!("{now}, as now"),
+                    false => format!("{now} now, {} proposed", shown(proposed)),
+                };
+                let languages: Vec<String> = row
+                    .slowest
+                    .iter()
+                    .map(|t| format!("{} {}", t.language, shown(t.cpu)))
+                    .collect();
+                writeln!(
+                    out,
+                    "  {group:<width$}  {change}: slowest {} by {} on {} ({}; reference {})",
+                    shown(slowest.cpu),
+                    slowest.by,
+                    slowest.case,
+                    languages.join(", "),
+                    shown(row.reference)
+                )?;
+            }
+            _ => writeln!(
+                out,
+                "  {group:<width$}  {now} now: no correct submission passed a case of it, so it is kept"
+            )?,
+        }
+    }
+    for (path, verdict) in limits.left_out {
+        writeln!(
+            out,
+            "left out: {path} is {verdict}, not correct on this suite; fix it or leave it out"
+        )?;
+    }
+    match limits.written {
+        Some(file) => writeln!(out, "written to {}", file.display()),
+        None if limits.measured > 0 => writeln!(
+            out,
+            "run again with --write to write them to {}",
+            limits.file.display()
+        ),
+        None => writeln!(
+            out,
+            "nothing measured: name correct submissions after --limits"
+        ),
+    }
+}
+
+/// `grader audit --limits --format json`.
+pub fn render_limits_json(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Slowest<'a> {
+        language: &'a str,
+        submission: &'a str,
+        case: &'a str,
+        cpu_ms: u64,
+    }
+    #[derive(serde::Serialize)]
+    struct Row<'a> {
+        group: &'a str,
+        current_ms: u64,
+        proposed_ms: Option<u64>,
+        reference_us: u64,
+        slowest: Vec<Slowest<'a>>,
+    }
+    #[derive(serde::Serialize)]
+    struct LeftOut<'a> {
+        submission: &'a str,
+        verdict: Verdict,
+    }
+    #[derive(serde::Serialize)]
+    struct View<'a> {
+        challenge: &'a str,
+        measured: usize,
+        groups: Vec<Row<'a>>,
+        left_out: Vec<LeftOut<'a>>,
+        written: Option<String>,
+    }
+    let ms = |d: std::time::Duration| d.as_millis() as u64;
+    let view = View {
+        challenge: limits.challenge,
+        measured: limits.measured,
+        groups: limits
+            .rows
+            .iter()
+            .map(|r| Row {
+                group: &r.group,
+                current_ms: ms(r.current),
+                proposed_ms: r.proposed.map(ms),
+                reference_us: r.reference.as_micros() as u64,
+                slowest: r
+                    .slowest
+                    .iter()
+                    .map(|t| Slowest {
+                        language: &t.language,
+                        submission: &t.by,
+                        case: &t.case,
+                        cpu_ms: ms(t.cpu),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        left_out: limits
+            .left_out
+            .iter()
+            .map(|(submission, verdict)| LeftOut {
+                submission,
+                verdict: *verdict,
+            })
+            .collect(),
+        written: limits.written.map(|p| p.display().to_string()),
+    };
+    super::text::safe_json(&view, out)?;
+    writeln!(out)
 }

@@ -522,9 +522,6 @@ pub fn batch() {
         per(times[3]),
         goal(speedup >= 1.8)
     );
-    println!(
-        "  (with one job, each submission's second opinion, its replay under another hash seed, runs on the idle core beside it)"
-    );
 }
 
 /// A correct Python submission of each challenge graded on its whole

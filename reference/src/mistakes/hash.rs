@@ -6,43 +6,93 @@ use crate::hash::fmix32;
 #[cfg(test)]
 use crate::hash::h32;
 
-/// Which hash a mistaken router uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Hash {
-    Pinned,
-    /// JavaScript's `(h * 16777619) >>> 0`: a double product that loses
-    /// bits past 2^53 before the reduction.
-    FloatMultiply,
-    /// The sum of the UTF-8 bytes.
-    ByteSum,
-    /// FNV-1a over UTF-16 code units (JavaScript's `charCodeAt`).
-    Utf16,
-    /// FNV-1a over Unicode code points (Python's `ord(c)`).
-    CodePoints,
-    /// FNV-1a over bytes read as signed (Java's `getBytes()`, C's `char`):
-    /// a byte of 0x80 or more is sign-extended before the XOR.
-    SignedBytes,
+/// Which hash a mistaken router uses: the pinned hash's steps, each done
+/// the right way or one of the ways learners get it wrong. The steps
+/// compose: any wrong byte source with any loop order, either arithmetic
+/// in the loop and in the finalizer, any finalizer.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hash {
+    /// The sum of the UTF-8 bytes instead of FNV-1a: no other step applies.
+    pub(crate) byte_sum: bool,
+    /// What the loop reads of the text.
+    pub(crate) source: Source,
     /// FNV-1: multiply, then XOR (the other order of FNV-1a's step).
-    Fnv1,
-    /// FNV-1a with no finalizer at all.
-    NoFinalizer,
-    /// FNV-1a and the finalizer without its last `h ^= h >> 16`.
+    pub(crate) fnv1: bool,
+    /// The loop's products are JavaScript's `*`: doubles that lose bits
+    /// past 2^53 before `>>> 0` (or `% 2 ** 32`) reduces them.
+    pub(crate) float_loop: bool,
+    pub(crate) finalizer: Finalizer,
+    /// The finalizer's two products are JavaScript's `*`.
+    pub(crate) float_finalizer: bool,
+}
+
+/// What the FNV loop reads of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The UTF-8 bytes: right.
+    Utf8,
+    /// UTF-16 code units (JavaScript's `charCodeAt`).
+    Utf16,
+    /// Unicode code points (Python's `ord(c)`).
+    CodePoints,
+    /// UTF-8 bytes read as signed (Java's `getBytes()`, C's `char`): a
+    /// byte of 0x80 or more is sign-extended before the XOR.
+    SignedBytes,
+}
+
+/// How much of the MurmurHash3 finalizer follows the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finalizer {
+    /// All five steps: right.
+    Full,
+    /// None: the value is FNV-1a's alone.
+    Missing,
+    /// All but the last `h ^= h >> 16`.
     LastShiftMissing,
-    /// JavaScript with `Math.imul` in the loop but `*` in the finalizer:
-    /// its two products are rounded doubles before `>>> 0`.
-    FloatFinalizer,
 }
 
 impl Hash {
+    /// The pinned hash: every step right.
+    pub(crate) const PINNED: Hash = Hash {
+        byte_sum: false,
+        source: Source::Utf8,
+        fnv1: false,
+        float_loop: false,
+        finalizer: Finalizer::Full,
+        float_finalizer: false,
+    };
+
+    /// The steps that decide its values: a byte sum has no other step, and
+    /// a missing finalizer no arithmetic of its own. Two hashes with the
+    /// same steps that decide are one hash.
+    fn deciding(self) -> Hash {
+        match (self.byte_sum, self.finalizer) {
+            (true, _) => Hash {
+                byte_sum: true,
+                ..Hash::PINNED
+            },
+            (false, Finalizer::Missing) => Hash {
+                float_finalizer: false,
+                ..self
+            },
+            (false, _) => self,
+        }
+    }
+
     /// This hash of the concatenation of `parts`, without building it.
     pub(crate) fn of(self, parts: &[&str]) -> u32 {
+        let hash = self.deciding();
+        if hash == Hash::PINNED {
+            return crate::hash::h32_concat(parts);
+        }
         let bytes = || parts.iter().flat_map(|p| p.bytes());
+        if hash.byte_sum {
+            return bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b)));
+        }
         let chars = || parts.iter().flat_map(|p| p.chars());
-        match self {
-            Hash::Pinned => crate::hash::h32_concat(parts),
-            Hash::FloatMultiply => float_multiply_h32_bytes(bytes()),
-            Hash::ByteSum => bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b))),
-            Hash::Utf16 => fmix32(fnv_units(
+        let units: Box<dyn Iterator<Item = u32> + '_> = match hash.source {
+            Source::Utf8 => Box::new(bytes().map(u32::from)),
+            Source::Utf16 => Box::new(
                 chars()
                     .flat_map(|c| {
                         let mut units = [0u16; 2];
@@ -50,23 +100,92 @@ impl Hash {
                         units.into_iter().take(n)
                     })
                     .map(u32::from),
-            )),
-            Hash::CodePoints => fmix32(fnv_units(chars().map(u32::from))),
-            Hash::SignedBytes => fmix32(fnv_units(bytes().map(|b| b as i8 as i32 as u32))),
-            Hash::Fnv1 => fmix32(bytes().fold(crate::hash::FNV_OFFSET, |h, b| {
-                h.wrapping_mul(crate::hash::FNV_PRIME) ^ u32::from(b)
-            })),
-            Hash::NoFinalizer => fnv_units(bytes().map(u32::from)),
-            Hash::LastShiftMissing => {
-                let mut h = fnv_units(bytes().map(u32::from));
+            ),
+            Source::CodePoints => Box::new(chars().map(u32::from)),
+            Source::SignedBytes => Box::new(bytes().map(|b| b as i8 as i32 as u32)),
+        };
+        let state = match hash.float_loop {
+            true => js_fnv(units, hash.fnv1),
+            false => fnv(units, hash.fnv1),
+        };
+        match (hash.finalizer, hash.float_finalizer) {
+            (Finalizer::Missing, _) => state,
+            (Finalizer::Full, false) => fmix32(state),
+            (Finalizer::LastShiftMissing, false) => {
+                let mut h = state;
                 h ^= h >> 16;
                 h = h.wrapping_mul(0x85eb_ca6b);
                 h ^= h >> 13;
                 h.wrapping_mul(0xc2b2_ae35)
             }
-            Hash::FloatFinalizer => js_float_finalizer(fnv_units(bytes().map(u32::from))),
+            (finalizer, true) => js_float_finalizer(state, finalizer == Finalizer::Full),
         }
     }
+}
+
+impl PartialEq for Hash {
+    /// Equal when the steps that decide their values are.
+    fn eq(&self, other: &Hash) -> bool {
+        let (a, b) = (self.deciding(), other.deciding());
+        (
+            a.byte_sum,
+            a.source,
+            a.fnv1,
+            a.float_loop,
+            a.finalizer,
+            a.float_finalizer,
+        ) == (
+            b.byte_sum,
+            b.source,
+            b.fnv1,
+            b.float_loop,
+            b.finalizer,
+            b.float_finalizer,
+        )
+    }
+}
+
+impl Eq for Hash {}
+
+/// The hashes the catalogue's hash mistakes use, one step wrong each.
+impl Hash {
+    pub(crate) const FLOAT_MULTIPLY: Hash = Hash {
+        float_loop: true,
+        float_finalizer: true,
+        ..Hash::PINNED
+    };
+    pub(crate) const BYTE_SUM: Hash = Hash {
+        byte_sum: true,
+        ..Hash::PINNED
+    };
+    pub(crate) const UTF16: Hash = Hash {
+        source: Source::Utf16,
+        ..Hash::PINNED
+    };
+    pub(crate) const CODE_POINTS: Hash = Hash {
+        source: Source::CodePoints,
+        ..Hash::PINNED
+    };
+    pub(crate) const SIGNED_BYTES: Hash = Hash {
+        source: Source::SignedBytes,
+        ..Hash::PINNED
+    };
+    pub(crate) const FNV1: Hash = Hash {
+        fnv1: true,
+        ..Hash::PINNED
+    };
+    pub(crate) const NO_FINALIZER: Hash = Hash {
+        finalizer: Finalizer::Missing,
+        ..Hash::PINNED
+    };
+    pub(crate) const LAST_SHIFT_MISSING: Hash = Hash {
+        finalizer: Finalizer::LastShiftMissing,
+        ..Hash::PINNED
+    };
+    pub(crate) const FLOAT_FINALIZER: Hash = Hash {
+        float_finalizer: true,
+        ..Hash::PINNED
+    };
 }
 
 /// A wrong h32 a learner writes: which step of the hash it gets wrong, and
@@ -95,55 +214,55 @@ pub static HASH_VARIANTS: [HashVariant; 9] = [
         id: "float-multiply",
         form: None,
         step: "every product is a floating-point `*` (JavaScript), not Math.imul",
-        hash: Hash::FloatMultiply,
+        hash: Hash::FLOAT_MULTIPLY,
     },
     HashVariant {
         id: "float-finalizer",
         form: None,
         step: "the finalizer's two products are floating-point `*` (JavaScript), not Math.imul",
-        hash: Hash::FloatFinalizer,
+        hash: Hash::FLOAT_FINALIZER,
     },
     HashVariant {
         id: "fnv-1",
         form: None,
         step: "the loop multiplies before the XOR (FNV-1, not FNV-1a)",
-        hash: Hash::Fnv1,
+        hash: Hash::FNV1,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[0]),
         step: "the finalizer is missing: the value is FNV-1a's alone",
-        hash: Hash::NoFinalizer,
+        hash: Hash::NO_FINALIZER,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[1]),
         step: "the finalizer lacks its last `h ^= h >> 16`",
-        hash: Hash::LastShiftMissing,
+        hash: Hash::LAST_SHIFT_MISSING,
     },
     HashVariant {
         id: "utf16-units",
         form: None,
         step: "the loop reads UTF-16 code units (charCodeAt), not UTF-8 bytes",
-        hash: Hash::Utf16,
+        hash: Hash::UTF16,
     },
     HashVariant {
         id: "code-points",
         form: None,
         step: "the loop reads code points (ord), not UTF-8 bytes",
-        hash: Hash::CodePoints,
+        hash: Hash::CODE_POINTS,
     },
     HashVariant {
         id: "signed-bytes",
         form: None,
         step: "the loop reads bytes as signed numbers",
-        hash: Hash::SignedBytes,
+        hash: Hash::SIGNED_BYTES,
     },
     HashVariant {
         id: "byte-sum",
         form: None,
         step: "the hash is a sum of the bytes, not FNV-1a with the finalizer",
-        hash: Hash::ByteSum,
+        hash: Hash::BYTE_SUM,
     },
 ];
 
@@ -156,27 +275,51 @@ pub static HASH_VARIANTS: [HashVariant; 9] = [
 /// h ^= h >>> 16; return h >>> 0;
 /// ```
 pub fn float_finalizer_h32(bytes: &[u8]) -> u32 {
-    js_float_finalizer(fnv_units(bytes.iter().map(|&b| u32::from(b))))
+    js_float_finalizer(fnv(bytes.iter().map(|&b| u32::from(b)), false), true)
 }
 
 /// The finalizer of h32 as JavaScript computes it with `*` instead of
 /// `Math.imul` (each product a rounded double before `>>> 0`), on an
-/// FNV-1a state computed right.
-fn js_float_finalizer(state: u32) -> u32 {
+/// FNV state computed right; without its last `h ^= h >>> 16` unless
+/// `last_shift`.
+fn js_float_finalizer(state: u32, last_shift: bool) -> u32 {
     let mut h = f64::from(state);
     h = js_xor(h, f64::from(to_uint32(h) >> 16));
     h = f64::from(to_uint32(h * f64::from(0x85eb_ca6bu32)));
     h = js_xor(h, f64::from(to_uint32(h) >> 13));
     h = f64::from(to_uint32(h * f64::from(0xc2b2_ae35u32)));
-    h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    if last_shift {
+        h = js_xor(h, f64::from(to_uint32(h) >> 16));
+    }
     to_uint32(h)
 }
 
-/// FNV-1a over arbitrary code units (each XORed whole), then the finalizer.
-fn fnv_units(units: impl Iterator<Item = u32>) -> u32 {
-    units.fold(crate::hash::FNV_OFFSET, |h, u| {
-        (h ^ u).wrapping_mul(crate::hash::FNV_PRIME)
+/// The FNV loop over arbitrary code units (each XORed whole) in 32-bit
+/// arithmetic: FNV-1a, or FNV-1 (multiply first) when `fnv1`.
+fn fnv(units: impl Iterator<Item = u32>, fnv1: bool) -> u32 {
+    let prime = crate::hash::FNV_PRIME;
+    units.fold(crate::hash::FNV_OFFSET, |h, u| match fnv1 {
+        false => (h ^ u).wrapping_mul(prime),
+        true => h.wrapping_mul(prime) ^ u,
     })
+}
+
+/// The FNV loop as JavaScript computes it with `*` instead of
+/// `Math.imul`: each product a double rounded to 53 bits before `>>> 0`
+/// (or `% 2 ** 32`, which gives the same value modulo 2^32) reduces it,
+/// and each XOR a signed 32-bit result.
+fn js_fnv(units: impl Iterator<Item = u32>, fnv1: bool) -> u32 {
+    let prime = f64::from(crate::hash::FNV_PRIME);
+    let mut h = f64::from(crate::hash::FNV_OFFSET);
+    for u in units {
+        // A unit past 2^31 (a sign-extended byte) is that int32 in JavaScript.
+        let u = f64::from(u as i32);
+        h = match fnv1 {
+            false => f64::from(to_uint32(js_xor(h, u) * prime)),
+            true => js_xor(f64::from(to_uint32(h * prime)), u),
+        };
+    }
+    to_uint32(h)
 }
 
 /// JavaScript's `x >>> 0` of an integer-valued double.
@@ -210,23 +353,14 @@ fn js_xor(x: f64, y: f64) -> f64 {
 /// Each product is rounded to a double's 53 bits before `>>> 0` reduces it,
 /// exactly as JavaScript does.
 pub fn float_multiply_h32(bytes: &[u8]) -> u32 {
-    float_multiply_h32_bytes(bytes.iter().copied())
-}
-
-fn float_multiply_h32_bytes(bytes: impl Iterator<Item = u8>) -> u32 {
-    let mut h: f64 = 2_166_136_261.0;
-    for b in bytes {
-        h = js_xor(h, f64::from(b));
-        h = f64::from(to_uint32(h * 16_777_619.0));
-    }
-    js_float_finalizer(to_uint32(h))
+    js_float_finalizer(js_fnv(bytes.iter().map(|&b| u32::from(b)), false), true)
 }
 
 /// The forms of the `missing-finalizer` mistake, in order.
 pub(crate) const FINALIZER_FORMS: [&str; 2] = ["no finalizer", "without its last h ^= h >> 16"];
 
 /// The [`Hash`] of each form of the `missing-finalizer` mistake.
-pub(crate) const FINALIZER_HASHES: [Hash; 2] = [Hash::NoFinalizer, Hash::LastShiftMissing];
+pub(crate) const FINALIZER_HASHES: [Hash; 2] = [Hash::NO_FINALIZER, Hash::LAST_SHIFT_MISSING];
 
 #[cfg(test)]
 mod tests {
@@ -236,19 +370,100 @@ mod tests {
     fn fnv_units_match_utf8_on_ascii_only() {
         let ascii = "cache-1:user:1";
         assert_eq!(
-            fmix32(fnv_units(ascii.encode_utf16().map(u32::from))),
+            fmix32(fnv(ascii.encode_utf16().map(u32::from), false)),
             h32(ascii)
         );
-        assert_eq!(fmix32(fnv_units(ascii.chars().map(u32::from))), h32(ascii));
+        assert_eq!(fmix32(fnv(ascii.chars().map(u32::from), false)), h32(ascii));
         assert_ne!(
-            fmix32(fnv_units("é".encode_utf16().map(u32::from))),
+            fmix32(fnv("é".encode_utf16().map(u32::from), false)),
             h32("é")
         );
         assert_eq!(fmix32(crate::hash::fnv1a("é".as_bytes())), h32("é"));
         // Signed bytes agree on ASCII only.
-        let signed = |t: &str| fmix32(fnv_units(t.bytes().map(|b| b as i8 as i32 as u32)));
+        let signed = |t: &str| fmix32(fnv(t.bytes().map(|b| b as i8 as i32 as u32), false));
         assert_eq!(signed(ascii), h32(ascii));
         assert_ne!(signed("é"), h32("é"));
+    }
+
+    /// Each one-step-wrong hash against the step written out plainly.
+    #[test]
+    fn each_wrong_step_is_that_step_alone() {
+        let plain = |bytes: &[u32], fnv1: bool, finalizer: u8| -> u32 {
+            let mut h: u32 = 2_166_136_261;
+            for &b in bytes {
+                if fnv1 {
+                    h = h.wrapping_mul(16_777_619) ^ b;
+                } else {
+                    h = (h ^ b).wrapping_mul(16_777_619);
+                }
+            }
+            if finalizer == 0 {
+                return h;
+            }
+            h ^= h >> 16;
+            h = h.wrapping_mul(0x85eb_ca6b);
+            h ^= h >> 13;
+            h = h.wrapping_mul(0xc2b2_ae35);
+            if finalizer == 2 {
+                h ^= h >> 16;
+            }
+            h
+        };
+        for text in [
+            "",
+            "a",
+            "hello",
+            "A#0",
+            "é",
+            "ключ",
+            "€",
+            "🙂",
+            "node-7:user:1",
+        ] {
+            let utf8: Vec<u32> = text.bytes().map(u32::from).collect();
+            let utf16: Vec<u32> = text.encode_utf16().map(u32::from).collect();
+            let points: Vec<u32> = text.chars().map(u32::from).collect();
+            let signed: Vec<u32> = text.bytes().map(|b| b as i8 as i32 as u32).collect();
+            let sum = text.bytes().map(u32::from).sum::<u32>();
+            let cases = [
+                (Hash::PINNED, plain(&utf8, false, 2)),
+                (Hash::FNV1, plain(&utf8, true, 2)),
+                (Hash::NO_FINALIZER, plain(&utf8, false, 0)),
+                (Hash::LAST_SHIFT_MISSING, plain(&utf8, false, 1)),
+                (Hash::UTF16, plain(&utf16, false, 2)),
+                (Hash::CODE_POINTS, plain(&points, false, 2)),
+                (Hash::SIGNED_BYTES, plain(&signed, false, 2)),
+                (Hash::BYTE_SUM, sum),
+            ];
+            for (hash, expected) in cases {
+                assert_eq!(hash.of(&[text]), expected, "{hash:?} of {text:?}");
+            }
+            assert_eq!(Hash::PINNED.of(&[text]), h32(text));
+            assert_eq!(
+                Hash::FLOAT_MULTIPLY.of(&[text]),
+                float_multiply_h32(text.as_bytes())
+            );
+            assert_eq!(
+                Hash::FLOAT_FINALIZER.of(&[text]),
+                float_finalizer_h32(text.as_bytes())
+            );
+        }
+    }
+
+    #[test]
+    fn hashes_with_the_same_deciding_steps_are_one() {
+        let no_finalizer_float = Hash {
+            float_finalizer: true,
+            ..Hash::NO_FINALIZER
+        };
+        assert_eq!(no_finalizer_float, Hash::NO_FINALIZER);
+        let sum_of_code_points = Hash {
+            source: Source::CodePoints,
+            ..Hash::BYTE_SUM
+        };
+        assert_eq!(sum_of_code_points, Hash::BYTE_SUM);
+        assert_ne!(Hash::FLOAT_FINALIZER, Hash::FLOAT_MULTIPLY);
+        assert_ne!(Hash::UTF16, Hash::CODE_POINTS);
     }
 
     #[test]

@@ -44,7 +44,7 @@ impl Knobs {
     /// first) and ranks by `rule`.
     pub(crate) const fn right(key_first: bool, separator: &'static str, rule: Rule) -> Knobs {
         Knobs {
-            hash: Hash::Pinned,
+            hash: Hash::PINNED,
             signed: false,
             order: Order::Highest,
             ties: Ties::SmallerName,

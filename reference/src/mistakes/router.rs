@@ -169,7 +169,7 @@ static MISTAKES: [Mistake; 18] = [
         explanation: "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
         hint: "Implement h32: FNV-1a over the bytes, then the finalizer (see the starter).",
         forms: &[""],
-        tweak: |k, _| k.hash = Hash::ByteSum,
+        tweak: |k, _| k.hash = Hash::BYTE_SUM,
     },
     UTF16_UNITS,
     CODE_POINTS,

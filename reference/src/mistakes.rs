@@ -22,7 +22,10 @@ mod router;
 mod shared;
 
 pub use catalogue::{Catalogue, Made, Mistake, VariantRun};
-pub use hash::{HASH_VARIANTS, HashVariant, float_finalizer_h32, float_multiply_h32};
+pub use hash::{
+    ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, float_finalizer_h32, float_multiply_h32,
+    hash_compositions,
+};
 pub(crate) use ranking::{HRW_TOP, WEIGHTED_HRW};
 pub(crate) use ring::VNODE_RING;
 pub(crate) use router::RENDEZVOUS;

@@ -48,6 +48,10 @@ struct Example {
     /// other example, none).
     #[serde(default)]
     h32_step: Option<String>,
+    /// The other steps of its h32 named wrong with `h32_step`, in order
+    /// (and, for every other example, none).
+    #[serde(default)]
+    h32_also: Vec<String>,
     /// The answers change between runs: the report must say so (and must
     /// not, for every other example).
     #[serde(default)]
@@ -342,6 +346,16 @@ fn check_example(example: &Example) -> Result<(), String> {
         return Err(format!(
             "the h32 step named is {step}, expected {:?}",
             example.h32_step
+        ));
+    }
+    let also: Vec<&str> = submission["h32"]["step"]["also"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|w| w["mistake"].as_str()).collect())
+        .unwrap_or_default();
+    if also != example.h32_also {
+        return Err(format!(
+            "the h32 steps named with it are {also:?}, expected {:?}",
+            example.h32_also
         ));
     }
     let changing = &submission["nondeterministic"];

@@ -84,6 +84,41 @@ fn the_float_finalizer_variant_is_what_node_computes() {
     );
 }
 
+/// The composed hash of two wrong steps is what Node computes for the
+/// code that makes both: UTF-16 units read by a loop of float products.
+#[test]
+fn a_hash_wrong_in_two_steps_is_what_node_computes() {
+    let node = node_h32(
+        r#"function h32(text) {
+          let h = 2166136261;
+          for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = (h * 16777619) % 4294967296; }
+          h ^= h >>> 16; h = (h * 0x85ebca6b) % 4294967296;
+          h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
+          h ^= h >>> 16; return h >>> 0;
+        }"#,
+    );
+    let composed = reference::mistakes::hash_compositions()
+        .into_iter()
+        .find(|c| {
+            c.steps.iter().map(|v| v.id).collect::<Vec<_>>() == ["float-multiply", "utf16-units"]
+        })
+        .expect("the two steps compose");
+    let ours: Vec<u64> = TEXTS.iter().map(|t| u64::from(composed.h32(t))).collect();
+    assert_eq!(ours, node);
+    // Neither step alone gives those values.
+    for step in ["float-multiply", "utf16-units"] {
+        let alone = reference::mistakes::HASH_VARIANTS
+            .iter()
+            .find(|v| v.id == step)
+            .unwrap();
+        assert!(
+            TEXTS.iter().any(
+                |t| u64::from(alone.h32(t)) != node[TEXTS.iter().position(|x| x == t).unwrap()]
+            )
+        );
+    }
+}
+
 fn audit(tests: Option<&Path>) -> (Option<i32>, Vec<Value>) {
     let mut command = grader();
     command.args(["audit", "--format", "json"]);

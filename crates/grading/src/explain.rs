@@ -135,13 +135,13 @@ pub struct HashCheck {
     /// The first string where the values differ (check values first, then
     /// the strings scored in the explanations), or `None` if all agree.
     pub first_mismatch: Option<HashMismatch>,
-    /// The step of the hash that is wrong, when one known wrong h32 gives
-    /// every value the submission's gave.
+    /// The steps of the hash that are wrong, when known wrong steps made
+    /// together give every value the submission's gave.
     pub step: Option<HashStep>,
 }
 
-/// The one step of a learner's h32 that is wrong, with the smallest text
-/// that shows it.
+/// The steps of a learner's h32 that are wrong, with the smallest text
+/// that shows it: the first step, and the others wrong with it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HashStep {
     /// The catalogue mistake it is, and its form.
@@ -149,9 +149,20 @@ pub struct HashStep {
     pub form: Option<String>,
     /// The step, in words.
     pub step: String,
+    /// The other steps wrong with it, in the order they are named: only
+    /// all of them together give the submission's values.
+    pub also: Vec<WrongStep>,
     pub text: String,
     pub pinned: u32,
     pub yours: u32,
+}
+
+/// One more wrong step of a learner's h32 ([`HashStep::also`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrongStep {
+    pub mistake: String,
+    pub form: Option<String>,
+    pub step: String,
 }
 
 /// A string the submission hashes differently.
@@ -364,30 +375,47 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
     }
 }
 
-/// The known wrong h32 that gives every one of the submission's values on
-/// `texts`, if exactly one does, with the shortest text where it parts
-/// from the pinned one.
+/// The wrong steps of the submission's h32, by the values it gave on
+/// `texts`: every hash of known wrong steps made together (up to
+/// [`reference::mistakes::MOST_STEPS`] of them) that gives every value is
+/// a possible explanation, and the steps all of those share are named (one
+/// explanation: its steps), with the shortest text where the values part
+/// from the pinned ones. None when no explanation fits, or they share no
+/// step.
 fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
     let values: Vec<(&String, u32)> = texts
         .iter()
         .zip(yours)
         .map(|(t, v)| Some((t, u32::try_from(v.as_u64()?).ok()?)))
         .collect::<Option<_>>()?;
-    let mut matching = reference::mistakes::HASH_VARIANTS
-        .iter()
-        .filter(|v| values.iter().all(|(t, y)| v.h32(t) == *y));
-    let variant = matching.next()?;
-    if matching.next().is_some() {
-        return None;
-    }
+    let matching: Vec<reference::mistakes::ComposedHash> = reference::mistakes::hash_compositions()
+        .into_iter()
+        .filter(|c| values.iter().all(|(t, y)| c.h32(t) == *y))
+        .collect();
+    let first = matching.first()?;
+    let shared = |v: &&reference::mistakes::HashVariant| {
+        matching
+            .iter()
+            .all(|c| c.steps.iter().any(|w| std::ptr::eq(*w, *v)))
+    };
+    let mut named = first.steps.iter().copied().filter(|v| shared(v));
+    let main = named.next()?;
+    let also = named
+        .map(|v| WrongStep {
+            mistake: v.id.to_owned(),
+            form: v.form.map(str::to_owned),
+            step: v.step.to_owned(),
+        })
+        .collect();
     let (text, yours) = values
         .iter()
         .filter(|(t, y)| reference::h32(t) != *y)
         .min_by_key(|(t, _)| (t.chars().count(), t.len()))?;
     Some(HashStep {
-        mistake: variant.id.to_owned(),
-        form: variant.form.map(str::to_owned),
-        step: variant.step.to_owned(),
+        mistake: main.id.to_owned(),
+        form: main.form.map(str::to_owned),
+        step: main.step.to_owned(),
+        also,
         text: (*text).clone(),
         pinned: reference::h32(text),
         yours: *yours,
@@ -401,5 +429,64 @@ pub fn annotate(report: &mut ExplanationReport, texts: &[String], yours: &[Value
             .iter()
             .position(|t| t == hashed)
             .and_then(|i| yours.get(i).cloned());
+    }
+}
+
+#[cfg(test)]
+mod hash_check_tests {
+    use super::*;
+
+    /// The check values and probes, as the grader asks a learner's h32.
+    fn texts() -> Vec<String> {
+        CHECK_VALUES
+            .iter()
+            .chain(PROBES.iter())
+            .map(|t| (*t).to_owned())
+            .collect()
+    }
+
+    fn values(h: impl Fn(&str) -> u32) -> Vec<Value> {
+        texts().iter().map(|t| Value::from(h(t))).collect()
+    }
+
+    fn composed(ids: &[&str]) -> reference::mistakes::ComposedHash {
+        reference::mistakes::hash_compositions()
+            .into_iter()
+            .find(|c| c.steps.iter().map(|v| v.id).collect::<Vec<_>>() == ids)
+            .unwrap()
+    }
+
+    #[test]
+    fn steps_wrong_together_are_named_together() {
+        for ids in [
+            &["fnv-1", "code-points"][..],
+            &["float-multiply", "utf16-units"],
+            &["fnv-1"],
+        ] {
+            let hash = composed(ids);
+            let check = check_hash(&texts(), &values(|t| hash.h32(t)));
+            let step = check.step.expect("named");
+            let mut named = vec![step.mistake.as_str()];
+            named.extend(step.also.iter().map(|w| w.mistake.as_str()));
+            assert_eq!(named, ids);
+            assert_ne!(step.pinned, step.yours);
+        }
+    }
+
+    #[test]
+    fn no_step_is_named_for_the_pinned_hash_or_another_hash() {
+        let right = check_hash(&texts(), &values(reference::h32));
+        assert!(right.first_mismatch.is_none() && right.step.is_none());
+        // A hash that is no composition of known steps (a multiplier of its
+        // own): a mismatch, and no step.
+        let other = check_hash(
+            &texts(),
+            &values(|t| {
+                t.bytes()
+                    .fold(7u32, |h, b| h.wrapping_mul(31) ^ u32::from(b))
+            }),
+        );
+        assert!(other.first_mismatch.is_some());
+        assert!(other.step.is_none(), "{:?}", other.step);
     }
 }

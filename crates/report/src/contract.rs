@@ -658,8 +658,8 @@ pub struct HashCheck {
     pub step: Option<HashStep>,
 }
 
-/// The one step of a learner's h32 that is wrong, with the smallest text
-/// that shows it.
+/// The steps of a learner's h32 that are wrong, with the smallest text
+/// that shows them: the first step, and the others wrong with it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HashStep {
     /// The catalogue mistake it is.
@@ -669,12 +669,29 @@ pub struct HashStep {
     pub form: Option<String>,
     /// The step, in words.
     pub step: String,
+    /// The other steps wrong with it (only all of them together give the
+    /// submission's values), in the order they are named; absent when the
+    /// one step explains them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<WrongStep>,
     /// The smallest text that shows it.
     pub text: String,
     /// The pinned h32 of `text`.
     pub pinned: u32,
     /// The submission's h32 of `text`.
     pub yours: u32,
+}
+
+/// One more wrong step of a learner's h32 ([`HashStep::also`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WrongStep {
+    /// The catalogue mistake it is.
+    pub mistake: String,
+    /// The mistake's form, when it has several; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<String>,
+    /// The step, in words.
+    pub step: String,
 }
 
 /// A string the submission hashes differently.

@@ -438,8 +438,8 @@ pub(super) fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::R
             match &check.step {
                 Some(step) => writeln!(
                     out,
-                    "  the step that is wrong: {} (the smallest text that shows it: h32({}) is {}, yours {})",
-                    step.step,
+                    "  {} (the smallest text that shows it: h32({}) is {}, yours {})",
+                    super::text::hash_steps(step),
                     visible_str(&step.text),
                     step.pinned,
                     step.yours

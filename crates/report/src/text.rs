@@ -369,3 +369,17 @@ mod tests {
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
     }
 }
+
+/// The wrong steps of a learner's h32 in words, as every format says them:
+/// "the step that is wrong: ..." or, for steps wrong together, "the steps
+/// that are wrong together: ...; ...".
+pub fn hash_steps(step: &crate::contract::HashStep) -> String {
+    match step.also.as_slice() {
+        [] => format!("the step that is wrong: {}", step.step),
+        also => {
+            let mut steps = vec![step.step.as_str()];
+            steps.extend(also.iter().map(|w| w.step.as_str()));
+            format!("the steps that are wrong together: {}", steps.join("; "))
+        }
+    }
+}

@@ -147,7 +147,8 @@ impl PartialEq for Hash {
 
 impl Eq for Hash {}
 
-/// The hashes the catalogue's hash mistakes use, one step wrong each.
+/// The hashes one wrong step makes, for the tests.
+#[cfg(test)]
 impl Hash {
     pub(crate) const FLOAT_MULTIPLY: Hash = Hash {
         float_loop: true,
@@ -188,8 +189,8 @@ impl Hash {
     };
 }
 
-/// A wrong h32 a learner writes: which step of the hash it gets wrong, and
-/// the catalogue mistake that is (by id and form).
+/// A wrong step of h32 a learner makes: the catalogue mistake it is (by
+/// id and form), and the step in words.
 #[derive(Debug, Clone, Copy)]
 pub struct HashVariant {
     /// The mistake's id in every challenge's catalogue.
@@ -198,73 +199,145 @@ pub struct HashVariant {
     pub form: Option<&'static str>,
     /// The step that is wrong, in words.
     pub step: &'static str,
-    hash: Hash,
+    /// Makes the step wrong.
+    set: fn(&mut Hash),
 }
 
 impl HashVariant {
-    /// This variant's value for `text`.
+    /// The hash wrong in this step alone, for `text`.
     pub fn h32(&self, text: &str) -> u32 {
-        self.hash.of(&[text])
+        let mut hash = Hash::PINNED;
+        (self.set)(&mut hash);
+        hash.of(&[text])
     }
 }
 
-/// Every wrong h32 the catalogue knows, to compare with a learner's own.
+/// Every wrong step of h32 the catalogue knows, to compare with a
+/// learner's own, in the order they are named.
 pub static HASH_VARIANTS: [HashVariant; 9] = [
     HashVariant {
         id: "float-multiply",
         form: None,
         step: "every product is a floating-point `*` (JavaScript), not Math.imul",
-        hash: Hash::FLOAT_MULTIPLY,
+        set: |h| {
+            h.float_loop = true;
+            h.float_finalizer = true;
+        },
     },
     HashVariant {
         id: "float-finalizer",
         form: None,
         step: "the finalizer's two products are floating-point `*` (JavaScript), not Math.imul",
-        hash: Hash::FLOAT_FINALIZER,
+        set: |h| h.float_finalizer = true,
     },
     HashVariant {
         id: "fnv-1",
         form: None,
         step: "the loop multiplies before the XOR (FNV-1, not FNV-1a)",
-        hash: Hash::FNV1,
+        set: |h| h.fnv1 = true,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[0]),
         step: "the finalizer is missing: the value is FNV-1a's alone",
-        hash: Hash::NO_FINALIZER,
+        set: |h| h.finalizer = Finalizer::Missing,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[1]),
         step: "the finalizer lacks its last `h ^= h >> 16`",
-        hash: Hash::LAST_SHIFT_MISSING,
+        set: |h| h.finalizer = Finalizer::LastShiftMissing,
     },
     HashVariant {
         id: "utf16-units",
         form: None,
         step: "the loop reads UTF-16 code units (charCodeAt), not UTF-8 bytes",
-        hash: Hash::UTF16,
+        set: |h| h.source = Source::Utf16,
     },
     HashVariant {
         id: "code-points",
         form: None,
         step: "the loop reads code points (ord), not UTF-8 bytes",
-        hash: Hash::CODE_POINTS,
+        set: |h| h.source = Source::CodePoints,
     },
     HashVariant {
         id: "signed-bytes",
         form: None,
         step: "the loop reads bytes as signed numbers",
-        hash: Hash::SIGNED_BYTES,
+        set: |h| h.source = Source::SignedBytes,
     },
     HashVariant {
         id: "byte-sum",
         form: None,
         step: "the hash is a sum of the bytes, not FNV-1a with the finalizer",
-        hash: Hash::BYTE_SUM,
+        set: |h| h.byte_sum = true,
     },
 ];
+
+/// A learner's h32 as wrong steps made together: each of [`HASH_VARIANTS`],
+/// in their order.
+#[derive(Debug, Clone)]
+pub struct ComposedHash {
+    pub steps: Vec<&'static HashVariant>,
+    hash: Hash,
+}
+
+impl ComposedHash {
+    /// This hash of `text`.
+    pub fn h32(&self, text: &str) -> u32 {
+        self.hash.of(&[text])
+    }
+}
+
+/// The most wrong steps a composed hash is searched with: past three, so
+/// many hashes are possible that a match says little.
+pub const MOST_STEPS: usize = 3;
+
+/// Every hash one to [`MOST_STEPS`] wrong steps make together, each hash
+/// once, by its fewest steps: steps that turn one knob two ways (two byte
+/// sources) are no hash, and a step another one overrides (the finalizer's
+/// arithmetic beside no finalizer, anything beside a byte sum) adds none.
+pub fn hash_compositions() -> Vec<ComposedHash> {
+    let mut found: Vec<ComposedHash> = Vec::new();
+    let n = HASH_VARIANTS.len();
+    let mut add = |chosen: &[usize]| {
+        let made = |order: &mut dyn Iterator<Item = &usize>| {
+            let mut hash = Hash::PINNED;
+            for &i in order {
+                (HASH_VARIANTS[i].set)(&mut hash);
+            }
+            hash
+        };
+        let hash = made(&mut chosen.iter());
+        // Steps that commute, and a hash fewer steps do not make.
+        if hash != made(&mut chosen.iter().rev())
+            || hash == Hash::PINNED
+            || found.iter().any(|f| f.hash == hash)
+        {
+            return;
+        }
+        found.push(ComposedHash {
+            steps: chosen.iter().map(|&i| &HASH_VARIANTS[i]).collect(),
+            hash,
+        });
+    };
+    for a in 0..n {
+        add(&[a]);
+    }
+    for a in 0..n {
+        for b in a + 1..n {
+            add(&[a, b]);
+        }
+    }
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                add(&[a, b, c]);
+            }
+        }
+    }
+    found
+}
 
 /// The pinned hash as JavaScript computes it with `Math.imul` in the FNV-1a
 /// loop but `*` in the finalizer, in the usual shape:
@@ -359,8 +432,8 @@ pub fn float_multiply_h32(bytes: &[u8]) -> u32 {
 /// The forms of the `missing-finalizer` mistake, in order.
 pub(crate) const FINALIZER_FORMS: [&str; 2] = ["no finalizer", "without its last h ^= h >> 16"];
 
-/// The [`Hash`] of each form of the `missing-finalizer` mistake.
-pub(crate) const FINALIZER_HASHES: [Hash; 2] = [Hash::NO_FINALIZER, Hash::LAST_SHIFT_MISSING];
+/// The [`Finalizer`] of each form of the `missing-finalizer` mistake.
+pub(crate) const FINALIZERS: [Finalizer; 2] = [Finalizer::Missing, Finalizer::LastShiftMissing];
 
 #[cfg(test)]
 mod tests {
@@ -448,6 +521,48 @@ mod tests {
                 float_finalizer_h32(text.as_bytes())
             );
         }
+    }
+
+    #[test]
+    fn compositions_are_the_hashes_steps_of_different_knobs_make() {
+        let all = hash_compositions();
+        let ids = |c: &ComposedHash| c.steps.iter().map(|v| v.id).collect::<Vec<_>>();
+        let has = |wanted: &[&str]| all.iter().any(|c| ids(c) == wanted);
+        // Every step alone, and two steps of different knobs together.
+        assert!(HASH_VARIANTS.iter().all(|v| has(&[v.id])));
+        assert!(has(&["float-multiply", "utf16-units"]));
+        assert!(has(&["fnv-1", "code-points"]));
+        assert!(
+            has(&["float-finalizer", "missing-finalizer"]),
+            "float, no last shift"
+        );
+        // No hash twice: a step another overrides adds nothing, and two
+        // ways of one knob are no hash.
+        assert!(!has(&["float-multiply", "float-finalizer"]));
+        assert!(!has(&["utf16-units", "code-points"]));
+        assert!(
+            !all.iter()
+                .any(|c| c.steps.len() > 1 && ids(c).contains(&"byte-sum"))
+        );
+        for (i, a) in all.iter().enumerate() {
+            assert!(a.steps.len() <= MOST_STEPS);
+            for b in &all[i + 1..] {
+                assert!(a.hash != b.hash, "{:?} and {:?}", ids(a), ids(b));
+            }
+        }
+        // The composed hash is each step made: float products over UTF-16
+        // units, as the most common JavaScript mistake computes it.
+        let both = all
+            .iter()
+            .find(|c| ids(c) == ["float-multiply", "utf16-units"])
+            .unwrap();
+        let utf16_float = Hash {
+            source: Source::Utf16,
+            ..Hash::FLOAT_MULTIPLY
+        };
+        assert_eq!(both.h32("ключ"), utf16_float.of(&["ключ"]));
+        assert_ne!(both.h32("ключ"), Hash::FLOAT_MULTIPLY.of(&["ключ"]));
+        assert_ne!(both.h32("ключ"), Hash::UTF16.of(&["ключ"]));
     }
 
     #[test]

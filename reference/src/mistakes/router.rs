@@ -2,7 +2,6 @@
 //! wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::hash::Hash;
 use super::knobs::{Knobs, Order, Rule, Ties};
 use super::shared::{
     CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
@@ -169,7 +168,7 @@ static MISTAKES: [Mistake; 18] = [
         explanation: "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
         hint: "Implement h32: FNV-1a over the bytes, then the finalizer (see the starter).",
         forms: &[""],
-        tweak: |k, _| k.hash = Hash::BYTE_SUM,
+        tweak: |k, _| k.hash.byte_sum = true,
     },
     UTF16_UNITS,
     CODE_POINTS,

@@ -306,6 +306,7 @@ impl From<&explain::HashStep> for HashStep {
             mistake,
             form,
             step,
+            also,
             text,
             pinned,
             yours,
@@ -314,6 +315,14 @@ impl From<&explain::HashStep> for HashStep {
             mistake: mistake.clone(),
             form: form.clone(),
             step: step.clone(),
+            also: also
+                .iter()
+                .map(|w| WrongStep {
+                    mistake: w.mistake.clone(),
+                    form: w.form.clone(),
+                    step: w.step.clone(),
+                })
+                .collect(),
             text: text.clone(),
             pinned: *pinned,
             yours: *yours,

@@ -166,8 +166,8 @@ pub(super) fn write_student(
                 if let Some(step) = &check.step {
                     writeln!(
                         page,
-                        "<p>the step that is wrong: {} (the smallest text that shows it: h32(<code>{}</code>) is {}, yours {})</p>",
-                        esc(&step.step),
+                        "<p>{} (the smallest text that shows it: h32(<code>{}</code>) is {}, yours {})</p>",
+                        esc(&crate::text::hash_steps(step)),
                         esc(&visible_str(&step.text)),
                         step.pinned,
                         step.yours

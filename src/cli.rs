@@ -150,6 +150,29 @@ pub struct GradeArgs {
     pub paths: Vec<PathBuf>,
 }
 
+impl GradeArgs {
+    /// `grade` of `paths` as `grading` says, every other option at its
+    /// default (a human report on standard output): what a command that
+    /// grades on its own behalf changes from.
+    pub fn of(grading: GradingArgs, paths: Vec<PathBuf>) -> GradeArgs {
+        GradeArgs {
+            grading,
+            format: Format::Human,
+            output: None,
+            all: false,
+            audience: None,
+            jobs: None,
+            results: None,
+            resume: false,
+            shard: None,
+            gradebook: None,
+            exit_zero: false,
+            events: false,
+            paths,
+        }
+    }
+}
+
 /// Arguments of `grader watch`.
 #[derive(Debug, clap::Args)]
 pub struct WatchArgs {
@@ -220,6 +243,24 @@ pub struct GradingArgs {
 }
 
 impl GradingArgs {
+    /// Grading against `challenge`'s own cases with challenge.toml's
+    /// limits, sandboxed, cached in `cache_dir` (the default when `None`):
+    /// what a command that grades on its own behalf starts from.
+    pub fn of(challenge: String, cache_dir: Option<PathBuf>) -> GradingArgs {
+        GradingArgs {
+            challenge,
+            tests: None,
+            time_limit: None,
+            memory_limit: None,
+            output_limit: None,
+            extra_run_limit: None,
+            extras_budget: None,
+            no_sandbox: false,
+            require_sandbox: false,
+            cache_dir,
+        }
+    }
+
     /// The limits these arguments set, each by its flag: what overrides
     /// challenge.toml's `[limits]`.
     pub fn limits(&self) -> Vec<(Limit, u64)> {

@@ -6,7 +6,6 @@ use crate::cli::{
     AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, GradeArgs, GradingArgs, SuiteArgs,
 };
 use grading::challenge::{self, Challenge};
-use report::Format;
 use std::io::Write;
 
 /// `grader audit`: every known mistake against the suite.
@@ -57,32 +56,19 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         .saturating_mul(4)
         .max(MEASURING_LEAST_MS);
     let grade = GradeArgs {
-        grading: GradingArgs {
-            challenge: args.suite.challenge.clone(),
-            tests: args.suite.tests.clone(),
-            time_limit: Some(measuring),
-            memory_limit: None,
-            output_limit: None,
-            extra_run_limit: None,
-            extras_budget: None,
-            no_sandbox: false,
-            require_sandbox: false,
-            cache_dir: args.cache_dir.clone(),
-        },
-        format: Format::Human,
-        output: None,
-        all: false,
-        audience: Some(report::Audience::Instructor),
         // One at a time: a submission measured beside another would be
         // measured with its share of the machine's memory bandwidth.
         jobs: Some(1),
-        results: None,
-        resume: false,
-        shard: None,
-        gradebook: None,
+        audience: Some(report::Audience::Instructor),
         exit_zero: true,
-        events: false,
-        paths: args.limits.clone(),
+        ..GradeArgs::of(
+            GradingArgs {
+                tests: args.suite.tests.clone(),
+                time_limit: Some(measuring),
+                ..GradingArgs::of(args.suite.challenge.clone(), args.cache_dir.clone())
+            },
+            args.limits.clone(),
+        )
     };
     let graded = super::graded(
         super::Challenges::Find(cli.challenges.as_deref()),

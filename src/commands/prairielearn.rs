@@ -89,31 +89,19 @@ fn grade(
         return Ok(Status::Passed);
     }
     let grade = GradeArgs {
-        grading: GradingArgs {
-            challenge,
-            tests: None,
-            time_limit: None,
-            memory_limit: None,
-            output_limit: None,
-            extra_run_limit: None,
-            extras_budget: None,
-            no_sandbox: args.no_sandbox,
-            require_sandbox: false,
-            cache_dir: args.cache_dir.clone(),
-        },
         format: Format::Prairielearn,
         output: Some(file.to_owned()),
-        all: false,
         // Students see the results: hidden groups' details stay out.
         audience: Some(Audience::Learner),
         jobs: Some(1),
-        results: None,
-        resume: false,
-        shard: None,
-        gradebook: None,
         exit_zero: true,
-        events: false,
-        paths: vec![student],
+        ..GradeArgs::of(
+            GradingArgs {
+                no_sandbox: args.no_sandbox,
+                ..GradingArgs::of(challenge, args.cache_dir.clone())
+            },
+            vec![student],
+        )
     };
     let report = super::graded(
         super::Challenges::Find(Some(&challenges)),

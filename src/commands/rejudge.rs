@@ -139,30 +139,24 @@ impl Recorded {
 /// cache, and the parts of the folder beyond its paths and shard.
 fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> (GradeArgs, Vec<Part>) {
     let grade = GradeArgs {
-        grading: GradingArgs {
-            challenge: recorded.challenge,
-            tests: recorded.tests,
-            time_limit: recorded.time_limit,
-            memory_limit: recorded.memory_limit,
-            output_limit: recorded.output_limit,
-            extra_run_limit: recorded.extra_run_limit,
-            extras_budget: recorded.extras_budget,
-            no_sandbox: recorded.no_sandbox,
-            require_sandbox: recorded.require_sandbox,
-            cache_dir: args.cache_dir.clone(),
-        },
         format: Format::Json,
-        output: None,
-        all: false,
         audience: Some(recorded.audience),
         jobs: args.jobs,
-        results: None,
-        resume: false,
         shard: recorded.shard,
-        gradebook: None,
-        exit_zero: false,
-        events: false,
-        paths: recorded.paths,
+        ..GradeArgs::of(
+            GradingArgs {
+                tests: recorded.tests,
+                time_limit: recorded.time_limit,
+                memory_limit: recorded.memory_limit,
+                output_limit: recorded.output_limit,
+                extra_run_limit: recorded.extra_run_limit,
+                extras_budget: recorded.extras_budget,
+                no_sandbox: recorded.no_sandbox,
+                require_sandbox: recorded.require_sandbox,
+                ..GradingArgs::of(recorded.challenge, args.cache_dir.clone())
+            },
+            recorded.paths,
+        )
     };
     (grade, recorded.resumed)
 }

@@ -113,6 +113,8 @@ pub(crate) enum PastEnd {
     Raises,
     /// Answers null (JavaScript's `ring[i]?.node`).
     Null,
+    /// Answers the last point's node (`ring[min(i, len(ring) - 1)]`).
+    Clamps,
 }
 
 /// How `remove` takes a node's points away.

@@ -99,6 +99,7 @@ impl WrongRing {
             (Some(e), _) => Ok(Some(&e.1)),
             (None, PastEnd::Wraps) => Ok(Some(&self.entries[0].1)),
             (None, PastEnd::Null) => Ok(None),
+            (None, PastEnd::Clamps) => Ok(self.entries.last().map(|e| e.1.as_str())),
             (None, PastEnd::Raises) => Err(format!("index {at} past the end of the ring")),
         }
     }
@@ -175,14 +176,10 @@ static MISTAKES: [Mistake; 12] = [
         id: "no-wrap",
         title: "does not wrap past the last point",
         explanation: "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
-        hint: "When the search returns the length of the ring, use index 0: `ring[i % len(ring)]`.",
-        forms: &["fails", "answers null"],
+        hint: "When the search returns the length of the ring, use index 0: `ring[i % len(ring)]` (not `ring[min(i, len(ring) - 1)]`, which keeps the key on the last point).",
+        forms: &["fails", "answers null", "answers the last point's node"],
         tweak: |k, form| {
-            k.past_end = if form == 0 {
-                PastEnd::Raises
-            } else {
-                PastEnd::Null
-            }
+            k.past_end = [PastEnd::Raises, PastEnd::Null, PastEnd::Clamps][form];
         },
     },
     Mistake {

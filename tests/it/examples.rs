@@ -2,7 +2,7 @@
 //! the verdicts listed in `submissions/expected.toml`, and the JSON report's
 //! public fields along the way.
 
-use crate::support::{grader, json, output, root, tempdir};
+use crate::support::{copy_tree, grader, json, output, root, tempdir, text};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -609,6 +609,50 @@ fn a_hash_without_h32_is_blamed_on_two_node_routes() {
     let s = &report["submissions"][0];
     assert_eq!(s["verdict"], "accepted", "{s}");
     assert!(s.get("hash_hint").is_none(), "{s}");
+}
+
+/// Every hint the evidence supports, in the order to fix them: a router
+/// scored by another hash (MurmurHash3, no h32 exported) that also keeps a
+/// removed node is told both, the hash first.
+#[test]
+fn another_hash_is_told_before_a_broken_property_and_both_are() {
+    let dir = tempdir();
+    // The shipped suite but its large group, which this pure-Python hash
+    // would run to its limit.
+    let tests = dir.path().join("tests");
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &tests,
+        |rel| !rel.starts_with("large"),
+    );
+    let file = root().join("submissions/python/murmur3_list.py");
+    let grade = |format: &str| {
+        output(
+            grader()
+                .args(["grade", "--format", format, "--tests"])
+                .arg(&tests)
+                .arg("--cache-dir")
+                .arg(cache_dir())
+                .arg(&file),
+        )
+    };
+    let json_out = grade("json");
+    let report: Value = serde_json::from_slice(&json_out.stdout).unwrap();
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "wrong-answer", "{s}");
+    assert!(
+        s["mistake"].is_null(),
+        "no known mistake is this: {}",
+        s["mistake"]
+    );
+    assert!(s["hash_hint"]["against"].as_u64().unwrap() >= 3, "{s}");
+    assert_eq!(s["property"]["property"], "removed-nodes-are-gone", "{s}");
+    let human = text(&grade("human").stdout);
+    let hash = human.find("your hash: ").expect("the hash hint");
+    let property = human.find("broken property").expect("the property");
+    assert!(hash < property, "{human}");
+    // Before any failure in full, too: it is the first thing to fix.
+    assert!(hash < human.find("\n--- ").unwrap(), "{human}");
 }
 
 #[test]

@@ -231,6 +231,9 @@ fn render_submission(
         writeln!(out)?;
         render_mistake(m, out)?;
     }
+    // A hash that is not h32 changes nearly every answer: it is the first
+    // thing to fix, before any failure or broken property.
+    render_wrong_hash(s, out)?;
     let shown = failures_shown(s);
     let in_full = options
         .folded
@@ -299,12 +302,10 @@ fn render_submission(
             writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
         }
     }
-    if let Some(check) = &s.h32 {
+    // An h32 that agrees is said at the end; one that does not, above.
+    if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_none()) {
         writeln!(out)?;
         render_hash_check(check, out)?;
-    }
-    if let Some(hint) = &s.hash_hint {
-        writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
     }
     if s.groups.len() > 1 {
         let groups: Vec<String> = s
@@ -417,6 +418,20 @@ pub(super) fn render_property(p: &PropertyHint, out: &mut dyn Write) -> io::Resu
         p.case,
         visible(&p.message)
     )?;
+    Ok(())
+}
+
+/// What says the submission's hash is not h32: its own h32 where it parts
+/// from the pinned one, or, without one, the routes against the pinned
+/// scores. Nothing when neither does.
+pub(super) fn render_wrong_hash(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_some()) {
+        writeln!(out)?;
+        render_hash_check(check, out)?;
+    }
+    if let Some(hint) = &s.hash_hint {
+        writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
+    }
     Ok(())
 }
 

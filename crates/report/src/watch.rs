@@ -4,7 +4,7 @@
 //! is; the caller strips the styles where colour is off.
 
 use super::failing::render_failure;
-use super::human::{render_hash_check, render_mistake, render_nondeterminism, render_property};
+use super::human::{render_mistake, render_nondeterminism, render_property, render_wrong_hash};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{earned, possible, visible, visible_lines};
 use super::{SubmissionReport, TestReport};
@@ -216,9 +216,11 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{style}{}{style:#}", progress(s))
 }
 
-/// What explains the failures, the most telling first: the known mistake,
-/// answers that change between runs, a broken property, the learner's own
-/// h32, or a hash that disagrees with the pinned scores.
+/// What explains the failures: answers that change between runs (which
+/// explain them alone), else every hint the evidence supports, in the
+/// order to fix them: the known mistake, a hash that is not h32 (the
+/// learner's own h32 where it parts, or routes against the pinned
+/// scores), a broken property.
 fn render_hint(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
     if let Some(n) = &s.nondeterministic {
         writeln!(out)?;
@@ -226,18 +228,12 @@ fn render_hint(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
     }
     if let Some(m) = &s.mistake {
         writeln!(out)?;
-        return render_mistake(m, out);
+        render_mistake(m, out)?;
     }
+    render_wrong_hash(s, out)?;
     if let Some(p) = &s.property {
         writeln!(out)?;
-        return render_property(p, out);
-    }
-    if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_some()) {
-        writeln!(out)?;
-        return render_hash_check(check, out);
-    }
-    if let Some(hint) = &s.hash_hint {
-        writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
+        render_property(p, out)?;
     }
     Ok(())
 }

@@ -78,6 +78,9 @@ pub(super) fn write_student(
         )?;
     }
     write_mistake(s, page)?;
+    // A hash that is not h32 changes nearly every answer: it is the first
+    // thing to fix, before any failure or broken property.
+    write_wrong_hash(s, page)?;
     write_tests(report, i, s, page)?;
 
     for (n, (t, others)) in failures_shown(s).iter().enumerate() {
@@ -148,39 +151,12 @@ pub(super) fn write_student(
         )?;
         writeln!(page, "</details>")?;
     }
-    if let Some(check) = &s.h32 {
-        match &check.first_mismatch {
-            None => writeln!(
-                page,
-                "<p>your h32 agrees with the pinned hash on all {} strings checked</p>",
-                check.checked
-            )?,
-            Some(m) => {
-                writeln!(
-                    page,
-                    "<p><strong class=\"bad\">your h32 differs from the pinned hash</strong>: h32(<code>{}</code>) is {}, yours gave <code>{}</code></p>",
-                    esc(&visible_str(&m.text)),
-                    m.pinned,
-                    esc(&visible_json(&m.yours))
-                )?;
-                if let Some(step) = &check.step {
-                    writeln!(
-                        page,
-                        "<p>{} (the smallest text that shows it: h32(<code>{}</code>) is {}, yours {})</p>",
-                        esc(&crate::text::hash_steps(step)),
-                        esc(&visible_str(&step.text)),
-                        step.pinned,
-                        step.yours
-                    )?;
-                }
-            }
-        }
-    }
-    if let Some(hint) = &s.hash_hint {
+    // An h32 that agrees is said at the end; one that does not, above.
+    if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_none()) {
         writeln!(
             page,
-            "<p><strong class=\"bad\">your hash</strong>: {}</p>",
-            learner(&hint.message)
+            "<p>your h32 agrees with the pinned hash on all {} strings checked</p>",
+            check.checked
         )?;
     }
     if s.groups.len() > 1 {
@@ -361,4 +337,39 @@ fn anchor(name: &str) -> String {
             }
         })
         .collect()
+}
+
+/// What says the submission's hash is not h32: its own h32 where it parts
+/// from the pinned one, or, without one, the routes against the pinned
+/// scores.
+fn write_wrong_hash(s: &SubmissionReport, page: &mut dyn Write) -> Result {
+    if let Some(check) = &s.h32
+        && let Some(m) = &check.first_mismatch
+    {
+        writeln!(
+            page,
+            "<p><strong class=\"bad\">your h32 differs from the pinned hash</strong>: h32(<code>{}</code>) is {}, yours gave <code>{}</code></p>",
+            esc(&visible_str(&m.text)),
+            m.pinned,
+            esc(&visible_json(&m.yours))
+        )?;
+        if let Some(step) = &check.step {
+            writeln!(
+                page,
+                "<p>{} (the smallest text that shows it: h32(<code>{}</code>) is {}, yours {})</p>",
+                esc(&crate::text::hash_steps(step)),
+                esc(&visible_str(&step.text)),
+                step.pinned,
+                step.yours
+            )?;
+        }
+    }
+    if let Some(hint) = &s.hash_hint {
+        writeln!(
+            page,
+            "<p><strong class=\"bad\">your hash</strong>: {}</p>",
+            learner(&hint.message)
+        )?;
+    }
+    Ok(())
 }

@@ -25,6 +25,9 @@ pub(crate) struct Knobs {
     /// keeps a node twice.
     pub(crate) listed_once: bool,
     pub(crate) raise_on_absent: bool,
+    /// Removing an absent node removes the last one in insertion order
+    /// instead (JavaScript's `splice(indexOf(x), 1)`: -1 is the last).
+    pub(crate) absent_removes_last: bool,
     pub(crate) top_raises_past_count: bool,
     pub(crate) add_keeps_weight: bool,
     /// How a node's h32 and weight become the number ranked.
@@ -53,6 +56,7 @@ impl Knobs {
             list: false,
             listed_once: false,
             raise_on_absent: false,
+            absent_removes_last: false,
             top_raises_past_count: false,
             add_keeps_weight: false,
             rule,

@@ -86,6 +86,10 @@ impl Variant for WrongRouter {
                     Ok(Value::Null)
                 }
                 None if self.knobs.raise_on_absent => Err(format!("{name} is not a node")),
+                None if self.knobs.absent_removes_last => {
+                    self.nodes.pop();
+                    Ok(Value::Null)
+                }
                 None => Ok(Value::Null),
             },
             other => Err(format!("no operation {other}")),
@@ -103,7 +107,7 @@ pub(crate) static RENDEZVOUS: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 18] = [
+static MISTAKES: [Mistake; 19] = [
     Mistake {
         id: "lowest-score",
         title: "the lowest score wins instead of the highest",
@@ -188,4 +192,12 @@ static MISTAKES: [Mistake; 18] = [
         },
     },
     REMOVE_ABSENT_RAISES,
+    Mistake {
+        id: "absent-removes-last",
+        title: "removing an absent node removes the last node added",
+        explanation: "Removing a node that is not there must change nothing. Your remove takes the node's index, and for an absent node that is -1: `splice(-1, 1)` (or `del nodes[-1]`) removes the last node added instead, so its keys move for no reason.",
+        hint: "Only remove what is there: `const i = nodes.indexOf(x); if (i !== -1) nodes.splice(i, 1);` (in Python, `if x in nodes: nodes.remove(x)`).",
+        forms: &[""],
+        tweak: |k, _| k.absent_removes_last = true,
+    },
 ];

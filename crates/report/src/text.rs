@@ -245,6 +245,20 @@ pub fn shell_command(words: &[String]) -> String {
         .join(" ")
 }
 
+/// The wrong steps of a learner's h32 in words, as every format says them:
+/// "the step that is wrong: ..." or, for steps wrong together, "the steps
+/// that are wrong together: ...; ...".
+pub fn hash_steps(step: &crate::contract::HashStep) -> String {
+    match step.also.as_slice() {
+        [] => format!("the step that is wrong: {}", step.step),
+        also => {
+            let mut steps = vec![step.step.as_str()];
+            steps.extend(also.iter().map(|w| w.step.as_str()));
+            format!("the steps that are wrong together: {}", steps.join("; "))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,19 +381,5 @@ mod tests {
         assert!(!text.contains("##["), "{text}");
         assert!(!text.contains(['\u{202e}', '\u{7f}', '\u{85}']), "{text}");
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
-    }
-}
-
-/// The wrong steps of a learner's h32 in words, as every format says them:
-/// "the step that is wrong: ..." or, for steps wrong together, "the steps
-/// that are wrong together: ...; ...".
-pub fn hash_steps(step: &crate::contract::HashStep) -> String {
-    match step.also.as_slice() {
-        [] => format!("the step that is wrong: {}", step.step),
-        also => {
-            let mut steps = vec![step.step.as_str()];
-            steps.extend(also.iter().map(|w| w.step.as_str()));
-            format!("the steps that are wrong together: {}", steps.join("; "))
-        }
     }
 }

@@ -29,6 +29,8 @@ pub(crate) struct Knobs {
     /// instead (JavaScript's `splice(indexOf(x), 1)`: -1 is the last).
     pub(crate) absent_removes_last: bool,
     pub(crate) top_raises_past_count: bool,
+    /// `top(key, 0)` answers the whole ranking: 0 taken for no count.
+    pub(crate) top_zero_all: bool,
     pub(crate) add_keeps_weight: bool,
     /// How a node's h32 and weight become the number ranked.
     pub(crate) rule: Rule,
@@ -58,6 +60,7 @@ impl Knobs {
             raise_on_absent: false,
             absent_removes_last: false,
             top_raises_past_count: false,
+            top_zero_all: false,
             add_keeps_weight: false,
             rule,
             strict: false,

@@ -83,7 +83,10 @@ impl Variant for WrongRanker {
                 .first()
                 .map_or(Value::Null, |n| Value::from(*n))),
             "top" => {
-                let n = usize::try_from(op.count_at(1)).unwrap_or(usize::MAX);
+                let n = match usize::try_from(op.count_at(1)).unwrap_or(usize::MAX) {
+                    0 if self.knobs.top_zero_all => usize::MAX,
+                    n => n,
+                };
                 if self.knobs.top_raises_past_count && n > self.nodes.len() {
                     return Err(format!("top({n}) with {} nodes", self.nodes.len()));
                 }
@@ -130,7 +133,7 @@ pub(crate) static HRW_TOP: Catalogue = Catalogue {
     build,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 14] = [
+static HRW_TOP_MISTAKES: [Mistake; 15] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -170,6 +173,14 @@ static HRW_TOP_MISTAKES: [Mistake; 14] = [
         hint: "Take min(n, number of nodes) names: `ranked[:n]` in Python and `slice(0, n)` in JavaScript do; in Rust use `ranked.iter().take(n)`, not `ranked[..n]`.",
         forms: &[""],
         tweak: |k, _| k.top_raises_past_count = true,
+    },
+    Mistake {
+        id: "top-zero-returns-all",
+        title: "top(key, 0) returns every node instead of none",
+        explanation: "A count of 0 asks for no node, so the answer is []. Your code takes 0 for no count at all (`n || nodes.length` in JavaScript, `ranked[:n] if n else ranked` in Python) and returns the whole ranking.",
+        hint: "Use the count as it is: `ranked[:n]` in Python, `slice(0, n)` in JavaScript, `take(n)` in Rust all give [] for 0.",
+        forms: &[""],
+        tweak: |k, _| k.top_zero_all = true,
     },
     SIGNED_COMPARISON,
     FLOAT_MULTIPLY,

@@ -41,7 +41,7 @@ fn take(lock: &Path, dir: &Path) -> Result<std::fs::File, Error> {
                 lock.display()
             ))
         })?;
-    if !sandbox::os::try_lock(&file)
+    if !sandbox::os::try_lock_within(&file, super::results::LOCK_PATIENCE)
         .map_err(Error::io(format!("cannot lock {}", lock.display())))?
     {
         return Err(Error::Usage(format!(

@@ -22,6 +22,11 @@ use std::path::{Path, PathBuf};
 /// folder; the kernel releases it when the run ends, however it ends.
 pub(super) const LOCK: &str = ".lock";
 
+/// How long a results folder's lock is waited for before the folder is
+/// said to be in use: long enough for the children of a run killed a
+/// moment ago to let it go, short beside any real grading run.
+pub(super) const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The grading command a results folder was made by, recorded so that
 /// `grader rejudge` can grade it again.
 pub(super) const COMMAND: &str = "command.json";
@@ -68,7 +73,7 @@ impl Results {
             .write(true)
             .open(dir.join(LOCK))
             .map_err(unwritable)?;
-        if !sandbox::os::try_lock(&lock).map_err(unwritable)? {
+        if !sandbox::os::try_lock_within(&lock, LOCK_PATIENCE).map_err(unwritable)? {
             return Err(Error::Usage(format!(
                 "the results folder {} is in use by another grading run (it holds {}); wait for that run to end, or give this one another --results folder",
                 dir.display(),

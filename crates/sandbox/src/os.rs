@@ -529,6 +529,24 @@ pub fn try_lock(file: &std::fs::File) -> io::Result<bool> {
     }
 }
 
+/// [`try_lock`], tried again for up to `patience` while another holds it.
+/// A run killed a moment ago can leave its lock held for some
+/// milliseconds more: a child it forked shares the descriptor until it
+/// execs (closing it), and a session's child joins its cgroups before
+/// that, which waits for a grace period of the kernel's.
+pub fn try_lock_within(file: &std::fs::File, patience: std::time::Duration) -> io::Result<bool> {
+    let deadline = std::time::Instant::now() + patience;
+    loop {
+        if try_lock(file)? {
+            return Ok(true);
+        }
+        if std::time::Instant::now() >= deadline {
+            return Ok(false);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+}
+
 /// Swaps what `a` and `b` name, in one step (`renameat2` with
 /// `RENAME_EXCHANGE`): no reader ever finds either missing or half made.
 pub fn exchange(a: &Path, b: &Path) -> io::Result<()> {

@@ -205,6 +205,37 @@ fn screen(state: WatchState<'_>) -> String {
 
 /// `grader watch`'s screen of each submission of every fixture, as graded,
 /// and of the other states (grading, not graded, missing) once.
+/// The headline names the test it shows with that test's own verdict,
+/// not the submission's worst (a later test's, maybe a hidden one's).
+#[test]
+fn watch_headline_gives_the_shown_tests_verdict() {
+    use report::contract::Verdict;
+    let (_, report) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "rendezvous-scores")
+        .unwrap();
+    let mut submission = report.submissions[0].clone();
+    let failing: Vec<usize> = (0..submission.tests.len())
+        .filter(|&i| submission.tests[i].verdict != Verdict::Accepted)
+        .collect();
+    assert!(failing.len() > 1, "the fixture fails several tests");
+    assert_eq!(submission.tests[failing[0]].verdict, Verdict::WrongAnswer);
+    // A later test crashed: the submission's verdict is the worse one.
+    submission.tests[*failing.last().unwrap()].verdict = Verdict::RuntimeError;
+    submission.verdict = Verdict::RuntimeError;
+    let shown = screen(WatchState::Graded {
+        at: "10:21:03",
+        submission: &submission,
+    });
+    let first = &submission.tests[failing[0]];
+    let headline = format!(
+        "wrong-answer in {}/{}, the first of",
+        first.group, first.name
+    );
+    assert!(shown.contains(&headline), "{shown}");
+    assert!(!shown.contains("runtime-error in"), "{shown}");
+}
+
 #[test]
 fn watch_screens() {
     for (name, report) in fixtures() {

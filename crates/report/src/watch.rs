@@ -171,11 +171,13 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
                 })
                 .count();
             let id = visible(&format!("{}/{}", t.group, t.name));
+            // A line that names one test gives that test's verdict (the
+            // submission's, its worst, may be a hidden test's).
             if failing.len() == 1 {
                 writeln!(
                     out,
                     "{BAD}{}{BAD:#} in {id}, the only failing test",
-                    s.verdict
+                    t.verdict
                 )?;
             } else if alike + 1 == failing.len() {
                 writeln!(
@@ -188,7 +190,7 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
                 writeln!(
                     out,
                     "{BAD}{}{BAD:#} in {id}, the first of {} failing tests",
-                    s.verdict,
+                    t.verdict,
                     failing.len()
                 )?;
             }

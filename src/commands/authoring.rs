@@ -45,6 +45,16 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         ));
     }
     let suite = challenge.load_suite(&dir, own)?;
+    let file = challenge.dir.join("challenge.toml");
+    if args.write {
+        // What would stop the write stops the command before anything is
+        // measured: a file that cannot be replaced, or a form of it the
+        // limits cannot be written into.
+        grading::fsutil::check_writable(&file, "challenge.toml")?;
+        let text = std::fs::read_to_string(&file)
+            .map_err(Error::io(format!("cannot read {}", file.display())))?;
+        limits::rewrite(&text, &file, &limits::proposals(&challenge, &suite, &[]))?;
+    }
     // Measured under a limit well above the current ones, so that a
     // correct submission slower than they allow is measured, not cut.
     let measuring = suite
@@ -76,6 +86,26 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         &[],
         None,
     )?;
+    // A fault of the grader or the machine says nothing of the time
+    // correct code takes: no limit is proposed from such a run.
+    if let Some(s) = graded
+        .submissions
+        .iter()
+        .find(|s| s.verdict == report::contract::Verdict::GraderFault)
+    {
+        let why = s
+            .tests
+            .iter()
+            .find(|t| t.verdict == report::contract::Verdict::GraderFault)
+            .map_or(String::new(), |t| format!(": {}", t.message));
+        return Err(Error::Io {
+            context: format!(
+                "{} could not be measured, a fault of the grader or the machine{why}; nothing was written",
+                s.path
+            ),
+            source: std::io::Error::other("grader fault"),
+        });
+    }
     let mut timings = Vec::new();
     let mut left_out = Vec::new();
     for submission in &graded.submissions {
@@ -96,20 +126,27 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         }));
     }
     let rows = limits::proposals(&challenge, &suite, &timings);
-    let file = challenge.dir.join("challenge.toml");
-    let written = match args.write && !timings.is_empty() {
+    // Written only from every submission named, each correct: one left out
+    // (wrong, or cut by the measuring limit) would leave its language's
+    // time out of the limits.
+    let written = match args.write && !timings.is_empty() && left_out.is_empty() {
         true => {
             let text = std::fs::read_to_string(&file)
                 .map_err(Error::io(format!("cannot read {}", file.display())))?;
             let new = limits::rewrite(&text, &file, &rows)?;
             if new != text {
-                grading::fsutil::write_atomically(&file, new.as_bytes())?;
+                // Replaced with the file's own permissions.
+                let mode = std::fs::metadata(&file)
+                    .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777)
+                    .unwrap_or(0o644);
+                grading::fsutil::write_atomically_with_mode(&file, new.as_bytes(), mode)?;
             }
             Some(file.as_path())
         }
         false => None,
     };
     let view = report::authoring::Limits {
+        write: args.write,
         challenge: &challenge.id,
         measured: graded.submissions.len() - left_out.len(),
         rows: &rows,

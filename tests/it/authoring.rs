@@ -437,6 +437,25 @@ fn audit_proposes_limits_from_correct_submissions_and_writes_them() {
     }
     let shares = &groups[4];
     assert_eq!(shares["current_ms"], 7000);
+    // Asked to write with a wrong submission among them: nothing written.
+    let refused = run(&[
+        &base[..],
+        &["--cache-dir", cache, "--write", "--limits", correct, wrong],
+    ]
+    .concat());
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    assert!(
+        text(&refused.stdout).contains("nothing written"),
+        "{}",
+        text(&refused.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&toml).unwrap(),
+        original,
+        "nothing written"
+    );
+    // The file keeps its permissions when it is written.
+    std::fs::set_permissions(&toml, std::os::unix::fs::PermissionsExt::from_mode(0o640)).unwrap();
 
     // Written: every group's limit is its proposal, and nothing else moved.
     let write = run(&[
@@ -456,6 +475,9 @@ fn audit_proposes_limits_from_correct_submissions_and_writes_them() {
         !written.contains("Far too long") && !written.contains("7000"),
         "{written}"
     );
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&toml).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o640);
     let keep = |t: &str| -> Vec<String> {
         t.lines()
             .filter(|l| !l.contains("time_ms") && !l.contains("Far too long"))
@@ -488,6 +510,23 @@ fn audit_proposes_limits_from_correct_submissions_and_writes_them() {
         "{}",
         text(&validate.stdout)
     );
+
+    // A fault of the grader's (an interpreter it cannot start) is no
+    // measurement: exit 3, said so, nothing written.
+    let before = std::fs::read_to_string(&toml).unwrap();
+    let fault = crate::support::output(
+        crate::support::grader()
+            .env("GRADER_PYTHON", "/nonexistent/python3")
+            .args(base)
+            .args(["--cache-dir", cache, "--write", "--limits", correct]),
+    );
+    assert_eq!(fault.status.code(), Some(3), "{}", text(&fault.stderr));
+    assert!(
+        text(&fault.stderr).contains("nothing was written"),
+        "{}",
+        text(&fault.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&toml).unwrap(), before);
 
     // Cases of a --tests folder are not the challenge's groups.
     let tests = challenges.join("weighted-hrw/tests");

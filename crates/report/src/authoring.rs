@@ -180,6 +180,8 @@ pub fn render_valid(
 /// proposed from the correct submissions measured.
 #[derive(Debug)]
 pub struct Limits<'a> {
+    /// `--write` was asked for.
+    pub write: bool,
     pub challenge: &'a str,
     /// Correct submissions measured.
     pub measured: usize,
@@ -228,8 +230,8 @@ pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()>
                     out,
                     "  {group:<width$}  {change}: slowest {} by {} on {} ({}; reference {})",
                     shown(slowest.cpu),
-                    slowest.by,
-                    slowest.case,
+                    super::text::visible(&slowest.by),
+                    super::text::visible(&slowest.case),
                     languages.join(", "),
                     shown(row.reference)
                 )?;
@@ -243,11 +245,16 @@ pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()>
     for (path, verdict) in limits.left_out {
         writeln!(
             out,
-            "left out: {path} is {verdict}, not correct on this suite; fix it or leave it out"
+            "left out: {} is {verdict}, not correct on this suite; fix it or leave it out",
+            super::text::visible(path)
         )?;
     }
     match limits.written {
         Some(file) => writeln!(out, "written to {}", file.display()),
+        None if limits.write && !limits.left_out.is_empty() => writeln!(
+            out,
+            "nothing written: every submission named must be correct; run again without those left out"
+        ),
         None if limits.measured > 0 => writeln!(
             out,
             "run again with --write to write them to {}",

@@ -138,15 +138,17 @@ pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String,
     let Some(common) = common(limits) else {
         return Ok(text.to_owned());
     };
-    let table = doc
-        .entry("limits")
-        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()))
-        .as_table_mut()
-        .ok_or_else(|| problem("`limits` is not a table; make it `[limits]`".into()))?;
     let ms = |d: Duration| toml_edit::value(d.as_millis() as i64);
+    // `[limits]`, or an inline `limits = { ... }`: its time_ms is the
+    // common limit, the value's own trailing comment kept.
+    let limits_item = doc
+        .entry("limits")
+        .or_insert_with(|| toml_edit::Item::Table(toml_edit::Table::new()));
+    let table = limits_item.as_table_like_mut().ok_or_else(|| {
+        problem("`limits` is not a table; make it `[limits]` and run again".into())
+    })?;
     match table.get_mut("time_ms") {
         Some(item) => {
-            // The value's own decor (a comment after it) stays.
             let decor = item.as_value().map(|v| v.decor().clone());
             *item = ms(common);
             if let (Some(decor), Some(value)) = (decor, item.as_value_mut()) {
@@ -157,16 +159,26 @@ pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String,
             table.insert("time_ms", ms(common));
         }
     }
-    let declared: Vec<String> = doc
-        .get("groups")
-        .and_then(toml_edit::Item::as_array_of_tables)
-        .map(|groups| {
-            groups
-                .iter()
-                .filter_map(|g| g.get("name")?.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    // The groups, as `[[groups]]` tables or an inline array of tables.
+    let groups: Vec<&mut dyn toml_edit::TableLike> = match doc.get_mut("groups") {
+        None => Vec::new(),
+        Some(toml_edit::Item::ArrayOfTables(tables)) => tables
+            .iter_mut()
+            .map(|t| t as &mut dyn toml_edit::TableLike)
+            .collect(),
+        Some(toml_edit::Item::Value(toml_edit::Value::Array(array))) => array
+            .iter_mut()
+            .filter_map(|v| v.as_inline_table_mut())
+            .map(|t| t as &mut dyn toml_edit::TableLike)
+            .collect(),
+        Some(_) => {
+            return Err(problem(
+                "`groups` is neither [[groups]] tables nor an array of tables; fix the file and run again".into(),
+            ));
+        }
+    };
+    let name_of = |g: &dyn toml_edit::TableLike| g.get("name")?.as_str().map(str::to_owned);
+    let declared: Vec<String> = groups.iter().filter_map(|g| name_of(&**g)).collect();
     let undeclared: Vec<&str> = limits
         .iter()
         .filter(|l| l.limit() != common && !declared.contains(&l.group))
@@ -182,35 +194,80 @@ pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String,
                 .join(", ")
         )));
     }
-    if let Some(groups) = doc
-        .get_mut("groups")
-        .and_then(toml_edit::Item::as_array_of_tables_mut)
-    {
-        for group in groups.iter_mut() {
-            let Some(name) = group.get("name").and_then(|n| n.as_str()) else {
-                continue;
-            };
-            let Some(limit) = limits.iter().find(|l| l.group == name) else {
-                continue;
-            };
-            // The comment above a group's own limit says where it comes
-            // from; an old one goes with the setting it described.
-            group.remove("time_ms");
-            if limit.limit() == common {
-                continue;
-            }
-            group.insert("time_ms", ms(limit.limit()));
-            if let (Some(slowest), Some(mut key)) = (limit.slowest(), group.key_mut("time_ms")) {
-                key.leaf_decor_mut().set_prefix(format!(
-                    "# {MULTIPLE} times the slowest correct case: {} of CPU ({}, {}).\n",
-                    shown(slowest.cpu),
-                    slowest.by,
-                    slowest.case
-                ));
-            }
+    for group in groups {
+        let Some(limit) = name_of(&*group).and_then(|n| limits.iter().find(|l| l.group == n))
+        else {
+            continue;
+        };
+        // The comment above a group's own limit says where it comes
+        // from; an old one goes with the setting it described.
+        group.remove("time_ms");
+        if limit.limit() == common {
+            continue;
+        }
+        group.insert("time_ms", ms(limit.limit()));
+        if let Some(slowest) = limit.slowest()
+            && let Some(mut key) = group.key_mut("time_ms")
+        {
+            // A comment is one line: the names in it are escaped, so that
+            // a path with a newline cannot write settings of its own.
+            key.leaf_decor_mut().set_prefix(format!(
+                "# {MULTIPLE} times the slowest correct case: {} of CPU ({}, {}).\n",
+                shown(slowest.cpu),
+                one_line(&slowest.by),
+                one_line(&slowest.case)
+            ));
         }
     }
-    Ok(doc.to_string())
+    let written = doc.to_string();
+    check_written(&written, file, common, limits)?;
+    Ok(written)
+}
+
+/// `text` with every control character escaped (`\n` for a newline): fit
+/// for one line of a comment.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect()
+}
+
+/// That `written` reads back as TOML giving every group of `limits` its
+/// limit: a last guard before a challenge.toml is replaced.
+fn check_written(
+    written: &str,
+    file: &Path,
+    common: Duration,
+    limits: &[GroupLimit],
+) -> Result<(), Error> {
+    let wrong = |why: String| {
+        Error::Invalid(vec![Problem {
+            path: file.to_owned(),
+            position: None,
+            message: format!("the limits would not be written right ({why}); nothing was written"),
+        }])
+    };
+    let table: toml::Table = toml::from_str(written).map_err(|e| wrong(e.to_string()))?;
+    let ms = |v: Option<&toml::Value>| v.and_then(toml::Value::as_integer);
+    let default = ms(table.get("limits").and_then(|l| l.get("time_ms")));
+    if default != Some(common.as_millis() as i64) {
+        return Err(wrong("[limits] time_ms".into()));
+    }
+    let groups = table.get("groups").and_then(toml::Value::as_array);
+    for limit in limits {
+        let own = groups
+            .into_iter()
+            .flatten()
+            .find(|g| g.get("name").and_then(toml::Value::as_str) == Some(limit.group.as_str()))
+            .and_then(|g| ms(g.get("time_ms")));
+        if own.or(default) != Some(limit.limit().as_millis() as i64) {
+            return Err(wrong(format!("group `{}`", limit.group)));
+        }
+    }
+    Ok(())
 }
 
 /// `d` as the comments and the audit show it: milliseconds under a
@@ -348,6 +405,45 @@ time_ms = 6000
             "{text}"
         );
         assert!(text.contains("time_ms = 1000 # five seconds"), "{text}");
+    }
+
+    #[test]
+    fn inline_limits_and_groups_are_written_too() {
+        let inline = "\
+limits = { time_ms = 5000, memory_mb = 512 }
+groups = [
+  { name = \"small\", weight = 1 },
+  { name = \"large\", weight = 2, time_ms = 30000 },
+]
+";
+        let limits = [
+            limit("small", 5000, Some(1000)),
+            limit("large", 30000, Some(6000)),
+        ];
+        let text = rewrite(inline, Path::new("challenge.toml"), &limits).unwrap();
+        let table: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(table["limits"]["time_ms"].as_integer(), Some(1000));
+        assert_eq!(table["limits"]["memory_mb"].as_integer(), Some(512));
+        assert_eq!(table["groups"][1]["time_ms"].as_integer(), Some(6000));
+        assert!(table["groups"][0].get("time_ms").is_none());
+        // Every group at the common limit: the old own limit goes.
+        let same = [
+            limit("small", 5000, Some(1000)),
+            limit("large", 30000, Some(1000)),
+        ];
+        let text = rewrite(inline, Path::new("challenge.toml"), &same).unwrap();
+        assert!(!text.contains("30000"), "{text}");
+    }
+
+    #[test]
+    fn a_name_with_a_newline_stays_in_its_comment() {
+        let mut large = limit("large", 30000, Some(6000));
+        large.slowest[0].by = "ok\nweight = 99\n#.py".into();
+        let limits = [limit("small", 5000, Some(1000)), large];
+        let text = rewrite(TOML, Path::new("challenge.toml"), &limits).unwrap();
+        let table: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(table["groups"][1]["weight"].as_integer(), Some(2), "{text}");
+        assert!(text.contains("(ok\\nweight = 99\\n#.py, c1)"), "{text}");
     }
 
     #[test]

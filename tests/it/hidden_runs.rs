@@ -207,4 +207,21 @@ fn a_hidden_tests_time_is_not_shown_to_a_learner() {
     // Each hidden key ends in a letter or digit: a quarter of a second at
     // least, for an instructor.
     assert!(slept >= 240, "{report}");
+
+    // Nor does `grade --events` (what `watch` reads) tell a learner when
+    // each hidden test ended: an event for each visible test only.
+    let again = tempdir();
+    let paths = students(again.path(), &[("ada", "times_hidden_keys.py")]);
+    let (_, _, all) = graded(again.path(), &paths, &["--events"]);
+    let events: Vec<Value> = all
+        .lines()
+        .filter_map(|l| l.strip_prefix("event: "))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let visible = tests.iter().filter(|t| t["group"] != "secret").count();
+    assert_eq!(events.len(), visible, "{all}");
+    assert_eq!(
+        events.last().unwrap()["of"].as_u64(),
+        Some(tests.len() as u64)
+    );
 }

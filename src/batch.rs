@@ -370,7 +370,9 @@ impl Events {
             of: self.of,
             failed: failed.map(Box::new),
         };
-        if let Ok(line) = serde_json::to_string(&event) {
+        // Made safe as every JSON the grader prints: a learner's text in
+        // the failure cannot steer a terminal that shows the line.
+        if let Ok(line) = report::text::safe_json_compact(&event) {
             eprintln!("{}{line}", report::progress::EVENT_PREFIX);
         }
     }

@@ -29,3 +29,39 @@ pub use hash::{
 pub(crate) use ranking::{HRW_TOP, WEIGHTED_HRW};
 pub(crate) use ring::VNODE_RING;
 pub(crate) use router::RENDEZVOUS;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each wrong step the h32 check knows is the hash its catalogue
+    /// mistake makes (the two are written apart: `hash` is the leaf).
+    #[test]
+    fn each_hash_variant_is_its_mistakes_hash() {
+        let texts = [
+            "",
+            "a",
+            "hello",
+            "A#0",
+            "é",
+            "ключ",
+            "🙂",
+            "a longer text, past 2^53",
+        ];
+        for variant in &HASH_VARIANTS {
+            let made = RENDEZVOUS
+                .each()
+                .find(|m| m.mistake.id == variant.id && m.form_label() == variant.form)
+                .unwrap_or_else(|| panic!("{} is a rendezvous-router mistake", variant.id));
+            let hash = RENDEZVOUS.knobs(&[made]).hash;
+            for text in texts {
+                assert_eq!(
+                    hash.of(&[text]),
+                    variant.h32(text),
+                    "{} of {text:?}",
+                    variant.id
+                );
+            }
+        }
+    }
+}

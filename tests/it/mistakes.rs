@@ -98,7 +98,7 @@ fn a_hash_wrong_in_two_steps_is_what_node_computes() {
         }"#,
     );
     let composed = reference::mistakes::hash_compositions()
-        .into_iter()
+        .iter()
         .find(|c| {
             c.steps.iter().map(|v| v.id).collect::<Vec<_>>() == ["float-multiply", "utf16-units"]
         })

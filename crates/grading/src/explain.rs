@@ -388,10 +388,11 @@ fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
         .zip(yours)
         .map(|(t, v)| Some((t, u32::try_from(v.as_u64()?).ok()?)))
         .collect::<Option<_>>()?;
-    let matching: Vec<reference::mistakes::ComposedHash> = reference::mistakes::hash_compositions()
-        .into_iter()
-        .filter(|c| values.iter().all(|(t, y)| c.h32(t) == *y))
-        .collect();
+    let matching: Vec<&reference::mistakes::ComposedHash> =
+        reference::mistakes::hash_compositions()
+            .iter()
+            .filter(|c| values.iter().all(|(t, y)| c.h32(t) == *y))
+            .collect();
     let first = matching.first()?;
     let shared = |v: &&reference::mistakes::HashVariant| {
         matching
@@ -449,9 +450,9 @@ mod hash_check_tests {
         texts().iter().map(|t| Value::from(h(t))).collect()
     }
 
-    fn composed(ids: &[&str]) -> reference::mistakes::ComposedHash {
+    fn composed(ids: &[&str]) -> &'static reference::mistakes::ComposedHash {
         reference::mistakes::hash_compositions()
-            .into_iter()
+            .iter()
             .find(|c| c.steps.iter().map(|v| v.id).collect::<Vec<_>>() == ids)
             .unwrap()
     }

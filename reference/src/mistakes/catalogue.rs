@@ -134,7 +134,7 @@ impl Catalogue {
         self.knobs(a) == self.knobs(b)
     }
 
-    fn knobs(&self, made: &[Made]) -> Knobs {
+    pub(crate) fn knobs(&self, made: &[Made]) -> Knobs {
         let mut knobs = self.base;
         for m in made {
             (m.mistake.tweak)(&mut knobs, m.form);

@@ -90,10 +90,16 @@ impl Hash {
             return bytes().fold(0u32, |s, b| s.wrapping_add(u32::from(b)));
         }
         let chars = || parts.iter().flat_map(|p| p.chars());
-        let units: Box<dyn Iterator<Item = u32> + '_> = match hash.source {
-            Source::Utf8 => Box::new(bytes().map(u32::from)),
-            Source::Utf16 => Box::new(
-                chars()
+        // Each source's units go straight into the loop: no boxed iterator
+        // (a diagnosis hashes millions of texts).
+        let state = |units: &mut dyn Iterator<Item = u32>| match hash.float_loop {
+            true => js_fnv(units, hash.fnv1),
+            false => fnv(units, hash.fnv1),
+        };
+        let state = match hash.source {
+            Source::Utf8 => state(&mut bytes().map(u32::from)),
+            Source::Utf16 => state(
+                &mut chars()
                     .flat_map(|c| {
                         let mut units = [0u16; 2];
                         let n = c.encode_utf16(&mut units).len();
@@ -101,12 +107,8 @@ impl Hash {
                     })
                     .map(u32::from),
             ),
-            Source::CodePoints => Box::new(chars().map(u32::from)),
-            Source::SignedBytes => Box::new(bytes().map(|b| b as i8 as i32 as u32)),
-        };
-        let state = match hash.float_loop {
-            true => js_fnv(units, hash.fnv1),
-            false => fnv(units, hash.fnv1),
+            Source::CodePoints => state(&mut chars().map(u32::from)),
+            Source::SignedBytes => state(&mut bytes().map(|b| b as i8 as i32 as u32)),
         };
         match (hash.finalizer, hash.float_finalizer) {
             (Finalizer::Missing, _) => state,
@@ -297,7 +299,13 @@ pub const MOST_STEPS: usize = 3;
 /// once, by its fewest steps: steps that turn one knob two ways (two byte
 /// sources) are no hash, and a step another one overrides (the finalizer's
 /// arithmetic beside no finalizer, anything beside a byte sum) adds none.
-pub fn hash_compositions() -> Vec<ComposedHash> {
+pub fn hash_compositions() -> &'static [ComposedHash] {
+    static FOUND: std::sync::LazyLock<Vec<ComposedHash>> = std::sync::LazyLock::new(compose);
+    &FOUND
+}
+
+/// What [`hash_compositions`] holds, found once.
+fn compose() -> Vec<ComposedHash> {
     let mut found: Vec<ComposedHash> = Vec::new();
     let n = HASH_VARIANTS.len();
     let mut add = |chosen: &[usize]| {

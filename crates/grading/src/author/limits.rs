@@ -68,6 +68,22 @@ pub fn propose(cpu: Duration) -> Duration {
     Duration::from_secs(seconds).max(FLOOR)
 }
 
+/// Each group of `suite` with its limit as it is, nothing measured or
+/// proposed: what [`rewrite`] is tried with before anything is measured.
+pub fn unchanged(suite: &Suite) -> Vec<GroupLimit> {
+    suite
+        .groups
+        .iter()
+        .map(|group| GroupLimit {
+            group: group.name.clone(),
+            current: group.time_limit,
+            reference: Duration::ZERO,
+            slowest: Vec::new(),
+            proposed: None,
+        })
+        .collect()
+}
+
 /// Each group of `suite` with its limit proposed from `timings` (cases
 /// correct submissions passed), and the reference timed on its cases.
 pub fn proposals(challenge: &Challenge, suite: &Suite, timings: &[Timing]) -> Vec<GroupLimit> {

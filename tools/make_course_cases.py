@@ -218,6 +218,12 @@ def make_hrw_top(root, vectors, rng):
     for i, (key, a, b) in enumerate(ties):
         write("ties", f"tie-{i + 1}", [[[b, "m", a]],
               [["top", key, 3], ["route", key], ["top", key, 2], ["remove", "m"], ["route", key]]])
+    # The smaller name added first: a sort by score alone, which keeps tied
+    # nodes in the order they were added, passes it; ties to the larger
+    # name fail it. The two part here and nowhere else.
+    key, a, b = ties[1]
+    write("ties", "smaller-added-first", [[[a, "m", b]],
+          [["top", key, 3], ["route", key], ["remove", "m"], ["top", key, 2]]])
     write("ties", "smaller-added-later", [[[ties[0][2]]],
           [["route", ties[0][0]], ["add", ties[0][1]], ["route", ties[0][0]], ["top", ties[0][0], 2]]])
     pool = [f"node-{i}" for i in range(12)]
@@ -301,6 +307,9 @@ def high_bits_tie(a, b):
         i += 1
 
 
+TOP_KEY = "key-a5a9r5d"
+
+
 def make_weighted_hrw(root, rng):
     write = writer(root, "weighted-hrw", weighted_hrw)
     users = [f"user:{i}" for i in range(1, 11)]
@@ -320,6 +329,15 @@ def make_weighted_hrw(root, rng):
     close = high_bits_tie("node-a", "node-b")
     write("edge", "scores-alike-in-their-high-bits", [[[["node-a", 1], ["node-b", 1]]],
           [["route", close], ["top", close, 2]]])
+    # h32("top:" + TOP_KEY) is 2^32 - 1, the largest there is (found by an
+    # exhaustive search): U = (h32 + 0.5) / 2^32 is then 1 - 2^-33 and
+    # -ln(U) about 2^-33, so "top", light as it is, outscores "mid" and
+    # "low" (8.6e6, 6.4e6, 2.0e6). A U of h32 / 2^32 halves its score (it
+    # comes second), one of h32 / (2^32 - 1) or (h32 + 1) / 2^32 makes it
+    # -inf (it comes last).
+    assert h32("top:" + TOP_KEY) == 2**32 - 1
+    write("edge", "hash-at-the-top", [[[["top", 0.001], ["mid", 3500000], ["low", 700000]]],
+          [["route", TOP_KEY], ["top", TOP_KEY, 3], ["route", "user:1"], ["top", "user:1", 3]]])
     write("weights", "add-sets-the-weight", [[caches], [["route", u] for u in users]
           + [["add", "cache-1", 50]] + [["route", u] for u in users]
           + [["add", "cache-1", 0.01]] + [["route", u] for u in users]
@@ -328,6 +346,10 @@ def make_weighted_hrw(root, rng):
           [["route", f"k{i}"] for i in range(30)]])
     a, b = fnv_state_collision("tie-")
     write("ties", "tied-pair", [[[[b, 2], [a, 2], ["other", 1]]],
+          [["top", f"k{i}", 3] for i in range(20)]])
+    # As tied-pair with the smaller name first: a sort by score alone passes
+    # it, ties to the larger name fail it.
+    write("ties", "tied-pair-smaller-first", [[[[a, 2], [b, 2], ["other", 1]]],
           [["top", f"k{i}", 3] for i in range(20)]])
     write("ties", "tie-broken-by-weight", [[[[b, 2.5], [a, 2]]], [["route", f"k{i}"] for i in range(20)]
           + [["add", a, 2.5]] + [["route", f"k{i}"] for i in range(20)]])

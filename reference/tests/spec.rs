@@ -470,6 +470,29 @@ fn mistakes_made_together_commute_and_turn_different_knobs() {
                 b.mistake.id
             );
         }
+        // Three made together: of the structure only, in any order one
+        // solution, and each no fewer mistakes' solution.
+        let triples = catalogue.triples();
+        assert!(
+            (10..=400).contains(&triples.len()),
+            "{}: {} triples",
+            spec.id,
+            triples.len()
+        );
+        for [a, b, c] in &triples {
+            let run = catalogue.run(&[*a, *b, *c], &args, &ops);
+            assert_eq!(run, catalogue.run(&[*c, *a, *b], &args, &ops));
+            assert_eq!(run, catalogue.run(&[*b, *c, *a], &args, &ops));
+            assert!(!catalogue.alike(&[*a, *b, *c], &[*a, *b]));
+            for hash in [
+                "float-multiply",
+                "utf16-units",
+                "fnv-1",
+                "signed-comparison",
+            ] {
+                assert!([a, b, c].iter().all(|m| m.mistake.id != hash), "{hash}");
+            }
+        }
     }
     let ids: Vec<(&str, &str)> = rendezvous::SPEC
         .catalogue

@@ -38,6 +38,10 @@ struct Example {
     /// together explain the answers (and, for every other example, none).
     #[serde(default)]
     with: Option<String>,
+    /// The third mistake named beside those two, when only the three made
+    /// together explain the answers (and, for every other example, none).
+    #[serde(default)]
+    third: Option<String>,
     /// The form of `mistake` named, when it has several.
     #[serde(default)]
     form: Option<String>,
@@ -311,6 +315,13 @@ fn check_example(example: &Example) -> Result<(), String> {
                 return Err(format!(
                     "named with {with:?}, expected with {:?}",
                     example.with
+                ));
+            }
+            let third = named["third"]["id"].as_str();
+            if third != example.third.as_deref() {
+                return Err(format!(
+                    "named third {third:?}, expected third {:?}",
+                    example.third
                 ));
             }
             // Every failing test carries it too.

@@ -2,8 +2,9 @@
 //! replayed on every known mistake of the challenge; a mistake that
 //! reproduces the submission on every failing case it can be compared on
 //! is named, preferring one that also passes where the submission passed.
-//! When none does, two mistakes made together may be; failing that, the
-//! closest is shown with its agreement rate, on enough evidence only.
+//! When none does, two (or three) mistakes made together may be; failing
+//! that, the closest is shown with its agreement rate, on enough evidence
+//! only.
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
@@ -95,9 +96,9 @@ pub struct MistakeReport {
     pub hint: String,
     /// The variation that matched (a separator, say), when there are several.
     pub form: Option<String>,
-    /// A second mistake made together with this one, when only the two
-    /// together explain the answers.
-    pub with: Option<NamedMistake>,
+    /// The other mistakes made together with this one (one or two), when
+    /// only all of them together explain the answers; empty otherwise.
+    pub with: Vec<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,
@@ -129,11 +130,14 @@ pub struct Diagnosis {
 /// - named **exactly** when it reproduces every failing test: the same
 ///   answers, and a raise only where the submission raised, after the
 ///   same answers. A failing test that hit a limit or crashed gave no
-///   answers to reproduce, so it is never reproduced;
-/// - when no one mistake is exact, **two made together** are named when
-///   together they reproduce every failing test and pass every test the
-///   submission passed (a stricter rule than for one: there are many
-///   more pairs than mistakes to match by chance);
+///   answers to reproduce, so it is never reproduced. Of those, the one
+///   that also passes the most tests the submission passed; none when
+///   two that make different solutions pass as many;
+/// - when no one mistake is exact, **two made together** (or, when no two
+///   are, three) are named when together they reproduce every failing
+///   test and pass every test the submission passed (a stricter rule than
+///   for one: there are many more combinations than mistakes to match by
+///   chance);
 /// - named as the **closest** when it reproduces more than half of the
 ///   failing tests and more than any other mistake does;
 /// - otherwise none is named, and `unexplained` says so when the
@@ -206,15 +210,27 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis 
         // Most passing cases kept; the catalogue's order breaks ties.
         .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
         .map(|(_, hit)| hit);
+    let catalogue_alike = |a: Made, b: Made| catalogue.alike(&[a], &[b]);
+    if let Some((made, _, passes)) = exact
+        && scored.iter().any(|(other, reproduced, p)| {
+            *reproduced == failing_all && p == passes && !catalogue_alike(*made, *other)
+        })
+    {
+        // Two mistakes that make different solutions explain the answers
+        // equally well: they do not say which was made, and a wrong name is
+        // worse than none.
+        return Diagnosis::default();
+    }
     let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
-        (*made, None, *reproduced)
-    } else if let Some([a, b]) = (failing.len() == failing_all)
-        .then(|| together(challenge, &failing, &passing, PAIR_SEARCH_SUITES))
+        (*made, Vec::new(), *reproduced)
+    } else if let Some(made) = (failing.len() == failing_all)
+        .then(|| together(challenge, &failing, &passing, TOGETHER_SEARCH_SUITES))
         .flatten()
     {
-        (a, Some(NamedMistake::of(b)), failing_all)
+        let with = made[1..].iter().map(|m| NamedMistake::of(*m)).collect();
+        (made[0], with, failing_all)
     } else if let Some((made, reproduced, _)) = closest(&scored, failing_all) {
-        (made, None, reproduced)
+        (made, Vec::new(), reproduced)
     } else {
         return Diagnosis {
             mistake: None,
@@ -244,12 +260,12 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis 
     }
 }
 
-/// How many replays of the whole suite the search for two mistakes made
-/// together may cost. There are hundreds of pairs: without a bound, a
-/// submission failing only a large case would replay it hundreds of times.
-/// The bound counts work, not time, so the same files always get the same
-/// diagnosis.
-const PAIR_SEARCH_SUITES: u64 = 20;
+/// How many replays of the whole suite the search for mistakes made
+/// together may cost. There are hundreds of pairs and triples: without a
+/// bound, a submission failing only a large case would replay it hundreds
+/// of times. The bound counts work, not time, so the same files always get
+/// the same diagnosis.
+const TOGETHER_SEARCH_SUITES: u64 = 20;
 
 /// The work of replaying `case` once: each operation may look at every
 /// node there can be (those it starts with and those added), times the
@@ -278,19 +294,23 @@ fn replay_cost(case: &Case) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
-/// The two mistakes that made together reproduce every `failing` test and
-/// pass every `passing` one (the first in the catalogue's order of those
-/// that make one solution); `None` when two different solutions both fit,
-/// and when the search would cost more than `suites` replays of the suite
-/// ([`PAIR_SEARCH_SUITES`]) before it has tried every pair.
+/// The mistakes that made together reproduce every `failing` test and
+/// pass every `passing` one: two ([`Catalogue::pairs`]), or, when no two
+/// do, three ([`Catalogue::triples`]). `None` when two different
+/// solutions of the same size both fit, and when the search would cost
+/// more than `suites` replays of the suite ([`TOGETHER_SEARCH_SUITES`])
+/// before it has tried every pair, or every triple.
+///
+/// [`Catalogue::pairs`]: reference::mistakes::Catalogue::pairs
+/// [`Catalogue::triples`]: reference::mistakes::Catalogue::triples
 fn together(
     challenge: &Challenge,
     failing: &[(&Case, &Behaviour)],
     passing: &[&Case],
     suites: u64,
-) -> Option<[Made; 2]> {
+) -> Option<Vec<Made>> {
     let catalogue = challenge.model.catalogue;
-    // The smallest failing cases first: most pairs fail one of them.
+    // The smallest failing cases first: most combinations fail one of them.
     let mut failing = failing.to_vec();
     failing.sort_by_key(|(case, _)| replay_cost(case));
     let suite: u64 = failing
@@ -298,33 +318,72 @@ fn together(
         .map(|(case, _)| replay_cost(case))
         .chain(passing.iter().map(|case| replay_cost(case)))
         .sum();
-    let mut budget = suite.saturating_mul(suites);
-    let mut replay = |pair: &[Made; 2], case: &Case| {
-        budget = budget.checked_sub(replay_cost(case))?;
-        Some(catalogue.run(pair, &case.args, &case.ops))
+    let mut search = Search {
+        challenge,
+        failing: &failing,
+        passing,
+        budget: suite.saturating_mul(suites),
     };
-    let mut found: Option<[Made; 2]> = None;
-    'pairs: for pair in catalogue.pairs() {
-        for (case, behaviour) in &failing {
-            if !behaviour.reproduced_by(&replay(&pair, case)?) {
-                continue 'pairs;
-            }
-        }
-        for case in passing {
-            let run = replay(&pair, case)?;
-            if !Behaviour::Output(case.expected.clone()).reproduced_by(&run) {
-                continue 'pairs;
-            }
-        }
-        match found {
-            // Two other solutions that both fit: the answers do not say
-            // which mistakes were made, and a wrong name is worse than none.
-            Some(first) if !catalogue.alike(&first, &pair) => return None,
-            Some(_) => {}
-            None => found = Some(pair),
-        }
+    match search.first_fit(catalogue.pairs())? {
+        Some(pair) => Some(pair.to_vec()),
+        None => search.first_fit(catalogue.triples())?.map(|t| t.to_vec()),
     }
-    found
+}
+
+/// A search for mistakes made together, and the work it may still do.
+struct Search<'a> {
+    challenge: &'a Challenge,
+    failing: &'a [(&'a Case, &'a Behaviour)],
+    passing: &'a [&'a Case],
+    budget: u64,
+}
+
+impl Search<'_> {
+    /// The first of `combinations` (in the catalogue's order of those that
+    /// make one solution) that reproduces every failing test and passes
+    /// every passing one: `Some(None)` when none does, `None` when two
+    /// different solutions do, or the budget ran out first.
+    fn first_fit<const N: usize>(
+        &mut self,
+        combinations: Vec<[Made; N]>,
+    ) -> Option<Option<[Made; N]>> {
+        let catalogue = self.challenge.model.catalogue;
+        let mut found: Option<[Made; N]> = None;
+        'combinations: for made in combinations {
+            for (case, behaviour) in self.failing {
+                if !behaviour.reproduced_by(&self.replay(&made, case)?) {
+                    continue 'combinations;
+                }
+            }
+            for case in self.passing {
+                let run = self.replay(&made, case)?;
+                if !Behaviour::Output(case.expected.clone()).reproduced_by(&run) {
+                    continue 'combinations;
+                }
+            }
+            match found {
+                // Two other solutions that both fit: the answers do not say
+                // which mistakes were made, and a wrong name is worse than
+                // none.
+                Some(first) if !catalogue.alike(&first, &made) => return None,
+                Some(_) => {}
+                None => found = Some(made),
+            }
+        }
+        Some(found)
+    }
+
+    /// Replays `case` on a solution that makes `made`, if the budget
+    /// allows.
+    fn replay(&mut self, made: &[Made], case: &Case) -> Option<VariantRun> {
+        self.budget = self.budget.checked_sub(replay_cost(case))?;
+        Some(
+            self.challenge
+                .model
+                .catalogue
+                .run(made, &case.args, &case.ops),
+        )
+    }
 }
 
 /// The closest mistake: its best form reproduces more than half of the
@@ -448,47 +507,113 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn two_mistakes_made_together_are_named_within_the_search_budget() {
+    /// A shipped challenge and its whole suite.
+    fn shipped(id: &str) -> (Challenge, crate::challenge::Suite) {
         let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("challenges");
-        let challenge = Challenge::load(&root, "rendezvous-router").unwrap();
+        let challenge = Challenge::load(&root, id).unwrap();
         let suite = challenge
-            .load_suite(&root.join("rendezvous-router/tests"), true)
+            .load_suite(&root.join(id).join("tests"), true)
             .unwrap();
-        let catalogue = challenge.model.catalogue;
-        let made = |id: &str| catalogue.each().find(|m| m.mistake.id == id).unwrap();
-        let pair = [made("lowest-score"), made("no-separator")];
-        let cases: Vec<&Case> = suite.cases().collect();
-        let behaviours = answered_by(&challenge, &cases, &pair);
-        let observed: Vec<Observed<'_>> = cases
+        (challenge, suite)
+    }
+
+    /// `cases` with the `behaviours` a solution showed on them.
+    fn observed<'a>(cases: &[&'a Case], behaviours: &'a [Behaviour]) -> Vec<Observed<'a>> {
+        cases
             .iter()
-            .zip(&behaviours)
+            .zip(behaviours)
             .map(|(case, behaviour)| Observed {
                 case,
                 passed: matches!(behaviour, Behaviour::Output(o) if *o == case.expected),
                 behaviour: Some(behaviour.clone()),
             })
-            .collect();
-        let named = diagnose(&challenge, &observed.iter().collect::<Vec<_>>())
-            .mistake
-            .unwrap();
-        assert_eq!(
-            (named.id.as_str(), named.with.map(|w| w.id), named.exact),
-            ("lowest-score", Some("no-separator".to_owned()), true)
-        );
-        // With no budget the search stops before it starts, and nothing
-        // is named exactly.
-        let failing: Vec<(&Case, &Behaviour)> = observed
+            .collect()
+    }
+
+    /// The failing tests with what the submission did, and the passing
+    /// ones.
+    fn split<'a>(observed: &'a [Observed<'a>]) -> (Vec<(&'a Case, &'a Behaviour)>, Vec<&'a Case>) {
+        let failing = observed
             .iter()
             .filter(|o| !o.passed)
             .map(|o| (o.case, o.behaviour.as_ref().unwrap()))
             .collect();
-        let passing: Vec<&Case> = observed
+        let passing = observed
             .iter()
             .filter(|o| o.passed)
             .map(|o| o.case)
             .collect();
+        (failing, passing)
+    }
+
+    /// The ids of what `diagnose` names exactly, in order.
+    fn named_exactly(challenge: &Challenge, observed: &[Observed<'_>]) -> Vec<String> {
+        let named = diagnose(challenge, &observed.iter().collect::<Vec<_>>())
+            .mistake
+            .unwrap();
+        assert!(named.exact);
+        std::iter::once(named.id)
+            .chain(named.with.into_iter().map(|w| w.id))
+            .collect()
+    }
+
+    #[test]
+    fn three_mistakes_made_together_are_named_when_no_two_are() {
+        let (challenge, suite) = shipped("vnode-ring");
+        let catalogue = challenge.model.catalogue;
+        let made = |id: &str, form: usize| {
+            catalogue
+                .each()
+                .find(|m| m.mistake.id == id && m.form == form)
+                .unwrap()
+        };
+        // bisect_right, a clamp to the last point, deleting while
+        // iterating.
+        let three = [
+            made("strictly-after", 0),
+            made("no-wrap", 2),
+            made("partial-removal", 1),
+        ];
+        let cases: Vec<&Case> = suite.cases().collect();
+        let behaviours = answered_by(&challenge, &cases, &three);
+        let observed = observed(&cases, &behaviours);
+        assert_eq!(
+            named_exactly(&challenge, &observed),
+            ["strictly-after", "no-wrap", "partial-removal"]
+        );
+        // No two of them explain the answers: each pair leaves a failing
+        // test unexplained or fails a test the three pass.
+        for pair in [
+            [three[0], three[1]],
+            [three[0], three[2]],
+            [three[1], three[2]],
+        ] {
+            let by_two = answered_by(&challenge, &cases, &pair);
+            assert_ne!(by_two, behaviours);
+        }
+        // With the work of one replay of the suite, the search stops before
+        // it has tried every combination, and names none.
+        let (failing, passing) = split(&observed);
+        assert!(together(&challenge, &failing, &passing, 1).is_none());
+    }
+
+    #[test]
+    fn two_mistakes_made_together_are_named_within_the_search_budget() {
+        let (challenge, suite) = shipped("rendezvous-router");
+        let catalogue = challenge.model.catalogue;
+        let made = |id: &str| catalogue.each().find(|m| m.mistake.id == id).unwrap();
+        let pair = [made("lowest-score"), made("no-separator")];
+        let cases: Vec<&Case> = suite.cases().collect();
+        let behaviours = answered_by(&challenge, &cases, &pair);
+        let observed = observed(&cases, &behaviours);
+        assert_eq!(
+            named_exactly(&challenge, &observed),
+            ["lowest-score", "no-separator"]
+        );
+        // With no budget the search stops before it starts, and nothing
+        // is named exactly.
+        let (failing, passing) = split(&observed);
         assert!(together(&challenge, &failing, &passing, 0).is_none());
-        assert!(together(&challenge, &failing, &passing, PAIR_SEARCH_SUITES).is_some());
+        assert!(together(&challenge, &failing, &passing, TOGETHER_SEARCH_SUITES).is_some());
     }
 }

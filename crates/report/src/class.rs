@@ -5,8 +5,8 @@
 //! functions of the report: no format computes them again.
 //!
 //! The mistakes' rule: a student counts once for each mistake their report
-//! names exactly, alone or as one of two made together; two made together
-//! also count once for their pair. A closest mistake (`exact: false`)
+//! names exactly, alone or as one of two (or three) made together; those
+//! made together also count once for their combination. A closest mistake (`exact: false`)
 //! names nothing, so it is counted with the wrong answers no known mistake
 //! explains. The share is of the students judged: a submission the grader
 //! failed on was never judged, and is in no count.
@@ -144,7 +144,7 @@ pub struct ClassMistakes {
     pub judged: usize,
     /// Every mistake named, most students first (then by id).
     pub mistakes: Vec<MistakeCount>,
-    /// Every pair of mistakes named together, most students first.
+    /// Every two (or three) mistakes named together, most students first.
     pub pairs: Vec<PairCount>,
     /// Students with wrong answers no known mistake explains exactly (none
     /// named, or only a closest one).
@@ -168,12 +168,13 @@ pub struct MistakeCount {
     pub together: usize,
 }
 
-/// Two mistakes named together, in the order the reports name them.
+/// Two or three mistakes named together, in the order the reports name
+/// them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PairCount {
-    /// The ids of the two.
-    pub ids: [String; 2],
-    pub titles: [String; 2],
+    /// The ids of the two (or three).
+    pub ids: Vec<String>,
+    pub titles: Vec<String>,
     /// Indices into the report's submissions, in report order.
     pub students: Vec<usize>,
 }
@@ -190,11 +191,12 @@ impl ClassMistakes {
 }
 
 /// The ids of the mistakes a submission's report names exactly: one, two
-/// made together, or none.
+/// or three made together, or none.
 pub fn named_ids(s: &SubmissionReport) -> Vec<&str> {
     match &s.mistake {
         Some(m) if m.exact && s.verdict != Verdict::GraderFault => std::iter::once(m.id.as_str())
             .chain(m.with.as_ref().map(|w| w.id.as_str()))
+            .chain(m.third.as_ref().map(|w| w.id.as_str()))
             .collect(),
         _ => Vec::new(),
     }
@@ -203,7 +205,7 @@ pub fn named_ids(s: &SubmissionReport) -> Vec<&str> {
 /// Counts the mistakes of `report`'s students by the rule of this module.
 pub fn class_mistakes(report: &Report) -> ClassMistakes {
     let mut counts: BTreeMap<String, MistakeCount> = BTreeMap::new();
-    let mut pairs: BTreeMap<[String; 2], PairCount> = BTreeMap::new();
+    let mut pairs: BTreeMap<Vec<String>, PairCount> = BTreeMap::new();
     let mut summary = ClassMistakes {
         judged: 0,
         mistakes: Vec::new(),
@@ -229,7 +231,8 @@ pub fn class_mistakes(report: &Report) -> ClassMistakes {
             }
             continue;
         };
-        for n in m.named() {
+        let named = m.named();
+        for n in &named {
             let row = counts.entry(n.id.clone()).or_insert_with(|| MistakeCount {
                 id: n.id.clone(),
                 title: n.title.clone(),
@@ -237,18 +240,17 @@ pub fn class_mistakes(report: &Report) -> ClassMistakes {
                 together: 0,
             });
             row.students.push(i);
-            if m.with.is_some() {
+            if named.len() > 1 {
                 row.together += 1;
             }
         }
-        if let Some(w) = &m.with {
-            let pair = pairs
-                .entry([m.id.clone(), w.id.clone()])
-                .or_insert_with(|| PairCount {
-                    ids: [m.id.clone(), w.id.clone()],
-                    titles: [m.title.clone(), w.title.clone()],
-                    students: Vec::new(),
-                });
+        if named.len() > 1 {
+            let ids: Vec<String> = named.iter().map(|n| n.id.clone()).collect();
+            let pair = pairs.entry(ids.clone()).or_insert_with(|| PairCount {
+                ids,
+                titles: named.iter().map(|n| n.title.clone()).collect(),
+                students: Vec::new(),
+            });
             pair.students.push(i);
         }
     }

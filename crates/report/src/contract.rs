@@ -733,6 +733,10 @@ pub struct MistakeReport {
     /// together explain the answers; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with: Option<NamedMistake>,
+    /// A third mistake made together with these two, when only the three
+    /// together explain the answers; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub third: Option<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,
@@ -744,7 +748,7 @@ pub struct MistakeReport {
 }
 
 impl MistakeReport {
-    /// Every mistake named, the first and the one made with it.
+    /// Every mistake named: the first and those made with it.
     pub fn named(&self) -> Vec<NamedMistake> {
         let first = NamedMistake {
             id: self.id.clone(),
@@ -753,7 +757,10 @@ impl MistakeReport {
             hint: self.hint.clone(),
             form: self.form.clone(),
         };
-        std::iter::once(first).chain(self.with.clone()).collect()
+        std::iter::once(first)
+            .chain(self.with.clone())
+            .chain(self.third.clone())
+            .collect()
     }
 }
 

@@ -170,9 +170,8 @@ fn mistake_table(c: &super::class::ClassMistakes) -> String {
     }
     for p in &c.pairs {
         md.push_str(&format!(
-            "| `{}` + `{}` | made together | {} | {} |\n",
-            p.ids[0],
-            p.ids[1],
+            "| `{}` | made together | {} | {} |\n",
+            p.ids.join("` + `"),
             p.students.len(),
             share(p.students.len(), c.judged)
         ));

@@ -118,7 +118,7 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
         })
         .chain(c.pairs.iter().map(|p| {
             [
-                format!("made together: {} + {}", p.ids[0], p.ids[1]),
+                format!("made together: {}", p.ids.join(" + ")),
                 p.students.len().to_string(),
                 share(p.students.len(), c.judged),
             ]
@@ -380,7 +380,8 @@ pub(super) fn render_mistake(m: &MistakeReport, out: &mut dyn Write) -> io::Resu
         format!("all {} failing tests compared", m.compared)
     };
     if m.exact && m.with.is_some() {
-        writeln!(out, "{BAD}likely mistakes, two made together{BAD:#}:")?;
+        let (together, fewer) = crate::text::made_together(m.named().len());
+        writeln!(out, "{BAD}likely mistakes, {together}{BAD:#}:")?;
         for (i, n) in m.named().iter().enumerate() {
             writeln!(out, "  {}. {}", i + 1, titled(n))?;
             writeln!(out, "     {}", n.explanation)?;
@@ -388,7 +389,7 @@ pub(super) fn render_mistake(m: &MistakeReport, out: &mut dyn Write) -> io::Resu
         }
         writeln!(
             out,
-            "  {DIM}(together they reproduce {failing}, and pass every test your code passed; neither does alone){DIM:#}"
+            "  {DIM}(together they reproduce {failing}, and pass every test your code passed; {fewer}){DIM:#}"
         )?;
     } else if m.exact {
         writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;

@@ -168,6 +168,16 @@ fn escape_into(out: &mut String, s: &str, quoted: bool) {
 }
 
 /// How many terminal columns `s` takes (wide CJK characters take two).
+/// How a report says `count` mistakes made together, and that no fewer
+/// of them explain the answers.
+pub fn made_together(count: usize) -> (&'static str, &'static str) {
+    if count >= 3 {
+        ("three made together", "no two of them do")
+    } else {
+        ("two made together", "neither does alone")
+    }
+}
+
 pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }

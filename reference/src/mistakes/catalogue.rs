@@ -102,36 +102,86 @@ impl Catalogue {
         }
     }
 
+    /// Every mistake in every form that changes the right solution.
+    fn changes(&self) -> Vec<Made> {
+        self.each()
+            .filter(|m| self.solution(&[*m]) != self.solution(&[]))
+            .collect()
+    }
+
     /// Every two mistakes a learner can make together, in the catalogue's
     /// order: forms of different mistakes, each of which changes the right
     /// solution, that turn different knobs (so they commute) and together
     /// give a solution no one mistake gives.
     pub fn pairs(&self) -> Vec<[Made; 2]> {
-        let each: Vec<Made> = self
-            .each()
-            .filter(|m| self.knobs(&[*m]) != self.base)
-            .collect();
+        let each = self.changes();
         // A pair that is some one mistake is that mistake.
-        let singles: Vec<Knobs> = each.iter().map(|m| self.knobs(&[*m])).collect();
+        let singles: Vec<Knobs> = each.iter().map(|m| self.solution(&[*m])).collect();
         let mut pairs = Vec::new();
-        for (i, a) in each.iter().enumerate() {
-            for b in &each[i + 1..] {
-                if a.mistake.id == b.mistake.id {
-                    continue;
-                }
-                let both = self.knobs(&[*a, *b]);
-                if both == self.knobs(&[*b, *a]) && !singles.contains(&both) {
-                    pairs.push([*a, *b]);
+        for (i, &a) in each.iter().enumerate() {
+            for &b in &each[i + 1..] {
+                if self.commute(a, b) && !singles.contains(&self.solution(&[a, b])) {
+                    pairs.push([a, b]);
                 }
             }
         }
         pairs
     }
 
+    /// Every three mistakes of what a solution does with its scores and
+    /// nodes (not of the hash or the text it hashes), made together, in
+    /// the catalogue's order: as for [`Catalogue::pairs`], each two
+    /// commute, and together they give a solution no one or two mistakes
+    /// give. The hash's and the text's mistakes stay out: each changes
+    /// nearly every answer, so they show alone or in pairs, and with them
+    /// in there would be thousands of triples to try.
+    pub fn triples(&self) -> Vec<[Made; 3]> {
+        let each: Vec<Made> = self
+            .changes()
+            .into_iter()
+            .filter(|m| self.knobs(&[*m]).scores_like(&self.base))
+            .collect();
+        let mut fewer: Vec<Knobs> = self
+            .changes()
+            .iter()
+            .map(|m| self.solution(&[*m]))
+            .collect();
+        fewer.extend(self.pairs().iter().map(|pair| self.solution(pair)));
+        let mut triples = Vec::new();
+        for (i, &a) in each.iter().enumerate() {
+            for (j, &b) in each.iter().enumerate().skip(i + 1) {
+                if !self.commute(a, b) {
+                    continue;
+                }
+                for &c in &each[j + 1..] {
+                    if self.commute(a, c)
+                        && self.commute(b, c)
+                        && !fewer.contains(&self.solution(&[a, b, c]))
+                    {
+                        triples.push([a, b, c]);
+                    }
+                }
+            }
+        }
+        triples
+    }
+
+    /// Whether two forms of different mistakes turn different knobs, so
+    /// either order of making them gives one solution.
+    fn commute(&self, a: Made, b: Made) -> bool {
+        a.mistake.id != b.mistake.id && self.knobs(&[a, b]) == self.knobs(&[b, a])
+    }
+
     /// Whether making the mistakes of `a` and those of `b` gives one
     /// solution.
     pub fn alike(&self, a: &[Made], b: &[Made]) -> bool {
-        self.knobs(a) == self.knobs(b)
+        self.solution(a) == self.solution(b)
+    }
+
+    /// The solution that makes the mistakes of `made`: its knobs, those
+    /// that then decide nothing set as a right solution has them.
+    fn solution(&self, made: &[Made]) -> Knobs {
+        self.knobs(made).deciding()
     }
 
     pub(crate) fn knobs(&self, made: &[Made]) -> Knobs {

@@ -34,6 +34,14 @@ pub(crate) struct Knobs {
     pub(crate) add_keeps_weight: bool,
     /// How a node's h32 and weight become the number ranked.
     pub(crate) rule: Rule,
+    /// How the weighted score's U is made from h32.
+    pub(crate) unit: Unit,
+    /// The scored nodes taken in the order they are kept, never sorted: a
+    /// comparator that returns a boolean (`(a, b) => a.score < b.score`)
+    /// is never negative, so JavaScript's and Python's sorts move nothing.
+    pub(crate) unsorted: bool,
+    /// What an answer is computed from once the nodes have changed.
+    pub(crate) stale: Stale,
     // The ring.
     /// The first point strictly after the key, not at or after.
     pub(crate) strict: bool,
@@ -63,11 +71,48 @@ impl Knobs {
             top_zero_all: false,
             add_keeps_weight: false,
             rule,
+            unit: Unit::Half,
+            unsorted: false,
+            stale: Stale::Fresh,
             strict: false,
             past_end: PastEnd::Wraps,
             removal: Removal::All,
             by_position: false,
         }
+    }
+
+    /// These knobs with those that decide no answer set as a right
+    /// solution has them, so two sets of knobs that answer alike compare
+    /// equal: scores decide nothing in a ranking that is never sorted, and
+    /// an absent node's removal that raises removes nothing.
+    pub(crate) fn deciding(mut self) -> Knobs {
+        if self.unsorted {
+            let right = Knobs::right(false, "", Rule::Plain);
+            self.hash = right.hash;
+            self.signed = right.signed;
+            self.order = right.order;
+            self.ties = right.ties;
+            self.key_first = right.key_first;
+            self.separator = right.separator;
+            self.rule = right.rule;
+            self.unit = right.unit;
+            if self.stale != Stale::Cached {
+                self.stale = Stale::Fresh;
+            }
+        }
+        if self.raise_on_absent {
+            self.absent_removes_last = false;
+        }
+        self
+    }
+
+    /// Whether these knobs score like `other`'s: the same hash of the
+    /// same text, its values compared alike.
+    pub(crate) fn scores_like(&self, other: &Knobs) -> bool {
+        self.hash == other.hash
+            && self.signed == other.signed
+            && self.key_first == other.key_first
+            && self.separator == other.separator
     }
 
     /// The text hashed for `node` and `key`, in three parts.
@@ -110,6 +155,49 @@ pub(crate) enum Rule {
     Times,
     /// h32 / weight.
     Over,
+}
+
+/// How the weighted score's U, in (0, 1), is made from h32.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unit {
+    /// (h32 + 0.5) / 2^32: right.
+    Half,
+    /// h32 / 2^32: a hash of 0 gives U = 0, a score of 0.
+    Floor,
+    /// h32 / (2^32 - 1): the largest hash gives U = 1, -ln(U) = -0, and a
+    /// score of minus infinity. (h32 + 1) / 2^32 is the same mistake: it
+    /// differs from this U by a factor of 1 + 2^-32 at most, which no
+    /// ranking can show.
+    OverMax,
+}
+
+impl Unit {
+    pub(crate) fn of(self, h: u32) -> f64 {
+        let h = f64::from(h);
+        match self {
+            Unit::Half => (h + 0.5) / 4_294_967_296.0,
+            Unit::Floor => h / 4_294_967_296.0,
+            Unit::OverMax => h / 4_294_967_295.0,
+        }
+    }
+}
+
+/// What an answer is computed from once the nodes have changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stale {
+    /// The members as they are now.
+    Fresh,
+    /// Each key's answer (its whole ranking) remembered the first time it
+    /// is asked and never forgotten when nodes are added or removed.
+    Cached,
+    /// Each node's hashed name kept in a list beside the names (to hash
+    /// `node + ":"` once), which `remove` leaves as it was: from the
+    /// removed one on, each name is scored with another node's text.
+    HashesBeside,
+    /// Each node's weight kept in a list beside the names, which `remove`
+    /// leaves as it was: from the removed one on, each name has another
+    /// node's weight.
+    WeightsBeside,
 }
 
 /// What a lookup past the last point does.

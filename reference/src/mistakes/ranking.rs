@@ -2,26 +2,38 @@
 //! ranker with one thing wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::knobs::{Knobs, Order, Rule, Ties};
+use super::knobs::{Knobs, Order, Rule, Stale, Ties, Unit};
 use super::shared::{
-    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
-    SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
+    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1,
+    MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, TOP_ZERO_RETURNS_ALL,
+    UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
-use crate::ranking::weighted_score;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A ranker with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
 struct WrongRanker {
-    /// (name, weight), a set, in name order.
-    nodes: Vec<(String, f64)>,
+    /// The names, a set, in insertion order (a dict's, a Map's).
+    nodes: Vec<String>,
+    /// The names whose texts are hashed and the weights, beside `nodes`:
+    /// the same, but for [`Stale::HashesBeside`] and
+    /// [`Stale::WeightsBeside`], for which `remove` leaves them as they
+    /// were.
+    hashed: Vec<String>,
+    weights: Vec<f64>,
+    /// Rankings remembered, with [`Stale::Cached`].
+    cache: HashMap<String, Vec<String>>,
     knobs: Knobs,
 }
 
 fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
     let mut r = WrongRanker {
         nodes: Vec::new(),
+        hashed: Vec::new(),
+        weights: Vec::new(),
+        cache: HashMap::new(),
         knobs,
     };
     match args {
@@ -34,23 +46,54 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
 
 impl WrongRanker {
     fn set(&mut self, node: &str, weight: f64) {
-        match self.nodes.binary_search_by(|(n, _)| n.as_str().cmp(node)) {
-            Ok(at) => self.nodes[at].1 = weight,
-            Err(at) => self.nodes.insert(at, (node.to_owned(), weight)),
+        match self.nodes.iter().position(|n| n == node) {
+            Some(at) => self.weights[at] = weight,
+            None => {
+                self.nodes.push(node.to_owned());
+                self.hashed.push(node.to_owned());
+                self.weights.push(weight);
+            }
         }
     }
 
-    fn ranking(&self, key: &str) -> Vec<&str> {
+    fn remove_at(&mut self, at: usize) {
+        self.nodes.remove(at);
+        if self.knobs.stale != Stale::HashesBeside {
+            self.hashed.remove(at);
+        }
+        if self.knobs.stale != Stale::WeightsBeside {
+            self.weights.remove(at);
+        }
+    }
+
+    fn ranking(&mut self, key: &str) -> Vec<String> {
+        if let Some(ranking) = self.cache.get(key) {
+            return ranking.clone();
+        }
+        let ranking = self.ranked(key);
+        if self.knobs.stale == Stale::Cached {
+            self.cache.insert(key.to_owned(), ranking.clone());
+        }
+        ranking
+    }
+
+    fn ranked(&self, key: &str) -> Vec<String> {
         let k = &self.knobs;
+        if k.unsorted {
+            // Sorted by a boolean comparator: nothing moves.
+            return self.nodes.clone();
+        }
         let mut scored: Vec<(f64, &str)> = self
             .nodes
             .iter()
-            .map(|(node, weight)| {
-                let h = k.hash.of(&k.text(node, key));
+            .zip(&self.hashed)
+            .zip(&self.weights)
+            .map(|((node, hashed), weight)| {
+                let h = k.hash.of(&k.text(hashed, key));
                 let score = match k.rule {
                     Rule::Plain if k.signed => f64::from(h as i32),
                     Rule::Plain => f64::from(h),
-                    Rule::Log => weighted_score(h, *weight).score,
+                    Rule::Log => weight / -k.unit.of(h).ln(),
                     Rule::Times => f64::from(h) * weight,
                     Rule::Over => f64::from(h) / weight,
                 };
@@ -62,15 +105,17 @@ impl WrongRanker {
                 Order::Lowest => a.0.total_cmp(&b.0),
                 Order::Highest => b.0.total_cmp(&a.0),
             };
-            // The nodes are kept in name order, so no tie rule but the
-            // names' applies.
+            // The nodes are scored in insertion order and the sort is
+            // stable, so a sort by score alone keeps tied nodes in the
+            // order they were added.
             let by_name = match k.ties {
                 Ties::LargerName => b.1.cmp(a.1),
-                _ => a.1.cmp(b.1),
+                Ties::FirstSeen => std::cmp::Ordering::Equal,
+                Ties::SmallerName | Ties::LastSeen => a.1.cmp(b.1),
             };
             by_score.then(by_name)
         });
-        scored.into_iter().map(|(_, n)| n).collect()
+        scored.into_iter().map(|(_, n)| n.to_owned()).collect()
     }
 }
 
@@ -80,8 +125,9 @@ impl Variant for WrongRanker {
         match op.name() {
             "route" => Ok(self
                 .ranking(name)
-                .first()
-                .map_or(Value::Null, |n| Value::from(*n))),
+                .into_iter()
+                .next()
+                .map_or(Value::Null, Value::from)),
             "top" => {
                 let n = match usize::try_from(op.count_at(1)).unwrap_or(usize::MAX) {
                     0 if self.knobs.top_zero_all => usize::MAX,
@@ -90,16 +136,12 @@ impl Variant for WrongRanker {
                 if self.knobs.top_raises_past_count && n > self.nodes.len() {
                     return Err(format!("top({n}) with {} nodes", self.nodes.len()));
                 }
-                Ok(Value::from(
-                    self.ranking(name)
-                        .into_iter()
-                        .take(n)
-                        .map(str::to_owned)
-                        .collect::<Vec<_>>(),
-                ))
+                let mut ranking = self.ranking(name);
+                ranking.truncate(n);
+                Ok(Value::from(ranking))
             }
             "add" => {
-                let present = self.nodes.iter().any(|(n, _)| n == name);
+                let present = self.nodes.iter().any(|n| n == name);
                 let weight = if op.operands.len() > 1 {
                     op.weight_at(1)
                 } else {
@@ -111,10 +153,16 @@ impl Variant for WrongRanker {
                 Ok(Value::Null)
             }
             "remove" => {
-                if self.knobs.raise_on_absent && !self.nodes.iter().any(|(n, _)| n == name) {
-                    return Err(format!("{name} is not a node"));
+                match self.nodes.iter().position(|n| n == name) {
+                    Some(at) => self.remove_at(at),
+                    None if self.knobs.raise_on_absent => {
+                        return Err(format!("{name} is not a node"));
+                    }
+                    None if self.knobs.absent_removes_last && !self.nodes.is_empty() => {
+                        self.remove_at(self.nodes.len() - 1);
+                    }
+                    None => {}
                 }
-                self.nodes.retain(|(n, _)| n != name);
                 Ok(Value::Null)
             }
             other => Err(format!("no operation {other}")),
@@ -133,7 +181,17 @@ pub(crate) static HRW_TOP: Catalogue = Catalogue {
     build,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 15] = [
+/// Ties left in the order nodes were added (a ranking).
+const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
+    id: "ties-in-insertion-order",
+    title: "sorts by score alone, so tied nodes keep the order they were added in",
+    explanation: "Your ranking sorts by score only (`sort((a, b) => b.score - a.score)`, `sorted(..., key=score, reverse=True)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
+    hint: "Sort by (descending score, ascending name): `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)` in JavaScript, `key=lambda n: (-score(n), n)` in Python.",
+    forms: &[""],
+    tweak: |k, _| k.ties = Ties::FirstSeen,
+};
+
+static HRW_TOP_MISTAKES: [Mistake; 19] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -174,14 +232,7 @@ static HRW_TOP_MISTAKES: [Mistake; 15] = [
         forms: &[""],
         tweak: |k, _| k.top_raises_past_count = true,
     },
-    Mistake {
-        id: "top-zero-returns-all",
-        title: "top(key, 0) returns every node instead of none",
-        explanation: "A count of 0 asks for no node, so the answer is []. Your code takes 0 for no count at all (`n || nodes.length` in JavaScript, `ranked[:n] if n else ranked` in Python) and returns the whole ranking.",
-        hint: "Use the count as it is: `ranked[:n]` in Python, `slice(0, n)` in JavaScript, `take(n)` in Rust all give [] for 0.",
-        forms: &[""],
-        tweak: |k, _| k.top_zero_all = true,
-    },
+    TOP_ZERO_RETURNS_ALL,
     SIGNED_COMPARISON,
     FLOAT_MULTIPLY,
     UTF16_UNITS,
@@ -191,7 +242,23 @@ static HRW_TOP_MISTAKES: [Mistake; 15] = [
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
     REMOVE_ABSENT_RAISES,
+    ABSENT_REMOVES_LAST,
+    BOOLEAN_COMPARATOR,
+    stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),
+    TIES_IN_INSERTION_ORDER,
 ];
+
+/// How a weighted ranker's answers stay as they were before a change.
+const WEIGHTED_STALE_FORMS: [&str; 3] = [
+    "answers cached per key",
+    "hash states in a list beside the names",
+    "weights in a list beside the names",
+];
+const WEIGHTED_STALE: [Stale; 3] = [Stale::Cached, Stale::HashesBeside, Stale::WeightsBeside];
+
+/// The U learners make instead of (h32 + 0.5) / 2^32.
+const UNIT_FORMS: [&str; 2] = ["h32 / 2^32", "h32 / (2^32 - 1) or (h32 + 1) / 2^32"];
+const UNITS: [Unit; 2] = [Unit::Floor, Unit::OverMax];
 
 /// The weighted-hrw mistakes.
 pub(crate) static WEIGHTED_HRW: Catalogue = Catalogue {
@@ -200,7 +267,7 @@ pub(crate) static WEIGHTED_HRW: Catalogue = Catalogue {
     build,
 };
 
-static WEIGHTED_HRW_MISTAKES: [Mistake; 13] = [
+static WEIGHTED_HRW_MISTAKES: [Mistake; 19] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -249,4 +316,19 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 13] = [
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
     REMOVE_ABSENT_RAISES,
+    ABSENT_REMOVES_LAST,
+    BOOLEAN_COMPARATOR,
+    TOP_ZERO_RETURNS_ALL,
+    stale_after_change(&WEIGHTED_STALE_FORMS, |k, form| {
+        k.stale = WEIGHTED_STALE[form];
+    }),
+    Mistake {
+        id: "wrong-unit-interval",
+        title: "makes U from h32 another way than (h32 + 0.5) / 2^32",
+        explanation: "The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32, which is never 0 nor 1. Your U differs by a hair, which changes nothing for most hashes, but near the ends -ln(U) is tiny (U near 1) or infinite (U = 0): there a node's score is far off, infinite or zero, and it wins or loses keys it should not.",
+        hint: "Compute u = (h32(node + \":\" + key) + 0.5) / 2^32 exactly (4294967296, not 4294967295), then weight / -ln(u).",
+        forms: &UNIT_FORMS,
+        tweak: |k, form| k.unit = UNITS[form],
+    },
+    TIES_IN_INSERTION_ORDER,
 ];

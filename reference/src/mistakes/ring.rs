@@ -1,22 +1,25 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::knobs::{Knobs, PastEnd, Removal, Rule};
+use super::knobs::{Knobs, PastEnd, Removal, Rule, Stale};
 use super::shared::{
-    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
-    SIGNED_BYTES, UTF16_UNITS,
+    ABSENT_REMOVES_LAST, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER,
+    REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A ring with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
 struct WrongRing {
     k: usize,
-    /// Members, sorted.
+    /// Members, in insertion order.
     nodes: Vec<String>,
     /// (position, node), sorted.
     entries: Vec<(u32, String)>,
+    /// Answers remembered, with [`Stale::Cached`].
+    cache: HashMap<String, Option<String>>,
     knobs: Knobs,
 }
 
@@ -32,6 +35,7 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         k,
         nodes: Vec::new(),
         entries: Vec::new(),
+        cache: HashMap::new(),
         knobs,
     };
     for n in given {
@@ -42,10 +46,10 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
 
 impl WrongRing {
     fn add(&mut self, node: &str) {
-        let Err(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) else {
+        if self.nodes.iter().any(|n| n == node) {
             return;
-        };
-        self.nodes.insert(at, node.to_owned());
+        }
+        self.nodes.push(node.to_owned());
         for i in 0..self.k {
             let entry = (
                 self.knobs.hash.of(&[node, "#", &i.to_string()]),
@@ -63,7 +67,7 @@ impl WrongRing {
     }
 
     fn remove(&mut self, node: &str) {
-        let Ok(at) = self.nodes.binary_search_by(|x| x.as_str().cmp(node)) else {
+        let Some(at) = self.nodes.iter().position(|n| n == node) else {
             return;
         };
         self.nodes.remove(at);
@@ -87,7 +91,18 @@ impl WrongRing {
         }
     }
 
-    fn lookup(&self, key: &str) -> Result<Option<&str>, String> {
+    fn lookup(&mut self, key: &str) -> Result<Option<String>, String> {
+        if let Some(answer) = self.cache.get(key) {
+            return Ok(answer.clone());
+        }
+        let answer = self.owner(key)?.map(str::to_owned);
+        if self.knobs.stale == Stale::Cached {
+            self.cache.insert(key.to_owned(), answer.clone());
+        }
+        Ok(answer)
+    }
+
+    fn owner(&self, key: &str) -> Result<Option<&str>, String> {
         if self.entries.is_empty() {
             return Ok(None);
         }
@@ -115,15 +130,15 @@ impl Variant for WrongRing {
             }
             "remove" => {
                 let name = op.name_at(0);
-                if self.knobs.raise_on_absent
-                    && self
-                        .nodes
-                        .binary_search_by(|x| x.as_str().cmp(name))
-                        .is_err()
-                {
+                if self.nodes.iter().any(|n| n == name) {
+                    self.remove(name);
+                } else if self.knobs.raise_on_absent {
                     return Err(format!("{name} is not a node"));
+                } else if self.knobs.absent_removes_last
+                    && let Some(last) = self.nodes.last().cloned()
+                {
+                    self.remove(&last);
                 }
-                self.remove(name);
                 Ok(Value::Null)
             }
             "points" => Ok(Value::from(self.entries.len())),
@@ -137,7 +152,7 @@ impl Variant for WrongRing {
                 for i in 0..op.count_at(0) {
                     if let Some(owner) = self.lookup(&format!("key{i}"))? {
                         *counts
-                            .get_mut(owner)
+                            .get_mut(&owner)
                             .ok_or_else(|| format!("{owner} is not a node"))? += 1;
                     }
                 }
@@ -163,7 +178,7 @@ pub(crate) static VNODE_RING: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 12] = [
+static MISTAKES: [Mistake; 14] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -215,4 +230,6 @@ static MISTAKES: [Mistake; 12] = [
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
     REMOVE_ABSENT_RAISES,
+    ABSENT_REMOVES_LAST,
+    stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),
 ];

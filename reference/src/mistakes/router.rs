@@ -2,19 +2,26 @@
 //! wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::knobs::{Knobs, Order, Rule, Ties};
+use super::knobs::{Knobs, Order, Rule, Stale, Ties};
 use super::shared::{
-    CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES,
-    SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
+    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1,
+    MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
+    stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// A rendezvous router with the choices of its [`Knobs`].
 #[derive(Debug, Clone)]
 struct WrongRouter {
     /// In insertion order (duplicates only with `list`).
     nodes: Vec<String>,
+    /// The names whose texts are hashed, beside `nodes`: the same list,
+    /// but for [`Stale::HashesBeside`], which `remove` leaves as it was.
+    hashed: Vec<String>,
+    /// Answers remembered, with [`Stale::Cached`].
+    cache: HashMap<String, Option<String>>,
     knobs: Knobs,
 }
 
@@ -31,12 +38,17 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
             first
         });
     }
-    Box::new(WrongRouter { nodes, knobs })
+    Box::new(WrongRouter {
+        hashed: nodes.clone(),
+        nodes,
+        cache: HashMap::new(),
+        knobs,
+    })
 }
 
 impl WrongRouter {
-    fn score(&self, node: &str, key: &str) -> i64 {
-        let h = self.knobs.hash.of(&self.knobs.text(node, key));
+    fn score(&self, hashed: &str, key: &str) -> i64 {
+        let h = self.knobs.hash.of(&self.knobs.text(hashed, key));
         if self.knobs.signed {
             i64::from(h as i32)
         } else {
@@ -44,10 +56,25 @@ impl WrongRouter {
         }
     }
 
-    fn route(&self, key: &str) -> Option<String> {
+    fn route(&mut self, key: &str) -> Option<String> {
+        if let Some(answer) = self.cache.get(key) {
+            return answer.clone();
+        }
+        let answer = self.best(key);
+        if self.knobs.stale == Stale::Cached {
+            self.cache.insert(key.to_owned(), answer.clone());
+        }
+        answer
+    }
+
+    fn best(&self, key: &str) -> Option<String> {
+        if self.knobs.unsorted {
+            // Sorted by a boolean comparator: the first node stays first.
+            return self.nodes.first().cloned();
+        }
         let mut best: Option<(&String, i64)> = None;
-        for node in &self.nodes {
-            let score = self.score(node, key);
+        for (node, hashed) in self.nodes.iter().zip(&self.hashed) {
+            let score = self.score(hashed, key);
             let better = match best {
                 None => true,
                 Some((b, s)) if score == s => match self.knobs.ties {
@@ -67,6 +94,13 @@ impl WrongRouter {
         }
         best.map(|(n, _)| n.clone())
     }
+
+    fn remove_at(&mut self, at: usize) {
+        self.nodes.remove(at);
+        if self.knobs.stale != Stale::HashesBeside {
+            self.hashed.remove(at);
+        }
+    }
 }
 
 impl Variant for WrongRouter {
@@ -77,17 +111,18 @@ impl Variant for WrongRouter {
             "add" => {
                 if self.knobs.list || !self.nodes.iter().any(|n| n == name) {
                     self.nodes.push(name.to_owned());
+                    self.hashed.push(name.to_owned());
                 }
                 Ok(Value::Null)
             }
             "remove" => match self.nodes.iter().position(|n| n == name) {
                 Some(i) => {
-                    self.nodes.remove(i);
+                    self.remove_at(i);
                     Ok(Value::Null)
                 }
                 None if self.knobs.raise_on_absent => Err(format!("{name} is not a node")),
-                None if self.knobs.absent_removes_last => {
-                    self.nodes.pop();
+                None if self.knobs.absent_removes_last && !self.nodes.is_empty() => {
+                    self.remove_at(self.nodes.len() - 1);
                     Ok(Value::Null)
                 }
                 None => Ok(Value::Null),
@@ -100,6 +135,13 @@ impl Variant for WrongRouter {
 /// Separators learners put between node and key instead of ":".
 const WRONG_SEPARATORS: [&str; 10] = ["|", "-", "/", " ", ",", ";", "_", ".", "#", "::"];
 
+/// How a router's answers stay as they were before a change.
+const STALE_FORMS: [&str; 2] = [
+    "answers cached per key",
+    "hash states in a list beside the names",
+];
+const STALE: [Stale; 2] = [Stale::Cached, Stale::HashesBeside];
+
 /// The rendezvous-router mistakes.
 pub(crate) static RENDEZVOUS: Catalogue = Catalogue {
     mistakes: &MISTAKES,
@@ -107,7 +149,7 @@ pub(crate) static RENDEZVOUS: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 19] = [
+static MISTAKES: [Mistake; 21] = [
     Mistake {
         id: "lowest-score",
         title: "the lowest score wins instead of the highest",
@@ -192,12 +234,7 @@ static MISTAKES: [Mistake; 19] = [
         },
     },
     REMOVE_ABSENT_RAISES,
-    Mistake {
-        id: "absent-removes-last",
-        title: "removing an absent node removes the last node added",
-        explanation: "Removing a node that is not there must change nothing. Your remove takes the node's index, and for an absent node that is -1: `splice(-1, 1)` (or `del nodes[-1]`) removes the last node added instead, so its keys move for no reason.",
-        hint: "Only remove what is there: `const i = nodes.indexOf(x); if (i !== -1) nodes.splice(i, 1);` (in Python, `if x in nodes: nodes.remove(x)`).",
-        forms: &[""],
-        tweak: |k, _| k.absent_removes_last = true,
-    },
+    ABSENT_REMOVES_LAST,
+    BOOLEAN_COMPARATOR,
+    stale_after_change(&STALE_FORMS, |k, form| k.stale = STALE[form]),
 ];

@@ -1,8 +1,10 @@
-//! The mistakes every challenge can make: of the hash, of comparing its
-//! values, and of `remove`.
+//! The mistakes more than one challenge can make: of the hash, of
+//! comparing its values, of `remove`, of ranking and of answers kept
+//! past a change.
 
 use super::catalogue::Mistake;
 use super::hash::{FINALIZER_FORMS, FINALIZERS, Source};
+use super::knobs::Knobs;
 
 // The mistakes of the hash and of comparing its values, which every
 // challenge can make: one text, a variant per challenge. Each hash
@@ -94,3 +96,51 @@ pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
     forms: &[""],
     tweak: |k, _| k.raise_on_absent = true,
 };
+
+/// Removing the last node when the one asked for is absent.
+pub(crate) const ABSENT_REMOVES_LAST: Mistake = Mistake {
+    id: "absent-removes-last",
+    title: "removing an absent node removes the last node added",
+    explanation: "Removing a node that is not there must change nothing. Your remove takes the node's index, and for an absent node that is -1: `splice(-1, 1)` (or `del nodes[-1]`) removes the last node added instead, so its keys move for no reason.",
+    hint: "Only remove what is there: `const i = nodes.indexOf(x); if (i !== -1) nodes.splice(i, 1);` (in Python, `if x in nodes: nodes.remove(x)`).",
+    forms: &[""],
+    tweak: |k, _| k.absent_removes_last = true,
+};
+
+/// `top(key, 0)` taken for no count (hrw-top and weighted-hrw).
+pub(crate) const TOP_ZERO_RETURNS_ALL: Mistake = Mistake {
+    id: "top-zero-returns-all",
+    title: "top(key, 0) returns every node instead of none",
+    explanation: "A count of 0 asks for no node, so the answer is []. Your code takes 0 for no count at all (`n || nodes.length` in JavaScript, `ranked[:n] if n else ranked` in Python) and returns the whole ranking.",
+    hint: "Use the count as it is: `ranked[:n]` in Python, `slice(0, n)` in JavaScript, `take(n)` in Rust all give [] for 0.",
+    forms: &[""],
+    tweak: |k, _| k.top_zero_all = true,
+};
+
+/// A sort by a comparator that returns a boolean (every challenge that
+/// ranks nodes by score).
+pub(crate) const BOOLEAN_COMPARATOR: Mistake = Mistake {
+    id: "boolean-comparator",
+    title: "sorts with a comparator that returns a boolean, so nothing moves",
+    explanation: "Your code sorts the nodes by score with a comparator that returns true or false, like `(a, b) => a.score < b.score`. A sort reads a comparator's result as negative, zero or positive; a boolean is never negative, so every pair looks in order and the sort (JavaScript's, or Python's with cmp_to_key) leaves the nodes as they were: the first node added comes first for every key.",
+    hint: "Return a number: `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`; in Python sort with a key: `sorted(nodes, key=lambda n: (-score(n), n))`.",
+    forms: &[""],
+    tweak: |k, _| k.unsorted = true,
+};
+
+/// Answers computed from the nodes as they were before a change: each
+/// challenge lists the forms its code can take (`forms[form]` is made by
+/// `tweak`).
+pub(crate) const fn stale_after_change(
+    forms: &'static [&'static str],
+    tweak: fn(&mut Knobs, usize),
+) -> Mistake {
+    Mistake {
+        id: "stale-after-change",
+        title: "answers from the nodes as they were before add or remove",
+        explanation: "After a node is added or removed, some of your answers still come from before. Either each key's answer is remembered the first time and never forgotten when the nodes change, or something computed per node (its hash state, its weight) is kept in a list beside the names that `remove` does not update, so from the removed node on, each name is scored with another node's data. The form says which.",
+        hint: "Forget remembered answers whenever a node is added or removed (or do not remember them: an answer is cheap to compute); keep what you compute per node with its name (a dict or Map from name to data), or remove it from every list at once.",
+        forms,
+        tweak,
+    }
+}

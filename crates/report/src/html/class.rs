@@ -144,12 +144,14 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
         for p in &mistakes.pairs {
             writeln!(
                 page,
-                "<tr data-pair=\"{} {}\" data-count=\"{}\"><td>made together: <span class=\"mono\">{}</span> + <span class=\"mono\">{}</span></td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
-                esc(&p.ids[0]),
-                esc(&p.ids[1]),
+                "<tr data-pair=\"{}\" data-count=\"{}\"><td>made together: {}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                esc(&p.ids.join(" ")),
                 p.students.len(),
-                esc(&p.ids[0]),
-                esc(&p.ids[1]),
+                p.ids
+                    .iter()
+                    .map(|id| format!("<span class=\"mono\">{}</span>", esc(id)))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
                 p.students.len(),
                 share(p.students.len(), mistakes.judged),
                 links(&p.students)
@@ -158,7 +160,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
         writeln!(page, "</tbody></table>")?;
         writeln!(
             page,
-            "<p class=\"dim\">A mistake is named for a student when it reproduces every one of their failures, alone or as one of two made together; a student counts once for each mistake named, and two made together also once for their pair. Shares are of the {} judged.</p>",
+            "<p class=\"dim\">A mistake is named for a student when it reproduces every one of their failures, alone or as one of two (or three) made together; a student counts once for each mistake named, and those made together also once for their combination. Shares are of the {} judged.</p>",
             grading::words::counted(mistakes.judged, "student")
         )?;
     }

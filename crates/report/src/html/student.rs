@@ -239,9 +239,10 @@ fn write_mistake(s: &SubmissionReport, page: &mut String) -> Result {
     };
     writeln!(page, "<div class=\"mistake\">")?;
     if m.exact && m.with.is_some() {
+        let (together, fewer) = crate::text::made_together(m.named().len());
         writeln!(
             page,
-            "<p><strong class=\"bad\">likely mistakes, two made together</strong>:</p><ol>"
+            "<p><strong class=\"bad\">likely mistakes, {together}</strong>:</p><ol>"
         )?;
         for n in m.named() {
             writeln!(
@@ -255,7 +256,7 @@ fn write_mistake(s: &SubmissionReport, page: &mut String) -> Result {
         }
         writeln!(
             page,
-            "</ol><p class=\"dim\">(together they reproduce {failing}, and pass every test your code passed; neither does alone)</p>"
+            "</ol><p class=\"dim\">(together they reproduce {failing}, and pass every test your code passed; {fewer})</p>"
         )?;
     } else if m.exact {
         writeln!(

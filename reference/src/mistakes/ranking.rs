@@ -4,9 +4,9 @@
 use super::catalogue::{Catalogue, Mistake, Variant};
 use super::knobs::{Knobs, Order, Rule, Stale, Ties, Unit};
 use super::shared::{
-    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1,
-    MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, TOP_ZERO_RETURNS_ALL,
-    UTF16_UNITS, stale_after_change,
+    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, DUPLICATE_MEMBERSHIP, FLOAT_FINALIZER,
+    FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON,
+    TOP_ZERO_RETURNS_ALL, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use serde_json::Value;
@@ -37,16 +37,21 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         knobs,
     };
     match args {
-        [Arg::Names(names)] => names.iter().for_each(|n| r.set(n, 1.0)),
-        [Arg::WeightedNames(pairs)] => pairs.iter().for_each(|(n, w)| r.set(n, *w)),
+        [Arg::Names(names)] => names.iter().for_each(|n| r.set(n, 1.0, knobs.listed_once)),
+        [Arg::WeightedNames(pairs)] => pairs
+            .iter()
+            .for_each(|(n, w)| r.set(n, *w, knobs.listed_once)),
         _ => {}
     }
     Box::new(r)
 }
 
 impl WrongRanker {
-    fn set(&mut self, node: &str, weight: f64) {
-        match self.nodes.iter().position(|n| n == node) {
+    /// Adds `node`, or sets its weight when it is there and kept `once`
+    /// (always, but in a list: see [`Knobs::list`]).
+    fn set(&mut self, node: &str, weight: f64, once: bool) {
+        let present = self.nodes.iter().position(|n| n == node);
+        match present.filter(|_| once || !self.knobs.list) {
             Some(at) => self.weights[at] = weight,
             None => {
                 self.nodes.push(node.to_owned());
@@ -148,7 +153,7 @@ impl Variant for WrongRanker {
                     1.0
                 };
                 if !(present && self.knobs.add_keeps_weight) {
-                    self.set(name, weight);
+                    self.set(name, weight, false);
                 }
                 Ok(Value::Null)
             }
@@ -191,7 +196,7 @@ const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
     tweak: |k, _| k.ties = Ties::FirstSeen,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 19] = [
+static HRW_TOP_MISTAKES: [Mistake; 20] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -246,6 +251,7 @@ static HRW_TOP_MISTAKES: [Mistake; 19] = [
     BOOLEAN_COMPARATOR,
     stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),
     TIES_IN_INSERTION_ORDER,
+    DUPLICATE_MEMBERSHIP,
 ];
 
 /// How a weighted ranker's answers stay as they were before a change.

@@ -4,9 +4,9 @@
 use super::catalogue::{Catalogue, Mistake, Variant};
 use super::knobs::{Knobs, Order, Rule, Stale, Ties};
 use super::shared::{
-    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1,
-    MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON, UTF16_UNITS,
-    stale_after_change,
+    ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, DUPLICATE_MEMBERSHIP, FLOAT_FINALIZER,
+    FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON,
+    UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use serde_json::Value;
@@ -222,17 +222,7 @@ static MISTAKES: [Mistake; 21] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
-    Mistake {
-        id: "duplicate-membership",
-        title: "keeps nodes in a list, so a node can be there twice",
-        explanation: "A node given twice is kept twice (where, the form says: in the constructor's list and by add, or by add only), and removing it takes one copy away, so it still gets keys. Membership is a set.",
-        hint: "Keep the nodes in a set (or skip names already present).",
-        forms: &["listed or added twice", "added twice"],
-        tweak: |k, form| {
-            k.list = true;
-            k.listed_once = form == 1;
-        },
-    },
+    DUPLICATE_MEMBERSHIP,
     REMOVE_ABSENT_RAISES,
     ABSENT_REMOVES_LAST,
     BOOLEAN_COMPARATOR,

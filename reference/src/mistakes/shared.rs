@@ -97,6 +97,20 @@ pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
     tweak: |k, _| k.raise_on_absent = true,
 };
 
+/// A node kept twice (rendezvous-router and hrw-top, whose members are
+/// names alone).
+pub(crate) const DUPLICATE_MEMBERSHIP: Mistake = Mistake {
+    id: "duplicate-membership",
+    title: "keeps nodes in a list, so a node can be there twice",
+    explanation: "A node given twice is kept twice (where, the form says: in the constructor's list and by add, or by add only), and removing it takes one copy away, so it still gets keys (and a ranking can name it twice). Membership is a set.",
+    hint: "Keep the nodes in a set (or skip names already present).",
+    forms: &["listed or added twice", "added twice"],
+    tweak: |k, form| {
+        k.list = true;
+        k.listed_once = form == 1;
+    },
+};
+
 /// Removing the last node when the one asked for is absent.
 pub(crate) const ABSENT_REMOVES_LAST: Mistake = Mistake {
     id: "absent-removes-last",

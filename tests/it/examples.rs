@@ -620,6 +620,21 @@ fn a_hash_without_h32_is_blamed_on_two_node_routes() {
     let s = &report["submissions"][0];
     assert_eq!(s["verdict"], "accepted", "{s}");
     assert!(s.get("hash_hint").is_none(), "{s}");
+
+    // Routes against the pinned scores that the closest mistake answers
+    // alike are that mistake, not another hash.
+    let (_, report, _) =
+        grade_json(&root().join("tests/fixtures/submissions/lowest_no_h32_empty_for_none.py"));
+    let s = &report["submissions"][0];
+    assert_eq!(
+        (&s["mistake"]["id"], &s["mistake"]["exact"]),
+        (
+            &serde_json::json!("lowest-score"),
+            &serde_json::json!(false)
+        ),
+        "{s}"
+    );
+    assert!(s.get("hash_hint").is_none(), "{s}");
 }
 
 /// Every hint the evidence supports, in the order to fix them: a router

@@ -453,18 +453,32 @@ pub struct HashHint {
 const HASH_HINT_EVIDENCE: usize = 3;
 
 /// The hint, when the answers of `observed` went against the pinned scores
-/// in at least three two-node routes. The caller gives it
-/// only to a submission without `h32` and no exactly named mistake.
-pub fn hash_hint(challenge: &Challenge, observed: &[&Observed<'_>]) -> Option<HashHint> {
+/// in at least three two-node routes that `closest`, the mistake named as
+/// the closest if one is, does not answer alike (the lowest score wins
+/// every two-node route against the pinned scores, with the pinned hash).
+/// The caller gives it only to a submission without `h32` and no exactly
+/// named mistake.
+pub fn hash_hint(
+    challenge: &Challenge,
+    observed: &[&Observed<'_>],
+    closest: Option<&MistakeReport>,
+) -> Option<HashHint> {
+    let catalogue = challenge.model.catalogue;
+    let closest = closest.and_then(|named| {
+        catalogue.each().find(|m| {
+            m.mistake.id == named.id && m.form_label().map(|f| format!("{f:?}")) == named.form
+        })
+    });
     let (mut asked, mut against) = (0, 0);
     for o in observed {
         let answers = match &o.behaviour {
             Some(Behaviour::Output(output)) | Some(Behaviour::Raised { output, .. }) => output,
             None => continue,
         };
+        let explained = closest.map(|made| catalogue.run(&[made], &o.case.args, &o.case.ops));
         // One replay gives every operation's scores.
         let explanations = challenge.model.explanations(&o.case.args, &o.case.ops);
-        for (answer, explanation) in answers.iter().zip(explanations) {
+        for (at, (answer, explanation)) in answers.iter().zip(explanations).enumerate() {
             let Some(reference::Explanation::Scores(table)) = explanation else {
                 continue;
             };
@@ -476,7 +490,8 @@ pub fn hash_hint(challenge: &Challenge, observed: &[&Observed<'_>]) -> Option<Ha
                 continue;
             }
             asked += 1;
-            if answer.as_str() == Some(second.node.as_str()) {
+            let by_mistake = explained.as_ref().and_then(|run| run.output.get(at));
+            if answer.as_str() == Some(second.node.as_str()) && by_mistake != Some(answer) {
                 against += 1;
             }
         }

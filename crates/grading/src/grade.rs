@@ -250,7 +250,7 @@ impl<'a> Grading<'a> {
             && !exact
             && nondeterministic.is_none()
             && hello.is_some_and(|h| !h.h32))
-        .then(|| diagnose::hash_hint(challenge, &observed))
+        .then(|| diagnose::hash_hint(challenge, &observed, diagnosis.mistake.as_ref()))
         .flatten();
         // The hello lists methods from the class; one set on the instance
         // (a class field, an attribute set in __init__) is not there. The

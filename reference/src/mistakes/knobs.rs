@@ -24,6 +24,9 @@ pub(crate) struct Knobs {
     /// With `list`, the constructor still drops duplicates: only `add`
     /// keeps a node twice.
     pub(crate) listed_once: bool,
+    /// With `list`, `add` still skips a node already there: only the
+    /// constructor keeps a node twice.
+    pub(crate) added_once: bool,
     pub(crate) raise_on_absent: bool,
     /// Removing an absent node removes the last one in insertion order
     /// instead (JavaScript's `splice(indexOf(x), 1)`: -1 is the last).
@@ -65,6 +68,7 @@ impl Knobs {
             separator,
             list: false,
             listed_once: false,
+            added_once: false,
             raise_on_absent: false,
             absent_removes_last: false,
             top_raises_past_count: false,

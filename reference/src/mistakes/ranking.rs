@@ -153,7 +153,7 @@ impl Variant for WrongRanker {
                     1.0
                 };
                 if !(present && self.knobs.add_keeps_weight) {
-                    self.set(name, weight, false);
+                    self.set(name, weight, self.knobs.added_once);
                 }
                 Ok(Value::Null)
             }

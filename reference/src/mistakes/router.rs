@@ -109,7 +109,8 @@ impl Variant for WrongRouter {
         match op.name() {
             "route" => Ok(self.route(name).map_or(Value::Null, Value::from)),
             "add" => {
-                if self.knobs.list || !self.nodes.iter().any(|n| n == name) {
+                let twice = self.knobs.list && !self.knobs.added_once;
+                if twice || !self.nodes.iter().any(|n| n == name) {
                     self.nodes.push(name.to_owned());
                     self.hashed.push(name.to_owned());
                 }

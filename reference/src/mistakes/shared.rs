@@ -102,12 +102,13 @@ pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
 pub(crate) const DUPLICATE_MEMBERSHIP: Mistake = Mistake {
     id: "duplicate-membership",
     title: "keeps nodes in a list, so a node can be there twice",
-    explanation: "A node given twice is kept twice (where, the form says: in the constructor's list and by add, or by add only), and removing it takes one copy away, so it still gets keys (and a ranking can name it twice). Membership is a set.",
+    explanation: "A node given twice is kept twice (where, the form says: in the constructor's list and by add, by add only, or in the constructor's list only), and removing it takes one copy away, so it still gets keys (and a ranking can name it twice). Membership is a set.",
     hint: "Keep the nodes in a set (or skip names already present).",
-    forms: &["listed or added twice", "added twice"],
+    forms: &["listed or added twice", "added twice", "listed twice"],
     tweak: |k, form| {
         k.list = true;
         k.listed_once = form == 1;
+        k.added_once = form == 2;
     },
 };
 

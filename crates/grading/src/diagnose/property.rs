@@ -3,7 +3,7 @@
 
 use crate::challenge::Case;
 use crate::judge::same;
-use reference::{Effect, Explanation, Kind, ModelSpec, Op, Returns};
+use reference::{Arg, Effect, Explanation, Kind, ModelSpec, Op, Returns};
 use serde_json::Value;
 
 /// A property of consistent hashing the submission breaks, shown by two
@@ -146,22 +146,25 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
     // Where nodes join or leave, and how many other queries and additions
     // that reweigh a node come before each operation: what lies between
     // two lookups is then found without walking the operations between.
+    // An addition of a node already there, without a weight, changes
+    // nothing: no node joins.
+    let joins = joins(case);
     let changing: Vec<usize> = (0..ops.len())
-        .filter(|&k| matches!(ops[k].signature.effect, Effect::Adds | Effect::Removes))
+        .filter(|&k| joins[k] || ops[k].signature.effect == Effect::Removes)
         .collect();
-    let prefix = |counts: &dyn Fn(&Op) -> bool| {
+    let prefix = |counts: &dyn Fn(usize, &Op) -> bool| {
         std::iter::once(0)
-            .chain(ops.iter().scan(0usize, |n, o| {
-                *n += usize::from(counts(o));
+            .chain(ops.iter().enumerate().scan(0usize, |n, (k, o)| {
+                *n += usize::from(counts(k, o));
                 Some(*n)
             }))
             .collect::<Vec<usize>>()
     };
-    let adding = prefix(&|o| o.signature.effect == Effect::Adds);
-    let removing = prefix(&|o| o.signature.effect == Effect::Removes);
-    let reweighing = prefix(&|o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
+    let adding = prefix(&|k, _| joins[k]);
+    let removing = prefix(&|_, o| o.signature.effect == Effect::Removes);
+    let reweighing = prefix(&|_, o| o.signature.effect == Effect::Adds && o.operands.len() > 1);
     let querying =
-        prefix(&|o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
+        prefix(&|_, o| o.signature.effect == Effect::Query && !o.signature.returns.is_query());
     // The last lookup and the last ranking of each key.
     let mut last: std::collections::HashMap<(bool, &str), usize> = std::collections::HashMap::new();
     for (j, op) in ops.iter().enumerate() {
@@ -179,9 +182,11 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                 let mut seen = std::collections::HashSet::new();
                 changing[from..to]
                     .iter()
-                    .map(|&k| &ops[k])
-                    .filter(|o| o.signature.effect == effect && seen.insert(o.name_at(0)))
-                    .map(|o| Value::from(o.name_at(0)))
+                    .filter(|&&k| {
+                        let o = &ops[k];
+                        o.signature.effect == effect && seen.insert(o.name_at(0))
+                    })
+                    .map(|&k| Value::from(ops[k].name_at(0)))
                     .collect()
             };
             let between = |counts: &[usize]| counts[j] - counts[i + 1];
@@ -285,6 +290,33 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
         last.insert((ranking, key), j);
     }
     None
+}
+
+/// For each operation of `case`, whether it is an addition of a node
+/// that was not there (with a weight or without one): a node joins.
+fn joins(case: &Case) -> Vec<bool> {
+    let mut members: std::collections::HashSet<&str> = case
+        .args
+        .iter()
+        .flat_map(|arg| -> Vec<&str> {
+            match arg {
+                Arg::Names(names) => names.iter().map(String::as_str).collect(),
+                Arg::WeightedNames(pairs) => pairs.iter().map(|(n, _)| n.as_str()).collect(),
+                _ => Vec::new(),
+            }
+        })
+        .collect();
+    case.ops
+        .iter()
+        .map(|op| match op.signature.effect {
+            Effect::Adds => members.insert(op.name_at(0)),
+            Effect::Removes => {
+                members.remove(op.name_at(0));
+                false
+            }
+            _ => false,
+        })
+        .collect()
 }
 
 /// A ranking that changed more than the nodes that left or joined explain:

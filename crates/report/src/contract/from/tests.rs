@@ -313,3 +313,40 @@ fn an_answer_naming_a_node_that_left_says_so() {
         hint.message
     );
 }
+
+#[test]
+fn adding_a_node_already_there_joins_no_one() {
+    // n1 is there already: its add changes nothing, so an unchanged
+    // ranking breaks nothing, and a changed one is no "add" to blame.
+    let c = case_of(
+        &reference::hrw_top::SPEC,
+        json!([
+            [["n0", "n1", "n2"]],
+            [["top", "k", 3], ["add", "n1"], ["top", "k", 3]]
+        ]),
+    );
+    let same = vec![
+        json!(["n1", "n2", "n0"]),
+        Value::Null,
+        json!(["n1", "n2", "n0"]),
+    ];
+    assert!(property_hint(&reference::hrw_top::SPEC, &c, &same).is_none());
+    let changed = vec![
+        json!(["n1", "n2", "n0"]),
+        Value::Null,
+        json!(["n2", "n1", "n0"]),
+    ];
+    assert!(property_hint(&reference::hrw_top::SPEC, &c, &changed).is_none());
+    // A node that was not there joins: without it, the ranking must be
+    // the one before.
+    let c = case_of(
+        &reference::hrw_top::SPEC,
+        json!([
+            [["n0", "n2"]],
+            [["top", "k", 3], ["add", "n1"], ["top", "k", 3]]
+        ]),
+    );
+    let shuffled = vec![json!(["n2", "n0"]), Value::Null, json!(["n1", "n0", "n2"])];
+    let hint = property_hint(&reference::hrw_top::SPEC, &c, &shuffled).unwrap();
+    assert_eq!(hint.property, "add-keeps-the-ranking");
+}

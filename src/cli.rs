@@ -406,7 +406,7 @@ pub struct GenArgs {
     #[arg(long, short)]
     pub seed: u64,
 
-    /// Initial nodes [default: by profile]
+    /// Initial nodes (0: none, adds draw from two names) [default: by profile]
     #[arg(long)]
     pub nodes: Option<usize>,
 

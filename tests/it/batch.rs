@@ -606,3 +606,104 @@ fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_
         assert!(stderr.contains(said), "{set:?}: {stderr}");
     }
 }
+
+/// A report read back (`merge`, as `watch`, `rejudge` and resuming read
+/// one) tells a `null` answered from no answer at all: the diff shows the
+/// `null` as the answer it is, not as a difference, and the report written
+/// again is the same, byte for byte.
+#[test]
+fn a_report_read_back_tells_a_null_answer_from_none() {
+    let dir = tempdir();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir_all(tests.join("edge")).unwrap();
+    std::fs::write(
+        tests.join("edge/c.json"),
+        r#"[[[]],[["route","k"],["route","j"],["add","a"],["route","k"],["remove","a"],["route","k"],["route","j"]]]"#,
+    )
+    .unwrap();
+    let class = dir.path().join("class");
+    // Right on an empty router (null), wrong with a node.
+    std::fs::create_dir_all(class.join("nulls")).unwrap();
+    support::correct_class_with(
+        &class.join("nulls"),
+        "router.py",
+        "_route = Router.route\n\ndef _wrong(self, key):\n    return None if _route(self, key) is None else \"b\"\n\nRouter.route = _wrong\n",
+    );
+    // Right, but no answer for the last two operations.
+    std::fs::create_dir_all(class.join("short")).unwrap();
+    let solve =
+        std::fs::read_to_string(root().join("submissions/python/correct_solve.py")).unwrap();
+    std::fs::write(
+        class.join("short/router.py"),
+        format!("{solve}\n\n_solve = solve\n\n\ndef solve(args, ops):\n    return _solve(args, ops)[:5]\n"),
+    )
+    .unwrap();
+    let graded = |format: &str| {
+        run(&[
+            "grade",
+            "--format",
+            format,
+            "--tests",
+            tests.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ])
+    };
+    let report = graded("json");
+    assert_eq!(
+        report.status.code(),
+        Some(1),
+        "{}",
+        support::text(&report.stderr)
+    );
+    let file = dir.path().join("report.json");
+    std::fs::write(&file, &report.stdout).unwrap();
+    let parsed: Value = json(&report);
+    let window = |name: &str| -> Value {
+        let s = parsed["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap();
+        s["tests"][0]["window"].clone()
+    };
+    let nulls = window("nulls");
+    assert_eq!(nulls["actual"][0], Value::Null, "{nulls}");
+    assert_eq!(nulls["actual"][3], "b", "{nulls}");
+    assert!(nulls.get("missing").is_none(), "{nulls}");
+    let short = window("short");
+    assert_eq!(short["actual"][5], Value::Null, "{short}");
+    assert_eq!(short["missing"], serde_json::json!([5, 6]), "{short}");
+
+    // Written again from what was read, the same bytes.
+    let again = run(&["merge", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}",
+        support::text(&again.stderr)
+    );
+    assert!(
+        again.stdout == report.stdout,
+        "{}",
+        support::text(&again.stdout)
+    );
+
+    // The human report read back is the one graded: the nulls as answers,
+    // the missing answers as none.
+    let human = graded("human");
+    let read_back = run(&["merge", file.to_str().unwrap()]);
+    let (human, read_back) = (
+        support::text(&human.stdout),
+        support::text(&read_back.stdout),
+    );
+    assert!(
+        human.contains("    0 [\"route\",\"k\"] -> null\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("+   5 [\"route\",\"k\"] -> (no answer)\n"),
+        "{human}"
+    );
+    assert_eq!(read_back, human);
+}

@@ -671,7 +671,6 @@ fn changes_output() {
         .unwrap();
     new[ada].tests[test].verdict = Verdict::WrongAnswer;
     new[ada].points.earned -= new[ada].tests[test].points.earned;
-    new[ada].score = new[ada].points.score();
     new[ada].passed -= 1;
     new[ada].verdict = Verdict::WrongAnswer;
     // ben could not be judged now; gus could not be judged before.

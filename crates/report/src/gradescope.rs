@@ -56,8 +56,8 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             };
             json!({
                 "name": format!("{}/{}", t.group, t.name),
-                "score": t.score,
-                "max_score": t.max_score,
+                "score": t.points.score(),
+                "max_score": t.points.max_score(),
                 "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
                 "output": output,
                 // A hidden group's results wait for the instructor to
@@ -73,8 +73,8 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         .collect();
     let seconds: u64 = s.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
     json!({
-        "score": s.score,
-        "max_score": s.max_score,
+        "score": s.points.score(),
+        "max_score": s.points.max_score(),
         "execution_time": seconds,
         "output": format!(
             "{} ({}): {}: {} of {} tests passed, score {} of {} (sandbox: {})",

@@ -8,7 +8,8 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Wall-clock time per case, in milliseconds.
+    /// CPU time per case, in milliseconds; the wall-clock backstop of a
+    /// case that waits follows from it.
     pub time_ms: u64,
     /// Memory (RLIMIT_DATA) per session, in MiB.
     pub memory_mb: u64,

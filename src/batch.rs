@@ -3,6 +3,7 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+pub mod interrupt;
 mod phases;
 pub mod rejudge;
 mod results;
@@ -17,7 +18,7 @@ use report::{Report, SubmissionReport, assemble};
 use results::Results;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// One student's submission in a batch.
 #[derive(Debug, Clone)]
@@ -253,6 +254,10 @@ pub struct ResultsFolder<'a> {
     /// The command to record when this run adds to a folder that records
     /// `earlier`: one describing every result the folder then holds.
     pub merged: &'a dyn Fn(&[u8]) -> Vec<u8>,
+    /// The results the folder holds for this run, counted as each is
+    /// saved and held while one is: a stopped run says how many
+    /// ([`interrupt`]).
+    pub saved: &'a Mutex<usize>,
 }
 
 /// Grades `entries` with `jobs` threads. With `results`, each graded
@@ -267,6 +272,7 @@ pub fn run(
     results: Option<ResultsFolder<'_>>,
 ) -> Result<Vec<SubmissionReport>, Error> {
     let resume = results.as_ref().is_some_and(|r| r.resume);
+    let saved_count = results.as_ref().map(|r| r.saved);
     let results = results
         .map(|folder| Results::open(&folder, grading, entries))
         .transpose()?;
@@ -290,12 +296,17 @@ pub fn run(
             None => true,
         });
     }
+    if let Some(count) = saved_count {
+        *count.lock().unwrap_or_else(PoisonError::into_inner) = done.len();
+    }
     progress.start(done.len() as u64);
     let finished = Mutex::new(done);
     // Saves and counts a submission graded to the end.
     let finish = |entry: &Entry, report: SubmissionReport| -> Result<(), Error> {
-        if let Some(saved) = &results {
+        if let (Some(saved), Some(count)) = (&results, saved_count) {
+            let mut count = count.lock().unwrap_or_else(PoisonError::into_inner);
             saved.save(&report, &sources[entry.name.as_str()])?;
+            *count += 1;
         }
         progress.done(&report);
         finished.lock().unwrap().push(report);

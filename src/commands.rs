@@ -141,11 +141,15 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             Status::Failed
         });
     }
+    let on_stop = batch::interrupt::OnStop {
+        results: args.results.as_deref(),
+    };
     let graded = graded(
         Challenges::Find(cli.challenges.as_deref()),
         args,
         &[],
         results.as_deref(),
+        Some(&on_stop),
     );
     let report = match (graded, gradescope) {
         (Ok(report), _) => report,
@@ -205,12 +209,14 @@ fn error_chain(e: &Error) -> String {
 
 /// Grades what `args` names with `challenges`, and what each of
 /// `resumed` names (a rejudged folder's runs beyond the first), saving
-/// each result in `results` when given, and answers the report.
+/// each result in `results` when given, and answers the report. With
+/// `on_stop`, Ctrl-C or SIGTERM ends the grading saying so.
 fn graded(
     challenges: Challenges,
     args: &GradeArgs,
     resumed: &[rejudge::Part],
     results: Option<&std::path::Path>,
+    on_stop: Option<&batch::interrupt::OnStop<'_>>,
 ) -> Result<report::Report, Error> {
     let Setup {
         root,
@@ -299,18 +305,26 @@ fn graded(
     );
     let command = rejudge::record(&root, args, grading.audience, resumed)?;
     let record = |earlier: &[u8]| rejudge::merged(earlier, &command);
-    let graded = batch::run(
-        &grading,
-        &entries,
-        jobs,
-        &progress,
-        results.map(|dir| batch::ResultsFolder {
-            dir,
-            resume: args.resume,
-            command: &command,
-            merged: &record,
-        }),
-    )?;
+    let saved = std::sync::Mutex::new(0);
+    let run = || {
+        batch::run(
+            &grading,
+            &entries,
+            jobs,
+            &progress,
+            results.map(|dir| batch::ResultsFolder {
+                dir,
+                resume: args.resume,
+                command: &command,
+                merged: &record,
+                saved: &saved,
+            }),
+        )
+    };
+    let graded = match on_stop {
+        Some(on_stop) => batch::interrupt::stoppable(on_stop, &progress, &saved, run)??,
+        None => run()?,
+    };
     report::assemble::report(&grading, args.shard, graded)
 }
 

@@ -662,3 +662,55 @@ fn grade_on_a_terminal_counts_the_tests_and_its_clock_moves_during_one() {
     // The line is gone once grading ends.
     assert!(!end.contains("tests, "), "{end}");
 }
+
+/// Ctrl-C while `grader grade` grades a class on a terminal: the progress
+/// line and the echoed `^C` are cleared, and what was saved is said.
+#[test]
+fn ctrl_c_during_a_class_clears_the_progress_line_and_says_what_was_saved() {
+    let _gate = shared();
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    for i in 0..6 {
+        let folder = class.join(format!("s{i}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            folder.join("correct_base.py"),
+        )
+        .unwrap();
+    }
+    let tmux = Tmux::new("grade-ctrlc");
+    tmux.start(&format!(
+        // The shell survives the Ctrl-C its job gets (see above), and
+        // stays, so that its screen does too.
+        "trap : INT; cd '{}' && {} grade --jobs 1 --tests '{}' --results out/res class >/dev/null; echo \"grade exited $?\"; sleep 600",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges/rendezvous-router/tests/sample").display(),
+    ));
+    tmux.wait_for(
+        "the progress line with a student graded",
+        |s| s.contains(" tests, 1/6 graded") || s.contains(" tests, 2/6 graded"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
+    let screen = tmux.wait_for(
+        "the end of grade",
+        |s| s.contains("grade exited"),
+        &mut || {},
+    );
+    assert!(screen.contains("grade exited 130"), "{screen}");
+    let saved = std::fs::read_dir(dir.path().join("out/res"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".result.json"))
+        .count();
+    let results = if saved == 1 { "result" } else { "results" };
+    let said = format!(
+        "interrupted: {saved} {results} saved in out/res; run the same command again with --resume to grade the rest"
+    );
+    let lines: Vec<&str> = screen.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines, [said.as_str(), "grade exited 130"], "{screen}");
+}

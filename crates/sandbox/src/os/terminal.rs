@@ -79,6 +79,21 @@ pub fn catch_stop_signals() -> io::Result<()> {
     Ok(())
 }
 
+/// SIGINT, SIGTERM and SIGHUP end this process again, as they did before
+/// [`catch_stop_signals`]; one caught meanwhile is still answered by
+/// [`stop_signal`].
+pub fn default_stop_signals() -> io::Result<()> {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: restoring a signal's default action.
+        unsafe {
+            if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The stop signal caught since [`catch_stop_signals`], if one.
 pub fn stop_signal() -> Option<i32> {
     Some(STOP.load(Ordering::SeqCst)).filter(|s| *s != 0)

@@ -196,6 +196,7 @@ fn screen(state: WatchState<'_>) -> String {
             keys: true,
             state,
             notes: &[],
+            size: None,
         },
         &mut out,
     )
@@ -310,6 +311,7 @@ fn watch_screens() {
             keys: false,
             state: WatchState::Missing,
             notes: &["warning: the sandbox is incomplete on this machine".to_owned()],
+            size: None,
         },
         &mut out,
     )

@@ -51,15 +51,20 @@ impl Tmux {
     /// Starts `shell` (a sh command line) in a detached 120x60 session
     /// whose pane stays after it ends, to be read.
     fn start(&self, shell: &str) {
+        self.start_sized(shell, 120, 60);
+    }
+
+    /// [`Tmux::start`] in a terminal of `columns` by `rows`.
+    fn start_sized(&self, shell: &str, columns: u16, rows: u16) {
         self.tmux(&[
             "new-session",
             "-d",
             "-s",
             "t",
             "-x",
-            "120",
+            &columns.to_string(),
             "-y",
-            "60",
+            &rows.to_string(),
             "sh",
             "-c",
             shell,
@@ -69,6 +74,15 @@ impl Tmux {
 
     fn screen(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
+    /// The screen's rows as they are, lines the terminal wrapped not
+    /// joined.
+    fn rows(&self) -> Vec<String> {
+        self.tmux(&["capture-pane", "-p", "-t", "t"])
+            .lines()
+            .map(str::to_owned)
+            .collect()
     }
 
     fn pane(&self, format: &str) -> String {
@@ -713,4 +727,111 @@ fn ctrl_c_during_a_class_clears_the_progress_line_and_says_what_was_saved() {
     );
     let lines: Vec<&str> = screen.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines, [said.as_str(), "grade exited 130"], "{screen}");
+}
+
+/// `q` while a grading runs (here the one `r` asked for, of a file that
+/// did not change) exits as the last grading that finished says: 0 for an
+/// accepted file.
+#[test]
+fn quitting_during_a_regrade_exits_as_the_last_finished_grading_says() {
+    let _gate = shared();
+    let dir = tempdir();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        dir.path().join("router.py"),
+    )
+    .unwrap();
+    let tmux = Tmux::new("regrade-quit");
+    tmux.start(&format!(
+        "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; sleep 600",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    tmux.wait_for(
+        "accepted",
+        |s| s.contains("accepted: every test passes"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "r"]);
+    tmux.wait_for(
+        "the regrade",
+        |s| s.contains("grading the version saved at"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "q"]);
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited"),
+        &mut || {},
+    );
+    assert!(screen.contains("watch exited 0"), "{screen}");
+}
+
+/// On an 80x24 terminal the screen of a failing file fits: its title on
+/// the first row, the verdict, the first wrong answer and the likely
+/// mistake, the rest trimmed with a count, the score and the keys last;
+/// no row wider than the terminal and no word broken across rows.
+#[test]
+fn the_watch_screen_fits_the_terminal_and_wraps_at_words() {
+    let _gate = shared();
+    let dir = tempdir();
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        dir.path().join("router.py"),
+    )
+    .unwrap();
+    let tmux = Tmux::new("fit");
+    tmux.start_sized(
+        &format!(
+            "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; sleep 600",
+            dir.path().display(),
+            env!("CARGO_BIN_EXE_grader"),
+            root().join("challenges").display(),
+        ),
+        80,
+        24,
+    );
+    tmux.wait_for(
+        "the verdict and the keys",
+        |s| s.contains("tests pass · score") && s.contains("q quits"),
+        &mut || {},
+    );
+    let rows = tmux.rows();
+    let screen = rows.join("\n");
+    assert!(rows.len() <= 24, "{screen}");
+    assert!(
+        rows[0].starts_with("router.py · rendezvous-router · graded at"),
+        "{screen}"
+    );
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{screen}");
+    // Read as text, the rows give whole sentences: no word was broken.
+    let text = rows.iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+    for said in [
+        "wrong-answer in sample/sample-1-keys-spread-over-three-nodes, the first of 15 failing tests",
+        "first wrong answer at operation 0: [\"route\",\"user:1\"]",
+        "likely mistake: the lowest score wins instead of the highest",
+        "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
+        "7/22 tests pass · score 10/100",
+        "watching: every save grades it again · r grades again · q quits",
+    ] {
+        assert!(
+            text.contains(said),
+            "{said:?} is not on the screen:\n{screen}"
+        );
+    }
+    // What did not fit is counted, between the hint and the score.
+    let more = rows
+        .iter()
+        .position(|r| r.starts_with("... ") && r.ends_with(" more lines"))
+        .unwrap_or_else(|| panic!("no count of the lines left out:\n{screen}"));
+    let score = rows
+        .iter()
+        .position(|r| r.starts_with("7/22 tests pass"))
+        .unwrap();
+    let hint = rows
+        .iter()
+        .position(|r| r.starts_with("likely mistake"))
+        .unwrap();
+    assert!(hint < more && more < score, "{screen}");
 }

@@ -43,6 +43,16 @@ impl Drop for KeyMode {
     }
 }
 
+/// The size of the terminal on `fd`, as (columns, rows); none when `fd`
+/// is no terminal or the terminal does not say.
+pub fn terminal_size(fd: RawFd) -> Option<(u16, u16)> {
+    // SAFETY: an all-zero winsize is a valid value to be overwritten.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize through a valid pointer.
+    let done = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (done == 0 && size.ws_col > 0 && size.ws_row > 0).then_some((size.ws_col, size.ws_row))
+}
+
 /// Reads what is waiting on `fd` into `buf` (one call of read(2)).
 pub fn read_some(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: `buf` is valid for writes of its length.

@@ -406,6 +406,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     let verdict = crate::watch::run(&crate::watch::Watch {
         file,
         shown: args.file.display().to_string(),
+        invoked_as: invoked_as(),
         challenge: setup.challenge.id.clone(),
         program,
         args: grade,
@@ -482,11 +483,35 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
 /// Failures of a submission a terminal shows in full without `--all`.
 const FAILURES_IN_FULL: usize = 3;
 
-/// This process's own command line with `--all` after `grade`.
+/// The environment variable a wrapper sets to the command that runs the
+/// grader through it (the npm package's: `npx grader`): the hints that
+/// give a command to type give that one, not the binary's own path.
+pub const INVOKED_AS: &str = "GRADER_INVOKED_AS";
+
+/// The words that run this grader, as a hint to type them: those of
+/// [`INVOKED_AS`] when a wrapper set it, else `grader`.
+pub fn invoked_as() -> Vec<String> {
+    std::env::var(INVOKED_AS)
+        .ok()
+        .map(|words| {
+            words
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|words| !words.is_empty())
+        .unwrap_or_else(|| vec!["grader".to_owned()])
+}
+
+/// This process's own command line with `--all` after `grade` (run as a
+/// wrapper said it is, when one did).
 fn command_with_all() -> String {
     let mut words: Vec<String> = std::env::args_os()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
+    if std::env::var_os(INVOKED_AS).is_some() && !words.is_empty() {
+        words.splice(..1, invoked_as());
+    }
     match words.iter().position(|w| w == "grade") {
         Some(at) => words.insert(at + 1, "--all".to_owned()),
         None => words.push("--all".to_owned()),
@@ -583,7 +608,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
     };
     file.write_all(&text)
         .map_err(Error::io(format!("cannot write {}", target.display())))?;
-    let mut command = "grader grade".to_owned();
+    let mut command = format!("{} grade", invoked_as().join(" "));
     if challenge.id != challenge::DEFAULT_CHALLENGE {
         command.push_str(&format!(" --challenge {}", challenge.id));
     }

@@ -37,6 +37,8 @@ pub struct Watch {
     pub file: PathBuf,
     /// The file as the learner named it, for the screen.
     pub shown: String,
+    /// The words that run the grader, for the command the screen gives.
+    pub invoked_as: Vec<String>,
     pub challenge: String,
     /// The grader, and the arguments of `grade` that grade the file once
     /// (ending with the file) and write a JSON report.
@@ -218,6 +220,7 @@ fn draw(
     report::render_watch(
         &WatchScreen {
             file: &watch.shown,
+            invoked_as: &watch.invoked_as,
             challenge: &watch.challenge,
             keys: screen.keys(),
             state,

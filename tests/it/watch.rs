@@ -835,3 +835,83 @@ fn the_watch_screen_fits_the_terminal_and_wraps_at_words() {
         .unwrap();
     assert!(hint < more && more < score, "{screen}");
 }
+
+/// The npm package as npm installs it, in `dir`: the `rendezvous-grader`
+/// wrapper (`bin/grader.js`) and this machine's platform package, whose
+/// binary is the one under test. Answers the wrapper's path.
+fn npm_install(dir: &Path) -> std::path::PathBuf {
+    let modules = dir.join("node_modules");
+    let wrapper = modules.join("rendezvous-grader/bin/grader.js");
+    std::fs::create_dir_all(wrapper.parent().unwrap()).unwrap();
+    std::fs::copy(root().join("packaging/npm/grader/bin/grader.js"), &wrapper).unwrap();
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let platform = modules.join(format!("@rendezvous-grader/linux-{arch}"));
+    std::fs::create_dir_all(platform.join("bin")).unwrap();
+    std::fs::write(
+        platform.join("package.json"),
+        format!("{{\"name\": \"@rendezvous-grader/linux-{arch}\", \"version\": \"0.0.0\"}}"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), platform.join("bin/grader")).unwrap();
+    wrapper
+}
+
+/// Run through the npm wrapper, the commands the grader gives to type are
+/// `npx grader ...`, never the platform binary's path: init's, the folded
+/// report's `--all` and watch's whole report.
+#[test]
+fn through_npm_the_commands_to_type_are_npx_grader() {
+    let _gate = shared();
+    let dir = tempdir();
+    let wrapper = npm_install(dir.path());
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let challenges = root().join("challenges");
+    let out = std::process::Command::new("node")
+        .arg(&wrapper)
+        .arg("--challenges")
+        .arg(&challenges)
+        .args(["init", "--lang", "python"])
+        .current_dir(&work)
+        .env_remove("GRADER_INVOKED_AS")
+        .output()
+        .expect("node runs (Debian: nodejs)");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("check it with: npx grader grade ./router.py"),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        work.join("router.py"),
+    )
+    .unwrap();
+    for (command, done) in [
+        ("grade --cache-dir cache router.py", "grade exited"),
+        ("watch --cache-dir cache router.py", "tests pass · score"),
+    ] {
+        let tmux = Tmux::new("npx");
+        tmux.start(&format!(
+            "cd '{}' && unset GRADER_INVOKED_AS; node '{}' --challenges '{}' {command}; echo \"grade exited $?\"; sleep 600",
+            work.display(),
+            wrapper.display(),
+            challenges.display(),
+        ));
+        let screen = tmux.wait_for(command, |s| s.contains(done), &mut || {});
+        let said = if command.starts_with("grade") {
+            format!(
+                "npx grader --challenges {} grade --all --cache-dir cache router.py",
+                challenges.display()
+            )
+        } else {
+            "the whole report, every failure in full: npx grader grade router.py".to_owned()
+        };
+        assert!(screen.contains(&said), "{command}: {said:?}:\n{screen}");
+        assert!(!screen.contains("bin/grader"), "{command}:\n{screen}");
+    }
+}

@@ -16,6 +16,9 @@ use std::io::{self, Write};
 pub struct WatchScreen<'a> {
     /// The watched file, as the learner named it.
     pub file: &'a str,
+    /// The words that run the grader (`grader`, or a wrapper's, such as
+    /// `npx grader`), for the command the screen gives.
+    pub invoked_as: &'a [String],
     pub challenge: &'a str,
     /// Whether keys are read (standard input is a terminal): the footer
     /// offers them only then.
@@ -214,7 +217,8 @@ fn sections(screen: &WatchScreen<'_>) -> io::Result<Sections> {
         foot,
         "{DIM}watching: every save grades it again · {keys}{DIM:#}"
     )?;
-    let mut grade = vec!["grader".to_owned(), "grade".to_owned()];
+    let mut grade = screen.invoked_as.to_vec();
+    grade.push("grade".to_owned());
     if screen.challenge != grading::challenge::DEFAULT_CHALLENGE {
         grade.extend(["--challenge".to_owned(), screen.challenge.to_owned()]);
     }

@@ -24,7 +24,14 @@ try {
   process.exit(3);
 }
 
-const result = spawnSync(binary, process.argv.slice(2), { stdio: "inherit" });
+// The grader's hints give commands to type: through this wrapper, the
+// grader is `npx grader` (its binary's path is npm's business, and
+// `grader` is on no PATH), unless the caller said otherwise.
+const env = { ...process.env };
+if (!env.GRADER_INVOKED_AS) {
+  env.GRADER_INVOKED_AS = "npx grader";
+}
+const result = spawnSync(binary, process.argv.slice(2), { stdio: "inherit", env });
 if (result.error) {
   process.stderr.write(`error: cannot run ${binary}: ${result.error.message}\n`);
   process.exit(3);

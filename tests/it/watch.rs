@@ -915,3 +915,35 @@ fn through_npm_the_commands_to_type_are_npx_grader() {
         assert!(!screen.contains("bin/grader"), "{command}:\n{screen}");
     }
 }
+
+/// No package index holds the grader: where it says how to install it
+/// (the learners' page, the npm wrapper without its binary), it names the
+/// wheel the course builds.
+#[test]
+fn install_hints_name_the_wheel_not_a_package_on_an_index() {
+    let dir = tempdir();
+    let wrapper = npm_install(dir.path());
+    // The platform package left out, as --omit=optional does.
+    std::fs::remove_dir_all(dir.path().join("node_modules/@rendezvous-grader")).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(&wrapper)
+        .arg("--version")
+        .output()
+        .expect("node runs (Debian: nodejs)");
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    let learners = std::fs::read_to_string(root().join("docs/learners.md")).unwrap();
+    for (what, text) in [("the npm wrapper", &said), ("docs/learners.md", &learners)] {
+        for index in [
+            "pip install rendezvous-grader",
+            "pipx install rendezvous-grader",
+        ] {
+            assert!(
+                !text.contains(index),
+                "{what} names a package no index holds:\n{text}"
+            );
+        }
+        assert!(text.contains("rendezvous_grader-"), "{what}:\n{text}");
+        assert!(text.contains(".whl"), "{what}:\n{text}");
+    }
+}

@@ -18,8 +18,8 @@ try {
     `error: the grader has no binary for ${platform} here: ${name} is not installed.\n` +
       "  It is an optional dependency, left out when installing with --no-optional or\n" +
       "  --omit=optional, or on a platform it is not built for (Linux x64 and arm64).\n" +
-      "  Reinstall without those options, or install the grader with pip:\n" +
-      "  pip install rendezvous-grader\n"
+      "  Reinstall without those options, or install the grader from the wheel your\n" +
+      "  course hands out: pipx install rendezvous_grader-VERSION-py3-none-manylinux_*.whl\n"
   );
   process.exit(3);
 }

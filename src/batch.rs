@@ -53,6 +53,8 @@ pub struct Found {
 /// submission is refused: a mis-mounted class folder must not pass.
 pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     let mut found = Found::default();
+    // For each entry, the command line's path it was found in.
+    let mut given: Vec<&Path> = Vec::new();
     for path in paths {
         if !path.is_dir() {
             found.entries.push(Entry {
@@ -71,6 +73,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         } else {
             class(path, &mut found)?;
         }
+        given.resize(found.entries.len(), path);
     }
     // Files named on the command line that share a folder (`grade
     // class/*.py`) are a class of files too: none is granted the folder.
@@ -94,15 +97,15 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     }
     // The same student found twice (a class and one of its folders, or
     // one path given twice) would be graded twice.
-    let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
-    for e in &found.entries {
+    let mut seen: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (i, e) in found.entries.iter().enumerate() {
         let real = std::fs::canonicalize(&e.path).unwrap_or_else(|_| e.path.clone());
-        if let Some(first) = seen.insert(real, &e.path) {
-            return Err(Error::Usage(format!(
-                "{} and {} are the same submission; give each student once",
-                first.display(),
-                e.path.display()
-            )));
+        if let Some(first) = seen.insert(real, i) {
+            let twice = twice(
+                (&found.entries[first].path, given[first]),
+                (&e.path, given[i]),
+            );
+            return Err(Error::Usage(format!("{twice}; give each student once")));
         }
     }
     let paths: Vec<&Path> = found.entries.iter().map(|e| e.path.as_path()).collect();
@@ -111,6 +114,38 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         entry.name = name;
     }
     Ok(found)
+}
+
+/// What is wrong with one submission found twice, as `(path, given)`
+/// each: its path, and the command line's path it was found in (itself,
+/// or a class folder holding it).
+fn twice(a: (&Path, &Path), b: (&Path, &Path)) -> String {
+    let shown = |p: &Path| report::text::visible(&p.display().to_string());
+    let how = |(path, given): (&Path, &Path)| {
+        if path == given {
+            "as itself".to_owned()
+        } else {
+            format!("inside `{}`", shown(given))
+        }
+    };
+    if a.0 != b.0 {
+        format!(
+            "`{}` ({}) and `{}` ({}) are the same submission",
+            shown(a.0),
+            how(a),
+            shown(b.0),
+            how(b)
+        )
+    } else if a.1 == b.1 {
+        format!("`{}` is given twice", shown(a.0))
+    } else {
+        format!(
+            "`{}` is given twice: once {} and once {}",
+            shown(a.0),
+            how(a),
+            how(b)
+        )
+    }
 }
 
 /// The students of the class folder `dir`, added to `found`.

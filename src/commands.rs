@@ -218,13 +218,6 @@ fn graded(
     results: Option<&std::path::Path>,
     on_stop: Option<&batch::interrupt::OnStop<'_>>,
 ) -> Result<report::Report, Error> {
-    let Setup {
-        root,
-        tests,
-        cache_dir,
-        challenge,
-        mut suite,
-    } = setup(challenges, &args.grading)?;
     let mut entries = part_entries(&args.paths, args.shard)?;
     for part in resumed {
         // A student graded again by a later run: its result replaced the
@@ -236,6 +229,22 @@ fn graded(
             }
         }
     }
+    // The limits a correct submission needs are its language's.
+    let mut languages: Vec<grading::lang::Language> = Vec::new();
+    for file in entries.iter().filter_map(|e| e.file.as_deref().ok()) {
+        if let Ok(submission) = Submission::detect(file)
+            && !languages.contains(&submission.language)
+        {
+            languages.push(submission.language);
+        }
+    }
+    let Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        mut suite,
+    } = setup(challenges, &args.grading, &languages)?;
     if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
             "--format {format} describes one submission (its results.json), and {} were given; grade them one at a time",
@@ -360,7 +369,6 @@ fn part_entries(
 /// `grader watch`: what `grade` would refuse is refused at once (exit 2);
 /// then every save is graded by `grade` itself, as a learner's report.
 fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
-    let setup = setup(Challenges::Find(cli.challenges.as_deref()), &args.grading)?;
     if args.file.is_dir() {
         return Err(Error::Usage(format!(
             "`grader watch` takes one submission file, and {} is a folder: name the file you edit (e.g. {}/router.py)",
@@ -368,7 +376,12 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
             args.file.display()
         )));
     }
-    Submission::detect(&args.file)?;
+    let language = Submission::detect(&args.file)?.language;
+    let setup = setup(
+        Challenges::Find(cli.challenges.as_deref()),
+        &args.grading,
+        &[language],
+    )?;
     let program = std::env::current_exe().map_err(Error::io(
         "cannot find the grader's own binary to grade with",
     ))?;
@@ -444,9 +457,15 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
 }
 
-/// Loads and checks what `args` grade against (from `challenges`): the command line's limits,
-/// the challenge, its suite, and the suite's expected files.
-fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
+/// Loads and checks what `args` grade against (from `challenges`): the
+/// command line's limits (held to what `languages`, those of the
+/// submissions to grade, need), the challenge, its suite, and the suite's
+/// expected files.
+fn setup(
+    challenges: Challenges,
+    args: &GradingArgs,
+    languages: &[grading::lang::Language],
+) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
     let cache_dir = absolute_path(
         &args
@@ -461,7 +480,7 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     root.dir = absolute_path(&root.dir)?;
     // The command line's limits are held to challenge.toml's least values.
     for (limit, value) in args.limits() {
-        limit.check(value).map_err(|why| {
+        limit.check_for(value, languages).map_err(|why| {
             let flag = limit.flag().unwrap_or_default();
             Error::Usage(format!("{flag} {value}: {why}"))
         })?;

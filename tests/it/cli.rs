@@ -516,3 +516,34 @@ fn the_time_limit_is_called_cpu_time_everywhere_it_is_set() {
         );
     }
 }
+
+/// A rustc that cannot answer (rustup's proxy run with another HOME: no
+/// default toolchain) is the grader's fault, and the error carries what it
+/// said, trimmed to its lines.
+#[test]
+fn a_rustc_that_fails_is_a_fault_that_says_what_rustc_said() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir();
+    let rustc = dir.path().join("rustc");
+    std::fs::write(
+        &rustc,
+        "#!/bin/sh\necho \"error: rustup could not choose a version of rustc to run\" >&2\necho \"help: run 'rustup default stable'\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = output(grader().env("GRADER_RUSTC", &rustc).args([
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/rust/correct.rs",
+    ]));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "`{} --print=sysroot` exited with code 1: error: rustup could not choose a version of rustc to run / help: run 'rustup default stable'",
+            rustc.display()
+        )) && stderr.contains("set GRADER_RUSTC"),
+        "{stderr}"
+    );
+}

@@ -76,8 +76,10 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         "score": s.points.score(),
         "max_score": s.points.max_score(),
         "execution_time": seconds,
+        // Students read `output`; the containment in force is the
+        // instructors' business, in `extra_data`.
         "output": format!(
-            "{} ({}): {}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            "{} ({}): {}: {} of {} tests passed, score {} of {}",
             super::text::visible(&s.name),
             super::text::visible(&s.path),
             s.verdict,
@@ -85,7 +87,6 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             s.total,
             super::text::earned(&s.points),
             super::text::possible(&s.points),
-            report.sandbox.describe()
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",
@@ -97,6 +98,7 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             "language": s.language,
             "points": s.points,
             "challenges": report.challenges,
+            "sandbox": report.sandbox.describe(),
         },
     })
 }

@@ -26,7 +26,7 @@ pub struct OnStop<'a> {
 }
 
 /// Runs `grade` with the stop signals caught and watched: one arriving
-/// ends the process as [`stop`] says. `saved` counts the results saved so
+/// ends the process, saying what was saved. `saved` counts the results saved so
 /// far, and is held while one is saved.
 pub fn stoppable<R>(
     on_stop: &OnStop<'_>,

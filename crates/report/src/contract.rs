@@ -81,7 +81,7 @@ pub struct SubmissionReport {
     /// The worst verdict of its tests.
     pub verdict: Verdict,
     /// The points, exactly; written with `score` and `max_score`, the
-    /// floats derived from them ([`scored`]).
+    /// floats derived from them (see `contract::scored`).
     #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Tests accepted.
@@ -133,7 +133,7 @@ pub struct GroupReport {
     pub visibility: Visibility,
     /// The points, exactly (`max_score` is the group's weight); written
     /// with `score` and `max_score`, the floats derived from them
-    /// ([`scored`]).
+    /// (see `contract::scored`).
     #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Tests accepted.
@@ -153,7 +153,7 @@ pub struct TestReport {
     pub visibility: Visibility,
     pub verdict: Verdict,
     /// The test's share of its group's weight, exactly; written with
-    /// `score` and `max_score`, the floats derived from it ([`scored`]).
+    /// `score` and `max_score`, the floats derived from it (see `contract::scored`).
     #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Wall-clock time of the case (0 for a hidden test in a learner's

@@ -218,6 +218,13 @@ fn graded(
     results: Option<&std::path::Path>,
     on_stop: Option<&batch::interrupt::OnStop<'_>>,
 ) -> Result<report::Report, Error> {
+    let Setup {
+        root,
+        tests,
+        cache_dir,
+        challenge,
+        mut suite,
+    } = setup(challenges, &args.grading)?;
     let mut entries = part_entries(&args.paths, args.shard)?;
     for part in resumed {
         // A student graded again by a later run: its result replaced the
@@ -238,13 +245,7 @@ fn graded(
             languages.push(submission.language);
         }
     }
-    let Setup {
-        root,
-        tests,
-        cache_dir,
-        challenge,
-        mut suite,
-    } = setup(challenges, &args.grading, &languages)?;
+    check_limits(&args.grading, &languages)?;
     if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
             "--format {format} describes one submission (its results.json), and {} were given; grade them one at a time",
@@ -369,6 +370,7 @@ fn part_entries(
 /// `grader watch`: what `grade` would refuse is refused at once (exit 2);
 /// then every save is graded by `grade` itself, as a learner's report.
 fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
+    let setup = setup(Challenges::Find(cli.challenges.as_deref()), &args.grading)?;
     if args.file.is_dir() {
         return Err(Error::Usage(format!(
             "`grader watch` takes one submission file, and {} is a folder: name the file you edit (e.g. {}/router.py)",
@@ -377,11 +379,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
         )));
     }
     let language = Submission::detect(&args.file)?.language;
-    let setup = setup(
-        Challenges::Find(cli.challenges.as_deref()),
-        &args.grading,
-        &[language],
-    )?;
+    check_limits(&args.grading, &[language])?;
     let program = std::env::current_exe().map_err(Error::io(
         "cannot find the grader's own binary to grade with",
     ))?;
@@ -457,15 +455,21 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
 }
 
+/// Holds the command line's limits to what correct submissions in
+/// `languages` (those to be graded) need, as challenge.toml's are held.
+fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Result<(), Error> {
+    for (limit, value) in args.limits() {
+        limit.check_for(value, languages).map_err(|why| {
+            let flag = limit.flag().unwrap_or_default();
+            Error::Usage(format!("{flag} {value}: {why}"))
+        })?;
+    }
+    Ok(())
+}
+
 /// Loads and checks what `args` grade against (from `challenges`): the
-/// command line's limits (held to what `languages`, those of the
-/// submissions to grade, need), the challenge, its suite, and the suite's
-/// expected files.
-fn setup(
-    challenges: Challenges,
-    args: &GradingArgs,
-    languages: &[grading::lang::Language],
-) -> Result<Setup, Error> {
+/// challenge, its suite, and the suite's expected files.
+fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
     let cache_dir = absolute_path(
         &args
@@ -478,13 +482,6 @@ fn setup(
         Challenges::BuiltIn => challenge::Root::embedded(&cache_dir)?,
     };
     root.dir = absolute_path(&root.dir)?;
-    // The command line's limits are held to challenge.toml's least values.
-    for (limit, value) in args.limits() {
-        limit.check_for(value, languages).map_err(|why| {
-            let flag = limit.flag().unwrap_or_default();
-            Error::Usage(format!("{flag} {value}: {why}"))
-        })?;
-    }
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let suite = challenge.load_suite(&dir, own)?;

@@ -481,7 +481,7 @@ fn watch_without_keys_leaves_on_sigterm() {
 
 #[test]
 fn grade_on_a_terminal_folds_the_failures_past_the_third() {
-    let _gate = shared();
+    let gate = shared();
     let dir = tempdir();
     let tmux = Tmux::new("grade");
     let example = "submissions/python/lowest_score.py";
@@ -502,6 +502,9 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
         "{screen}"
     );
     assert!(screen.contains("grade exited 1"), "{screen}");
+    // `run` takes the gate itself: held here too, it would wait forever
+    // behind a test waiting for the gate alone.
+    drop(gate);
     // Through a pipe, every failure stays in full and nothing is folded.
     let cache = dir.path().display().to_string();
     let piped = text(&run(&["grade", "--cache-dir", &cache, example]).stdout);

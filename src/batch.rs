@@ -3,6 +3,7 @@
 //! interrupted batch resumes where it stopped; sharding over a CI matrix by
 //! rendezvous hashing; merging shard reports; the gradebook.
 
+pub mod interrupt;
 mod phases;
 pub mod rejudge;
 mod results;
@@ -17,7 +18,7 @@ use report::{Report, SubmissionReport, assemble};
 use results::Results;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 /// One student's submission in a batch.
 #[derive(Debug, Clone)]
@@ -52,6 +53,8 @@ pub struct Found {
 /// submission is refused: a mis-mounted class folder must not pass.
 pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     let mut found = Found::default();
+    // For each entry, the command line's path it was found in.
+    let mut given: Vec<&Path> = Vec::new();
     for path in paths {
         if !path.is_dir() {
             found.entries.push(Entry {
@@ -70,6 +73,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         } else {
             class(path, &mut found)?;
         }
+        given.resize(found.entries.len(), path);
     }
     // Files named on the command line that share a folder (`grade
     // class/*.py`) are a class of files too: none is granted the folder.
@@ -93,15 +97,15 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     }
     // The same student found twice (a class and one of its folders, or
     // one path given twice) would be graded twice.
-    let mut seen: BTreeMap<PathBuf, &Path> = BTreeMap::new();
-    for e in &found.entries {
+    let mut seen: BTreeMap<PathBuf, usize> = BTreeMap::new();
+    for (i, e) in found.entries.iter().enumerate() {
         let real = std::fs::canonicalize(&e.path).unwrap_or_else(|_| e.path.clone());
-        if let Some(first) = seen.insert(real, &e.path) {
-            return Err(Error::Usage(format!(
-                "{} and {} are the same submission; give each student once",
-                first.display(),
-                e.path.display()
-            )));
+        if let Some(first) = seen.insert(real, i) {
+            let twice = twice(
+                (&found.entries[first].path, given[first]),
+                (&e.path, given[i]),
+            );
+            return Err(Error::Usage(format!("{twice}; give each student once")));
         }
     }
     let paths: Vec<&Path> = found.entries.iter().map(|e| e.path.as_path()).collect();
@@ -110,6 +114,38 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         entry.name = name;
     }
     Ok(found)
+}
+
+/// What is wrong with one submission found twice, as `(path, given)`
+/// each: its path, and the command line's path it was found in (itself,
+/// or a class folder holding it).
+fn twice(a: (&Path, &Path), b: (&Path, &Path)) -> String {
+    let shown = |p: &Path| report::text::visible(&p.display().to_string());
+    let how = |(path, given): (&Path, &Path)| {
+        if path == given {
+            "as itself".to_owned()
+        } else {
+            format!("inside `{}`", shown(given))
+        }
+    };
+    if a.0 != b.0 {
+        format!(
+            "`{}` ({}) and `{}` ({}) are the same submission",
+            shown(a.0),
+            how(a),
+            shown(b.0),
+            how(b)
+        )
+    } else if a.1 == b.1 {
+        format!("`{}` is given twice", shown(a.0))
+    } else {
+        format!(
+            "`{}` is given twice: once {} and once {}",
+            shown(a.0),
+            how(a),
+            how(b)
+        )
+    }
 }
 
 /// The students of the class folder `dir`, added to `found`.
@@ -253,6 +289,10 @@ pub struct ResultsFolder<'a> {
     /// The command to record when this run adds to a folder that records
     /// `earlier`: one describing every result the folder then holds.
     pub merged: &'a dyn Fn(&[u8]) -> Vec<u8>,
+    /// The results the folder holds for this run, counted as each is
+    /// saved and held while one is: a stopped run says how many
+    /// ([`interrupt`]).
+    pub saved: &'a Mutex<usize>,
 }
 
 /// Grades `entries` with `jobs` threads. With `results`, each graded
@@ -267,6 +307,7 @@ pub fn run(
     results: Option<ResultsFolder<'_>>,
 ) -> Result<Vec<SubmissionReport>, Error> {
     let resume = results.as_ref().is_some_and(|r| r.resume);
+    let saved_count = results.as_ref().map(|r| r.saved);
     let results = results
         .map(|folder| Results::open(&folder, grading, entries))
         .transpose()?;
@@ -290,12 +331,17 @@ pub fn run(
             None => true,
         });
     }
+    if let Some(count) = saved_count {
+        *count.lock().unwrap_or_else(PoisonError::into_inner) = done.len();
+    }
     progress.start(done.len() as u64);
     let finished = Mutex::new(done);
     // Saves and counts a submission graded to the end.
     let finish = |entry: &Entry, report: SubmissionReport| -> Result<(), Error> {
-        if let Some(saved) = &results {
+        if let (Some(saved), Some(count)) = (&results, saved_count) {
+            let mut count = count.lock().unwrap_or_else(PoisonError::into_inner);
             saved.save(&report, &sources[entry.name.as_str()])?;
+            *count += 1;
         }
         progress.done(&report);
         finished.lock().unwrap().push(report);

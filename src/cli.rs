@@ -202,8 +202,9 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
 
-    /// Wall-clock time per case in milliseconds, for every group
-    /// [default: from challenge.toml]
+    /// CPU time per case in milliseconds, for every group (a case that
+    /// waits is stopped by the wall clock at 3 times it, at least it plus
+    /// 5 s) [default: from challenge.toml]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: Option<u64>,
 
@@ -406,7 +407,7 @@ pub struct GenArgs {
     #[arg(long, short)]
     pub seed: u64,
 
-    /// Initial nodes [default: by profile]
+    /// Initial nodes (0: none, adds draw from two names) [default: by profile]
     #[arg(long)]
     pub nodes: Option<usize>,
 

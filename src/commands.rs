@@ -141,11 +141,15 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             Status::Failed
         });
     }
+    let on_stop = batch::interrupt::OnStop {
+        results: args.results.as_deref(),
+    };
     let graded = graded(
         Challenges::Find(cli.challenges.as_deref()),
         args,
         &[],
         results.as_deref(),
+        Some(&on_stop),
     );
     let report = match (graded, gradescope) {
         (Ok(report), _) => report,
@@ -205,12 +209,14 @@ fn error_chain(e: &Error) -> String {
 
 /// Grades what `args` names with `challenges`, and what each of
 /// `resumed` names (a rejudged folder's runs beyond the first), saving
-/// each result in `results` when given, and answers the report.
+/// each result in `results` when given, and answers the report. With
+/// `on_stop`, Ctrl-C or SIGTERM ends the grading saying so.
 fn graded(
     challenges: Challenges,
     args: &GradeArgs,
     resumed: &[rejudge::Part],
     results: Option<&std::path::Path>,
+    on_stop: Option<&batch::interrupt::OnStop<'_>>,
 ) -> Result<report::Report, Error> {
     let Setup {
         root,
@@ -230,6 +236,16 @@ fn graded(
             }
         }
     }
+    // The limits a correct submission needs are its language's.
+    let mut languages: Vec<grading::lang::Language> = Vec::new();
+    for file in entries.iter().filter_map(|e| e.file.as_deref().ok()) {
+        if let Ok(submission) = Submission::detect(file)
+            && !languages.contains(&submission.language)
+        {
+            languages.push(submission.language);
+        }
+    }
+    check_limits(&args.grading, &languages)?;
     if let Some(format) = single(args.format).filter(|_| entries.len() != 1) {
         return Err(Error::Usage(format!(
             "--format {format} describes one submission (its results.json), and {} were given; grade them one at a time",
@@ -299,18 +315,26 @@ fn graded(
     );
     let command = rejudge::record(&root, args, grading.audience, resumed)?;
     let record = |earlier: &[u8]| rejudge::merged(earlier, &command);
-    let graded = batch::run(
-        &grading,
-        &entries,
-        jobs,
-        &progress,
-        results.map(|dir| batch::ResultsFolder {
-            dir,
-            resume: args.resume,
-            command: &command,
-            merged: &record,
-        }),
-    )?;
+    let saved = std::sync::Mutex::new(0);
+    let run = || {
+        batch::run(
+            &grading,
+            &entries,
+            jobs,
+            &progress,
+            results.map(|dir| batch::ResultsFolder {
+                dir,
+                resume: args.resume,
+                command: &command,
+                merged: &record,
+                saved: &saved,
+            }),
+        )
+    };
+    let graded = match on_stop {
+        Some(on_stop) => batch::interrupt::stoppable(on_stop, &progress, &saved, run)??,
+        None => run()?,
+    };
     report::assemble::report(&grading, args.shard, graded)
 }
 
@@ -354,7 +378,8 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
             args.file.display()
         )));
     }
-    Submission::detect(&args.file)?;
+    let language = Submission::detect(&args.file)?.language;
+    check_limits(&args.grading, &[language])?;
     let program = std::env::current_exe().map_err(Error::io(
         "cannot find the grader's own binary to grade with",
     ))?;
@@ -392,6 +417,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     let verdict = crate::watch::run(&crate::watch::Watch {
         file,
         shown: args.file.display().to_string(),
+        invoked_as: invoked_as(),
         challenge: setup.challenge.id.clone(),
         program,
         args: grade,
@@ -429,8 +455,20 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
     std::path::absolute(p).map_err(Error::io(format!("cannot resolve {}", p.display())))
 }
 
-/// Loads and checks what `args` grade against (from `challenges`): the command line's limits,
-/// the challenge, its suite, and the suite's expected files.
+/// Holds the command line's limits to what correct submissions in
+/// `languages` (those to be graded) need, as challenge.toml's are held.
+fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Result<(), Error> {
+    for (limit, value) in args.limits() {
+        limit.check_for(value, languages).map_err(|why| {
+            let flag = limit.flag().unwrap_or_default();
+            Error::Usage(format!("{flag} {value}: {why}"))
+        })?;
+    }
+    Ok(())
+}
+
+/// Loads and checks what `args` grade against (from `challenges`): the
+/// challenge, its suite, and the suite's expected files.
 fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
     let cache_dir = absolute_path(
@@ -444,13 +482,6 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
         Challenges::BuiltIn => challenge::Root::embedded(&cache_dir)?,
     };
     root.dir = absolute_path(&root.dir)?;
-    // The command line's limits are held to challenge.toml's least values.
-    for (limit, value) in args.limits() {
-        limit.check(value).map_err(|why| {
-            let flag = limit.flag().unwrap_or_default();
-            Error::Usage(format!("{flag} {value}: {why}"))
-        })?;
-    }
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
     let suite = challenge.load_suite(&dir, own)?;
@@ -468,11 +499,35 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
 /// Failures of a submission a terminal shows in full without `--all`.
 const FAILURES_IN_FULL: usize = 3;
 
-/// This process's own command line with `--all` after `grade`.
+/// The environment variable a wrapper sets to the command that runs the
+/// grader through it (the npm package's: `npx grader`): the hints that
+/// give a command to type give that one, not the binary's own path.
+pub const INVOKED_AS: &str = "GRADER_INVOKED_AS";
+
+/// The words that run this grader, as a hint to type them: those of
+/// [`INVOKED_AS`] when a wrapper set it, else `grader`.
+pub fn invoked_as() -> Vec<String> {
+    std::env::var(INVOKED_AS)
+        .ok()
+        .map(|words| {
+            words
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .filter(|words| !words.is_empty())
+        .unwrap_or_else(|| vec!["grader".to_owned()])
+}
+
+/// This process's own command line with `--all` after `grade` (run as a
+/// wrapper said it is, when one did).
 fn command_with_all() -> String {
     let mut words: Vec<String> = std::env::args_os()
         .map(|w| w.to_string_lossy().into_owned())
         .collect();
+    if std::env::var_os(INVOKED_AS).is_some() && !words.is_empty() {
+        words.splice(..1, invoked_as());
+    }
     match words.iter().position(|w| w == "grade") {
         Some(at) => words.insert(at + 1, "--all".to_owned()),
         None => words.push("--all".to_owned()),
@@ -569,7 +624,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
     };
     file.write_all(&text)
         .map_err(Error::io(format!("cannot write {}", target.display())))?;
-    let mut command = "grader grade".to_owned();
+    let mut command = format!("{} grade", invoked_as().join(" "));
     if challenge.id != challenge::DEFAULT_CHALLENGE {
         command.push_str(&format!(" --challenge {}", challenge.id));
     }

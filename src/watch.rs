@@ -37,6 +37,8 @@ pub struct Watch {
     pub file: PathBuf,
     /// The file as the learner named it, for the screen.
     pub shown: String,
+    /// The words that run the grader, for the command the screen gives.
+    pub invoked_as: Vec<String>,
     pub challenge: String,
     /// The grader, and the arguments of `grade` that grade the file once
     /// (ending with the file) and write a JSON report.
@@ -64,8 +66,8 @@ enum Shown {
     Missing,
 }
 
-/// Watches until asked to stop; answers the verdict of the last version
-/// graded, if one was.
+/// Watches until asked to stop; answers the verdict of the file as it is
+/// now, from the last grading of it that finished, if there is one.
 pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
     os::catch_stop_signals().map_err(Error::io("cannot catch Ctrl-C and SIGTERM"))?;
     // Orphans of a stopped grading come here, to be killed.
@@ -81,6 +83,12 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
     // The verdict of the last version graded, shown dimmed while a newer
     // one is graded.
     let mut last: Option<SubmissionReport> = None;
+    // The verdict of the file as it is now, from the last grading of it
+    // that finished: none when the grader could not grade it, or when it
+    // was saved since. Quitting while `r` grades it again exits as it says.
+    let mut finished: Option<Verdict> = None;
+    // The terminal's size the screen was last drawn for.
+    let mut drawn_for = screen.size();
     // Grade on start.
     let mut due: Option<Instant> = Some(Instant::now());
     let mut result = Ok(());
@@ -95,10 +103,12 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
             None => {}
         }
         if files.wait(TICK) {
-            // A newer version: the grading of the older one is stale.
+            // A newer version: the grading of the older one is stale, and
+            // so is the verdict of the last one to finish.
             if let Some(old) = running.take() {
                 old.cancel();
             }
+            finished = None;
             due = Some(Instant::now() + DEBOUNCE);
         }
         if due.is_some_and(|d| Instant::now() >= d) {
@@ -143,10 +153,18 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
             shown = match outcome {
                 Ended::Graded(report, warnings) => {
                     notes = warnings;
+                    finished = report.submissions.first().map(|s| s.verdict);
                     Shown::Graded { at, report }
                 }
-                Ended::Failed(error) => Shown::Failed { at, error },
+                Ended::Failed(error) => {
+                    finished = None;
+                    Shown::Failed { at, error }
+                }
             };
+            redraw = true;
+        }
+        if screen.size() != drawn_for {
+            drawn_for = screen.size();
             redraw = true;
         }
         if redraw {
@@ -167,10 +185,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
     screen.restore();
     result.map_err(Error::io("cannot write to the terminal"))?;
     eprintln!("stopped watching {}", report::text::visible(&watch.shown));
-    Ok(match &shown {
-        Shown::Graded { .. } => last.map(|s| s.verdict),
-        _ => None,
-    })
+    Ok(finished)
 }
 
 fn draw(
@@ -205,6 +220,7 @@ fn draw(
     report::render_watch(
         &WatchScreen {
             file: &watch.shown,
+            invoked_as: &watch.invoked_as,
             challenge: &watch.challenge,
             keys: screen.keys(),
             state,
@@ -213,6 +229,7 @@ fn draw(
             } else {
                 &[]
             },
+            size: screen.size(),
         },
         &mut styled,
     )?;

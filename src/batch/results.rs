@@ -215,12 +215,12 @@ fn differences(existing: &serde_json::Value, wanted: &serde_json::Value) -> Stri
     let changed: Vec<String> = new
         .iter()
         .filter(|(field, value)| old.get(*field) != Some(value))
-        .map(|(field, value)| match field.as_str() {
-            "suite" => "the tests or challenge.toml changed".to_owned(),
-            _ => format!(
-                "{field} was {}, now {value}",
-                old.get(field).map_or("unset".into(), |v| v.to_string())
-            ),
+        .map(|(field, value)| {
+            let was = old.get(field).map_or("unset".into(), |v| v.to_string());
+            match field.as_str() {
+                "suite" => "the tests or challenge.toml changed".to_owned(),
+                _ => format!("{} was {was}, now {value}", changed_by(field)),
+            }
         })
         .collect();
     if changed.is_empty() {
@@ -228,6 +228,29 @@ fn differences(existing: &serde_json::Value, wanted: &serde_json::Value) -> Stri
     } else {
         changed.join("; ")
     }
+}
+
+/// What sets the run key's `field`, as the one who changed it knows it: a
+/// flag (or challenge.toml, for the limits it alone sets).
+fn changed_by(field: &str) -> String {
+    let by = match field {
+        "grader" => "the grader's version",
+        "challenge" => "--challenge",
+        "tests_dir" => "--tests",
+        "audience" => "--audience",
+        "time_limits_ms" => "--time-limit (or challenge.toml's time_ms), in ms per group,",
+        "memory_bytes" => "--memory-limit (or challenge.toml's memory_mb), in bytes,",
+        "output_bytes" => "--output-limit (or challenge.toml's output_mb), in bytes,",
+        "extra_run_ms" => "--extra-run-limit (or challenge.toml's extra_run_ms)",
+        "extras_budget_ms" => "--extras-budget (or challenge.toml's extras_budget_ms)",
+        "sandbox" => "the sandbox (--no-sandbox)",
+        "processes" => "challenge.toml's processes",
+        "open_files" => "challenge.toml's open_files",
+        "file_size_bytes" => "challenge.toml's file_size_mb, in bytes,",
+        "scratch_bytes" => "challenge.toml's scratch_mb, in bytes,",
+        other => other,
+    };
+    by.to_owned()
 }
 
 /// The most bytes of one submission's files the hash reads: what the

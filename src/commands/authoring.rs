@@ -85,6 +85,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         &grade,
         &[],
         None,
+        None,
     )?;
     // A fault of the grader or the machine says nothing of the time
     // correct code takes: no limit is proposed from such a run.

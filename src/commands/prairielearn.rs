@@ -108,6 +108,7 @@ fn grade(
         &grade,
         &[],
         None,
+        None,
     )?;
     let human = report::HumanOptions::default();
     super::publish(&report, grade.format, Some(file), None, true, &human, out)

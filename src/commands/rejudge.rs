@@ -208,7 +208,7 @@ pub(super) fn rejudge(
         );
     }
     let staged = staging.dir;
-    let report = match super::graded(from, &grade, &resumed, Some(&staged)) {
+    let report = match super::graded(from, &grade, &resumed, Some(&staged), None) {
         Ok(report) => report,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staged);

@@ -44,6 +44,15 @@ impl Screen {
         }
     }
 
+    /// The terminal's size (columns, rows) when the screen is one: each
+    /// screen is fitted to it, read again at every look (a resized
+    /// terminal is drawn again).
+    pub fn size(&self) -> Option<(u16, u16)> {
+        self.clear
+            .then(|| os::terminal_size(std::io::stdout().as_raw_fd()))
+            .flatten()
+    }
+
     /// Whether keys are read.
     pub fn keys(&self) -> bool {
         self.keys.is_some()

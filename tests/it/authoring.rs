@@ -360,6 +360,62 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
     }
 }
 
+/// `--nodes 0` on every profile of every challenge: a valid case that
+/// starts with no node (ties: its one tied pair), whose adds give later
+/// questions an owner.
+#[test]
+fn gen_with_no_initial_node_writes_valid_cases_for_every_profile() {
+    for id in ["rendezvous-router", "hrw-top", "vnode-ring", "weighted-hrw"] {
+        let dir = tempdir();
+        let profiles = ["random", "churn", "ties", "unicode", "high-scores", "large"];
+        for profile in profiles {
+            let out = generate(
+                id,
+                dir.path(),
+                profile,
+                "1",
+                &["--nodes", "0", "--ops", "300"],
+            );
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{id} {profile}: {}",
+                text(&out.stderr)
+            );
+            let read = |name: &str| -> Value {
+                let path = dir.path().join("g").join(name);
+                serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+            };
+            let case = read(&format!("{profile}.json"));
+            let initial = case[0][0].as_array().unwrap().len();
+            if profile == "ties" {
+                assert_eq!(initial, 2, "{id}: the ties profile's pair");
+            } else {
+                assert_eq!(initial, 0, "{id} {profile}: {case}");
+            }
+            assert_eq!(case[1].as_array().unwrap().len(), 300);
+            let expected = read(&format!("{profile}.expected.json"));
+            assert!(
+                expected.as_array().unwrap().iter().any(Value::is_string),
+                "{id} {profile}: no question has an owner: {expected}"
+            );
+        }
+        let valid = run(&[
+            "validate",
+            "--challenge",
+            id,
+            "--tests",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(
+            valid.status.code(),
+            Some(0),
+            "{id}: {}",
+            text(&valid.stderr)
+        );
+    }
+}
+
 /// `audit --limits` measures correct submissions, leaves out one that is
 /// not, proposes each group's limit by the documented rule (twice the
 /// slowest correct case's CPU time, in whole seconds, at least 1 s), and

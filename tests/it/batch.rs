@@ -606,3 +606,225 @@ fn shards_merged_are_the_unsharded_report_byte_for_byte_and_incomplete_sets_are_
         assert!(stderr.contains(said), "{set:?}: {stderr}");
     }
 }
+
+/// A report read back (`merge`, as `watch`, `rejudge` and resuming read
+/// one) tells a `null` answered from no answer at all: the diff shows the
+/// `null` as the answer it is, not as a difference, and the report written
+/// again is the same, byte for byte.
+#[test]
+fn a_report_read_back_tells_a_null_answer_from_none() {
+    let dir = tempdir();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir_all(tests.join("edge")).unwrap();
+    std::fs::write(
+        tests.join("edge/c.json"),
+        r#"[[[]],[["route","k"],["route","j"],["add","a"],["route","k"],["remove","a"],["route","k"],["route","j"]]]"#,
+    )
+    .unwrap();
+    let class = dir.path().join("class");
+    // Right on an empty router (null), wrong with a node.
+    std::fs::create_dir_all(class.join("nulls")).unwrap();
+    support::correct_class_with(
+        &class.join("nulls"),
+        "router.py",
+        "_route = Router.route\n\ndef _wrong(self, key):\n    return None if _route(self, key) is None else \"b\"\n\nRouter.route = _wrong\n",
+    );
+    // Right, but no answer for the last two operations.
+    std::fs::create_dir_all(class.join("short")).unwrap();
+    let solve =
+        std::fs::read_to_string(root().join("submissions/python/correct_solve.py")).unwrap();
+    std::fs::write(
+        class.join("short/router.py"),
+        format!("{solve}\n\n_solve = solve\n\n\ndef solve(args, ops):\n    return _solve(args, ops)[:5]\n"),
+    )
+    .unwrap();
+    let graded = |format: &str| {
+        run(&[
+            "grade",
+            "--format",
+            format,
+            "--tests",
+            tests.to_str().unwrap(),
+            class.to_str().unwrap(),
+        ])
+    };
+    let report = graded("json");
+    assert_eq!(
+        report.status.code(),
+        Some(1),
+        "{}",
+        support::text(&report.stderr)
+    );
+    let file = dir.path().join("report.json");
+    std::fs::write(&file, &report.stdout).unwrap();
+    let parsed: Value = json(&report);
+    let window = |name: &str| -> Value {
+        let s = parsed["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap();
+        s["tests"][0]["window"].clone()
+    };
+    let nulls = window("nulls");
+    assert_eq!(nulls["actual"][0], Value::Null, "{nulls}");
+    assert_eq!(nulls["actual"][3], "b", "{nulls}");
+    assert!(nulls.get("missing").is_none(), "{nulls}");
+    let short = window("short");
+    assert_eq!(short["actual"][5], Value::Null, "{short}");
+    assert_eq!(short["missing"], serde_json::json!([5, 6]), "{short}");
+
+    // Written again from what was read, the same bytes.
+    let again = run(&["merge", "--format", "json", file.to_str().unwrap()]);
+    assert_eq!(
+        again.status.code(),
+        Some(1),
+        "{}",
+        support::text(&again.stderr)
+    );
+    assert!(
+        again.stdout == report.stdout,
+        "{}",
+        support::text(&again.stdout)
+    );
+
+    // The human report read back is the one graded: the nulls as answers,
+    // the missing answers as none.
+    let human = graded("human");
+    let read_back = run(&["merge", file.to_str().unwrap()]);
+    let (human, read_back) = (
+        support::text(&human.stdout),
+        support::text(&read_back.stdout),
+    );
+    assert!(
+        human.contains("    0 [\"route\",\"k\"] -> null\n"),
+        "{human}"
+    );
+    assert!(
+        human.contains("+   5 [\"route\",\"k\"] -> (no answer)\n"),
+        "{human}"
+    );
+    assert_eq!(read_back, human);
+}
+
+/// A class of six students that each take about a second, in `dir/class`.
+fn slow_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    for i in 0..6 {
+        let folder = class.join(format!("s{i}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            folder.join("correct_base.py"),
+        )
+        .unwrap();
+    }
+    class
+}
+
+/// Sends SIGINT to `child`, as Ctrl-C does.
+fn interrupt(child: &std::process::Child) {
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Ctrl-C in the middle of a class: exit 130, saying how many results the
+/// folder holds (as many as it does) and how to go on, which then works;
+/// without a results folder, that nothing was saved.
+#[test]
+fn an_interrupted_grading_says_what_it_saved_and_exits_130() {
+    let dir = tempdir();
+    slow_class(dir.path());
+    let sample = root().join(SAMPLE);
+    let args = |extra: &[&str]| {
+        let mut a = vec!["grade", "--jobs", "1", "--tests", sample.to_str().unwrap()];
+        a.extend(extra);
+        a.push("class");
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let results = dir.path().join("out/res");
+    let saved = || {
+        std::fs::read_dir(&results).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".result.json"))
+                .count()
+        })
+    };
+    let gate = support::shared();
+    let child = grader()
+        .current_dir(dir.path())
+        .args(args(&["--results", "out/res"]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while saved() < 2 {
+        assert!(Instant::now() < deadline, "no results appeared");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    interrupt(&child);
+    let out = child.wait_with_output().unwrap();
+    drop(gate);
+    let stderr = support::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let n = saved();
+    assert!((2..6).contains(&n), "{n} saved: {stderr}");
+    assert_eq!(
+        stderr.lines().last(),
+        Some(format!("interrupted: {n} results saved in out/res; run the same command again with --resume to grade the rest").as_str()),
+        "{stderr}"
+    );
+    // Going on as it says grades the rest.
+    let resumed =
+        output(
+            grader()
+                .current_dir(dir.path())
+                .args(args(&["--results", "out/res", "--resume"])),
+        );
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}",
+        support::text(&resumed.stderr)
+    );
+    assert!(
+        support::text(&resumed.stderr).contains(&format!("resuming: {n} of 6 already graded")),
+        "{}",
+        support::text(&resumed.stderr)
+    );
+    assert_eq!(saved(), 6);
+
+    // No results folder: nothing was saved, and it says so.
+    let gate = support::shared();
+    let mut child = grader()
+        .current_dir(dir.path())
+        .args(args(&[]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Interrupted once the first student is graded (a line on stderr).
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut first).unwrap();
+    assert!(first.starts_with("[1/6] "), "{first}");
+    interrupt(&child);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    drop(gate);
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(
+        rest.lines().last().is_some_and(|l| l.starts_with(
+            "interrupted: nothing was saved (with --results DIR each result is saved as it finishes"
+        )),
+        "{rest}"
+    );
+}

@@ -250,13 +250,21 @@ fn resuming_regrades_a_changed_submission_and_refuses_changed_limits() {
         modified
     );
 
-    // Another time limit would decide other verdicts: not this folder's run.
+    // Another time limit would decide other verdicts: not this folder's
+    // run, and the flag that made it another is named, nothing else.
     let other = grade(&["--resume", "--time-limit", "4321"]);
     let stderr = text(&other.stderr);
     assert_eq!(other.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("holds results of another grading run") && stderr.contains("time_limit"),
+        stderr.contains("holds results of another grading run (--time-limit (or challenge.toml's time_ms), in ms per group, was {")
+            && stderr.contains(":4321"),
         "{stderr}"
+    );
+    assert!(!stderr.contains("challenge.toml changed"), "{stderr}");
+    assert_eq!(
+        stderr.matches(" was ").count(),
+        1,
+        "one difference: {stderr}"
     );
     assert!(text(&other.stdout).is_empty());
 }

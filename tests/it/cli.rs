@@ -482,3 +482,68 @@ fn reports_to_a_device_a_pipe_or_a_link_are_written_through() {
     let gradebook = std::fs::read_to_string(&book).unwrap();
     assert!(gradebook.contains("correct_class"), "{gradebook}");
 }
+
+/// The time limit is CPU time, with a wall-clock backstop for a case that
+/// waits (docs/containment.md#limits): the help of every command that
+/// takes it, and the shipped challenges, say so.
+#[test]
+fn the_time_limit_is_called_cpu_time_everywhere_it_is_set() {
+    for command in ["grade", "watch"] {
+        let out = run(&[command, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let help = text(&out.stdout)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            help.contains("--time-limit <MS> CPU time per case in milliseconds"),
+            "{command}: {help}"
+        );
+        assert!(help.contains("wall clock"), "{command}: {help}");
+        assert!(
+            !help.contains("Wall-clock time per case"),
+            "{command}: {help}"
+        );
+    }
+    for entry in std::fs::read_dir(root().join("challenges")).unwrap() {
+        let toml = entry.unwrap().path().join("challenge.toml");
+        let text = std::fs::read_to_string(&toml).unwrap();
+        let limits = &text[text.find("[limits]").unwrap()..];
+        assert!(
+            limits.starts_with("[limits]\n# CPU time per case"),
+            "{}: {limits}",
+            toml.display()
+        );
+    }
+}
+
+/// A rustc that cannot answer (rustup's proxy run with another HOME: no
+/// default toolchain) is the grader's fault, and the error carries what it
+/// said, trimmed to its lines.
+#[test]
+fn a_rustc_that_fails_is_a_fault_that_says_what_rustc_said() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir();
+    let rustc = dir.path().join("rustc");
+    std::fs::write(
+        &rustc,
+        "#!/bin/sh\necho \"error: rustup could not choose a version of rustc to run\" >&2\necho \"help: run 'rustup default stable'\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = output(grader().env("GRADER_RUSTC", &rustc).args([
+        "grade",
+        "--tests",
+        "challenges/rendezvous-router/tests/sample",
+        "submissions/rust/correct.rs",
+    ]));
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "`{} --print=sysroot` exited with code 1: error: rustup could not choose a version of rustc to run / help: run 'rustup default stable'",
+            rustc.display()
+        )) && stderr.contains("set GRADER_RUSTC"),
+        "{stderr}"
+    );
+}

@@ -195,6 +195,25 @@ fn gradescope_has_every_field() {
     ] {
         assert!(results.get(field).is_some(), "no {field}");
     }
+    // Students read `output`: the containment in force is for instructors,
+    // in `extra_data`, as the JSON report's `sandbox` describes it.
+    let output = results["output"].as_str().unwrap();
+    assert!(!output.contains("sandbox"), "{output}");
+    let sandbox = results["extra_data"]["sandbox"].as_str().unwrap();
+    let graded = run(&[
+        "grade",
+        "--format",
+        "json",
+        "--tests",
+        tests.to_str().unwrap(),
+        SUBMISSIONS[1],
+    ]);
+    let report: Value = json(&graded);
+    let layers = &report["sandbox"];
+    assert!(!sandbox.is_empty());
+    if layers["pid_namespace"] == true {
+        assert!(sandbox.contains("pid"), "{sandbox}");
+    }
     for t in results["tests"].as_array().unwrap() {
         for field in [
             "name",

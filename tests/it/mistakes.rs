@@ -175,3 +175,41 @@ fn the_shipped_suite_catches_every_mistake_and_a_removed_test_shows_the_gap() {
         row["id"]
     );
 }
+
+/// A key that had no node (a null answer) is not said to move from a node
+/// named null, nor null to have stayed: the property hint says it had none.
+#[test]
+fn a_property_hint_says_a_key_had_no_node_not_that_null_stayed() {
+    let dir = crate::support::tempdir();
+    let tests = dir.path().join("tests/edge");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::write(
+        tests.join("c.json"),
+        r#"[[["blue","red"]],[["route","page1"],["remove","red"],["route","page1"]]]"#,
+    )
+    .unwrap();
+    // No node for any key until a node is removed.
+    let router = crate::support::correct_class_with(
+        dir.path(),
+        "router.py",
+        "_route = Router.route\n_remove = Router.remove\n\ndef _r(self, key):\n    return _route(self, key) if getattr(self, 'removed', False) else None\n\ndef _rm(self, node):\n    self.removed = True\n    return _remove(self, node)\n\nRouter.route = _r\nRouter.remove = _rm\n",
+    );
+    let out = crate::support::run(&[
+        "grade",
+        "--format",
+        "json",
+        "--tests",
+        dir.path().join("tests").to_str().unwrap(),
+        router.to_str().unwrap(),
+    ]);
+    let report: serde_json::Value = crate::support::json(&out);
+    let hint = report["submissions"][0]["property"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no property hint: {report:#}"))
+        .to_owned();
+    assert!(
+        hint.contains(r#"key "page1" had no node, then "blue" when only "red" left"#),
+        "{hint}"
+    );
+    assert!(!hint.contains("null"), "{hint}");
+}

@@ -282,8 +282,43 @@ fn the_same_student_given_twice_is_refused() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("are the same submission"),
+        text(&out.stderr).contains("is given twice: once inside "),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// A student given on the command line beside their class folder is
+/// named once, with where each came from, in the words given.
+#[test]
+fn a_student_given_with_their_class_is_named_as_given() {
+    let dir = tempdir();
+    let small = dir.path().join("small");
+    std::fs::create_dir_all(small.join("student-01")).unwrap();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        small.join("student-01/router.py"),
+    )
+    .unwrap();
+    let grade = |paths: &[&str]| {
+        let out = output(
+            grader()
+                .current_dir(dir.path())
+                .args(["grade", "--tests"])
+                .arg(root().join(SAMPLE))
+                .args(paths),
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let said = grade(&["small", "small/student-01"]);
+    assert!(
+        said.contains("`small/student-01` is given twice: once inside `small` and once as itself; give each student once"),
+        "{said}"
+    );
+    let said = grade(&["small/student-01", "small/student-01"]);
+    assert!(
+        said.contains("`small/student-01` is given twice; give each student once"),
+        "{said}"
     );
 }

@@ -1,7 +1,7 @@
 //! Scores are exact: points counted in a unit shared by the whole run,
 //! the float scores derived from them, and people shown them rounded once.
 
-use crate::support::{json, output, root, run, tempdir};
+use crate::support::{json, output, root, run, tempdir, text};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -152,4 +152,148 @@ fn a_weight_that_is_not_a_whole_number_is_refused() {
         stderr.contains("group `thirds` has weight 2.5; a weight is a whole number of points"),
         "{stderr}"
     );
+}
+
+/// A challenge of one group of eleven tests, a point for the group: one
+/// test with a single node (which keeping the lowest score passes) and ten
+/// with several (which it fails), so that its scores are elevenths, whose
+/// floats a lossy reading changes in the last digit.
+fn elevenths(dir: &Path) {
+    let challenge = dir.join("elevenths");
+    std::fs::create_dir_all(challenge.join("tests/g")).unwrap();
+    std::fs::write(
+        challenge.join("challenge.toml"),
+        "title = \"Elevenths\"\nreference = \"rendezvous-router\"\noperations = [\"route\", \"add\", \"remove\"]\n\n\
+         [[groups]]\nname = \"g\"\nweight = 1\n",
+    )
+    .unwrap();
+    std::fs::write(
+        challenge.join("tests/g/alone.json"),
+        r#"[[["solo"]],[["route","k1"],["route","k2"]]]"#,
+    )
+    .unwrap();
+    for i in 0..10 {
+        std::fs::write(
+            challenge.join(format!("tests/g/many-{i}.json")),
+            format!(r#"[[["n1","n2","n3","n4"]],[["route","a{i}"],["route","b{i}"],["route","c{i}"],["route","d{i}"],["route","e{i}"]]]"#),
+        )
+        .unwrap();
+    }
+}
+
+/// `text` with every time (and whether a build was cached) written as 0
+/// and false, the rest byte for byte.
+fn redact_times(text: &str) -> String {
+    let mut out = text.to_owned();
+    for key in [
+        "\"time_ms\": ",
+        "\"cpu_ms\": ",
+        "\"started_at_ms\": ",
+        "\"finished_at_ms\": ",
+    ] {
+        let mut rest = out.as_str();
+        let mut redacted = String::new();
+        while let Some(at) = rest.find(key) {
+            redacted.push_str(&rest[..at + key.len()]);
+            rest = rest[at + key.len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+            redacted.push('0');
+        }
+        redacted.push_str(rest);
+        out = redacted;
+    }
+    out.replace("\"cached\": true", "\"cached\": false")
+}
+
+/// A class with scores in elevenths, graded whole and in three shards
+/// merged: the same gradebooks and JSON report, byte for byte, even when
+/// the shards' float scores were read back a digit off (as a lossy float
+/// parser reads them), since every score is derived from the exact points.
+#[test]
+fn merged_shards_give_the_whole_runs_scores_to_the_last_digit() {
+    let dir = tempdir();
+    elevenths(dir.path());
+    let class = dir.path().join("class");
+    for name in [
+        "correct_class",
+        "lowest_score",
+        "first_node",
+        "ties_larger_name",
+        "added_twice",
+        "remove_absent_raises",
+    ] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(
+            root().join(format!("submissions/python/{name}.py")),
+            class.join(name).join("router.py"),
+        )
+        .unwrap();
+    }
+    let challenges = dir.path().to_str().unwrap().to_owned();
+    let grade = |extra: &[&str]| {
+        let mut args = vec![
+            "--challenges",
+            &challenges,
+            "grade",
+            "--challenge",
+            "elevenths",
+            "--format",
+            "json",
+            "--exit-zero",
+        ];
+        args.extend(extra);
+        args.push(class.to_str().unwrap());
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let whole = grade(&["--gradebook", &at("whole.csv")]);
+    grade(&["--gradebook", &at("whole.json")]);
+    // One eleventh, whose float a lossy reading gets a digit off.
+    let report: Value = serde_json::from_str(&whole).unwrap();
+    let lowest = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "lowest_score")
+        .unwrap();
+    assert_eq!(
+        lowest["points"],
+        json!({"earned": 1, "total": 11, "denominator": 11})
+    );
+    let exact = "0.09090909090909091";
+    let off = "0.09090909090909093";
+    assert!(whole.contains(&format!("\"score\": {exact}")), "{whole}");
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let shard = grade(&["--shard", &format!("{k}/3")]);
+        let file = at(&format!("shard-{k}.json"));
+        std::fs::write(&file, shard.replace(exact, off)).unwrap();
+        shards.push(file);
+    }
+    assert!(
+        shards
+            .iter()
+            .any(|f| std::fs::read_to_string(f).unwrap().contains(off)),
+        "a shard holds an eleventh"
+    );
+    for gradebook in ["merged.csv", "merged.json"] {
+        let mut args = vec!["merge", "--exit-zero", "--gradebook"];
+        let path = at(gradebook);
+        args.push(&path);
+        args.extend(shards.iter().map(String::as_str));
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    for (merged, graded) in [("merged.csv", "whole.csv"), ("merged.json", "whole.json")] {
+        let merged = std::fs::read_to_string(dir.path().join(merged)).unwrap();
+        let graded = std::fs::read_to_string(dir.path().join(graded)).unwrap();
+        assert!(graded.contains(exact), "{graded}");
+        assert_eq!(merged, graded);
+    }
+    let mut args = vec!["merge", "--exit-zero", "--format", "json"];
+    args.extend(shards.iter().map(String::as_str));
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(redact_times(&text(&out.stdout)), redact_times(&whole));
 }

@@ -59,17 +59,54 @@ fn limits_no_submission_can_meet_are_refused_at_their_line() {
     }
 }
 
+/// The command line's limits are held to the least values of the
+/// languages graded: Node.js needs more memory than Python.
 #[test]
 fn the_command_lines_limits_are_held_to_the_same_least_values() {
-    for (flag, value, least) in [
-        ("--memory-limit", "64", "use 256 or more"),
-        ("--time-limit", "5", "use 100 or more"),
+    let js = "submissions/javascript/correct.mjs";
+    let py = "submissions/python/correct_class.py";
+    for (flag, value, paths, least) in [
+        ("--memory-limit", "128", vec![js], "use 256 or more"),
+        ("--memory-limit", "128", vec![py, js], "use 256 or more"),
+        ("--memory-limit", "32", vec![py], "use 64 or more"),
+        ("--time-limit", "5", vec![py], "use 100 or more"),
     ] {
-        let (code, stderr) = fails(&["grade", flag, value, "submissions/python/correct_class.py"]);
-        assert_eq!(code, Some(2), "{stderr}");
+        let mut args = vec!["grade", flag, value];
+        args.extend(&paths);
+        let (code, stderr) = fails(&args);
+        assert_eq!(code, Some(2), "{paths:?}: {stderr}");
         assert!(
             stderr.contains(&format!("{flag} {value}: ")) && stderr.contains(least),
-            "{stderr}"
+            "{paths:?}: {stderr}"
+        );
+    }
+    let (_, stderr) = fails(&["grade", "--memory-limit", "32", py]);
+    assert!(stderr.contains("(Python alone needs about"), "{stderr}");
+    // A class of Python files passes with less memory than Node.js needs,
+    // as little as Python's least.
+    let dir = tempdir();
+    for student in ["ada", "ben"] {
+        std::fs::create_dir_all(dir.path().join(student)).unwrap();
+        std::fs::copy(
+            crate::support::root().join(py),
+            dir.path().join(student).join("router.py"),
+        )
+        .unwrap();
+    }
+    for memory in ["128", "64"] {
+        let out = run(&[
+            "grade",
+            "--memory-limit",
+            memory,
+            "--tests",
+            "challenges/rendezvous-router/tests/sample",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{memory}: {}",
+            text(&out.stderr)
         );
     }
 }

@@ -51,15 +51,20 @@ impl Tmux {
     /// Starts `shell` (a sh command line) in a detached 120x60 session
     /// whose pane stays after it ends, to be read.
     fn start(&self, shell: &str) {
+        self.start_sized(shell, 120, 60);
+    }
+
+    /// [`Tmux::start`] in a terminal of `columns` by `rows`.
+    fn start_sized(&self, shell: &str, columns: u16, rows: u16) {
         self.tmux(&[
             "new-session",
             "-d",
             "-s",
             "t",
             "-x",
-            "120",
+            &columns.to_string(),
             "-y",
-            "60",
+            &rows.to_string(),
             "sh",
             "-c",
             shell,
@@ -69,6 +74,15 @@ impl Tmux {
 
     fn screen(&self) -> String {
         self.tmux(&["capture-pane", "-p", "-J", "-t", "t"])
+    }
+
+    /// The screen's rows as they are, lines the terminal wrapped not
+    /// joined.
+    fn rows(&self) -> Vec<String> {
+        self.tmux(&["capture-pane", "-p", "-t", "t"])
+            .lines()
+            .map(str::to_owned)
+            .collect()
     }
 
     fn pane(&self, format: &str) -> String {
@@ -467,7 +481,7 @@ fn watch_without_keys_leaves_on_sigterm() {
 
 #[test]
 fn grade_on_a_terminal_folds_the_failures_past_the_third() {
-    let _gate = shared();
+    let gate = shared();
     let dir = tempdir();
     let tmux = Tmux::new("grade");
     let example = "submissions/python/lowest_score.py";
@@ -488,6 +502,9 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
         "{screen}"
     );
     assert!(screen.contains("grade exited 1"), "{screen}");
+    // `run` takes the gate itself: held here too, it would wait forever
+    // behind a test waiting for the gate alone.
+    drop(gate);
     // Through a pipe, every failure stays in full and nothing is folded.
     let cache = dir.path().display().to_string();
     let piped = text(&run(&["grade", "--cache-dir", &cache, example]).stdout);
@@ -661,4 +678,275 @@ fn grade_on_a_terminal_counts_the_tests_and_its_clock_moves_during_one() {
     assert!(end.contains("grade exited 1"), "{end}");
     // The line is gone once grading ends.
     assert!(!end.contains("tests, "), "{end}");
+}
+
+/// Ctrl-C while `grader grade` grades a class on a terminal: the progress
+/// line and the echoed `^C` are cleared, and what was saved is said.
+#[test]
+fn ctrl_c_during_a_class_clears_the_progress_line_and_says_what_was_saved() {
+    let _gate = shared();
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    for i in 0..6 {
+        let folder = class.join(format!("s{i}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            folder.join("correct_base.py"),
+        )
+        .unwrap();
+    }
+    let tmux = Tmux::new("grade-ctrlc");
+    tmux.start(&format!(
+        // The shell survives the Ctrl-C its job gets (see above), and
+        // stays, so that its screen does too.
+        "trap : INT; cd '{}' && {} grade --jobs 1 --tests '{}' --results out/res class >/dev/null; echo \"grade exited $?\"; sleep 600",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges/rendezvous-router/tests/sample").display(),
+    ));
+    tmux.wait_for(
+        "the progress line with a student graded",
+        |s| s.contains(" tests, 1/6 graded") || s.contains(" tests, 2/6 graded"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
+    let screen = tmux.wait_for(
+        "the end of grade",
+        |s| s.contains("grade exited"),
+        &mut || {},
+    );
+    assert!(screen.contains("grade exited 130"), "{screen}");
+    let saved = std::fs::read_dir(dir.path().join("out/res"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".result.json"))
+        .count();
+    let results = if saved == 1 { "result" } else { "results" };
+    let said = format!(
+        "interrupted: {saved} {results} saved in out/res; run the same command again with --resume to grade the rest"
+    );
+    let lines: Vec<&str> = screen.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines, [said.as_str(), "grade exited 130"], "{screen}");
+}
+
+/// `q` while a grading runs (here the one `r` asked for, of a file that
+/// did not change) exits as the last grading that finished says: 0 for an
+/// accepted file.
+#[test]
+fn quitting_during_a_regrade_exits_as_the_last_finished_grading_says() {
+    let _gate = shared();
+    let dir = tempdir();
+    std::fs::copy(
+        root().join("submissions/python/correct_class.py"),
+        dir.path().join("router.py"),
+    )
+    .unwrap();
+    let tmux = Tmux::new("regrade-quit");
+    tmux.start(&format!(
+        "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; sleep 600",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+    ));
+    tmux.wait_for(
+        "accepted",
+        |s| s.contains("accepted: every test passes"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "r"]);
+    tmux.wait_for(
+        "the regrade",
+        |s| s.contains("grading the version saved at"),
+        &mut || {},
+    );
+    tmux.tmux(&["send-keys", "-t", "t", "q"]);
+    let screen = tmux.wait_for(
+        "the end of watch",
+        |s| s.contains("watch exited"),
+        &mut || {},
+    );
+    assert!(screen.contains("watch exited 0"), "{screen}");
+}
+
+/// On an 80x24 terminal the screen of a failing file fits: its title on
+/// the first row, the verdict, the first wrong answer and the likely
+/// mistake, the rest trimmed with a count, the score and the keys last;
+/// no row wider than the terminal and no word broken across rows.
+#[test]
+fn the_watch_screen_fits_the_terminal_and_wraps_at_words() {
+    let _gate = shared();
+    let dir = tempdir();
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        dir.path().join("router.py"),
+    )
+    .unwrap();
+    let tmux = Tmux::new("fit");
+    tmux.start_sized(
+        &format!(
+            "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; sleep 600",
+            dir.path().display(),
+            env!("CARGO_BIN_EXE_grader"),
+            root().join("challenges").display(),
+        ),
+        80,
+        24,
+    );
+    tmux.wait_for(
+        "the verdict and the keys",
+        |s| s.contains("tests pass · score") && s.contains("q quits"),
+        &mut || {},
+    );
+    let rows = tmux.rows();
+    let screen = rows.join("\n");
+    assert!(rows.len() <= 24, "{screen}");
+    assert!(
+        rows[0].starts_with("router.py · rendezvous-router · graded at"),
+        "{screen}"
+    );
+    assert!(rows.iter().all(|r| r.chars().count() <= 80), "{screen}");
+    // Read as text, the rows give whole sentences: no word was broken.
+    let text = rows.iter().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+    for said in [
+        "wrong-answer in sample/sample-1-keys-spread-over-three-nodes, the first of 15 failing tests",
+        "first wrong answer at operation 0: [\"route\",\"user:1\"]",
+        "likely mistake: the lowest score wins instead of the highest",
+        "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
+        "7/22 tests pass · score 10/100",
+        "watching: every save grades it again · r grades again · q quits",
+    ] {
+        assert!(
+            text.contains(said),
+            "{said:?} is not on the screen:\n{screen}"
+        );
+    }
+    // What did not fit is counted, between the hint and the score.
+    let more = rows
+        .iter()
+        .position(|r| r.starts_with("... ") && r.ends_with(" more lines"))
+        .unwrap_or_else(|| panic!("no count of the lines left out:\n{screen}"));
+    let score = rows
+        .iter()
+        .position(|r| r.starts_with("7/22 tests pass"))
+        .unwrap();
+    let hint = rows
+        .iter()
+        .position(|r| r.starts_with("likely mistake"))
+        .unwrap();
+    assert!(hint < more && more < score, "{screen}");
+}
+
+/// The npm package as npm installs it, in `dir`: the `rendezvous-grader`
+/// wrapper (`bin/grader.js`) and this machine's platform package, whose
+/// binary is the one under test. Answers the wrapper's path.
+fn npm_install(dir: &Path) -> std::path::PathBuf {
+    let modules = dir.join("node_modules");
+    let wrapper = modules.join("rendezvous-grader/bin/grader.js");
+    std::fs::create_dir_all(wrapper.parent().unwrap()).unwrap();
+    std::fs::copy(root().join("packaging/npm/grader/bin/grader.js"), &wrapper).unwrap();
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let platform = modules.join(format!("@rendezvous-grader/linux-{arch}"));
+    std::fs::create_dir_all(platform.join("bin")).unwrap();
+    std::fs::write(
+        platform.join("package.json"),
+        format!("{{\"name\": \"@rendezvous-grader/linux-{arch}\", \"version\": \"0.0.0\"}}"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), platform.join("bin/grader")).unwrap();
+    wrapper
+}
+
+/// Run through the npm wrapper, the commands the grader gives to type are
+/// `npx grader ...`, never the platform binary's path: init's, the folded
+/// report's `--all` and watch's whole report.
+#[test]
+fn through_npm_the_commands_to_type_are_npx_grader() {
+    let _gate = shared();
+    let dir = tempdir();
+    let wrapper = npm_install(dir.path());
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let challenges = root().join("challenges");
+    let out = std::process::Command::new("node")
+        .arg(&wrapper)
+        .arg("--challenges")
+        .arg(&challenges)
+        .args(["init", "--lang", "python"])
+        .current_dir(&work)
+        .env_remove("GRADER_INVOKED_AS")
+        .output()
+        .expect("node runs (Debian: nodejs)");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("check it with: npx grader grade ./router.py"),
+        "{}",
+        text(&out.stdout)
+    );
+    std::fs::copy(
+        root().join("submissions/python/lowest_score.py"),
+        work.join("router.py"),
+    )
+    .unwrap();
+    for (command, done) in [
+        ("grade --cache-dir cache router.py", "grade exited"),
+        ("watch --cache-dir cache router.py", "tests pass · score"),
+    ] {
+        let tmux = Tmux::new("npx");
+        tmux.start(&format!(
+            "cd '{}' && unset GRADER_INVOKED_AS; node '{}' --challenges '{}' {command}; echo \"grade exited $?\"; sleep 600",
+            work.display(),
+            wrapper.display(),
+            challenges.display(),
+        ));
+        let screen = tmux.wait_for(command, |s| s.contains(done), &mut || {});
+        let said = if command.starts_with("grade") {
+            format!(
+                "npx grader --challenges {} grade --all --cache-dir cache router.py",
+                challenges.display()
+            )
+        } else {
+            "the whole report, every failure in full: npx grader grade router.py".to_owned()
+        };
+        assert!(screen.contains(&said), "{command}: {said:?}:\n{screen}");
+        assert!(!screen.contains("bin/grader"), "{command}:\n{screen}");
+    }
+}
+
+/// No package index holds the grader: where it says how to install it
+/// (the learners' page, the npm wrapper without its binary), it names the
+/// wheel the course builds.
+#[test]
+fn install_hints_name_the_wheel_not_a_package_on_an_index() {
+    let dir = tempdir();
+    let wrapper = npm_install(dir.path());
+    // The platform package left out, as --omit=optional does.
+    std::fs::remove_dir_all(dir.path().join("node_modules/@rendezvous-grader")).unwrap();
+    let out = std::process::Command::new("node")
+        .arg(&wrapper)
+        .arg("--version")
+        .output()
+        .expect("node runs (Debian: nodejs)");
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    let learners = std::fs::read_to_string(root().join("docs/learners.md")).unwrap();
+    for (what, text) in [("the npm wrapper", &said), ("docs/learners.md", &learners)] {
+        for index in [
+            "pip install rendezvous-grader",
+            "pipx install rendezvous-grader",
+        ] {
+            assert!(
+                !text.contains(index),
+                "{what} names a package no index holds:\n{text}"
+            );
+        }
+        assert!(text.contains("rendezvous_grader-"), "{what}:\n{text}");
+        assert!(text.contains(".whl"), "{what}:\n{text}");
+    }
 }

@@ -15,6 +15,9 @@ pub mod exit {
     pub const INVALID: u8 = 2;
     /// The grader itself failed.
     pub const GRADER_FAULT: u8 = 3;
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): this plus the
+    /// signal's number, as a shell reports a program the signal ended.
+    pub const SIGNALLED: u8 = 128;
 }
 
 /// One problem in a challenge or test file, with where it is.

@@ -178,7 +178,10 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         })
         .collect();
     let mut nodes: Vec<String> = (0..n).map(name_of).collect();
-    let mut pool: Vec<String> = (0..n * 2).map(name_of).collect();
+    // Adds and removes draw from twice the initial nodes; a case that starts
+    // with none (`--nodes 0`, valid for every challenge) still needs names
+    // to add, and two keep every larger count's bytes as they were.
+    let mut pool: Vec<String> = (0..(n * 2).max(2)).map(name_of).collect();
     // Keys a profile wants asked about, besides random ones.
     let mut tie_keys: Vec<String> = Vec::new();
     if profile == Profile::Ties {

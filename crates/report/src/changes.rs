@@ -109,8 +109,8 @@ impl Changes {
 fn standing(s: &SubmissionReport) -> Standing {
     Standing {
         verdict: s.verdict,
-        score: s.score,
-        max_score: s.max_score,
+        score: s.points.score(),
+        max_score: s.points.max_score(),
         points: s.points,
         passed: s.passed,
         total: s.total,
@@ -201,7 +201,7 @@ pub fn compare(old: &[SubmissionReport], new: &[SubmissionReport]) -> Changes {
                             _ => {}
                         }
                     }
-                    change.score_change = Some(n.score - o.score);
+                    change.score_change = Some(n.points.score() - o.points.score());
                     let same = o.verdict == n.verdict
                         && same_points(o.points, n.points)
                         && change.now_failing.is_empty()

@@ -80,11 +80,9 @@ pub struct SubmissionReport {
     pub build: Option<Build>,
     /// The worst verdict of its tests.
     pub verdict: Verdict,
-    /// The points earned, derived from `points`.
-    pub score: f64,
-    /// The points there are, derived from `points`.
-    pub max_score: f64,
-    /// `score` and `max_score` exactly: they are derived from it.
+    /// The points, exactly; written with `score` and `max_score`, the
+    /// floats derived from them (see `contract::scored`).
+    #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Tests accepted.
     pub passed: usize,
@@ -133,11 +131,10 @@ pub struct GroupReport {
     pub scoring: Scoring,
     /// Who sees its cases, from challenge.toml.
     pub visibility: Visibility,
-    /// The points earned, derived from `points`.
-    pub score: f64,
-    /// The group's weight, derived from `points`.
-    pub max_score: f64,
-    /// `score` and `max_score` exactly: they are derived from it.
+    /// The points, exactly (`max_score` is the group's weight); written
+    /// with `score` and `max_score`, the floats derived from them
+    /// (see `contract::scored`).
+    #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Tests accepted.
     pub passed: usize,
@@ -155,11 +152,9 @@ pub struct TestReport {
     /// `hidden` tests show learners their name and verdict only.
     pub visibility: Visibility,
     pub verdict: Verdict,
-    /// The test's share of its group's weight, earned.
-    pub score: f64,
-    /// The test's share of its group's weight.
-    pub max_score: f64,
-    /// `score` and `max_score` exactly: they are derived from it.
+    /// The test's share of its group's weight, exactly; written with
+    /// `score` and `max_score`, the floats derived from it (see `contract::scored`).
+    #[serde(flatten, with = "scored")]
     pub points: Points,
     /// Wall-clock time of the case (0 for a hidden test in a learner's
     /// report, whose times are not shown).
@@ -204,7 +199,8 @@ pub struct TestReport {
 }
 
 /// A slice of a case around its first divergence.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WindowJson", from = "WindowJson")]
 pub struct Window {
     /// The index of the first operation in the window.
     pub first_op: usize,
@@ -212,8 +208,62 @@ pub struct Window {
     pub ops: Vec<Value>,
     /// The expected answers.
     pub expected: Vec<Value>,
-    /// The submission's answers; `null` where it gave none.
+    /// The submission's answers: `None` where it gave none, which is not
+    /// `Some(Value::Null)`, a `null` it answered.
     pub actual: Vec<Option<Value>>,
+}
+
+/// A [`Window`] as the JSON holds it: `actual` has `null` both for a
+/// `null` answered and for no answer (as reports always wrote it), and
+/// `missing` lists the positions with no answer, so that a report read
+/// back tells them apart.
+#[derive(Serialize, Deserialize)]
+struct WindowJson {
+    first_op: usize,
+    ops: Vec<Value>,
+    expected: Vec<Value>,
+    actual: Vec<Value>,
+    /// Positions in `ops` the submission gave no answer for; written only
+    /// when there are some (a report without it reads every `null` as
+    /// answered).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    missing: Vec<usize>,
+}
+
+impl From<Window> for WindowJson {
+    fn from(w: Window) -> WindowJson {
+        let missing = (0..w.actual.len())
+            .filter(|&i| w.actual[i].is_none())
+            .collect();
+        WindowJson {
+            first_op: w.first_op,
+            ops: w.ops,
+            expected: w.expected,
+            actual: w
+                .actual
+                .into_iter()
+                .map(|a| a.unwrap_or(Value::Null))
+                .collect(),
+            missing,
+        }
+    }
+}
+
+impl From<WindowJson> for Window {
+    fn from(w: WindowJson) -> Window {
+        let actual = w
+            .actual
+            .into_iter()
+            .enumerate()
+            .map(|(i, a)| (!w.missing.contains(&i)).then_some(a))
+            .collect();
+        Window {
+            first_op: w.first_op,
+            ops: w.ops,
+            expected: w.expected,
+            actual,
+        }
+    }
 }
 
 /// Points, exactly: `earned` of `total`, both counted in units of
@@ -259,6 +309,34 @@ impl Points {
             .fold(Points::new(0, 0, denominator), |a, p| {
                 Points::new(a.earned + p.earned, a.total + p.total, denominator)
             })
+    }
+}
+
+/// How a report writes its points: `score` and `max_score`, the floats
+/// derived from them, then `points` itself. Reading a report back keeps
+/// `points` only and derives the floats again, so a score merged, resumed
+/// or rejudged is the same float, to the last digit, as the one graded
+/// whole, whatever the float read back was.
+pub(crate) mod scored {
+    use super::Points;
+    use serde::ser::SerializeStruct;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(points: &Points, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Scored", 3)?;
+        fields.serialize_field("score", &points.score())?;
+        fields.serialize_field("max_score", &points.max_score())?;
+        fields.serialize_field("points", points)?;
+        fields.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Points, D::Error> {
+        /// `score` and `max_score` are left unread: they follow from `points`.
+        #[derive(Deserialize)]
+        struct Scored {
+            points: Points,
+        }
+        Ok(Scored::deserialize(deserializer)?.points)
     }
 }
 

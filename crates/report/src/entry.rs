@@ -30,8 +30,6 @@ pub fn test_report(
         group: case.group.clone(),
         visibility: tested.group.visibility.into(),
         verdict: judgement.verdict.into(),
-        score: points.score(),
-        max_score: points.max_score(),
         points,
         time_ms: run.time_ms(),
         cpu_ms: run.cpu.as_millis() as u64,

@@ -43,7 +43,16 @@ pub fn failures_shown(s: &SubmissionReport) -> Vec<(&TestReport, Vec<String>)> {
     shown
 }
 
+/// A failing test explained in full: [`render_failure_head`], then
+/// [`render_failure_details`].
 pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
+    render_failure_head(t, out)?;
+    render_failure_details(t, out)
+}
+
+/// What went wrong in a failing test: its name and verdict, the first wrong
+/// answer (expected and actual) or the message, and the traceback.
+pub fn render_failure_head(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "{BAD}--- {}/{} ({}) ---{BAD:#}",
@@ -95,6 +104,13 @@ pub fn render_failure(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "  {line}")?;
         }
     }
+    Ok(())
+}
+
+/// What helps to see why, after [`render_failure_head`]: the diff around
+/// the first wrong answer, the pinned scores (or rankings, ring points)
+/// that decide the expected one, and what the learner's code printed.
+pub fn render_failure_details(t: &TestReport, out: &mut dyn Write) -> io::Result<()> {
     if let Some(w) = &t.window {
         render_diff(w, out)?;
     }

@@ -56,8 +56,8 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             };
             json!({
                 "name": format!("{}/{}", t.group, t.name),
-                "score": t.score,
-                "max_score": t.max_score,
+                "score": t.points.score(),
+                "max_score": t.points.max_score(),
                 "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
                 "output": output,
                 // A hidden group's results wait for the instructor to
@@ -73,11 +73,13 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
         .collect();
     let seconds: u64 = s.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
     json!({
-        "score": s.score,
-        "max_score": s.max_score,
+        "score": s.points.score(),
+        "max_score": s.points.max_score(),
         "execution_time": seconds,
+        // Students read `output`; the containment in force is the
+        // instructors' business, in `extra_data`.
         "output": format!(
-            "{} ({}): {}: {} of {} tests passed, score {} of {} (sandbox: {})",
+            "{} ({}): {}: {} of {} tests passed, score {} of {}",
             super::text::visible(&s.name),
             super::text::visible(&s.path),
             s.verdict,
@@ -85,7 +87,6 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             s.total,
             super::text::earned(&s.points),
             super::text::possible(&s.points),
-            report.sandbox.describe()
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",
@@ -97,6 +98,7 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             "language": s.language,
             "points": s.points,
             "challenges": report.challenges,
+            "sandbox": report.sandbox.describe(),
         },
     })
 }

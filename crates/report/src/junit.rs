@@ -48,8 +48,8 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         for (name, value) in [
             ("path", super::text::visible(&s.path)),
             ("verdict", s.verdict.to_string()),
-            ("score", s.score.to_string()),
-            ("max_score", s.max_score.to_string()),
+            ("score", s.points.score().to_string()),
+            ("max_score", s.points.max_score().to_string()),
             ("points_earned", s.points.earned.to_string()),
             ("points_total", s.points.total.to_string()),
             ("points_denominator", s.points.denominator.to_string()),

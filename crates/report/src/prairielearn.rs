@@ -348,8 +348,8 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
         tests.push(json!({
             "name": format!("{}/{}", t.group, t.name),
             "description": format!("group {}, {}", t.group, t.visibility_word()),
-            "points": t.score,
-            "max_points": t.max_score,
+            "points": t.points.score(),
+            "max_points": t.points.max_score(),
             "message": if t.verdict == Verdict::Accepted { "passed" } else { t.verdict.as_str() },
             "output": "",
         }));

@@ -51,7 +51,12 @@ impl Progress {
         self.counts.lock().unwrap().graded = already;
         let bar = self.bar.get_or_init(|| {
             std::io::stderr().is_terminal().then(|| {
-                let bar = indicatif::ProgressBar::new(self.total * self.cases);
+                let bar = indicatif::ProgressBar::with_draw_target(
+                    Some(self.total * self.cases),
+                    indicatif::ProgressDrawTarget::term_like(Box::new(BarTerm(
+                        console::Term::stderr(),
+                    ))),
+                );
                 bar.set_style(
                     indicatif::ProgressStyle::with_template(
                         "{bar:30} {pos}/{len} tests, {msg}, {elapsed} ({eta} left)",
@@ -126,6 +131,62 @@ impl Progress {
         if let Some(bar) = self.bar() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// Standard error as the bar draws on it, but with the rest of the bar's
+/// line cleared rather than filled with spaces to the terminal's edge, so
+/// that the cursor stays just after the bar: a `^C` the terminal echoes
+/// then lands on the bar's own line and goes when the bar is cleared,
+/// instead of wrapping onto the next line and pushing the bar up, left
+/// on the screen.
+#[derive(Debug)]
+struct BarTerm(console::Term);
+
+impl indicatif::TermLike for BarTerm {
+    fn width(&self) -> u16 {
+        self.0.size().1
+    }
+
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        // The filler after a line is written alone, all spaces.
+        if !s.is_empty() && s.bytes().all(|b| b == b' ') {
+            self.0.write_str("\x1b[K")
+        } else {
+            self.0.write_str(s)
+        }
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 

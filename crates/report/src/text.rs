@@ -182,6 +182,82 @@ pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }
 
+/// `line` (text styled with ANSI sequences, no newline) as lines of at
+/// most `width` columns, broken at spaces: a word wider than a line alone
+/// is broken where it reaches the edge. The lines after the first keep
+/// the first's indentation (when it leaves room), and every style
+/// sequence stays where it was, taking no column.
+pub fn wrap_styled(line: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    if styled_width(line) <= width {
+        return vec![line.to_owned()];
+    }
+    let body = line.trim_start_matches(' ');
+    let indent = line.len() - body.len();
+    let indent = if indent * 2 < width { indent } else { 0 };
+    let mut lines = Vec::new();
+    let mut current = " ".repeat(indent);
+    let mut used = indent;
+    // Whether `current` holds a word yet (only its indent otherwise).
+    let mut started = false;
+    for word in body.split(' ') {
+        let w = styled_width(word);
+        if started && used + 1 + w <= width {
+            current.push(' ');
+            current.push_str(word);
+            used += 1 + w;
+            continue;
+        }
+        if started {
+            lines.push(std::mem::replace(&mut current, " ".repeat(indent)));
+            used = indent;
+        }
+        started = true;
+        // A word too wide for a line of its own: broken at the edge.
+        for (unit, unit_width) in styled_units(word) {
+            if used + unit_width > width && used > indent {
+                lines.push(std::mem::replace(&mut current, " ".repeat(indent)));
+                used = indent;
+            }
+            current.push_str(unit);
+            used += unit_width;
+        }
+    }
+    lines.push(current);
+    lines
+}
+
+/// The columns `s` takes on a terminal, its style sequences taking none.
+pub fn styled_width(s: &str) -> usize {
+    styled_units(s).map(|(_, w)| w).sum()
+}
+
+/// `s` as its style sequences (no column) and its characters (their
+/// columns).
+fn styled_units(s: &str) -> impl Iterator<Item = (&str, usize)> {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        let c = rest.chars().next()?;
+        let len = if c == '\x1b' && rest[1..].starts_with('[') {
+            // CSI: parameters and intermediates, then a final byte.
+            rest[2..]
+                .bytes()
+                .position(|b| (0x40..=0x7e).contains(&b))
+                .map_or(rest.len(), |end| end + 3)
+        } else {
+            c.len_utf8()
+        };
+        let (unit, after) = rest.split_at(len);
+        rest = after;
+        let width = if unit.starts_with('\x1b') {
+            0
+        } else {
+            unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
+        };
+        Some((unit, width))
+    })
+}
+
 /// `s` padded with spaces to `width` columns.
 pub fn pad(s: &str, width: usize) -> String {
     format!("{s}{}", " ".repeat(width.saturating_sub(display_width(s))))
@@ -272,6 +348,23 @@ pub fn hash_steps(step: &crate::contract::HashStep) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_wrap_at_spaces_keeping_their_indent_and_styles() {
+        assert_eq!(wrap_styled("short", 10), ["short"]);
+        assert_eq!(
+            wrap_styled("  one two three four", 12),
+            ["  one two", "  three four"]
+        );
+        // Styles take no column and stay where they were.
+        let bold = "\x1b[1mone\x1b[0m two three";
+        assert_eq!(wrap_styled(bold, 9), ["\x1b[1mone\x1b[0m two", "three"]);
+        assert_eq!(styled_width(bold), 13);
+        // A word wider than a line is broken at the edge; wide characters
+        // count two columns.
+        assert_eq!(wrap_styled("abcdefgh ij", 4), ["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_styled("ノードノード", 6), ["ノード", "ノード"]);
+    }
 
     #[test]
     fn points_are_rounded_once_from_the_exact_value() {

@@ -3,7 +3,7 @@
 //! that explains it, and a line of progress. Styled as the human report
 //! is; the caller strips the styles where colour is off.
 
-use super::failing::render_failure;
+use super::failing::{render_failure_details, render_failure_head};
 use super::human::{render_mistake, render_nondeterminism, render_property, render_wrong_hash};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{earned, possible, visible, visible_lines};
@@ -16,6 +16,9 @@ use std::io::{self, Write};
 pub struct WatchScreen<'a> {
     /// The watched file, as the learner named it.
     pub file: &'a str,
+    /// The words that run the grader (`grader`, or a wrapper's, such as
+    /// `npx grader`), for the command the screen gives.
+    pub invoked_as: &'a [String],
     pub challenge: &'a str,
     /// Whether keys are read (standard input is a terminal): the footer
     /// offers them only then.
@@ -23,6 +26,9 @@ pub struct WatchScreen<'a> {
     pub state: WatchState<'a>,
     /// What the grader warned about while grading (an incomplete sandbox).
     pub notes: &'a [String],
+    /// The terminal's size (columns, rows) when the screen is shown on
+    /// one: the screen fits it, the rest trimmed.
+    pub size: Option<(u16, u16)>,
 }
 
 /// Where the newest save stands.
@@ -49,20 +55,102 @@ pub enum WatchState<'a> {
     Missing,
 }
 
-/// Writes `screen`.
+/// Writes `screen`: fitted to the terminal's size when it has one.
 pub fn render_watch(screen: &WatchScreen<'_>, out: &mut dyn Write) -> io::Result<()> {
+    let sections = sections(screen)?;
+    let lines = |bytes: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(bytes)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let head = lines(&sections.head);
+    let parts: Vec<Vec<String>> = sections.parts.iter().map(|p| lines(p)).collect();
+    let foot = lines(&sections.foot);
+    let shown = match screen.size {
+        None => {
+            let mut all = head;
+            all.extend(parts.into_iter().flatten());
+            all.extend(foot);
+            all
+        }
+        Some((columns, rows)) => fit(head, parts, foot, columns.into(), rows.into()),
+    };
+    for line in shown {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// A screen in three: `head` (what the file is, its verdict) and `foot`
+/// (the score, how to go on) are shown whole; `parts` (what to fix, in
+/// the order to read it) as far as there is room.
+struct Sections {
+    head: Vec<u8>,
+    parts: Vec<Vec<u8>>,
+    foot: Vec<u8>,
+}
+
+/// `head`, `parts` and `foot` wrapped at word boundaries to `columns`,
+/// in at most `rows` rows less one (the cursor's, so that the screen
+/// does not scroll): the parts cut where the room ends, and how many
+/// lines were left out said in their place.
+fn fit(
+    head: Vec<String>,
+    parts: Vec<Vec<String>>,
+    foot: Vec<String>,
+    columns: usize,
+    rows: usize,
+) -> Vec<String> {
+    let wrap = |lines: Vec<String>| -> Vec<String> {
+        lines
+            .iter()
+            .flat_map(|l| super::text::wrap_styled(l, columns))
+            .collect()
+    };
+    let rows = rows.saturating_sub(1).max(1);
+    let (head, foot) = (wrap(head), wrap(foot));
+    let mut body = wrap(parts.into_iter().flatten().collect());
+    let room = rows.saturating_sub(head.len() + foot.len());
+    if body.len() > room {
+        let kept = room.saturating_sub(1);
+        let left = body[kept..].iter().filter(|l| !l.trim().is_empty()).count();
+        body.truncate(kept);
+        while body.last().is_some_and(|l| l.trim().is_empty()) {
+            body.pop();
+        }
+        if room > 0 {
+            body.push(format!(
+                "{DIM}... {}{DIM:#}",
+                grading::words::counted(left, "more line")
+            ));
+        }
+    }
+    let mut shown = head;
+    shown.extend(body);
+    shown.extend(foot);
+    // A terminal too small even for the head and foot: their start.
+    shown.truncate(rows);
+    shown
+}
+
+/// The sections of `screen`, styled.
+fn sections(screen: &WatchScreen<'_>) -> io::Result<Sections> {
     let file = visible(screen.file);
     let when = match screen.state {
         WatchState::Graded { at, .. } => format!(" · graded at {at}"),
         WatchState::Failed { at, .. } => format!(" · {at}"),
         WatchState::Grading { .. } | WatchState::Missing => String::new(),
     };
+    let mut head = Vec::new();
+    let mut parts = Vec::new();
+    let mut foot = Vec::new();
     writeln!(
-        out,
+        head,
         "{HEAD}{file}{HEAD:#} {DIM}· {}{when}{DIM:#}",
         screen.challenge
     )?;
-    writeln!(out)?;
+    writeln!(head)?;
     match screen.state {
         WatchState::Grading {
             saved_at,
@@ -72,65 +160,75 @@ pub fn render_watch(screen: &WatchScreen<'_>, out: &mut dyn Write) -> io::Result
         } => {
             let count = ran.map_or(String::new(), |(ran, of)| format!(" {ran}/{of} tests run"));
             writeln!(
-                out,
+                head,
                 "{HEAD}grading{HEAD:#} the version saved at {saved_at}...{count}"
             )?;
             if let Some(t) = failed {
                 writeln!(
-                    out,
+                    head,
                     "{BAD}{}{BAD:#} in {}, the first failing test (the rest are still being graded)",
                     t.verdict,
                     visible(&format!("{}/{}", t.group, t.name))
                 )?;
-                writeln!(out)?;
-                render_failure(t, out)?;
+                let mut first = Vec::new();
+                writeln!(first)?;
+                render_failure_head(t, &mut first)?;
+                let mut details = Vec::new();
+                render_failure_details(t, &mut details)?;
+                parts.extend([first, details]);
             } else if let Some(s) = previous {
                 writeln!(
-                    out,
+                    head,
                     "{DIM}before this save: {}, {}{DIM:#}",
                     s.verdict,
                     progress(s)
                 )?;
             }
         }
-        WatchState::Graded { submission, .. } => render_graded(submission, out)?,
+        WatchState::Graded { submission, .. } => {
+            graded(submission, &mut head, &mut parts, &mut foot)?
+        }
         WatchState::Failed { error, .. } => {
             writeln!(
-                out,
+                head,
                 "{BAD}not graded{BAD:#}: the grader could not grade this version:"
             )?;
+            let mut said = Vec::new();
             for line in visible_lines(error) {
-                writeln!(out, "  {line}")?;
+                writeln!(said, "  {line}")?;
             }
+            parts.push(said);
         }
         WatchState::Missing => writeln!(
-            out,
+            head,
             "{BAD}{file} is not there{BAD:#}: it is graded again as soon as it is saved"
         )?,
     }
     for note in screen.notes {
-        writeln!(out, "{DIM}{}{DIM:#}", visible(note))?;
+        writeln!(foot, "{DIM}{}{DIM:#}", visible(note))?;
     }
-    writeln!(out)?;
+    writeln!(foot)?;
     let keys = if screen.keys {
         "r grades again · q quits"
     } else {
         "Ctrl-C quits"
     };
     writeln!(
-        out,
+        foot,
         "{DIM}watching: every save grades it again · {keys}{DIM:#}"
     )?;
-    let mut grade = vec!["grader".to_owned(), "grade".to_owned()];
+    let mut grade = screen.invoked_as.to_vec();
+    grade.push("grade".to_owned());
     if screen.challenge != grading::challenge::DEFAULT_CHALLENGE {
         grade.extend(["--challenge".to_owned(), screen.challenge.to_owned()]);
     }
     grade.push(screen.file.to_owned());
     writeln!(
-        out,
+        foot,
         "{DIM}the whole report, every failure in full: {}{DIM:#}",
         super::text::shell_command(&grade)
-    )
+    )?;
+    Ok(Sections { head, parts, foot })
 }
 
 /// `7/21 tests pass · score 45/100`
@@ -144,7 +242,16 @@ fn progress(s: &SubmissionReport) -> String {
     )
 }
 
-fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
+/// A graded submission's sections: its verdict in `head`; in `parts`, in
+/// the order to fix them, the first failing test's first wrong answer,
+/// the hint that explains the failures, then the details of that test
+/// (its diff, the pinned scores, what it printed); its score in `foot`.
+fn graded(
+    s: &SubmissionReport,
+    head: &mut Vec<u8>,
+    parts: &mut Vec<Vec<u8>>,
+    foot: &mut Vec<u8>,
+) -> io::Result<()> {
     let failing: Vec<&TestReport> = s
         .tests
         .iter()
@@ -157,7 +264,7 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
         .find(|t| t.visibility == Visibility::Visible)
         .or(failing.first());
     match first {
-        None => writeln!(out, "{GOOD}{}{GOOD:#}: every test passes", s.verdict)?,
+        None => writeln!(head, "{GOOD}{}{GOOD:#}: every test passes", s.verdict)?,
         Some(t) => {
             // A module that does not load fails every test alike.
             let alike = failing
@@ -175,47 +282,55 @@ fn render_graded(s: &SubmissionReport, out: &mut dyn Write) -> io::Result<()> {
             // submission's, its worst, may be a hidden test's).
             if failing.len() == 1 {
                 writeln!(
-                    out,
+                    head,
                     "{BAD}{}{BAD:#} in {id}, the only failing test",
                     t.verdict
                 )?;
             } else if alike + 1 == failing.len() {
                 writeln!(
-                    out,
+                    head,
                     "{BAD}{}{BAD:#} in all {} failing tests, alike",
                     s.verdict,
                     failing.len()
                 )?;
             } else {
                 writeln!(
-                    out,
+                    head,
                     "{BAD}{}{BAD:#} in {id}, the first of {} failing tests",
                     t.verdict,
                     failing.len()
                 )?;
             }
             if let Some(hint) = &s.api_hint {
-                writeln!(out, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
+                writeln!(head, "{BAD}note{BAD:#}: {}", visible(&hint.message))?;
             }
-            writeln!(out)?;
-            render_failure(t, out)?;
+            let mut what = Vec::new();
+            writeln!(what)?;
+            render_failure_head(t, &mut what)?;
             if alike > 0 {
                 writeln!(
-                    out,
+                    what,
                     "{DIM}the same failure in {}{DIM:#}",
                     grading::words::counted(alike, "more test")
                 )?;
             }
-            render_hint(s, out)?;
+            let mut hint = Vec::new();
+            render_hint(s, &mut hint)?;
+            let mut details = Vec::new();
+            if !hint.is_empty() {
+                writeln!(details)?;
+            }
+            render_failure_details(t, &mut details)?;
+            parts.extend([what, hint, details]);
         }
     }
-    writeln!(out)?;
+    writeln!(foot)?;
     let style = if s.verdict == Verdict::Accepted {
         GOOD
     } else {
         BAD
     };
-    writeln!(out, "{style}{}{style:#}", progress(s))
+    writeln!(foot, "{style}{}{style:#}", progress(s))
 }
 
 /// What explains the failures: answers that change between runs (which

@@ -9,7 +9,8 @@ mod procfs;
 mod terminal;
 pub use procfs::{lowered_priority, machine_busy, own_cpu, process_tree, waited_for_cpu};
 pub use terminal::{
-    KeyMode, catch_stop_signals, kill_child_with_parent, read_some, stop_signal, time_of_day,
+    KeyMode, catch_stop_signals, default_stop_signals, kill_child_with_parent, read_some,
+    stop_signal, terminal_size, time_of_day,
 };
 
 use std::ffi::CString;

@@ -1,6 +1,7 @@
 //! `[limits]` of `challenge.toml`, and the least of each that a correct
 //! submission needs.
 
+use crate::lang::Language;
 use serde::Deserialize;
 use std::time::Duration;
 
@@ -8,7 +9,8 @@ use std::time::Duration;
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Limits {
-    /// Wall-clock time per case, in milliseconds.
+    /// CPU time per case, in milliseconds; the wall-clock backstop of a
+    /// case that waits follows from it.
     pub time_ms: u64,
     /// Memory (RLIMIT_DATA) per session, in MiB.
     pub memory_mb: u64,
@@ -156,10 +158,27 @@ impl Limit {
         }
     }
 
-    /// Whether `value` leaves a correct submission room to pass; if not,
-    /// why, and the least that does.
+    /// Whether `value` leaves a correct submission room to pass, in any
+    /// language; if not, why, and the least that does.
     pub fn check(self, value: u64) -> Result<(), String> {
-        let (least, who) = self.least();
+        self.check_for(value, &[])
+    }
+
+    /// Whether `value` leaves a correct submission in each of `languages`
+    /// room to pass (in any language when none is given); if not, why,
+    /// and the least that does.
+    pub fn check_for(self, value: u64, languages: &[Language]) -> Result<(), String> {
+        let all = [Language::JavaScript];
+        let languages = if languages.is_empty() {
+            &all
+        } else {
+            languages
+        };
+        let (least, who) = languages
+            .iter()
+            .map(|&l| self.least(l))
+            .max_by_key(|(least, _)| *least)
+            .unwrap_or((1, ""));
         match value < least {
             true => Err(format!(
                 "{} = {value} would fail every submission, correct or not ({who}); use {least} or more",
@@ -189,16 +208,27 @@ impl Limit {
     ///   need more, which `grader validate` measures against the reference;
     /// - the others (output, file size, scratch, the extra runs): a correct
     ///   submission writes no file and prints nothing, and passes with 1.
-    fn least(self) -> (u64, &'static str) {
+    ///
+    /// Memory, processes and open files are `language`'s own (a program
+    /// that speaks the protocol itself is held to what Rust's need), the
+    /// CPU time every language's.
+    fn least(self, language: Language) -> (u64, &'static str) {
+        let node = matches!(language, Language::JavaScript | Language::TypeScript);
+        let python = language == Language::Python;
         match self {
             Limit::Time => (
                 100,
                 "Node.js alone takes about 10 ms of CPU on the smallest case",
             ),
-            Limit::Memory => (256, "Node.js alone needs about 128 MiB"),
+            Limit::Memory if node => (256, "Node.js alone needs about 128 MiB"),
+            Limit::Memory if python => (64, "Python alone needs about 32 MiB"),
+            Limit::Memory => (32, "a compiled program needs about 16 MiB"),
             Limit::Output => (1, "a limit of 0 leaves no room for any output"),
-            Limit::Processes => (32, "Node.js alone needs about 12 processes and threads"),
-            Limit::OpenFiles => (64, "Node.js alone opens about 26 files"),
+            Limit::Processes if node => (32, "Node.js alone needs about 12 processes and threads"),
+            Limit::Processes => (8, "a session needs about 2 processes and threads"),
+            Limit::OpenFiles if node => (64, "Node.js alone opens about 26 files"),
+            Limit::OpenFiles if python => (16, "Python alone opens about 5 files"),
+            Limit::OpenFiles => (16, "a compiled program opens about 8 files"),
             Limit::FileSize => (1, "a limit of 0 leaves no room for any file"),
             Limit::Scratch => (1, "a limit of 0 leaves no room in the scratch folder"),
             Limit::ExtraRun | Limit::ExtrasBudget => (1, "a limit of 0 leaves no time for any run"),

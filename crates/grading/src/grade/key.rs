@@ -45,9 +45,16 @@ impl RunKey {
 
     pub(crate) fn of(grading: &Grading<'_>) -> RunKey {
         let limits = grading.env.limits();
-        let suite = Sha256::digest(
-            format!("{:?}\n{:?}", grading.challenge.config, grading.suite.groups).as_bytes(),
-        );
+        // The groups' time limits are left out: a `--time-limit` changes
+        // them and not the suite, and they are a field of their own.
+        let groups: Vec<_> = grading
+            .suite
+            .groups
+            .iter()
+            .map(|g| (&g.name, g.weight, g.scoring, g.visibility, &g.cases))
+            .collect();
+        let suite =
+            Sha256::digest(format!("{:?}\n{:?}", grading.challenge.config, groups).as_bytes());
         RunKey {
             grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
             challenge: grading.challenge.id.clone(),

@@ -200,8 +200,21 @@ fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
                     if o.status.success() {
                         Ok(String::from_utf8_lossy(&o.stdout).trim().to_owned())
                     } else {
+                        // What it said is why (rustup's proxy without its
+                        // home: no default toolchain), a few lines of it.
+                        let said = String::from_utf8_lossy(&o.stderr);
+                        let said: Vec<&str> = said
+                            .lines()
+                            .map(str::trim)
+                            .filter(|l| !l.is_empty())
+                            .take(5)
+                            .collect();
+                        let said = match said.is_empty() {
+                            true => String::new(),
+                            false => format!(": {}", said.join(" / ")),
+                        };
                         Err(format!(
-                            "`{} {arg}` {}",
+                            "`{} {arg}` {}{said}",
                             rustc.to_string_lossy(),
                             sandbox::describe_exit(o.status)
                         ))

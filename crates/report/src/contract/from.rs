@@ -713,12 +713,20 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             changes,
             tie,
         } => {
-            let moved = format!("key {key:?} moved from {before} to {after}");
+            // A null answer is no node: said so, never named as one.
+            let moved = match (before.is_null(), after.is_null()) {
+                (true, false) => format!("key {key:?} had no node, then {after}"),
+                (false, true) => format!("key {key:?} was on {before}, then had no node"),
+                _ => format!("key {key:?} moved from {before} to {after}"),
+            };
             let changes = changed(changes);
             match (tie, property) {
                 (Some(tie), _) => format!(
                     "{moved} when only {changes}; {before} and {after} tie for it ({}), so the tie's winner changed: a tie goes to the same node, the smaller name, whatever else joins or leaves",
                     tied(tie)
+                ),
+                (None, Property::RemoveMovesOnlyItsKeys) if before.is_null() => format!(
+                    "{moved} when only {changes}; a removal may only move the keys of the removed node, and gives none to a key that had no node"
                 ),
                 (None, Property::RemoveMovesOnlyItsKeys) => format!(
                     "{moved} when only {changes}; {before} stayed, and a removal may only move the keys of the removed node"

@@ -43,6 +43,16 @@ impl Drop for KeyMode {
     }
 }
 
+/// The size of the terminal on `fd`, as (columns, rows); none when `fd`
+/// is no terminal or the terminal does not say.
+pub fn terminal_size(fd: RawFd) -> Option<(u16, u16)> {
+    // SAFETY: an all-zero winsize is a valid value to be overwritten.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ writes one winsize through a valid pointer.
+    let done = unsafe { libc::ioctl(fd, libc::TIOCGWINSZ, &mut size) };
+    (done == 0 && size.ws_col > 0 && size.ws_row > 0).then_some((size.ws_col, size.ws_row))
+}
+
 /// Reads what is waiting on `fd` into `buf` (one call of read(2)).
 pub fn read_some(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     // SAFETY: `buf` is valid for writes of its length.
@@ -74,6 +84,21 @@ pub fn catch_stop_signals() -> io::Result<()> {
             action.sa_flags = libc::SA_RESTART;
             libc::sigemptyset(&mut action.sa_mask);
             super::check(libc::sigaction(signal, &action, std::ptr::null_mut()))?;
+        }
+    }
+    Ok(())
+}
+
+/// SIGINT, SIGTERM and SIGHUP end this process again, as they did before
+/// [`catch_stop_signals`]; one caught meanwhile is still answered by
+/// [`stop_signal`].
+pub fn default_stop_signals() -> io::Result<()> {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        // SAFETY: restoring a signal's default action.
+        unsafe {
+            if libc::signal(signal, libc::SIG_DFL) == libc::SIG_ERR {
+                return Err(io::Error::last_os_error());
+            }
         }
     }
     Ok(())

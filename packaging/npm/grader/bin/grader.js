@@ -18,13 +18,20 @@ try {
     `error: the grader has no binary for ${platform} here: ${name} is not installed.\n` +
       "  It is an optional dependency, left out when installing with --no-optional or\n" +
       "  --omit=optional, or on a platform it is not built for (Linux x64 and arm64).\n" +
-      "  Reinstall without those options, or install the grader with pip:\n" +
-      "  pip install rendezvous-grader\n"
+      "  Reinstall without those options, or install the grader from the wheel your\n" +
+      "  course hands out: pipx install rendezvous_grader-VERSION-py3-none-manylinux_*.whl\n"
   );
   process.exit(3);
 }
 
-const result = spawnSync(binary, process.argv.slice(2), { stdio: "inherit" });
+// The grader's hints give commands to type: through this wrapper, the
+// grader is `npx grader` (its binary's path is npm's business, and
+// `grader` is on no PATH), unless the caller said otherwise.
+const env = { ...process.env };
+if (!env.GRADER_INVOKED_AS) {
+  env.GRADER_INVOKED_AS = "npx grader";
+}
+const result = spawnSync(binary, process.argv.slice(2), { stdio: "inherit", env });
 if (result.error) {
   process.stderr.write(`error: cannot run ${binary}: ${result.error.message}\n`);
   process.exit(3);

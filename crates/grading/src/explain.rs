@@ -154,7 +154,8 @@ pub struct HashStep {
     pub also: Vec<WrongStep>,
     pub text: String,
     pub pinned: u32,
-    pub yours: u32,
+    /// The submission's value, negative for a signed result.
+    pub yours: i64,
 }
 
 /// One more wrong step of a learner's h32 ([`HashStep::also`]).
@@ -383,43 +384,76 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
 /// from the pinned ones. None when no explanation fits, or they share no
 /// step.
 fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
-    let values: Vec<(&String, u32)> = texts
+    // A negative value is a signed result (`h | 0`, `as i32`): its bits
+    // are compared, and the sign is a step of its own.
+    let signed = yours.iter().any(|v| v.as_i64().is_some_and(|n| n < 0));
+    let values: Vec<(&String, i64, u32)> = texts
         .iter()
         .zip(yours)
-        .map(|(t, v)| Some((t, u32::try_from(v.as_u64()?).ok()?)))
+        .map(|(t, v)| {
+            let n = v.as_i64()?;
+            let bits = if signed {
+                i32::try_from(n).ok()? as u32
+            } else {
+                u32::try_from(n).ok()?
+            };
+            Some((t, n, bits))
+        })
         .collect::<Option<_>>()?;
-    let matching: Vec<&reference::mistakes::ComposedHash> =
+    let pinned_bits = values.iter().all(|(t, _, y)| reference::h32(t) == *y);
+    let matching: Vec<&reference::mistakes::ComposedHash> = if pinned_bits {
+        Vec::new()
+    } else {
         reference::mistakes::hash_compositions()
             .iter()
-            .filter(|c| values.iter().all(|(t, y)| c.h32(t) == *y))
-            .collect();
-    let first = matching.first()?;
-    let shared = |v: &&reference::mistakes::HashVariant| {
-        matching
-            .iter()
-            .all(|c| c.steps.iter().any(|w| std::ptr::eq(*w, *v)))
+            .filter(|c| values.iter().all(|(t, _, y)| c.h32(t) == *y))
+            .collect()
     };
-    let mut named = first.steps.iter().copied().filter(|v| shared(v));
-    let main = named.next()?;
-    let also = named
-        .map(|v| WrongStep {
-            mistake: v.id.to_owned(),
-            form: v.form.map(str::to_owned),
-            step: v.step.to_owned(),
-        })
-        .collect();
+    let as_step = |v: &reference::mistakes::HashVariant| WrongStep {
+        mistake: v.id.to_owned(),
+        form: v.form.map(str::to_owned),
+        step: v.step.to_owned(),
+    };
+    let mut steps: Vec<WrongStep> = match matching.first() {
+        Some(first) => {
+            let shared = |v: &&reference::mistakes::HashVariant| {
+                matching
+                    .iter()
+                    .all(|c| c.steps.iter().any(|w| std::ptr::eq(*w, *v)))
+            };
+            first
+                .steps
+                .iter()
+                .copied()
+                .filter(shared)
+                .map(as_step)
+                .collect()
+        }
+        None if pinned_bits => Vec::new(),
+        None => return None,
+    };
+    if signed {
+        steps.push(WrongStep {
+            mistake: "signed-comparison".to_owned(),
+            form: None,
+            step: "the result is a signed 32-bit number (`h | 0` in JavaScript, `as i32` in Rust), not an unsigned one (`h >>> 0`, u32)".to_owned(),
+        });
+    }
+    let mut steps = steps.into_iter();
+    let main = steps.next()?;
     let (text, yours) = values
         .iter()
-        .filter(|(t, y)| reference::h32(t) != *y)
-        .min_by_key(|(t, _)| (t.chars().count(), t.len()))?;
+        .filter(|(t, n, _)| i64::from(reference::h32(t)) != *n)
+        .min_by_key(|(t, ..)| (t.chars().count(), t.len()))
+        .map(|(t, n, _)| (t, *n))?;
     Some(HashStep {
-        mistake: main.id.to_owned(),
-        form: main.form.map(str::to_owned),
-        step: main.step.to_owned(),
-        also,
+        mistake: main.mistake,
+        form: main.form,
+        step: main.step,
+        also: steps.collect(),
         text: (*text).clone(),
         pinned: reference::h32(text),
-        yours: *yours,
+        yours,
     })
 }
 
@@ -470,7 +504,7 @@ mod hash_check_tests {
             let mut named = vec![step.mistake.as_str()];
             named.extend(step.also.iter().map(|w| w.mistake.as_str()));
             assert_eq!(named, ids);
-            assert_ne!(step.pinned, step.yours);
+            assert_ne!(i64::from(step.pinned), step.yours);
         }
     }
 
@@ -489,5 +523,32 @@ mod hash_check_tests {
         );
         assert!(other.first_mismatch.is_some());
         assert!(other.step.is_none(), "{:?}", other.step);
+    }
+
+    #[test]
+    fn a_signed_result_is_a_step_alone_or_beside_others() {
+        let signed = |h: fn(&str) -> u32| -> Vec<Value> {
+            texts()
+                .iter()
+                .map(|t| Value::from(i64::from(h(t) as i32)))
+                .collect()
+        };
+        // The pinned bits, read as signed: that step alone, shown on the
+        // shortest text whose h32 is 2^31 or more.
+        let step = check_hash(&texts(), &signed(reference::h32)).step.unwrap();
+        assert_eq!(step.mistake, "signed-comparison");
+        assert!(step.also.is_empty());
+        assert!(step.yours < 0 && i64::from(step.pinned) == step.yours + (1 << 32));
+        // FNV-1 made signed: both steps.
+        let fnv1 = composed(&["fnv-1"]);
+        let values: Vec<Value> = texts()
+            .iter()
+            .map(|t| Value::from(i64::from(fnv1.h32(t) as i32)))
+            .collect();
+        let step = check_hash(&texts(), &values).step.unwrap();
+        assert_eq!(
+            (step.mistake.as_str(), step.also[0].mistake.as_str()),
+            ("fnv-1", "signed-comparison")
+        );
     }
 }

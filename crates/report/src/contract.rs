@@ -756,8 +756,8 @@ pub struct HashStep {
     pub text: String,
     /// The pinned h32 of `text`.
     pub pinned: u32,
-    /// The submission's h32 of `text`.
-    pub yours: u32,
+    /// The submission's h32 of `text`: negative when its h32 is signed.
+    pub yours: i64,
 }
 
 /// One more wrong step of a learner's h32 ([`HashStep::also`]).
@@ -778,6 +778,7 @@ pub struct HashMismatch {
     pub text: String,
     /// The pinned h32 of `text`.
     pub pinned: u32,
+    /// The submission's value: negative when its h32 is signed.
     /// What the submission's h32 returned for it, as it returned it.
     pub yours: Value,
 }

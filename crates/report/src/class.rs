@@ -434,7 +434,8 @@ mod tests {
     #[test]
     fn a_pair_of_mistakes_counts_for_both_and_a_closest_one_for_neither() {
         // vnode-ring: bisect_right's strictly-after, remove_while_iterating's
-        // partial-removal, and after_partial_removal's two together.
+        // partial-removal, after_partial_removal's two together, and
+        // three_slips's three (those two and no-wrap).
         let r = report("vnode-ring");
         let counted: Vec<(String, usize)> = class_mistakes(&r)
             .mistakes
@@ -443,8 +444,12 @@ mod tests {
             .collect();
         assert_eq!(
             counted,
-            // Two students each: by id.
-            [("partial-removal".into(), 2), ("strictly-after".into(), 2)]
+            // Most students first, then by id.
+            [
+                ("partial-removal".into(), 3),
+                ("strictly-after".into(), 3),
+                ("no-wrap".into(), 1)
+            ]
         );
         let mut r = r;
         for s in &mut r.submissions {
@@ -465,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pair_counts_for_each_of_its_mistakes_and_for_itself() {
+    fn a_combination_counts_for_each_of_its_mistakes_and_for_itself() {
         let report = report("vnode-ring");
         let summary = class_mistakes(&report);
         // Derived from the fixture's own submissions, one at a time.
@@ -473,12 +478,15 @@ mod tests {
         let mut pairs = 0;
         for s in &report.submissions {
             let ids = named_ids(s);
-            pairs += usize::from(ids.len() == 2);
+            pairs += usize::from(ids.len() > 1);
             for id in ids {
                 *expected.entry(id.to_owned()).or_default() += 1;
             }
         }
-        assert!(pairs > 0, "the fixture has two mistakes made together");
+        assert!(
+            pairs > 1,
+            "the fixture has two and three mistakes made together"
+        );
         let counted: BTreeMap<String, usize> = summary
             .mistakes
             .iter()
@@ -493,6 +501,8 @@ mod tests {
                 .sum::<usize>(),
             pairs
         );
+        let sizes: Vec<usize> = summary.pairs.iter().map(|p| p.ids.len()).collect();
+        assert!(sizes.contains(&2) && sizes.contains(&3), "{sizes:?}");
         assert_eq!(summary.judged, report.submissions.len());
     }
 

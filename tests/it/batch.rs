@@ -2,7 +2,9 @@
 //! sharding plus merge against one unsharded run, and an interrupted batch
 //! resumed without regrading what was done.
 
-use crate::support::{self, copy_tree, grader, json, json_ok, output, root, run, tempdir};
+use crate::support::{
+    self, copy_tree, grader, json, json_ok, output, root, run, slow_class, tempdir,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -270,21 +272,10 @@ fn a_class_is_graded_in_parallel_and_sharded_grading_merges_to_the_same_report()
 #[test]
 fn an_interrupted_batch_resumes_without_regrading() {
     let dir = tempdir();
-    let class = dir.path().join("class");
     // Each student takes about a second per case, so the batch can be
     // stopped half-way.
-    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    let class = slow_class(dir.path());
     let names: Vec<String> = (0..6).map(|i| format!("s{i}")).collect();
-    for name in &names {
-        let folder = class.join(name);
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("router.py"), slow).unwrap();
-        std::fs::copy(
-            root().join("submissions/python/correct_class.py"),
-            folder.join("correct_base.py"),
-        )
-        .unwrap();
-    }
     let results = dir.path().join("results");
     let args = |resume: bool| {
         let mut a = vec![
@@ -706,23 +697,6 @@ fn a_report_read_back_tells_a_null_answer_from_none() {
         "{human}"
     );
     assert_eq!(read_back, human);
-}
-
-/// A class of six students that each take about a second, in `dir/class`.
-fn slow_class(dir: &Path) -> PathBuf {
-    let class = dir.join("class");
-    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
-    for i in 0..6 {
-        let folder = class.join(format!("s{i}"));
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("router.py"), slow).unwrap();
-        std::fs::copy(
-            root().join("submissions/python/correct_class.py"),
-            folder.join("correct_base.py"),
-        )
-        .unwrap();
-    }
-    class
 }
 
 /// Sends SIGINT to `child`, as Ctrl-C does.

@@ -248,3 +248,21 @@ pub fn effective_uid() -> u32 {
         .and_then(|euid| euid.parse().ok())
         .unwrap()
 }
+
+/// A class of six correct students, `s0` to `s5`, that each take about a
+/// second, in `dir/class`.
+pub fn slow_class(dir: &Path) -> PathBuf {
+    let class = dir.join("class");
+    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
+    for i in 0..6 {
+        let folder = class.join(format!("s{i}"));
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("router.py"), slow).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            folder.join("correct_base.py"),
+        )
+        .unwrap();
+    }
+    class
+}

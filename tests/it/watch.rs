@@ -7,7 +7,7 @@
 //! in its line mode. Also `grader grade` on a terminal, which folds the
 //! failures past the third.
 
-use crate::support::{root, run, shared, tempdir, text};
+use crate::support::{root, run, shared, slow_class, tempdir, text};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -686,18 +686,7 @@ fn grade_on_a_terminal_counts_the_tests_and_its_clock_moves_during_one() {
 fn ctrl_c_during_a_class_clears_the_progress_line_and_says_what_was_saved() {
     let _gate = shared();
     let dir = tempdir();
-    let class = dir.path().join("class");
-    let slow = "import time\nfrom correct_base import Router as _R\n\nclass Router(_R):\n    def route(self, key):\n        time.sleep(0.05)\n        return super().route(key)\n";
-    for i in 0..6 {
-        let folder = class.join(format!("s{i}"));
-        std::fs::create_dir_all(&folder).unwrap();
-        std::fs::write(folder.join("router.py"), slow).unwrap();
-        std::fs::copy(
-            root().join("submissions/python/correct_class.py"),
-            folder.join("correct_base.py"),
-        )
-        .unwrap();
-    }
+    slow_class(dir.path());
     let tmux = Tmux::new("grade-ctrlc");
     tmux.start(&format!(
         // The shell survives the Ctrl-C its job gets (see above), and

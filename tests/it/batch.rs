@@ -802,3 +802,63 @@ fn an_interrupted_grading_says_what_it_saved_and_exits_130() {
         "{rest}"
     );
 }
+
+/// A class's human report ends with a table of its students and their
+/// scores, and with --output the run says where the report and the
+/// gradebook went (standard output stays empty).
+#[test]
+fn a_class_report_lists_every_student_and_says_where_it_went() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    for (name, file) in [
+        ("ann", "python/correct_class.py"),
+        ("bob", "python/lowest_score.py"),
+    ] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        std::fs::copy(
+            root().join("submissions").join(file),
+            class.join(name).join("router.py"),
+        )
+        .unwrap();
+    }
+    let report = dir.path().join("report.txt");
+    let gradebook = dir.path().join("grades.csv");
+    let out = output(
+        grader()
+            .args(["grade", "--output"])
+            .arg(&report)
+            .arg("--gradebook")
+            .arg(&gradebook)
+            .arg(&class),
+    );
+    let stderr = crate::support::text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty());
+    for said in [
+        format!("wrote the human report to {}", report.display()),
+        format!("wrote the gradebook to {}", gradebook.display()),
+    ] {
+        assert!(stderr.contains(&said), "{stderr}");
+    }
+    let human = std::fs::read_to_string(&report).unwrap();
+    let (_, table) = human
+        .split_once("1 of 2 submissions accepted")
+        .unwrap_or_else(|| panic!("{human}"));
+    let row = |name: &str| -> Vec<String> {
+        table
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no row for {name}:\n{table}"))
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    // student, verdict, earned / possible, passed / total.
+    let (ann, bob) = (row("ann"), row("bob"));
+    assert_eq!(ann[..5], ["ann", "accepted", "100", "/", "100"]);
+    assert_eq!(ann[5], ann[7], "a correct submission passes every test");
+    assert_eq!(bob[..2], ["bob", "wrong-answer"]);
+    let passed: u32 = bob[5].parse().unwrap();
+    let total: u32 = bob[7].parse().unwrap();
+    assert!(passed < total, "{bob:?}");
+}

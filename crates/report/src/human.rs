@@ -76,7 +76,51 @@ pub fn render_human_with(
             "\n{HEAD}{passed} of {} submissions accepted{HEAD:#}",
             report.submissions.len()
         )?;
+        render_class_scores(report, out)?;
         render_class_mistakes(&super::class::class_mistakes(report), out)?;
+    }
+    Ok(())
+}
+
+/// The class's table of students: each one's verdict, score and tests
+/// passed, in report order, as the step summary and the HTML page have it.
+fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let header = ["student", "verdict", "score", "tests passed"].map(str::to_owned);
+    let rows: Vec<[String; 4]> = report
+        .submissions
+        .iter()
+        .map(|s| {
+            [
+                visible(&s.name),
+                s.verdict.to_string(),
+                format!("{} / {}", earned(&s.points), possible(&s.points)),
+                format!("{} / {}", s.passed, s.total),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..4)
+        .map(|i| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| display_width(&r[i]))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    writeln!(out)?;
+    for (i, row) in std::iter::once(&header).chain(&rows).enumerate() {
+        let line = format!(
+            "  {}  {}  {}  {}",
+            pad(&row[0], widths[0]),
+            pad(&row[1], widths[1]),
+            pad(&row[2], widths[2]),
+            row[3]
+        );
+        if i == 0 {
+            writeln!(out, "{DIM}{}{DIM:#}", line.trim_end())?;
+        } else {
+            writeln!(out, "{}", line.trim_end())?;
+        }
     }
     Ok(())
 }

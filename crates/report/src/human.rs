@@ -98,24 +98,39 @@ fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..4)
+    writeln!(out)?;
+    write_table(&header, &rows, out)
+}
+
+/// A table with its `header` dimmed, each column but the last padded to
+/// its widest cell, indented by two spaces.
+fn write_table<const N: usize>(
+    header: &[String; N],
+    rows: &[[String; N]],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let widths: Vec<usize> = (0..N)
         .map(|i| {
-            std::iter::once(&header)
-                .chain(&rows)
+            std::iter::once(header)
+                .chain(rows)
                 .map(|r| display_width(&r[i]))
                 .max()
                 .unwrap_or(0)
         })
         .collect();
-    writeln!(out)?;
-    for (i, row) in std::iter::once(&header).chain(&rows).enumerate() {
-        let line = format!(
-            "  {}  {}  {}  {}",
-            pad(&row[0], widths[0]),
-            pad(&row[1], widths[1]),
-            pad(&row[2], widths[2]),
-            row[3]
-        );
+    for (i, row) in std::iter::once(header).chain(rows).enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, cell)| {
+                if c + 1 < N {
+                    pad(cell, widths[c])
+                } else {
+                    cell.clone()
+                }
+            })
+            .collect();
+        let line = format!("  {}", cells.join("  "));
         if i == 0 {
             writeln!(out, "{DIM}{}{DIM:#}", line.trim_end())?;
         } else {
@@ -169,28 +184,7 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
         }))
         .collect();
     let header = ["mistake", "students", "share"].map(str::to_owned);
-    let widths: Vec<usize> = (0..2)
-        .map(|i| {
-            std::iter::once(&header)
-                .chain(&rows)
-                .map(|r| display_width(&r[i]))
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for (i, row) in std::iter::once(&header).chain(&rows).enumerate() {
-        let line = format!(
-            "  {}  {}  {}",
-            pad(&row[0], widths[0]),
-            pad(&row[1], widths[1]),
-            row[2]
-        );
-        if i == 0 {
-            writeln!(out, "{DIM}{}{DIM:#}", line.trim_end())?;
-        } else {
-            writeln!(out, "{}", line.trim_end())?;
-        }
-    }
+    write_table(&header, &rows, out)?;
     for line in super::class::other_students(c) {
         writeln!(out, "  {line}")?;
     }

@@ -887,7 +887,9 @@ fn through_npm_the_commands_to_type_are_npx_grader() {
         ("grade --cache-dir cache router.py", "grade exited"),
         ("watch --cache-dir cache router.py", "tests pass · score"),
     ] {
-        let tmux = Tmux::new("npx");
+        // A server of its own for each: the one before is still going
+        // away when the next starts, and one socket would be shared.
+        let tmux = Tmux::new(&format!("npx-{}", command.split(' ').next().unwrap_or("")));
         tmux.start(&format!(
             "cd '{}' && unset GRADER_INVOKED_AS; node '{}' --challenges '{}' {command}; echo \"grade exited $?\"; sleep 600",
             work.display(),

@@ -458,8 +458,9 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
 /// Holds the command line's limits to what correct submissions in
 /// `languages` (those to be graded) need, as challenge.toml's are held.
 fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Result<(), Error> {
+    let runtimes: Vec<_> = languages.iter().map(|l| l.runtime()).collect();
     for (limit, value) in args.limits() {
-        limit.check_for(value, languages).map_err(|why| {
+        limit.check_for(value, &runtimes).map_err(|why| {
             let flag = limit.flag().unwrap_or_default();
             Error::Usage(format!("{flag} {value}: {why}"))
         })?;

@@ -79,6 +79,18 @@ pub const TABLE: [Spec; 4] = [
 pub const ENTRY_STEM: &str = "router";
 
 impl Language {
+    /// What the language runs on, for the limits a correct submission
+    /// needs (a program of its own, or of no known language, is held to
+    /// what a compiled one needs).
+    pub fn runtime(self) -> crate::challenge::limits::Runtime {
+        use crate::challenge::limits::Runtime;
+        match self {
+            Language::JavaScript | Language::TypeScript => Runtime::Node,
+            Language::Python => Runtime::Python,
+            Language::Rust | Language::Executable | Language::Unknown => Runtime::Compiled,
+        }
+    }
+
     /// The language's row of [`TABLE`], for modules.
     pub fn spec(self) -> Option<&'static Spec> {
         TABLE.iter().find(|s| s.language == self)

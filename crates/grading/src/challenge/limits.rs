@@ -1,7 +1,6 @@
 //! `[limits]` of `challenge.toml`, and the least of each that a correct
 //! submission needs.
 
-use crate::lang::Language;
 use serde::Deserialize;
 use std::time::Duration;
 
@@ -164,17 +163,14 @@ impl Limit {
         self.check_for(value, &[])
     }
 
-    /// Whether `value` leaves a correct submission in each of `languages`
-    /// room to pass (in any language when none is given); if not, why,
-    /// and the least that does.
-    pub fn check_for(self, value: u64, languages: &[Language]) -> Result<(), String> {
-        let all = [Language::JavaScript];
-        let languages = if languages.is_empty() {
-            &all
-        } else {
-            languages
-        };
-        let (least, who) = languages
+    /// Whether `value` leaves a correct submission on each of `runtimes`
+    /// room to pass (on any when none is given); if not, why, and the
+    /// least that does.
+    pub fn check_for(self, value: u64, runtimes: &[Runtime]) -> Result<(), String> {
+        // Node.js needs the most of every limit.
+        let all = [Runtime::Node];
+        let runtimes = if runtimes.is_empty() { &all } else { runtimes };
+        let (least, who) = runtimes
             .iter()
             .map(|&l| self.least(l))
             .max_by_key(|(least, _)| *least)
@@ -209,12 +205,11 @@ impl Limit {
     /// - the others (output, file size, scratch, the extra runs): a correct
     ///   submission writes no file and prints nothing, and passes with 1.
     ///
-    /// Memory, processes and open files are `language`'s own (a program
-    /// that speaks the protocol itself is held to what Rust's need), the
-    /// CPU time every language's.
-    fn least(self, language: Language) -> (u64, &'static str) {
-        let node = matches!(language, Language::JavaScript | Language::TypeScript);
-        let python = language == Language::Python;
+    /// Memory, processes and open files are `runtime`'s own, the CPU time
+    /// every runtime's.
+    fn least(self, runtime: Runtime) -> (u64, &'static str) {
+        let node = runtime == Runtime::Node;
+        let python = runtime == Runtime::Python;
         match self {
             Limit::Time => (
                 100,
@@ -234,6 +229,18 @@ impl Limit {
             Limit::ExtraRun | Limit::ExtrasBudget => (1, "a limit of 0 leaves no time for any run"),
         }
     }
+}
+
+/// What a submission runs on, as far as the limits it needs go: the
+/// languages map onto these (`lang::Language::runtime`), so that the
+/// challenge's rules need not know the languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runtime {
+    /// JavaScript and TypeScript.
+    Node,
+    Python,
+    /// Rust, and a program that speaks the protocol itself.
+    Compiled,
 }
 
 #[cfg(test)]

@@ -114,7 +114,12 @@ impl Catalogue {
     /// solution, that turn different knobs (so they commute) and together
     /// give a solution no one mistake gives.
     pub fn pairs(&self) -> Vec<[Made; 2]> {
-        let each = self.changes();
+        self.pairs_of(&self.changes())
+    }
+
+    /// [`Catalogue::pairs`] of `each`, the mistakes that change the right
+    /// solution.
+    fn pairs_of(&self, each: &[Made]) -> Vec<[Made; 2]> {
         // A pair that is some one mistake is that mistake.
         let singles: Vec<Knobs> = each.iter().map(|m| self.solution(&[*m])).collect();
         let mut pairs = Vec::new();
@@ -136,17 +141,17 @@ impl Catalogue {
     /// nearly every answer, so they show alone or in pairs, and with them
     /// in there would be thousands of triples to try.
     pub fn triples(&self) -> Vec<[Made; 3]> {
-        let each: Vec<Made> = self
-            .changes()
+        let changes = self.changes();
+        let mut fewer: Vec<Knobs> = changes.iter().map(|m| self.solution(&[*m])).collect();
+        fewer.extend(
+            self.pairs_of(&changes)
+                .iter()
+                .map(|pair| self.solution(pair)),
+        );
+        let each: Vec<Made> = changes
             .into_iter()
             .filter(|m| self.knobs(&[*m]).scores_like(&self.base))
             .collect();
-        let mut fewer: Vec<Knobs> = self
-            .changes()
-            .iter()
-            .map(|m| self.solution(&[*m]))
-            .collect();
-        fewer.extend(self.pairs().iter().map(|pair| self.solution(pair)));
         let mut triples = Vec::new();
         for (i, &a) in each.iter().enumerate() {
             for (j, &b) in each.iter().enumerate().skip(i + 1) {

@@ -68,7 +68,7 @@ pub enum Command {
     /// Rewrite expected files from the reference, showing each change
     Bless(BlessArgs),
     /// Check everything a grading run depends on
-    Validate(SuiteArgs),
+    Validate(SuitesArgs),
     /// Generate a reproducible case and its expected output
     Gen(GenArgs),
 }
@@ -321,7 +321,7 @@ impl GradingArgs {
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
     #[command(flatten)]
-    pub suite: SuiteArgs,
+    pub suites: SuitesArgs,
 
     /// How to write the audit
     #[arg(long, short, value_enum, default_value_t = AuditFormat::Human)]
@@ -330,7 +330,7 @@ pub struct AuditArgs {
     /// Instead of the mistakes: grade these correct submissions, measure
     /// the CPU time of every case, and propose each group's time limit as
     /// twice the slowest correct case, in whole seconds, at least 1 s
-    #[arg(long, value_name = "SUBMISSION", num_args = 1..)]
+    #[arg(long, value_name = "SUBMISSION", num_args = 1.., conflicts_with = "all")]
     pub limits: Vec<PathBuf>,
 
     /// With --limits: write the proposed limits to the challenge's
@@ -365,6 +365,18 @@ pub struct SuiteArgs {
     pub tests: Option<PathBuf>,
 }
 
+/// The suites of a command that reads them (`validate`, `audit`,
+/// `bless`): one challenge's, a `--tests` folder, or every challenge's.
+#[derive(Debug, clap::Args)]
+pub struct SuitesArgs {
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
+    /// Every challenge, each with its own tests
+    #[arg(long, conflicts_with_all = ["challenge", "tests"])]
+    pub all: bool,
+}
+
 /// Arguments of `grader add`.
 #[derive(Debug, clap::Args)]
 pub struct AddArgs {
@@ -386,7 +398,7 @@ pub struct AddArgs {
 #[derive(Debug, clap::Args)]
 pub struct BlessArgs {
     #[command(flatten)]
-    pub suite: SuiteArgs,
+    pub suites: SuitesArgs,
 
     /// Change nothing; exit 1 if any expected file would change
     #[arg(long)]

@@ -62,13 +62,38 @@ impl Status {
 /// The exit code of an error.
 pub fn exit_code(error: &Error) -> u8 {
     match error {
-        Error::Usage(_) | Error::Invalid(_) => exit::INVALID,
+        Error::Usage(_) | Error::Invalid { .. } => exit::INVALID,
         Error::Runtime { .. } | Error::Busy(_) | Error::Io { .. } => exit::GRADER_FAULT,
     }
 }
 
 /// Runs the command `cli` names, writing to `out`.
 pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
+    dispatch(cli, out).map_err(|error| match undone(&cli.command) {
+        Some(what) => error.undone(what),
+        None => error,
+    })
+}
+
+/// What a command does not do when the challenge or test files are
+/// invalid, to say so; `validate`'s work is to find them, and the others
+/// read no such files.
+fn undone(command: &Command) -> Option<&'static str> {
+    match command {
+        Command::Grade(_) | Command::Watch(_) | Command::Prairielearn(_) => Some("graded"),
+        Command::Rejudge(_) => Some("rejudged"),
+        Command::Audit(args) if !args.limits.is_empty() => Some("measured"),
+        Command::Audit(_) => Some("audited"),
+        Command::Add(_) | Command::Bless(_) | Command::Gen(_) | Command::Init(_) => Some("written"),
+        Command::List => Some("listed"),
+        Command::Show { .. } => Some("shown"),
+        Command::Validate(_) | Command::Hash { .. } | Command::Merge(_) | Command::Compare(_) => {
+            None
+        }
+    }
+}
+
+fn dispatch(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     match &cli.command {
         Command::Grade(args) => grade(cli, args, out),
         Command::Watch(args) => watch(cli, args),

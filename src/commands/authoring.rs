@@ -4,31 +4,53 @@
 use super::{Error, Status};
 use crate::cli::{
     AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, GradeArgs, GradingArgs, SuiteArgs,
+    SuitesArgs,
 };
-use grading::challenge::{self, Challenge};
+use grading::challenge::{self, Challenge, Suite};
+use grading::error::Problem;
 use std::io::Write;
 
-/// `grader audit`: every known mistake against the suite.
+/// `grader audit`: every known mistake against the suite, or against
+/// each challenge's with `--all`.
 pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
     if !args.limits.is_empty() {
         return audit_limits(cli, args, out);
     }
-    let (challenge, dir, own) = authoring(cli, &args.suite, None)?;
-    let suite = challenge.load_suite(&dir, own)?;
-    let cases: Vec<&challenge::Case> = suite.cases().collect();
-    let rows = grading::diagnose::audit(&challenge, &cases);
-    match args.format {
-        AuditFormat::Json => report::authoring::render_audit_json(&rows, out),
-        AuditFormat::Human => {
-            report::authoring::render_audit(&challenge.id, cases.len(), &rows, out)
+    let suites = every_suite(suites(cli, &args.suites, None, true)?)?;
+    let audits: Vec<(&str, usize, Vec<grading::diagnose::AuditRow>)> = suites
+        .iter()
+        .map(|(challenge, suite)| {
+            let cases: Vec<&challenge::Case> = suite.cases().collect();
+            let rows = grading::diagnose::audit(challenge, &cases);
+            (challenge.id.as_str(), cases.len(), rows)
+        })
+        .collect();
+    match (args.format, args.suites.all) {
+        (AuditFormat::Json, false) => report::authoring::render_audit_json(&audits[0].2, out),
+        (AuditFormat::Json, true) => {
+            let each: Vec<(&str, &[grading::diagnose::AuditRow])> = audits
+                .iter()
+                .map(|(id, _, rows)| (*id, rows.as_slice()))
+                .collect();
+            report::authoring::render_audits_json(&each, out)
+        }
+        (AuditFormat::Human, _) => {
+            audits
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, (id, cases, rows))| {
+                    if i > 0 {
+                        writeln!(out)?;
+                    }
+                    report::authoring::render_audit(id, *cases, rows, out)
+                })
         }
     }
     .map_err(Error::io("cannot write output"))?;
-    Ok(if rows.iter().all(|r| !r.caught_by.is_empty()) {
-        Status::Passed
-    } else {
-        Status::Failed
-    })
+    let gaps = audits
+        .iter()
+        .any(|(_, _, rows)| rows.iter().any(|r| r.caught_by.is_empty()));
+    Ok(if gaps { Status::Failed } else { Status::Passed })
 }
 
 /// `grader audit --limits`: the correct submissions named graded one at a
@@ -38,7 +60,7 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
 fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
     use grading::author::limits;
     let writes = args.write.then_some("audit --limits --write");
-    let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
+    let (challenge, dir, own) = authoring(cli, &args.suites.suite, writes)?;
     if args.write && !own {
         return Err(Error::Usage(
             "--write sets the limits of the challenge's own groups, and --tests names other cases: measure without --write, and set time_ms in challenge.toml yourself".into(),
@@ -73,9 +95,9 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         exit_zero: true,
         ..GradeArgs::of(
             GradingArgs {
-                tests: args.suite.tests.clone(),
+                tests: args.suites.suite.tests.clone(),
                 time_limit: Some(measuring),
-                ..GradingArgs::of(args.suite.challenge.clone(), args.cache_dir.clone())
+                ..GradingArgs::of(args.suites.suite.challenge.clone(), args.cache_dir.clone())
             },
             args.limits.clone(),
         )
@@ -190,9 +212,77 @@ fn authoring(
     Ok((challenge, dir, own))
 }
 
+/// One suite loaded for a command that reads suites, or the problems
+/// that kept it from loading.
+type Loaded = Result<(Challenge, Suite), Vec<Problem>>;
+
+/// The suites `args` names: one challenge's (or a `--tests` folder), or
+/// with `--all` every challenge's own, each loaded (its expected files
+/// read when `read_expected`) or with the problems that stopped it. A
+/// command that writes (`writes`, its name) may not write into the
+/// embedded challenges' folder.
+fn suites(
+    cli: &Cli,
+    args: &SuitesArgs,
+    writes: Option<&str>,
+    read_expected: bool,
+) -> Result<Vec<Loaded>, Error> {
+    let load = |challenge: Challenge, dir: &std::path::Path, own| -> Result<Loaded, Error> {
+        match challenge.load_suite_with(dir, own, read_expected) {
+            Ok(suite) => Ok(Ok((challenge, suite))),
+            Err(Error::Invalid { problems, .. }) => Ok(Err(problems)),
+            Err(other) => Err(other),
+        }
+    };
+    if !args.all {
+        let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
+        return Ok(vec![load(challenge, &dir, own)?]);
+    }
+    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    if let Some(command) = writes {
+        root.check_writable(&format!("`grader {command} --all`"))?;
+    }
+    let ids = root.ids()?;
+    if ids.is_empty() {
+        return Err(Error::Usage(format!(
+            "--all: there is no challenge in {} (a folder with a challenge.toml)",
+            root.source.describe()
+        )));
+    }
+    let mut loaded = Vec::new();
+    for id in ids {
+        loaded.push(match root.load(&id) {
+            Ok(challenge) => {
+                let dir = challenge.tests_dir();
+                load(challenge, &dir, true)?
+            }
+            Err(Error::Invalid { problems, .. }) => Err(problems),
+            Err(other) => return Err(other),
+        });
+    }
+    Ok(loaded)
+}
+
+/// Every suite, or the problems of all that did not load: a command that
+/// changes or judges suites works on all or on none.
+fn every_suite(loaded: Vec<Loaded>) -> Result<Vec<(Challenge, Suite)>, Error> {
+    let mut suites = Vec::new();
+    let mut problems = Vec::new();
+    for one in loaded {
+        match one {
+            Ok(pair) => suites.push(pair),
+            Err(found) => problems.extend(found),
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(suites),
+        false => Err(Error::invalid(problems)),
+    }
+}
+
 pub(super) fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite, Some("add"))?;
-    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
+    let (challenge, dir, _) = authoring(cli, &args.suite, Some("add"))?;
+    let folder = challenge.case_folder(&dir, &args.group, &args.name)?;
     let text = match &args.file {
         Some(file) => std::fs::read_to_string(file)
             .map_err(|e| Error::Usage(format!("cannot read {}: {e}", file.display())))?,
@@ -212,44 +302,71 @@ pub(super) fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Stat
 
 pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let writes = (!args.check).then_some("bless");
-    let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
-    let suite = challenge.load_suite_with(&dir, own, false)?;
-    let changes = grading::author::blessings(&challenge, &suite);
-    report::authoring::render_bless(&changes, args.check, out)
-        .map_err(Error::io("cannot write output"))?;
-    if changes.is_empty() {
+    // Expected files are not read: they may be broken, and bless rewrites
+    // them.
+    let suites = every_suite(suites(cli, &args.suites, writes, false)?)?;
+    let changes: Vec<(&str, Vec<grading::author::Blessing>)> = suites
+        .iter()
+        .map(|(challenge, suite)| {
+            (
+                challenge.id.as_str(),
+                grading::author::blessings(challenge, suite),
+            )
+        })
+        .collect();
+    for (id, changed) in &changes {
+        report::authoring::render_bless(id, changed, args.check, out)
+            .map_err(Error::io("cannot write output"))?;
+    }
+    if changes.iter().all(|(_, changed)| changed.is_empty()) {
         return Ok(Status::Passed);
     }
     if args.check {
         return Ok(Status::Failed);
     }
-    grading::author::bless(&changes)?;
+    for (_, changed) in &changes {
+        grading::author::bless(changed)?;
+    }
     Ok(Status::Passed)
 }
 
-pub(super) fn validate(cli: &Cli, args: &SuiteArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, args, None)?;
+/// `grader validate`: every problem of the suite, or of each challenge's
+/// with `--all` (one that does not load does not stop the others).
+pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let mut problems = Vec::new();
     // Loading checks challenge.toml, every case and every expected file.
-    let suite = challenge.load_suite(&dir, own)?;
-    let findings = grading::author::validate(&challenge, &suite);
-    report::authoring::render_findings(&findings, out).map_err(Error::io("cannot write output"))?;
-    if findings.iter().any(|f| f.error) {
-        return Err(Error::Invalid(
-            findings
-                .into_iter()
-                .filter(|f| f.error)
-                .map(|f| f.problem)
-                .collect(),
-        ));
+    for loaded in suites(cli, args, None, true)? {
+        let (challenge, suite) = match loaded {
+            Ok(pair) => pair,
+            Err(found) => {
+                problems.extend(found);
+                continue;
+            }
+        };
+        let findings = grading::author::validate(&challenge, &suite);
+        report::authoring::render_findings(&findings, out)
+            .map_err(Error::io("cannot write output"))?;
+        let warnings = findings.iter().filter(|f| !f.error).count();
+        let errors: Vec<Problem> = findings
+            .into_iter()
+            .filter(|f| f.error)
+            .map(|f| f.problem)
+            .collect();
+        if errors.is_empty() {
+            report::authoring::render_valid(&challenge.id, &suite, warnings, out)
+                .map_err(Error::io("cannot write output"))?;
+        }
+        problems.extend(errors);
     }
-    report::authoring::render_valid(&challenge.id, &suite, findings.len(), out)
-        .map_err(Error::io("cannot write output"))?;
-    Ok(Status::Passed)
+    match problems.is_empty() {
+        true => Ok(Status::Passed),
+        false => Err(Error::invalid(problems)),
+    }
 }
 
 pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let (challenge, dir, own) = authoring(cli, &args.suite, Some("gen"))?;
-    let folder = challenge.case_folder(&dir, own, &args.group, &args.name)?;
+    let (challenge, dir, _) = authoring(cli, &args.suite, Some("gen"))?;
+    let folder = challenge.case_folder(&dir, &args.group, &args.name)?;
     let request = grading::generate::Request {
         profile: args.profile,
         seed: args.seed,

@@ -66,7 +66,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
             "--tests",
             dir.path().to_str().unwrap(),
             "--group",
-            "other",
+            "edge",
             "wrong",
         ],
         &wrong,
@@ -82,7 +82,7 @@ fn pasting_the_pages_sample_reproduces_the_shipped_files() {
         "{}",
         text(&out.stderr)
     );
-    assert!(!dir.path().join("other/wrong.json").exists());
+    assert!(!dir.path().join("edge/wrong.json").exists());
     // And an existing case is never overwritten.
     let again = run_with_stdin(
         &[
@@ -228,7 +228,7 @@ fn generate(challenge: &str, dir: &Path, profile: &str, seed: &str, extra: &[&st
         "--seed",
         seed,
         "--group",
-        "g",
+        "edge",
         profile,
     ];
     args.extend(extra);
@@ -258,8 +258,8 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
         );
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     }
-    for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
-        let other = b.path().join("g").join(entry.file_name());
+    for entry in std::fs::read_dir(a.path().join("edge")).unwrap().flatten() {
+        let other = b.path().join("edge").join(entry.file_name());
         assert_eq!(
             std::fs::read(entry.path()).unwrap(),
             std::fs::read(other).unwrap(),
@@ -271,8 +271,8 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     let c = tempdir();
     generate("rendezvous-router", c.path(), "random", "43", &[]);
     assert_ne!(
-        std::fs::read(a.path().join("g/random.json")).unwrap(),
-        std::fs::read(c.path().join("g/random.json")).unwrap()
+        std::fs::read(a.path().join("edge/random.json")).unwrap(),
+        std::fs::read(c.path().join("edge/random.json")).unwrap()
     );
 
     // Everything generated is valid, and the ties case has a route that
@@ -307,8 +307,8 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
                 );
             }
         }
-        for entry in std::fs::read_dir(a.path().join("g")).unwrap().flatten() {
-            let other = b.path().join("g").join(entry.file_name());
+        for entry in std::fs::read_dir(a.path().join("edge")).unwrap().flatten() {
+            let other = b.path().join("edge").join(entry.file_name());
             assert_eq!(
                 std::fs::read(entry.path()).unwrap(),
                 std::fs::read(other).unwrap(),
@@ -383,7 +383,7 @@ fn gen_with_no_initial_node_writes_valid_cases_for_every_profile() {
                 text(&out.stderr)
             );
             let read = |name: &str| -> Value {
-                let path = dir.path().join("g").join(name);
+                let path = dir.path().join("edge").join(name);
                 serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
             };
             let case = read(&format!("{profile}.json"));

@@ -99,7 +99,7 @@ fn big_case(dir: &Path) -> String {
     let ops: Vec<Value> = (0..OPS)
         .map(|i| serde_json::json!(["route", format!("k{i}")]))
         .collect();
-    let tests = dir.join("tests");
+    let tests = dir.join("edge");
     std::fs::create_dir_all(&tests).unwrap();
     let case = serde_json::json!([[[node.clone()]], ops]);
     std::fs::write(tests.join("big.json"), case.to_string()).unwrap();
@@ -119,7 +119,7 @@ const PEAK_LIMIT: u64 = 200 << 20;
 fn a_reply_is_read_only_as_far_as_its_case_allows_and_memory_stays_small() {
     let dir = tempdir();
     let node = big_case(dir.path());
-    let tests = dir.path().join("tests");
+    let tests = dir.path().join("edge");
     // What the escaped answers take: the longest legitimate reply's body.
     let legitimate = OPS * (2 + 6 * node.len() + 2);
 

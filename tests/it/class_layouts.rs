@@ -313,7 +313,7 @@ fn hidden_tests_checked_out_in_the_students_folder_beside_links_and_odd_names_ar
     let hidden = student.join("hidden");
     crate::support::copy_tree(
         &root().join("challenges/rendezvous-router/tests/sample"),
-        &hidden,
+        &hidden.join("sample"),
         |_| true,
     );
     let out = output(

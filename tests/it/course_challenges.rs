@@ -558,7 +558,7 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
         grader()
             .args(["add", "--challenge", "weighted-hrw", "--tests"])
             .arg(dir.path())
-            .args(["--group", "g", "hair"]),
+            .args(["--group", "edge", "hair"]),
         &format!("[[[[\"A\",1],[\"B\",{wb:?}]]],[[\"route\",\"k\"]]]"),
     );
     assert_eq!(out.status.code(), Some(2));
@@ -568,8 +568,8 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
         "{stderr}"
     );
     assert!(
-        !dir.path().join("g").exists()
-            || std::fs::read_dir(dir.path().join("g"))
+        !dir.path().join("edge").exists()
+            || std::fs::read_dir(dir.path().join("edge"))
                 .unwrap()
                 .next()
                 .is_none()
@@ -579,7 +579,7 @@ fn add_refuses_a_pasted_case_that_hangs_on_a_hair() {
 #[test]
 fn a_ring_asking_for_absurd_work_is_refused_at_load() {
     let dir = tempdir();
-    let group = dir.path().join("g");
+    let group = dir.path().join("edge");
     std::fs::create_dir_all(&group).unwrap();
     std::fs::write(
         group.join("k.json"),

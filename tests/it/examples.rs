@@ -2,7 +2,7 @@
 //! the verdicts listed in `submissions/expected.toml`, and the JSON report's
 //! public fields along the way.
 
-use crate::support::{copy_tree, grader, json, output, root, tempdir, text};
+use crate::support::{copy_tree, edge_suite, grader, json, output, root, tempdir, text};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -473,11 +473,8 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
     // ...and a failing test shows what the learner printed during it: the
     // same learner, whose route prints as before and then answers wrong.
     let dir = tempdir();
-    std::fs::write(
-        dir.path().join("wrong.json"),
-        r#"[[["a","b"]],[["route","k"]]]"#,
-    )
-    .unwrap();
+    let tests = edge_suite(dir.path());
+    std::fs::write(tests.join("wrong.json"), r#"[[["a","b"]],[["route","k"]]]"#).unwrap();
     let chatty =
         std::fs::read_to_string(root().join("submissions/python/chatty_correct.py")).unwrap();
     // In a folder of its own, beside the module it imports.
@@ -498,7 +495,7 @@ fn a_chatty_learner_is_accepted_and_its_prints_are_shown_when_it_fails() {
     let out = output(
         grader()
             .args(["grade", "--format", "json", "--tests"])
-            .arg(dir.path())
+            .arg(&tests)
             .arg(&wrong),
     );
     assert_eq!(out.status.code(), Some(1));

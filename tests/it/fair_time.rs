@@ -105,7 +105,7 @@ fn hostile_program(dir: &Path, name: &str) -> std::path::PathBuf {
 
 /// A tests folder with one sample case and its expected output.
 fn one_case(dir: &Path) -> std::path::PathBuf {
-    let tests = dir.join("tests");
+    let tests = dir.join("edge");
     std::fs::create_dir(&tests).unwrap();
     let sample = root().join("challenges/rendezvous-router/tests/sample");
     for name in [

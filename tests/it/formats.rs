@@ -2,7 +2,7 @@
 //! with nasty text in it, and the learner audience checked for leaks of
 //! hidden case data in every format.
 
-use crate::support::{grader, json, output, root, run, tempdir, xmllint};
+use crate::support::{edge_suite, grader, json, output, root, run, tempdir, xmllint};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -11,8 +11,8 @@ use std::process::Output;
 /// non-ASCII and a very long key, and whose expected outputs are wrong on
 /// purpose so that every failure path prints them.
 fn nasty_tests(dir: &Path) -> PathBuf {
-    let tests = dir.join("nasty");
-    std::fs::create_dir_all(&tests).unwrap();
+    // The group `edge`, in a folder of its own.
+    let tests = edge_suite(&dir.join("nasty"));
     let long = "k".repeat(5000);
     let keys = [
         "\u{1}\u{8}\u{1b}[31m",

@@ -337,7 +337,7 @@ fn no_learner_text_forges_a_gitlab_section() {
     std::fs::write(folder.join("router.py"), SECTION_ROUTER).unwrap();
     // A wrong answer (route), a raised error (add, remove) and what the
     // code printed, each failing test's.
-    let cases = dir.path().join("cases/g");
+    let cases = dir.path().join("cases/edge");
     std::fs::create_dir_all(&cases).unwrap();
     for (name, case) in [
         ("answer", r#"[[["a","b"]],[["route","k"]]]"#),

@@ -39,5 +39,6 @@ mod sources;
 mod standalone;
 mod starters;
 mod strict;
+mod suites;
 mod uids;
 mod watch;

@@ -57,7 +57,7 @@ fn ties_broken_by_pythons_salted_hash_fail_the_same_way_in_twenty_runs_of_twenty
 fn only_other_runs_fail(name: &str, tail: &str) {
     let dir = tempdir();
     let submission = correct_class_with(dir.path(), name, &format!("import os as _os\n{tail}"));
-    let tests = dir.path().join("tests");
+    let tests = dir.path().join("edge");
     std::fs::create_dir(&tests).unwrap();
     for case in ["tied-pair-alone.json", "tied-pair-alone.expected.json"] {
         std::fs::copy(
@@ -98,7 +98,7 @@ fn a_run_that_only_runs_out_of_memory_makes_no_finding() {
 fn graded_with(name: &str, tail: &str, case: &str) -> Value {
     let dir = tempdir();
     let submission = correct_class_with(dir.path(), name, &format!("import os as _os\n{tail}"));
-    let tests = dir.path().join("tests");
+    let tests = dir.path().join("edge");
     std::fs::create_dir(&tests).unwrap();
     std::fs::write(tests.join("case.json"), case).unwrap();
     grade(&submission, &tests)
@@ -148,7 +148,7 @@ fn only_what_a_tie_decides_is_replayed_of_a_passed_case() {
     let tied = graded_with("tied_elsewhere.py", &tail("listen-1"), TIED_THEN_NOT);
     let s = &tied["submissions"][0];
     assert_eq!(s["verdict"], "wrong-answer", "{s}");
-    assert_eq!(s["nondeterministic"]["tests"][0], "tests/case", "{s}");
+    assert_eq!(s["nondeterministic"]["tests"][0], "edge/case", "{s}");
     let untied = graded_with("untied_elsewhere.py", &tail("user:1"), TIED_THEN_NOT);
     let s = &untied["submissions"][0];
     assert_eq!(s["verdict"], "accepted", "{s}");

@@ -61,8 +61,8 @@ fn all_accepted(out: &std::process::Output, expected: usize) {
 fn a_relative_cache_and_paths_work_from_any_folder() {
     let dir = tempdir();
     correct_class(&dir.path().join("class"), true);
-    std::fs::create_dir_all(dir.path().join("hidden")).unwrap();
-    crate::support::copy_tree(&root().join(SAMPLE), &dir.path().join("hidden"), |_| true);
+    let sample = dir.path().join("hidden/sample");
+    crate::support::copy_tree(&root().join(SAMPLE), &sample, |_| true);
     let mut command = grader();
     command.current_dir(dir.path()).args([
         "grade",

@@ -340,7 +340,7 @@ class Router:
 #[test]
 fn shrinking_a_slow_failure_stops_at_its_budget_and_says_so() {
     let dir = tempdir();
-    let tests = dir.path().join("tests");
+    let tests = dir.path().join("edge");
     std::fs::create_dir_all(&tests).unwrap();
     // Sixty nodes: dropping them one at a time alone would take a minute
     // of slow failing attempts.

@@ -374,7 +374,7 @@ fn the_embedded_challenges_are_not_changed_by_authoring_commands() {
         "--seed",
         "1",
         "--group",
-        "extra",
+        "churn",
         "one",
     ]);
     assert_eq!(
@@ -383,7 +383,7 @@ fn the_embedded_challenges_are_not_changed_by_authoring_commands() {
         "{}",
         text(&generated.stderr)
     );
-    assert!(mine.join("extra/one.json").is_file());
+    assert!(mine.join("churn/one.json").is_file());
 }
 
 #[test]

@@ -121,7 +121,8 @@ fn the_least_limits_let_every_language_pass() {
     std::fs::write(
         challenge.join("challenge.toml"),
         "title = \"t\"\noperations = [\"route\", \"add\", \"remove\"]\n\n[limits]\n\
-         time_ms = 100\nmemory_mb = 256\nprocesses = 32\nopen_files = 64\n",
+         time_ms = 100\nmemory_mb = 256\nprocesses = 32\nopen_files = 64\n\n\
+         [[groups]]\nname = \"sample\"\n",
     )
     .unwrap();
     let root = dir.path().to_str().unwrap();
@@ -254,22 +255,22 @@ fn unsafe_names_are_refused_by_add_gen_and_validate() {
     };
     for (group, name, wanted) in [
         (
-            "g",
+            "edge",
             "../up",
             "`../up` is not a case name: '/' cannot be in one",
         ),
         (
-            "g",
+            "edge",
             "two nodes",
             "`two nodes` is not a case name: ' ' cannot be in one",
         ),
         (
-            "g",
+            "edge",
             "x.json",
             "`x.json` is not a case name: `.json` is added to it",
         ),
         (
-            "g",
+            "edge",
             "_x",
             "`_x` is not a case name: it must start with a letter or a digit",
         ),
@@ -296,7 +297,7 @@ fn unsafe_names_are_refused_by_add_gen_and_validate() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "names/g/two nodes.json: `two nodes` is not a case name: ' ' cannot be in one"
+            "names/edge/two nodes.json: `two nodes` is not a case name: ' ' cannot be in one"
         ) && stderr.contains("1 problem"),
         "{stderr}"
     );
@@ -306,9 +307,9 @@ fn unsafe_names_are_refused_by_add_gen_and_validate() {
 fn oversized_cases_are_refused_at_load_at_their_place() {
     let tests = format!("{FIXTURES}/oversized");
     let wanted = [
-        "oversized/g/grows.json:10:3: once `add` adds \"k\", the ring holds 1100000 points (11 nodes × k = 100000), past the bound of 1000000; use at most 10 nodes with this k",
-        "oversized/g/loads.json:52:2: the loads up to here ask for 51000000 keys in all, past the bound of 50000000 per case",
-        "oversized/g/ring.json:1:3: with the constructor's nodes, the ring holds 1200000 points (2 nodes × k = 600000), past the bound of 1000000; use at most 1 node with this k",
+        "oversized/edge/grows.json:10:3: once `add` adds \"k\", the ring holds 1100000 points (11 nodes × k = 100000), past the bound of 1000000; use at most 10 nodes with this k",
+        "oversized/edge/loads.json:52:2: the loads up to here ask for 51000000 keys in all, past the bound of 50000000 per case",
+        "oversized/edge/ring.json:1:3: with the constructor's nodes, the ring holds 1200000 points (2 nodes × k = 600000), past the bound of 1000000; use at most 1 node with this k",
     ];
     for command in ["validate", "grade"] {
         let mut args = vec!["--challenge", "vnode-ring", "--tests", &tests];
@@ -325,7 +326,7 @@ fn oversized_cases_are_refused_at_load_at_their_place() {
 #[test]
 fn too_many_operations_are_refused_at_the_first_one_past_the_bound() {
     let dir = tempdir();
-    let group = dir.path().join("g");
+    let group = dir.path().join("edge");
     std::fs::create_dir_all(&group).unwrap();
     // One per line, so the first past the bound is on line 1,000,002.
     let mut case = String::from("[[[\"a\"]],\n[");
@@ -341,7 +342,7 @@ fn too_many_operations_are_refused_at_the_first_one_past_the_bound() {
     let (code, stderr) = fails(&["validate", "--tests", dir.path().to_str().unwrap()]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
-        stderr.contains("g/many.json:1000002:1: 1000001 operations are past the bound of 1000000 per case; split them over several cases"),
+        stderr.contains("edge/many.json:1000002:1: 1000001 operations are past the bound of 1000000 per case; split them over several cases"),
         "{stderr}"
     );
 }
@@ -360,7 +361,7 @@ fn gen_refuses_what_the_loader_would_refuse_and_writes_nothing() {
             "--seed",
             "1",
             "--group",
-            "g",
+            "edge",
             "c",
         ];
         args.extend(extra);
@@ -386,7 +387,7 @@ fn gen_refuses_what_the_loader_would_refuse_and_writes_nothing() {
         stderr.contains("1000001 operations are past the bound of 1000000 per case"),
         "{stderr}"
     );
-    assert!(!dir.path().join("g/c.json").exists());
+    assert!(!dir.path().join("edge/c.json").exists());
     // Within the bounds, what gen writes loads.
     let (code, stderr) = generate(&[
         "--challenge",

@@ -266,3 +266,13 @@ pub fn slow_class(dir: &Path) -> PathBuf {
     }
     class
 }
+
+/// The folder `edge` in `dir`, made: a `--tests` folder whose cases form
+/// the group `edge`, which every shipped challenge declares (scored per
+/// test, under the challenge's own time limit), as every suite's groups
+/// must be declared.
+pub fn edge_suite(dir: &Path) -> PathBuf {
+    let edge = dir.join("edge");
+    std::fs::create_dir_all(&edge).unwrap();
+    edge
+}

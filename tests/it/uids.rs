@@ -36,7 +36,7 @@ fn concurrent_runs_lease_distinct_uids() {
     }
     let _gate = shared();
     let dir = tempdir();
-    let tests = dir.path().join("tests");
+    let tests = dir.path().join("edge");
     std::fs::create_dir_all(&tests).unwrap();
     let sample = root().join("challenges/rendezvous-router/tests/sample");
     for name in ["sample-1-keys-spread-over-three-nodes"] {

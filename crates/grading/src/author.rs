@@ -54,7 +54,7 @@ pub fn check_expected(challenge: &Challenge, suite: &Suite) -> Result<(), Error>
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(Error::Invalid(problems))
+        Err(Error::invalid(problems))
     }
 }
 

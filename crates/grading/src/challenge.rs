@@ -88,6 +88,15 @@ impl Suite {
 
 /// Every challenge under `root`, sorted by id.
 pub fn list(root: &Path) -> Result<Vec<Challenge>, Error> {
+    ids(root)?
+        .iter()
+        .map(|id| Challenge::load(root, id))
+        .collect()
+}
+
+/// The ids of the challenges in `root` (its folders with a
+/// `challenge.toml`), sorted, whether they load or not.
+pub fn ids(root: &Path) -> Result<Vec<String>, Error> {
     let mut ids: Vec<String> = Vec::new();
     for entry in WalkDir::new(root)
         .min_depth(1)
@@ -102,7 +111,7 @@ pub fn list(root: &Path) -> Result<Vec<Challenge>, Error> {
             ids.push(entry.file_name().to_string_lossy().into_owned());
         }
     }
-    ids.iter().map(|id| Challenge::load(root, id)).collect()
+    Ok(ids)
 }
 
 impl Challenge {
@@ -122,8 +131,8 @@ impl Challenge {
                 }
             )));
         }
-        let config = Config::read(&toml_path).map_err(Error::Invalid)?;
-        let mut problems = config.problems();
+        let config = Config::read(&toml_path).map_err(Error::invalid)?;
+        let mut problems = Vec::new();
         let model_id = config.reference.as_deref().unwrap_or(id);
         let Some(model) = reference::challenge(model_id) else {
             let known: Vec<&str> = reference::challenges().iter().map(|s| s.id).collect();
@@ -141,8 +150,7 @@ impl Challenge {
                     known.join(", ")
                 ),
             ));
-            problems.sort_by_key(|p| p.position);
-            return Err(Error::Invalid(problems));
+            return Err(Error::invalid(config.problems_with(problems)));
         };
         let mut operations = Vec::new();
         let known: Vec<&str> = model.operations.iter().map(|s| s.name).collect();
@@ -169,9 +177,9 @@ impl Challenge {
                 }
             }
         }
+        let problems = config.problems_with(problems);
         if !problems.is_empty() {
-            problems.sort_by_key(|p| p.position);
-            return Err(Error::Invalid(problems));
+            return Err(Error::invalid(problems));
         }
         Ok(Challenge {
             id: id.to_owned(),
@@ -183,26 +191,20 @@ impl Challenge {
     }
 
     /// Where `add` and `gen` write case `name` of `group`, once both names
-    /// are safe and, in the challenge's own suite (`own`), the group is
-    /// declared: the rules `validate` and loading hold every case to.
-    pub fn case_folder(
-        &self,
-        suite: &Path,
-        own: bool,
-        group: &str,
-        name: &str,
-    ) -> Result<PathBuf, Error> {
+    /// are safe and the group is declared: the rules `validate` and
+    /// loading hold every case to.
+    pub fn case_folder(&self, suite: &Path, group: &str, name: &str) -> Result<PathBuf, Error> {
         if let Some(why) = rules::group_name_problem(group) {
             return Err(Error::Usage(format!("--group: {why}")));
         }
         if let Some(why) = rules::case_name_problem(name) {
             return Err(Error::Usage(why));
         }
-        if own {
-            self.config
-                .check_declared(group, " (--group)")
-                .map_err(|p| Error::Usage(format!("{p}; nothing was written")))?;
-        }
+        // Every suite's groups are declared (see `load_suite_with`): a
+        // case written into another could not be graded.
+        self.config
+            .check_declared(group, " (--group)")
+            .map_err(|p| Error::Usage(format!("{p}; nothing was written")))?;
         Ok(suite.join(group))
     }
 
@@ -301,14 +303,26 @@ impl Challenge {
         let mut groups = Vec::new();
         for name in group_order {
             let settings = self.config.group(&name);
+            // A group gets its points and who may see its cases from
+            // challenge.toml: an undeclared one would be graded as visible
+            // with a guessed weight, and a folder of hidden cases shown in
+            // full. In the challenge's own suite the declaration is what is
+            // missing; in a --tests folder, more likely the folder is wrong.
+            let top = name == top_group && files[&name].iter().all(|p| p.parent() == Some(dir));
+            let folder = match top {
+                true => format!("the cases directly in {}", dir.display()),
+                false => format!("the folder {}", dir.join(&name).display()),
+            };
             let origin = format!(
-                " (the folder {}, {})",
-                dir.join(&name).display(),
+                " ({folder}, {})",
                 crate::words::counted(files[&name].len(), "file")
             );
-            if own && let Err(problem) = self.config.check_declared(&name, &origin) {
-                problems.push(problem);
-                continue;
+            // Its cases are still checked: every problem is told at once.
+            if let Err(problem) = self.config.check_declared(&name, &origin) {
+                problems.push(match own {
+                    true => problem,
+                    false => self.undeclared_in_tests(dir, &name, top),
+                });
             }
             let paths = &files[&name];
             let mut cases = Vec::new();
@@ -352,7 +366,7 @@ impl Challenge {
             });
         }
         if !problems.is_empty() {
-            return Err(Error::Invalid(problems));
+            return Err(Error::invalid(problems));
         }
         if groups.iter().all(|g| g.cases.is_empty()) {
             return Err(Error::Usage(format!(
@@ -371,6 +385,47 @@ impl Challenge {
             groups,
             denominator,
         })
+    }
+}
+
+impl Challenge {
+    /// Group `name` of the `--tests` folder `dir` (its cases directly in
+    /// it when `top`) is not one challenge.toml declares.
+    fn undeclared_in_tests(&self, dir: &Path, name: &str, top: bool) -> Problem {
+        let declared: Vec<String> = self
+            .config
+            .groups
+            .iter()
+            .map(|g| format!("`{}`", g.name))
+            .collect();
+        let example = self
+            .config
+            .groups
+            .iter()
+            .find(|g| g.name != "sample")
+            .or(self.config.groups.first())
+            .map_or("GROUP", |g| g.name.as_str());
+        let (path, what) = match top {
+            true => (
+                dir.to_owned(),
+                format!("its cases form a group named after the folder, `{name}`, which is"),
+            ),
+            false => (dir.join(name), format!("group `{name}` is")),
+        };
+        Problem {
+            path,
+            position: None,
+            message: format!(
+                "{what} not declared in the challenge.toml of `{}` (declared: {}), so its points and who may see its cases would be guesses; move the cases into a folder named after a declared group ({}), or declare the group in challenge.toml (with --challenges DIR, in a copy of the challenge)",
+                self.id,
+                if declared.is_empty() {
+                    "none".into()
+                } else {
+                    declared.join(", ")
+                },
+                dir.join(example).display(),
+            ),
+        }
     }
 }
 
@@ -398,7 +453,5 @@ fn denominator(groups: &[Group]) -> Option<u64> {
 }
 
 fn list_ids(root: &Path) -> Vec<String> {
-    list(root)
-        .map(|cs| cs.into_iter().map(|c| c.id).collect())
-        .unwrap_or_default()
+    ids(root).unwrap_or_default()
 }

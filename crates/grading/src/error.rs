@@ -45,9 +45,14 @@ pub enum Error {
     /// The command line asked for something impossible.
     #[error("{0}")]
     Usage(String),
-    /// Challenge or test files are invalid; nothing was run.
-    #[error("{} in the challenge or test files; nothing was graded:\n{}", crate::words::counted(.0.len(), "problem"), list(.0))]
-    Invalid(Vec<Problem>),
+    /// Challenge or test files are invalid; nothing was run. `undone`
+    /// says what the command did not do for them ("graded", "written"),
+    /// set by the command ([`Error::undone`]): `validate` did its work.
+    #[error("{} in the challenge or test files{}:\n{}", crate::words::counted(problems.len(), "problem"), undone.map_or(String::new(), |what| format!("; nothing was {what}")), list(problems))]
+    Invalid {
+        problems: Vec<Problem>,
+        undone: Option<&'static str>,
+    },
     /// A runtime the grader needs (python3, node) cannot be started.
     #[error("cannot start {program}; {hint}")]
     Runtime {
@@ -69,6 +74,26 @@ pub enum Error {
 }
 
 impl Error {
+    /// Problems in the challenge or test files.
+    pub fn invalid(problems: Vec<Problem>) -> Error {
+        Error::Invalid {
+            problems,
+            undone: None,
+        }
+    }
+
+    /// This error, saying (if it is of invalid files) that nothing was
+    /// `what` because of them.
+    pub fn undone(self, what: &'static str) -> Error {
+        match self {
+            Error::Invalid { problems, .. } => Error::Invalid {
+                problems,
+                undone: Some(what),
+            },
+            other => other,
+        }
+    }
+
     /// Wraps an I/O error with what the grader was doing.
     pub fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> Error {
         move |source| Error::Io {

@@ -115,9 +115,29 @@ pub fn render_audit_json(rows: &[AuditRow], out: &mut dyn Write) -> io::Result<(
     writeln!(out)
 }
 
-/// `grader bless`: each expected file that changes (or would, with
-/// `check`), with the diff of its answers, and the summary.
-pub fn render_bless(changes: &[Blessing], check: bool, out: &mut dyn Write) -> io::Result<()> {
+/// `grader audit --all --format json`: an object with each challenge's
+/// rows under its id (sorted by id).
+pub fn render_audits_json(audits: &[(&str, &[AuditRow])], out: &mut dyn Write) -> io::Result<()> {
+    let object: serde_json::Map<String, serde_json::Value> = audits
+        .iter()
+        .map(|(id, rows)| {
+            serde_json::to_value(rows)
+                .map(|rows| ((*id).to_owned(), rows))
+                .map_err(io::Error::other)
+        })
+        .collect::<io::Result<_>>()?;
+    super::text::safe_json(&object, out)?;
+    writeln!(out)
+}
+
+/// `grader bless`: each expected file of `challenge` that changes (or
+/// would, with `check`), with the diff of its answers, and the summary.
+pub fn render_bless(
+    challenge: &str,
+    changes: &[Blessing],
+    check: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     for c in changes {
         writeln!(
             out,
@@ -131,11 +151,14 @@ pub fn render_bless(changes: &[Blessing], check: bool, out: &mut dyn Write) -> i
         }
     }
     if changes.is_empty() {
-        writeln!(out, "every expected file agrees with the reference")?;
+        writeln!(
+            out,
+            "{challenge}: every expected file agrees with the reference"
+        )?;
     } else if check {
         writeln!(
             out,
-            "{} would change; run `grader bless` to write {}",
+            "{challenge}: {} would change; run the same command without --check to write {}",
             counted(changes.len(), "expected file"),
             if changes.len() == 1 { "it" } else { "them" }
         )?;

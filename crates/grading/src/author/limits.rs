@@ -142,7 +142,7 @@ pub fn common(limits: &[GroupLimit]) -> Option<Duration> {
 /// is an error: its limit can only be written with a `[[groups]]` table.
 pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String, Error> {
     let problem = |message: String| {
-        Error::Invalid(vec![Problem {
+        Error::invalid(vec![Problem {
             path: file.to_owned(),
             position: None,
             message,
@@ -260,7 +260,7 @@ fn check_written(
     limits: &[GroupLimit],
 ) -> Result<(), Error> {
     let wrong = |why: String| {
-        Error::Invalid(vec![Problem {
+        Error::invalid(vec![Problem {
             path: file.to_owned(),
             position: None,
             message: format!("the limits would not be written right ({why}); nothing was written"),

@@ -1,7 +1,7 @@
 //! `challenge.toml`: what a challenge exposes and how it is graded.
 
 use super::limits::{Limit, Limits};
-use super::locate::{At, line_column, toml_position};
+use super::locate::{At, line_column, toml_key_position, toml_position};
 use crate::error::Problem;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -122,6 +122,8 @@ pub const MAX_WEIGHT: u64 = 1_000_000;
 struct Source {
     path: PathBuf,
     text: String,
+    /// Its problems of form, found while reading it.
+    form: Vec<Problem>,
 }
 
 impl Config {
@@ -137,7 +139,11 @@ impl Config {
         }
     }
 
-    /// Reads and parses `path`, unchecked but for its form.
+    /// Reads and parses `path`, unchecked but for its form. A syntax error
+    /// stops the reading (the parser cannot go past it); past that, every
+    /// problem of form is found at once (unknown keys, values of the wrong
+    /// type, missing keys) and kept for [`Config::problems`], with the
+    /// rest of the file read around them.
     pub fn read(path: &Path) -> Result<Config, Vec<Problem>> {
         let text = std::fs::read_to_string(path).map_err(|e| {
             vec![Problem {
@@ -146,16 +152,18 @@ impl Config {
                 message: format!("cannot read: {e}"),
             }]
         })?;
-        let mut config: Config = toml::from_str(&text).map_err(|e| {
+        let table: toml::Table = toml::from_str(&text).map_err(|e| {
             vec![Problem {
                 path: path.to_owned(),
                 position: Some(e.span().map_or((1, 1), |s| line_column(&text, s.start))),
                 message: e.message().trim().to_owned(),
             }]
         })?;
+        let (mut config, form) = read_around_problems(table, path, &text)?;
         config.source = Source {
             path: path.to_owned(),
             text,
+            form,
         };
         Ok(config)
     }
@@ -176,9 +184,17 @@ impl Config {
     }
 
     /// What is wrong in it that the reference need not be asked about,
-    /// in the file's order.
+    /// in the file's order: its problems of form and of sense.
     pub fn problems(&self) -> Vec<Problem> {
-        let mut problems = Vec::new();
+        self.problems_with(Vec::new())
+    }
+
+    /// [`Config::problems`] with `problems` found by others (what the
+    /// reference says of it), in the file's order. A value of the wrong
+    /// type was read as a stand-in (an empty list, an empty name) so that
+    /// the rest could be checked: a problem found at its place is the
+    /// stand-in's, not the file's, and is dropped.
+    pub fn problems_with(&self, mut problems: Vec<Problem>) -> Vec<Problem> {
         for (i, name) in self.operations.iter().enumerate() {
             if self.operations[..i].contains(name) {
                 problems.push(self.problem(
@@ -218,8 +234,15 @@ impl Config {
                 problems.push(self.problem(&[At::Key("limits"), At::Key(limit.key())], why));
             }
         }
-        problems.sort_by_key(|p| p.position);
-        problems
+        let form = &self.source.form;
+        let mut all = form.clone();
+        all.extend(
+            problems
+                .into_iter()
+                .filter(|p| !form.iter().any(|f| f.position == p.position)),
+        );
+        all.sort_by_key(|p| p.position);
+        all
     }
 
     /// The settings of group `name`, if declared.
@@ -257,6 +280,196 @@ impl Config {
     }
 }
 
+/// At most this many problems of form are gathered from one file; a file
+/// with more is not a challenge.toml, and the first ones say so.
+const MOST_FORM_PROBLEMS: usize = 50;
+
+/// One step of a path serde reports, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn steps_of(path: &serde_path_to_error::Path) -> Vec<Step> {
+    path.iter()
+        .filter_map(|segment| match segment {
+            serde_path_to_error::Segment::Map { key } => Some(Step::Key(key.clone())),
+            serde_path_to_error::Segment::Seq { index } => Some(Step::Index(*index)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn at(steps: &[Step]) -> Vec<At<'_>> {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Key(key) => At::Key(key),
+            Step::Index(i) => At::Index(*i),
+        })
+        .collect()
+}
+
+/// Deserializes `table` as a [`Config`], setting aside what stops it: an
+/// unknown key or a value of the wrong type is blamed and taken out (the
+/// setting then takes its default), a missing key is blamed and given a
+/// stand-in, and the reading starts again, until it goes through. serde
+/// stops at the first problem; an author fixing one at a time would need
+/// as many runs as problems.
+fn read_around_problems(
+    mut table: toml::Table,
+    path: &Path,
+    text: &str,
+) -> Result<(Config, Vec<Problem>), Vec<Problem>> {
+    let mut form: Vec<Problem> = Vec::new();
+    // Where a wrong value was taken out: its "missing" is not blamed twice.
+    let mut taken: Vec<Vec<Step>> = Vec::new();
+    let blame = |position, message: String| Problem {
+        path: path.to_owned(),
+        position: Some(position),
+        message,
+    };
+    loop {
+        let error = match serde_path_to_error::deserialize::<_, Config>(table.clone()) {
+            Ok(config) => return Ok((config, form)),
+            Err(error) => error,
+        };
+        let place = steps_of(error.path());
+        // toml adds "in `a.b`" on a line of its own; the position says it.
+        let inner = error.inner().to_string();
+        let message = in_toml_words(inner.lines().next().unwrap_or_default().trim());
+        let progressed = if let Some(field) = missing_field(&message) {
+            let mut full = place.clone();
+            full.push(Step::Key(field.to_owned()));
+            if !taken.contains(&full) {
+                form.push(blame(toml_position(text, &at(&place)), message));
+            }
+            stand_in(&mut table, &full)
+        } else {
+            let position = if message.starts_with("unknown field") {
+                toml_key_position(text, &at(&place))
+            } else {
+                toml_position(text, &at(&place))
+            };
+            form.push(blame(position, message));
+            taken.push(place.clone());
+            take_out(&mut table, &place)
+        };
+        if !progressed || form.len() >= MOST_FORM_PROBLEMS {
+            return Err(form);
+        }
+    }
+}
+
+/// serde's message with TOML's names for what was expected, not Rust's
+/// (`expected struct RustConfig` is `expected a table`).
+fn in_toml_words(message: &str) -> String {
+    let Some((found, expected)) = message.split_once(", expected ") else {
+        return message.to_owned();
+    };
+    let expected = if expected.starts_with("struct ") || expected.starts_with("a map") {
+        "a table"
+    } else if expected.starts_with("u64") || expected.starts_with("u32") {
+        "a whole number, 0 or more"
+    } else if expected.starts_with("f64") {
+        "a number"
+    } else {
+        expected
+    };
+    let found = match found {
+        "invalid type: sequence" => "invalid type: array",
+        "invalid type: map" => "invalid type: table",
+        other => other,
+    };
+    format!("{found}, expected {expected}")
+}
+
+/// The field a serde "missing field `x`" message names.
+fn missing_field(message: &str) -> Option<&str> {
+    message.strip_prefix("missing field `")?.split('`').next()
+}
+
+/// The value at `steps` in `table`, mutably.
+fn value_at<'t>(table: &'t mut toml::Table, steps: &[Step]) -> Option<&'t mut toml::Value> {
+    let (Step::Key(first), rest) = steps.split_first()? else {
+        return None;
+    };
+    let mut value = table.get_mut(first)?;
+    for step in rest {
+        value = match (step, value) {
+            (Step::Key(key), toml::Value::Table(t)) => t.get_mut(key)?,
+            (Step::Index(i), toml::Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+/// Removes the value at `steps`; `false` if it is not there.
+fn take_out(table: &mut toml::Table, steps: &[Step]) -> bool {
+    let Some((last, parent)) = steps.split_last() else {
+        return false;
+    };
+    let container = if parent.is_empty() {
+        None
+    } else {
+        match value_at(table, parent) {
+            Some(value) => Some(value),
+            None => return false,
+        }
+    };
+    match (last, container) {
+        (Step::Key(key), None) => table.remove(key).is_some(),
+        (Step::Key(key), Some(toml::Value::Table(t))) => t.remove(key).is_some(),
+        (Step::Index(i), Some(toml::Value::Array(a))) if *i < a.len() => {
+            a.remove(*i);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Puts at `steps` (a missing key) the first stand-in of a type that
+/// reads: which type a required key has is serde's to know, not a list
+/// kept here.
+fn stand_in(table: &mut toml::Table, steps: &[Step]) -> bool {
+    let Some((Step::Key(key), parent)) = steps.split_last() else {
+        return false;
+    };
+    let candidates = [
+        toml::Value::String(String::new()),
+        toml::Value::Array(Vec::new()),
+        toml::Value::Integer(0),
+        toml::Value::Boolean(false),
+        toml::Value::Table(toml::Table::new()),
+    ];
+    for candidate in candidates {
+        let mut tried = table.clone();
+        let inserted = if parent.is_empty() {
+            tried.insert(key.clone(), candidate);
+            true
+        } else if let Some(toml::Value::Table(t)) = value_at(&mut tried, parent) {
+            t.insert(key.clone(), candidate);
+            true
+        } else {
+            false
+        };
+        if !inserted {
+            return false;
+        }
+        let reads = match serde_path_to_error::deserialize::<_, Config>(tried.clone()) {
+            Ok(_) => true,
+            Err(error) => steps_of(error.path()) != steps,
+        };
+        if reads {
+            *table = tried;
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +483,83 @@ mod tests {
         )
         .unwrap();
         Config::load(&path)
+    }
+
+    /// Every problem's line and column and the start of its message,
+    /// in the file's order.
+    fn found(text: &str) -> Vec<(usize, usize, String)> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("challenge.toml");
+        std::fs::write(&path, text).unwrap();
+        let problems = match Config::read(&path) {
+            Ok(config) => config.problems(),
+            Err(problems) => problems,
+        };
+        problems
+            .into_iter()
+            .map(|p| {
+                let (line, column) = p.position.unwrap();
+                let head: String = p.message.split([',', ';']).next().unwrap().to_owned();
+                (line, column, head)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_problem_of_form_and_sense_is_found_at_once() {
+        let text = "\
+operations = [\"route\", 3]
+colour = \"red\"
+
+[limits]
+open_files = 4
+time_ms = \"fast\"
+
+[[groups]]
+name = \"edge\"
+weight = 2.5
+
+[[groups]]
+weight = 1
+scoring = \"sometimes\"
+";
+        let problems = found(text);
+        let wanted = [
+            (1, 1, "missing field `title`"),
+            (1, 24, "invalid type: integer `3`"),
+            (2, 1, "unknown field `colour`"),
+            (5, 14, "open_files = 4 would fail every submission"),
+            (6, 11, "invalid type: string \"fast\""),
+            (10, 10, "group `edge` has weight 2.5"),
+            (12, 1, "missing field `name`"),
+            (14, 11, "unknown variant `sometimes`"),
+        ];
+        assert_eq!(problems.len(), wanted.len(), "{problems:#?}");
+        for ((line, column, head), want) in problems.iter().zip(wanted) {
+            assert_eq!((*line, *column), (want.0, want.1), "{head}");
+            assert_eq!(head, want.2, "at {line}:{column}");
+        }
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_blamed_once_not_again_as_missing() {
+        // `title` is required: taken out for its type, it is not also
+        // "missing"; `name` neither, nor is its stand-in an empty name.
+        let problems = found("title = 3\noperations = [\"route\"]\n[[groups]]\nname = []\n");
+        let heads: Vec<&str> = problems.iter().map(|p| p.2.as_str()).collect();
+        assert_eq!(
+            heads,
+            ["invalid type: integer `3`", "invalid type: array"],
+            "{problems:?}"
+        );
+        assert_eq!((problems[1].0, problems[1].1), (4, 8));
+    }
+
+    #[test]
+    fn a_syntax_error_is_told_alone() {
+        let problems = found("title = \"t\nbogus = 1\n");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].0, 1);
     }
 
     #[test]

@@ -50,6 +50,16 @@ pub enum At<'a> {
 /// table); the file's start when nothing of it is, or the text does not
 /// parse.
 pub fn toml_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
+    toml_find(text, path, false)
+}
+
+/// As [`toml_position`], but a path ending in a key points at the key
+/// itself (`bogus` in `bogus = 1`): where an unknown key is blamed.
+pub fn toml_key_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
+    toml_find(text, path, true)
+}
+
+fn toml_find(text: &str, path: &[At<'_>], key: bool) -> (usize, usize) {
     let Ok(root) = toml::de::DeTable::parse(text) else {
         return (1, 1);
     };
@@ -58,16 +68,25 @@ pub fn toml_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
     let mut value: Option<&toml::Spanned<toml::de::DeValue<'_>>> = None;
     for step in path {
         let next = match (step, table, value) {
-            (At::Key(key), Some(t), _) => t
+            (At::Key(name), Some(t), _) => t
                 .iter()
-                .find(|(k, _)| k.get_ref().as_ref() == *key)
-                .map(|(_, v)| v),
-            (At::Key(key), None, Some(v)) => v.get_ref().get(*key),
-            (At::Index(i), _, Some(v)) => v.get_ref().get(*i),
+                .find(|(k, _)| k.get_ref().as_ref() == *name)
+                .map(|(k, v)| (Some(k.span().start), v)),
+            (At::Key(name), None, Some(v)) => match v.get_ref() {
+                toml::de::DeValue::Table(t) => t
+                    .iter()
+                    .find(|(k, _)| k.get_ref().as_ref() == *name)
+                    .map(|(k, v)| (Some(k.span().start), v)),
+                _ => None,
+            },
+            (At::Index(i), _, Some(v)) => v.get_ref().get(*i).map(|v| (None, v)),
             _ => None,
         };
-        let Some(next) = next else { break };
-        at = Some(next.span().start);
+        let Some((key_at, next)) = next else { break };
+        at = Some(match key_at {
+            Some(k) if key => k,
+            _ => next.span().start,
+        });
         value = Some(next);
         table = None;
     }

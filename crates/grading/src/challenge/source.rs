@@ -156,6 +156,11 @@ impl Root {
         super::list(&self.dir)
     }
 
+    /// Every challenge's id, sorted, whether it loads or not.
+    pub fn ids(&self) -> Result<Vec<String>, Error> {
+        super::ids(&self.dir)
+    }
+
     /// Refuses a command (`what`) that would write into the challenges'
     /// own folder when they are the embedded ones: that folder is the
     /// grader's copy, checked and restored on every use.

@@ -1,0 +1,427 @@
+//! The rules of a suite and the commands that read suites, through the
+//! real binary: every group is declared, in a `--tests` folder too; every
+//! problem of challenge.toml is reported at once; `validate`, `audit` and
+//! `bless` take `--all`; each command says what invalid files kept it
+//! from doing.
+
+use crate::support::{copy_tree, root, run, tempdir, text};
+use std::path::{Path, PathBuf};
+
+/// A key no report may show: it is in a case of a group nobody declared.
+const CANARY: &str = "canary-undeclared-4d1e";
+
+/// The groups a challenge.toml declares, read here with a TOML parser of
+/// our own choosing rather than the grader's loader.
+fn declared(challenge: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(
+        root()
+            .join("challenges")
+            .join(challenge)
+            .join("challenge.toml"),
+    )
+    .unwrap();
+    let table: toml::Table = toml::from_str(&text).unwrap();
+    table["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn declared_list(challenge: &str) -> String {
+    declared(challenge)
+        .iter()
+        .map(|g| format!("`{g}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn secret_case(folder: &Path) {
+    std::fs::create_dir_all(folder).unwrap();
+    std::fs::write(
+        folder.join("secret.json"),
+        format!(r#"[[["a", "b"]], [["route", "{CANARY}"]]]"#),
+    )
+    .unwrap();
+}
+
+fn grade_json(tests: &Path) -> std::process::Output {
+    run(&[
+        "grade",
+        "--tests",
+        tests.to_str().unwrap(),
+        "--format",
+        "json",
+        "submissions/python/correct_class.py",
+    ])
+}
+
+#[test]
+fn a_group_no_challenge_toml_declares_is_refused_in_a_tests_folder() {
+    let dir = tempdir();
+    let tests = dir.path().join("hidden-tests");
+    copy_tree(
+        &root().join("challenges/rendezvous-router/tests/edge"),
+        &tests.join("edge"),
+        |_| true,
+    );
+    secret_case(&tests.join("extra"));
+    let out = grade_json(&tests);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        out.stdout.is_empty(),
+        "a report was written: {}",
+        text(&out.stdout)
+    );
+    let folder = tests.join("extra");
+    assert!(
+        stderr.contains(&format!(
+            "{}: group `extra` is not declared in the challenge.toml of `rendezvous-router` (declared: {})",
+            folder.display(),
+            declared_list("rendezvous-router")
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was graded"), "{stderr}");
+    assert!(!stderr.contains(CANARY), "{stderr}");
+
+    // Case files directly in the folder are a group named after it.
+    std::fs::remove_dir_all(tests.join("extra")).unwrap();
+    secret_case(&tests);
+    let out = grade_json(&tests);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}: its cases form a group named after the folder, `hidden-tests`, which is not declared",
+            tests.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(CANARY), "{stderr}");
+
+    // In a declared group, the same case is graded, with that group's
+    // settings.
+    std::fs::remove_file(tests.join("secret.json")).unwrap();
+    secret_case(&tests.join("churn"));
+    let out = grade_json(&tests);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let groups: Vec<&str> = report["submissions"][0]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups, ["edge", "churn"]);
+}
+
+#[test]
+fn add_and_gen_refuse_an_undeclared_group_in_a_tests_folder() {
+    let dir = tempdir();
+    let tests = dir.path().to_str().unwrap();
+    let case = root().join("challenges/rendezvous-router/tests/sample");
+    let pasted = std::fs::read_dir(&case)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !p.to_string_lossy().ends_with(".expected.json"))
+        .unwrap();
+    for args in [
+        vec![
+            "add",
+            "--tests",
+            tests,
+            "--group",
+            "nope",
+            "one",
+            pasted.to_str().unwrap(),
+        ],
+        vec![
+            "gen",
+            "--tests",
+            tests,
+            "--profile",
+            "random",
+            "--seed",
+            "1",
+            "--group",
+            "nope",
+            "one",
+        ],
+    ] {
+        let out = run(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("group `nope` (--group) is not declared in challenge.toml")
+                && stderr.contains(&declared_list("rendezvous-router"))
+                && stderr.contains("nothing was written"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{args:?} wrote something"
+        );
+    }
+}
+
+#[test]
+fn every_problem_of_challenge_toml_is_reported_at_once() {
+    let fixture = root().join("tests/fixtures/bad-challenges/many-problems");
+    let out = run(&[
+        "--challenges",
+        "tests/fixtures/bad-challenges",
+        "validate",
+        "--challenge",
+        "many-problems",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for line in std::fs::read_to_string(fixture.join("expect.txt"))
+        .unwrap()
+        .lines()
+    {
+        assert!(stderr.contains(line), "stderr lacks {line:?}:\n{stderr}");
+    }
+}
+
+/// A copy of the shipped challenges, to damage.
+fn copy_challenges(dir: &Path) -> PathBuf {
+    let to = dir.join("challenges");
+    copy_tree(&root().join("challenges"), &to, |_| true);
+    to
+}
+
+/// The shipped challenges' ids: their folders with a challenge.toml.
+fn ids() -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(root().join("challenges"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("challenge.toml").is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn validate_audit_and_bless_take_every_challenge_with_all() {
+    let dir = tempdir();
+    let challenges = copy_challenges(dir.path());
+    let on = |args: &[&str]| {
+        let mut all = vec!["--challenges", challenges.to_str().unwrap()];
+        all.extend(args);
+        run(&all)
+    };
+    let ids = ids();
+    assert_eq!(ids.len(), 4, "{ids:?}");
+
+    let validate = on(&["validate", "--all"]);
+    assert_eq!(
+        validate.status.code(),
+        Some(0),
+        "{}",
+        text(&validate.stderr)
+    );
+    let stdout = text(&validate.stdout);
+    for id in &ids {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("all valid")),
+            "{id}: {stdout}"
+        );
+    }
+
+    let audit = on(&["audit", "--all", "--format", "json"]);
+    assert_eq!(audit.status.code(), Some(0), "{}", text(&audit.stderr));
+    let audits: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_slice(&audit.stdout).unwrap();
+    assert_eq!(audits.keys().cloned().collect::<Vec<_>>(), ids);
+    for (id, rows) in &audits {
+        // Each as `audit --challenge ID` writes it alone.
+        let alone = on(&["audit", "--challenge", id, "--format", "json"]);
+        let alone: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+        assert_eq!(rows, &alone, "{id}");
+    }
+    let human = text(&on(&["audit", "--all"]).stdout);
+    for id in &ids {
+        assert!(
+            human
+                .lines()
+                .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("known mistakes against")),
+            "{id}: {human}"
+        );
+    }
+
+    // An expected file of the last challenge damaged: --check names it
+    // under its challenge; bless writes it back.
+    let last = ids.last().unwrap();
+    let damaged = std::fs::read_dir(challenges.join(last).join("tests/edge"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".expected.json"))
+        .unwrap();
+    let original = std::fs::read(&damaged).unwrap();
+    std::fs::write(&damaged, "[]").unwrap();
+    let check = on(&["bless", "--check", "--all"]);
+    let stdout = text(&check.stdout);
+    assert_eq!(check.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{last}: 1 expected file would change")),
+        "{stdout}"
+    );
+    for id in &ids[..ids.len() - 1] {
+        assert!(
+            stdout.contains(&format!(
+                "{id}: every expected file agrees with the reference"
+            )),
+            "{stdout}"
+        );
+    }
+    assert_eq!(std::fs::read(&damaged).unwrap(), b"[]", "--check wrote");
+    let bless = on(&["bless", "--all"]);
+    assert_eq!(bless.status.code(), Some(0), "{}", text(&bless.stderr));
+    assert_eq!(std::fs::read(&damaged).unwrap(), original);
+
+    // --all is every challenge: with one named, or other tests, it is a
+    // mistake to say.
+    for args in [
+        &["validate", "--all", "--challenge", "hrw-top"][..],
+        &["audit", "--all", "--tests", "x"],
+        &["audit", "--all", "--limits", "x.py"],
+        &["bless", "--all", "--challenge", "hrw-top"],
+    ] {
+        let out = on(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("cannot be used with"),
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn with_all_one_broken_challenge_stops_audit_and_bless_but_not_validate() {
+    let dir = tempdir();
+    let challenges = copy_challenges(dir.path());
+    let on = |args: &[&str]| {
+        let mut all = vec!["--challenges", challenges.to_str().unwrap()];
+        all.extend(args);
+        run(&all)
+    };
+    let ids = ids();
+    let (broken, rest) = ids.split_first().unwrap();
+    let toml = challenges.join(broken).join("challenge.toml");
+    let mut text_of = std::fs::read_to_string(&toml).unwrap();
+    text_of.push_str("\n[rust]\nflags = \"-O\"\n");
+    std::fs::write(&toml, &text_of).unwrap();
+    // Another challenge's expected file, damaged: bless must not write it
+    // while a suite it was asked for does not load.
+    let other = rest.last().unwrap();
+    let damaged = std::fs::read_dir(challenges.join(other).join("tests/edge"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".expected.json"))
+        .unwrap();
+    std::fs::write(&damaged, "[]").unwrap();
+
+    let validate = on(&["validate", "--all"]);
+    let (stdout, stderr) = (text(&validate.stdout), text(&validate.stderr));
+    assert_eq!(validate.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:", toml.display()))
+            && stderr.contains("unknown field `flags`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&damaged.display().to_string()), "{stderr}");
+    assert!(!stderr.contains("nothing was"), "{stderr}");
+    for id in &rest[..rest.len() - 1] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("{id}: ")) && l.contains("all valid")),
+            "{id}: {stdout}"
+        );
+    }
+
+    for (args, undone) in [
+        (&["audit", "--all"][..], "nothing was audited"),
+        (&["bless", "--all"], "nothing was written"),
+    ] {
+        let out = on(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: {}", text(&out.stdout));
+        assert!(
+            stderr.contains(&format!("in the challenge or test files; {undone}:"))
+                && stderr.contains("unknown field `flags`"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert_eq!(std::fs::read(&damaged).unwrap(), b"[]", "bless wrote");
+}
+
+#[test]
+fn each_command_says_what_invalid_files_kept_it_from_doing() {
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    copy_tree(
+        &root().join("tests/fixtures/bad-challenges"),
+        &challenges,
+        |_| true,
+    );
+    let c = challenges.to_str().unwrap();
+    let submission = "submissions/python/correct_class.py";
+    for (args, said) in [
+        (
+            vec!["grade", "--challenge", "many-problems", submission],
+            Some("nothing was graded"),
+        ),
+        (
+            vec!["audit", "--challenge", "many-problems"],
+            Some("nothing was audited"),
+        ),
+        (
+            vec!["bless", "--challenge", "many-problems"],
+            Some("nothing was written"),
+        ),
+        (
+            vec![
+                "gen",
+                "--challenge",
+                "many-problems",
+                "--profile",
+                "random",
+                "--seed",
+                "1",
+                "--group",
+                "edge",
+                "x",
+            ],
+            Some("nothing was written"),
+        ),
+        (vec!["validate", "--challenge", "many-problems"], None),
+    ] {
+        let mut all = vec!["--challenges", c];
+        all.extend(&args);
+        let out = run(&all);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap_or_default();
+        match said {
+            Some(said) => assert_eq!(
+                first,
+                format!("error: 6 problems in the challenge or test files; {said}:"),
+                "{args:?}"
+            ),
+            None => assert_eq!(
+                first, "error: 6 problems in the challenge or test files:",
+                "{args:?}"
+            ),
+        }
+    }
+}

@@ -207,15 +207,27 @@ fn ids() -> Vec<String> {
     ids
 }
 
+/// Runs the grader on the challenges in `challenges`.
+fn run_on(challenges: &Path, args: &[&str]) -> std::process::Output {
+    let mut all = vec!["--challenges", challenges.to_str().unwrap()];
+    all.extend(args);
+    run(&all)
+}
+
+/// An expected file of challenge `id`'s edge group.
+fn an_expected_file(challenges: &Path, id: &str) -> PathBuf {
+    std::fs::read_dir(challenges.join(id).join("tests/edge"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".expected.json"))
+        .unwrap()
+}
+
 #[test]
 fn validate_audit_and_bless_take_every_challenge_with_all() {
     let dir = tempdir();
     let challenges = copy_challenges(dir.path());
-    let on = |args: &[&str]| {
-        let mut all = vec!["--challenges", challenges.to_str().unwrap()];
-        all.extend(args);
-        run(&all)
-    };
+    let on = |args: &[&str]| run_on(&challenges, args);
     let ids = ids();
     assert_eq!(ids.len(), 4, "{ids:?}");
 
@@ -260,11 +272,7 @@ fn validate_audit_and_bless_take_every_challenge_with_all() {
     // An expected file of the last challenge damaged: --check names it
     // under its challenge; bless writes it back.
     let last = ids.last().unwrap();
-    let damaged = std::fs::read_dir(challenges.join(last).join("tests/edge"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_string_lossy().ends_with(".expected.json"))
-        .unwrap();
+    let damaged = an_expected_file(&challenges, last);
     let original = std::fs::read(&damaged).unwrap();
     std::fs::write(&damaged, "[]").unwrap();
     let check = on(&["bless", "--check", "--all"]);
@@ -308,11 +316,7 @@ fn validate_audit_and_bless_take_every_challenge_with_all() {
 fn with_all_one_broken_challenge_stops_audit_and_bless_but_not_validate() {
     let dir = tempdir();
     let challenges = copy_challenges(dir.path());
-    let on = |args: &[&str]| {
-        let mut all = vec!["--challenges", challenges.to_str().unwrap()];
-        all.extend(args);
-        run(&all)
-    };
+    let on = |args: &[&str]| run_on(&challenges, args);
     let ids = ids();
     let (broken, rest) = ids.split_first().unwrap();
     let toml = challenges.join(broken).join("challenge.toml");
@@ -322,11 +326,7 @@ fn with_all_one_broken_challenge_stops_audit_and_bless_but_not_validate() {
     // Another challenge's expected file, damaged: bless must not write it
     // while a suite it was asked for does not load.
     let other = rest.last().unwrap();
-    let damaged = std::fs::read_dir(challenges.join(other).join("tests/edge"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.to_string_lossy().ends_with(".expected.json"))
-        .unwrap();
+    let damaged = an_expected_file(&challenges, other);
     std::fs::write(&damaged, "[]").unwrap();
 
     let validate = on(&["validate", "--all"]);

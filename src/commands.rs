@@ -179,6 +179,8 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     let report = match (graded, gradescope) {
         (Ok(report), _) => report,
         (Err(e), Some(file)) => {
+            // Said here too, for the message Gradescope shows.
+            let e = e.undone("graded");
             ungraded(file, &report::Ungraded::Grader(error_chain(&e)))?;
             return Err(e);
         }
@@ -667,11 +669,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
 
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
-    let mut listed = Vec::new();
-    for c in root.list()? {
-        let suite = c.load_suite(&c.tests_dir(), true)?;
-        listed.push((c, suite));
-    }
+    let listed = authoring::every_suite(authoring::each_challenge(&root, true)?)?;
     quiet_broken_pipe(report::authoring::render_list(&listed, &root.source, out))
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)

@@ -214,7 +214,7 @@ fn authoring(
 
 /// One suite loaded for a command that reads suites, or the problems
 /// that kept it from loading.
-type Loaded = Result<(Challenge, Suite), Vec<Problem>>;
+pub(super) type Loaded = Result<(Challenge, Suite), Vec<Problem>>;
 
 /// The suites `args` names: one challenge's (or a `--tests` folder), or
 /// with `--all` every challenge's own, each loaded (its expected files
@@ -242,20 +242,30 @@ fn suites(
     if let Some(command) = writes {
         root.check_writable(&format!("`grader {command} --all`"))?;
     }
-    let ids = root.ids()?;
-    if ids.is_empty() {
+    if root.ids()?.is_empty() {
         return Err(Error::Usage(format!(
             "--all: there is no challenge in {} (a folder with a challenge.toml)",
             root.source.describe()
         )));
     }
+    each_challenge(&root, read_expected)
+}
+
+/// Every challenge of `root` with its own suite (its expected files read
+/// when `read_expected`), each loaded or with the problems that stopped
+/// it: one that does not load does not hide the others' problems.
+pub(super) fn each_challenge(
+    root: &challenge::Root,
+    read_expected: bool,
+) -> Result<Vec<Loaded>, Error> {
     let mut loaded = Vec::new();
-    for id in ids {
-        loaded.push(match root.load(&id) {
-            Ok(challenge) => {
-                let dir = challenge.tests_dir();
-                load(challenge, &dir, true)?
-            }
+    for id in root.ids()? {
+        let one = root.load(&id).and_then(|challenge| {
+            let suite = challenge.load_suite_with(&challenge.tests_dir(), true, read_expected)?;
+            Ok((challenge, suite))
+        });
+        loaded.push(match one {
+            Ok(pair) => Ok(pair),
             Err(Error::Invalid { problems, .. }) => Err(problems),
             Err(other) => return Err(other),
         });
@@ -265,7 +275,7 @@ fn suites(
 
 /// Every suite, or the problems of all that did not load: a command that
 /// changes or judges suites works on all or on none.
-fn every_suite(loaded: Vec<Loaded>) -> Result<Vec<(Challenge, Suite)>, Error> {
+pub(super) fn every_suite(loaded: Vec<Loaded>) -> Result<Vec<(Challenge, Suite)>, Error> {
     let mut suites = Vec::new();
     let mut problems = Vec::new();
     for one in loaded {
@@ -343,15 +353,15 @@ pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Res
                 continue;
             }
         };
-        let findings = grading::author::validate(&challenge, &suite);
-        report::authoring::render_findings(&findings, out)
-            .map_err(Error::io("cannot write output"))?;
-        let warnings = findings.iter().filter(|f| !f.error).count();
-        let errors: Vec<Problem> = findings
+        // Warnings here; errors once, with the others, in the list the
+        // command ends with.
+        let (errors, warnings): (Vec<_>, Vec<_>) = grading::author::validate(&challenge, &suite)
             .into_iter()
-            .filter(|f| f.error)
-            .map(|f| f.problem)
-            .collect();
+            .partition(|f| f.error);
+        report::authoring::render_findings(&warnings, out)
+            .map_err(Error::io("cannot write output"))?;
+        let warnings = warnings.len();
+        let errors: Vec<Problem> = errors.into_iter().map(|f| f.problem).collect();
         if errors.is_empty() {
             report::authoring::render_valid(&challenge.id, &suite, warnings, out)
                 .map_err(Error::io("cannot write output"))?;

@@ -31,7 +31,8 @@ pub(super) fn prairielearn(
     let file = results.join("results.json");
     // Left by an earlier job, it would be taken for this one's.
     let _ = std::fs::remove_file(&file);
-    let graded = grade(cli, args, &root, &file, out);
+    // Said here too, for the message PrairieLearn shows.
+    let graded = grade(cli, args, &root, &file, out).map_err(|e| e.undone("graded"));
     // A grader fault on the submission is written by the renderer; any
     // other failure leaves no results.json, and gets this one.
     if let (Err(e), false) = (&graded, file.exists()) {

@@ -173,6 +173,8 @@ fn validate_passes_the_shipped_suite_and_points_at_damage() {
             all.contains(position) && all.contains(message),
             "{file}: {all}"
         );
+        // Told once, in the list of problems, not also as a finding.
+        assert_eq!(all.matches(position).count(), 1, "{file}: {all}");
     }
 }
 

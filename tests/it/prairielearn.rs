@@ -181,6 +181,43 @@ fn a_grader_that_fails_is_not_gradable_and_never_a_zero() {
             .unwrap()
             .contains("serverFilesCourse/challenges")
     );
+
+    // A course whose suite has two problems: both in the message, on one
+    // line (PrairieLearn shows it as written; a `\n` escaped would be
+    // shown as such).
+    let broken = tempdir();
+    job(broken.path(), &[("router.py", "python/correct_class.py")]);
+    let tests = broken
+        .path()
+        .join("serverFilesCourse/challenges/rendezvous-router/tests");
+    std::fs::write(
+        tests.join("edge/bad.json"),
+        "[[[\"a\"]], [[\"rout\", \"k\"]]]",
+    )
+    .unwrap();
+    std::fs::create_dir_all(tests.join("extra")).unwrap();
+    std::fs::write(
+        tests.join("extra/x.json"),
+        "[[[\"a\"]], [[\"route\", \"k\"]]]",
+    )
+    .unwrap();
+    let out = output(grader().args(["prairielearn", "--root", broken.path().to_str().unwrap()]));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let results: Value =
+        serde_json::from_slice(&std::fs::read(broken.path().join("results/results.json")).unwrap())
+            .unwrap();
+    let message = results["message"].as_str().unwrap();
+    assert!(
+        message.contains("2 problems in the challenge or test files; nothing was graded: ")
+            && message.contains("bad.json")
+            && message.contains("; ")
+            && message.contains("extra"),
+        "{message}"
+    );
+    assert!(
+        !message.contains('\n') && !message.contains("\\n"),
+        "{message}"
+    );
 }
 
 /// A rendezvous-router challenge folder in `dir` whose one group `many`

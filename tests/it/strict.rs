@@ -122,7 +122,7 @@ fn the_least_limits_let_every_language_pass() {
         challenge.join("challenge.toml"),
         "title = \"t\"\noperations = [\"route\", \"add\", \"remove\"]\n\n[limits]\n\
          time_ms = 100\nmemory_mb = 256\nprocesses = 32\nopen_files = 64\n\n\
-         [[groups]]\nname = \"sample\"\n",
+         [[groups]]\nname = \"sample\"\nweight = 0\n",
     )
     .unwrap();
     let root = dir.path().to_str().unwrap();

@@ -363,6 +363,19 @@ fn with_all_one_broken_challenge_stops_audit_and_bless_but_not_validate() {
         );
     }
     assert_eq!(std::fs::read(&damaged).unwrap(), b"[]", "bless wrote");
+
+    // `list` names the problems of every challenge, not the first's.
+    let extra = challenges.join(other).join("tests/extra");
+    secret_case(&extra);
+    let list = on(&["list"]);
+    let stderr = text(&list.stderr);
+    assert_eq!(list.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("; nothing was listed:")
+            && stderr.contains("unknown field `flags`")
+            && stderr.contains(&format!("{}", extra.display())),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -415,13 +428,67 @@ fn each_command_says_what_invalid_files_kept_it_from_doing() {
         match said {
             Some(said) => assert_eq!(
                 first,
-                format!("error: 6 problems in the challenge or test files; {said}:"),
+                format!("error: 7 problems in the challenge or test files; {said}:"),
                 "{args:?}"
             ),
             None => assert_eq!(
-                first, "error: 6 problems in the challenge or test files:",
+                first, "error: 7 problems in the challenge or test files:",
                 "{args:?}"
             ),
         }
     }
+}
+
+#[test]
+fn a_tests_folder_named_by_dot_is_the_group_of_its_own_name() {
+    let dir = tempdir();
+    let edge = crate::support::edge_suite(dir.path());
+    std::fs::write(edge.join("one.json"), r#"[[["a", "b"]], [["route", "k"]]]"#).unwrap();
+    let out = crate::support::output(
+        crate::support::grader()
+            .current_dir(&edge)
+            .args(["grade", "--format", "json", "--tests", "."])
+            .arg(root().join("submissions/python/correct_class.py")),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["submissions"][0]["tests"][0]["group"], "edge");
+}
+
+#[test]
+fn cases_a_suite_would_not_read_are_named_not_skipped() {
+    let dir = tempdir();
+    let elsewhere = dir.path().join("elsewhere");
+    secret_case(&elsewhere);
+    let tests = dir.path().join("tests");
+    let edge = tests.join("edge");
+    secret_case(&edge.join("more"));
+    std::fs::write(edge.join("ok.json"), r#"[[["a"]], [["route", "k"]]]"#).unwrap();
+    std::fs::write(edge.join("shout.JSON"), r#"[[["a"]], [["route", "k"]]]"#).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, tests.join("ties")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("secret.json"), edge.join("linked.json")).unwrap();
+    // Not cases: left alone.
+    std::fs::write(edge.join("notes.txt"), "x").unwrap();
+    std::fs::create_dir_all(edge.join("empty")).unwrap();
+    let out = grade_json(&tests);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+    assert!(stderr.contains("4 problems"), "{stderr}");
+    for (path, why) in [
+        (tests.join("ties"), "a link (to "),
+        (edge.join("linked.json"), "a link (to "),
+        (edge.join("more"), "a folder inside a group's folder"),
+        (
+            edge.join("shout.JSON"),
+            "`shout.JSON` is not read as a case",
+        ),
+    ] {
+        assert!(
+            stderr.contains(&format!("{}: {why}", path.display())),
+            "{}: {stderr}",
+            path.display()
+        );
+    }
+    assert!(!stderr.contains(CANARY), "{stderr}");
 }

@@ -247,8 +247,17 @@ impl Challenge {
         }
         let mut problems = Vec::new();
         let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+        // `--tests .` or `edge/..` names its folder only once resolved.
         let top_group = dir
             .file_name()
+            .filter(|_| !dir.ends_with(".."))
+            .map(|n| n.to_owned())
+            .or_else(|| {
+                std::fs::canonicalize(dir)
+                    .ok()?
+                    .file_name()
+                    .map(|n| n.to_owned())
+            })
             .map_or_else(|| "tests".into(), |n| n.to_string_lossy().into_owned());
         let mut group_order: Vec<String> = Vec::new();
         for entry in WalkDir::new(dir)
@@ -268,7 +277,20 @@ impl Challenge {
                 }
             };
             let name = entry.file_name().to_string_lossy();
-            if name.starts_with('.') || !entry.file_type().is_file() || !name.ends_with(".json") {
+            if name.starts_with('.') {
+                continue;
+            }
+            // What would hold cases but is not read is said, not skipped:
+            // hidden cases put there would never be graded, silently.
+            if let Some(why) = unread(&entry) {
+                problems.push(Problem {
+                    path: entry.path().to_owned(),
+                    position: None,
+                    message: why,
+                });
+                continue;
+            }
+            if !entry.file_type().is_file() || !name.ends_with(".json") {
                 continue;
             }
             let group = if entry.depth() == 1 {
@@ -427,6 +449,43 @@ impl Challenge {
             ),
         }
     }
+}
+
+/// Why the entry `entry` of a tests folder (at depth 1 or 2) would hold
+/// cases that are not read, if it would: a link (a suite is read as files
+/// and folders, and a link is not followed), a folder inside a group's
+/// folder with a case in it, a case file whose `.json` is in capitals.
+fn unread(entry: &walkdir::DirEntry) -> Option<String> {
+    let name = entry.file_name().to_string_lossy();
+    let kind = entry.file_type();
+    if kind.is_symlink() && (entry.path().is_dir() || name.to_lowercase().ends_with(".json")) {
+        let to = std::fs::read_link(entry.path())
+            .map_or_else(|_| "?".into(), |to| to.display().to_string());
+        return Some(format!(
+            "a link (to {to}), which is not followed: a tests folder holds its cases as files, in it or in its group folders; put a copy here instead"
+        ));
+    }
+    if kind.is_dir() && entry.depth() == 2 {
+        let holds_case = WalkDir::new(entry.path())
+            .max_depth(4)
+            .into_iter()
+            .flatten()
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .to_lowercase()
+                    .ends_with(".json")
+            });
+        return holds_case.then(|| {
+            "a folder inside a group's folder, whose cases would not be read: a group is one folder of case files; move them up into the group's folder, or make this a group of its own".to_owned()
+        });
+    }
+    if kind.is_file() && !name.ends_with(".json") && name.to_lowercase().ends_with(".json") {
+        return Some(format!(
+            "`{name}` is not read as a case: a case file's name ends in `.json`, in small letters; rename it"
+        ));
+    }
+    None
 }
 
 /// The least common multiple of the non-empty groups' test counts, if the

@@ -25,7 +25,7 @@ pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> i
     let output = match ungraded {
         Ungraded::Grader(why) => format!(
             "The autograder could not grade this submission; this is not your code's fault, and the score of 0 is not a grade. Tell your instructor. ({})",
-            super::text::visible(why)
+            super::text::visible(&super::text::one_line(why))
         ),
         Ungraded::NoEntryFile { found, expected } => format!(
             "Your submission was not graded: {}. Submit again with that file.",

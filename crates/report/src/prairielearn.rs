@@ -57,7 +57,7 @@ pub enum Ungraded {
 pub fn render_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<()> {
     let (message, error) = match ungraded {
         Ungraded::Grader(why) => {
-            let why = super::text::visible(why);
+            let why = super::text::visible(&super::text::one_line(why));
             (
                 format!(
                     "The grader could not grade this submission; this is not your code's fault, and no attempt was charged. Tell your instructor. ({why})"

@@ -35,6 +35,20 @@ pub fn visible_str(s: &str) -> String {
     out
 }
 
+/// `s` on one line, for a place that shows a message as one: its lines
+/// trimmed and joined, `; ` between two, a space after one that ends in
+/// `:` (a list of problems after its heading).
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for line in s.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// Learner-controlled text (a message, a traceback line, a line the code
 /// printed, a file name) made safe to print on one line of a report, in
 /// a terminal or a CI log:
@@ -348,6 +362,16 @@ pub fn hash_steps(step: &crate::contract::HashStep) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_of_problems_is_put_on_one_line() {
+        let listed = "2 problems in the tests; nothing was graded:\n    a.json:1:2: bad\n    b.json: worse\n";
+        assert_eq!(
+            one_line(listed),
+            "2 problems in the tests; nothing was graded: a.json:1:2: bad; b.json: worse"
+        );
+        assert_eq!(one_line("one"), "one");
+    }
 
     #[test]
     fn lines_wrap_at_spaces_keeping_their_indent_and_styles() {

@@ -95,8 +95,8 @@ pub enum Visibility {
 pub struct GroupConfig {
     pub name: String,
     /// The group's points, shared by its tests: a whole number (read as
-    /// a number so that `2.5` gets a message saying so).
-    #[serde(default = "default_weight")]
+    /// a number so that `2.5` gets a message saying so). Never guessed:
+    /// a group without one is refused.
     pub weight: f64,
     #[serde(default)]
     pub scoring: Scoring,
@@ -107,10 +107,6 @@ pub struct GroupConfig {
     pub time_ms: Option<u64>,
     #[serde(default)]
     pub description: Option<String>,
-}
-
-fn default_weight() -> f64 {
-    1.0
 }
 
 /// The most points a group may weigh: scores stay exact integers in JSON
@@ -153,10 +149,19 @@ impl Config {
             }]
         })?;
         let table: toml::Table = toml::from_str(&text).map_err(|e| {
+            let mut message = e.message().trim().to_owned();
+            // toml says "duplicate key" without the key; the span has it.
+            if let Some(key) = e.span().and_then(|s| text.get(s)).map(str::trim)
+                && message == "duplicate key"
+                && !key.is_empty()
+                && !key.contains('\n')
+            {
+                message = format!("duplicate key `{key}`; remove one of the two");
+            }
             vec![Problem {
                 path: path.to_owned(),
                 position: Some(e.span().map_or((1, 1), |s| line_column(&text, s.start))),
-                message: e.message().trim().to_owned(),
+                message,
             }]
         })?;
         let (mut config, form) = read_around_problems(table, path, &text)?;
@@ -323,13 +328,36 @@ fn read_around_problems(
     text: &str,
 ) -> Result<(Config, Vec<Problem>), Vec<Problem>> {
     let mut form: Vec<Problem> = Vec::new();
-    // Where a wrong value was taken out: its "missing" is not blamed twice.
+    // Where a wrong value was taken out or stood in for: a key found
+    // missing there or beneath is the repair's doing, not blamed twice.
     let mut taken: Vec<Vec<Step>> = Vec::new();
     let blame = |position, message: String| Problem {
         path: path.to_owned(),
         position: Some(position),
         message,
     };
+    // serde reads a struct from an array too, by position (`limits = [5,
+    // 1]` would be time_ms = 5 and memory_mb = 1): what is not a table
+    // where one is meant is blamed and set aside first.
+    for place in tables_meant(&table) {
+        let found = value_at(&mut table, &place).map_or("nothing", |v| v.type_str());
+        form.push(blame(
+            toml_position(text, &at(&place)),
+            format!("invalid type: {found}, expected a table"),
+        ));
+        // An empty table in its place: its keys are then found missing
+        // (and stood in for, unblamed), and the elements after it keep
+        // their places.
+        match value_at(&mut table, &place) {
+            Some(value) if matches!(place.last(), Some(Step::Index(_))) => {
+                *value = toml::Value::Table(toml::Table::new());
+            }
+            _ => {
+                repair(&mut table, &place);
+            }
+        }
+        taken.push(place);
+    }
     loop {
         let error = match serde_path_to_error::deserialize::<_, Config>(table.clone()) {
             Ok(config) => return Ok((config, form)),
@@ -342,7 +370,7 @@ fn read_around_problems(
         let progressed = if let Some(field) = missing_field(&message) {
             let mut full = place.clone();
             full.push(Step::Key(field.to_owned()));
-            if !taken.contains(&full) {
+            if !taken.iter().any(|t| full.starts_with(t)) {
                 form.push(blame(toml_position(text, &at(&place)), message));
             }
             stand_in(&mut table, &full)
@@ -354,12 +382,31 @@ fn read_around_problems(
             };
             form.push(blame(position, message));
             taken.push(place.clone());
-            take_out(&mut table, &place)
+            repair(&mut table, &place)
         };
         if !progressed || form.len() >= MOST_FORM_PROBLEMS {
             return Err(form);
         }
     }
+}
+
+/// The places in `table` where `challenge.toml` means a table and has
+/// something else: `limits`, `rust` and each of `groups`.
+fn tables_meant(table: &toml::Table) -> Vec<Vec<Step>> {
+    let mut places = Vec::new();
+    for key in ["limits", "rust"] {
+        if table.get(key).is_some_and(|v| !v.is_table()) {
+            places.push(vec![Step::Key(key.to_owned())]);
+        }
+    }
+    if let Some(toml::Value::Array(groups)) = table.get("groups") {
+        for (i, group) in groups.iter().enumerate() {
+            if !group.is_table() {
+                places.push(vec![Step::Key("groups".to_owned()), Step::Index(i)]);
+            }
+        }
+    }
+    places
 }
 
 /// serde's message with TOML's names for what was expected, not Rust's
@@ -406,35 +453,43 @@ fn value_at<'t>(table: &'t mut toml::Table, steps: &[Step]) -> Option<&'t mut to
     Some(value)
 }
 
-/// Removes the value at `steps`; `false` if it is not there.
-fn take_out(table: &mut toml::Table, steps: &[Step]) -> bool {
+/// Sets aside the wrong value at `steps`: a key is removed (its setting
+/// takes its default, or is found missing and stood in for); an element
+/// of an array is stood in for in place, so that the elements after it
+/// keep their places (and their positions in the file). `false` if it is
+/// not there.
+fn repair(table: &mut toml::Table, steps: &[Step]) -> bool {
     let Some((last, parent)) = steps.split_last() else {
         return false;
     };
-    let container = if parent.is_empty() {
-        None
-    } else {
-        match value_at(table, parent) {
-            Some(value) => Some(value),
-            None => return false,
-        }
+    if let Step::Index(i) = last {
+        return stand_in(table, steps)
+            || match value_at(table, parent) {
+                // Nothing reads there: out with it, the last resort.
+                Some(toml::Value::Array(a)) if *i < a.len() => {
+                    a.remove(*i);
+                    true
+                }
+                _ => false,
+            };
+    }
+    let Step::Key(key) = last else {
+        return false;
     };
-    match (last, container) {
-        (Step::Key(key), None) => table.remove(key).is_some(),
-        (Step::Key(key), Some(toml::Value::Table(t))) => t.remove(key).is_some(),
-        (Step::Index(i), Some(toml::Value::Array(a))) if *i < a.len() => {
-            a.remove(*i);
-            true
-        }
+    if parent.is_empty() {
+        return table.remove(key).is_some();
+    }
+    match value_at(table, parent) {
+        Some(toml::Value::Table(t)) => t.remove(key).is_some(),
         _ => false,
     }
 }
 
-/// Puts at `steps` (a missing key) the first stand-in of a type that
-/// reads: which type a required key has is serde's to know, not a list
-/// kept here.
+/// Puts at `steps` (a missing key, or an element of an array) the first
+/// stand-in of a type that reads there: which type a place has is
+/// serde's to know, not a list kept here.
 fn stand_in(table: &mut toml::Table, steps: &[Step]) -> bool {
-    let Some((Step::Key(key), parent)) = steps.split_last() else {
+    let Some((last, parent)) = steps.split_last() else {
         return false;
     };
     let candidates = [
@@ -446,21 +501,35 @@ fn stand_in(table: &mut toml::Table, steps: &[Step]) -> bool {
     ];
     for candidate in candidates {
         let mut tried = table.clone();
-        let inserted = if parent.is_empty() {
-            tried.insert(key.clone(), candidate);
-            true
-        } else if let Some(toml::Value::Table(t)) = value_at(&mut tried, parent) {
-            t.insert(key.clone(), candidate);
-            true
+        let container = if parent.is_empty() {
+            None
         } else {
-            false
+            match value_at(&mut tried, parent) {
+                Some(value) => Some(value),
+                None => return false,
+            }
         };
-        if !inserted {
+        let placed = match (last, container) {
+            (Step::Key(key), None) => {
+                tried.insert(key.clone(), candidate);
+                true
+            }
+            (Step::Key(key), Some(toml::Value::Table(t))) => {
+                t.insert(key.clone(), candidate);
+                true
+            }
+            (Step::Index(i), Some(toml::Value::Array(a))) if *i < a.len() => {
+                a[*i] = candidate;
+                true
+            }
+            _ => false,
+        };
+        if !placed {
             return false;
         }
         let reads = match serde_path_to_error::deserialize::<_, Config>(tried.clone()) {
             Ok(_) => true,
-            Err(error) => steps_of(error.path()) != steps,
+            Err(error) => !steps_of(error.path()).starts_with(steps),
         };
         if reads {
             *table = tried;
@@ -545,7 +614,8 @@ scoring = \"sometimes\"
     fn a_value_of_the_wrong_type_is_blamed_once_not_again_as_missing() {
         // `title` is required: taken out for its type, it is not also
         // "missing"; `name` neither, nor is its stand-in an empty name.
-        let problems = found("title = 3\noperations = [\"route\"]\n[[groups]]\nname = []\n");
+        let problems =
+            found("title = 3\noperations = [\"route\"]\n[[groups]]\nname = []\nweight = 1\n");
         let heads: Vec<&str> = problems.iter().map(|p| p.2.as_str()).collect();
         assert_eq!(
             heads,
@@ -556,10 +626,52 @@ scoring = \"sometimes\"
     }
 
     #[test]
+    fn a_table_written_otherwise_is_blamed_and_array_elements_keep_their_places() {
+        // serde alone would read `limits = [5, 1]` as time_ms = 5 and
+        // memory_mb = 1, and the first group as name "sample", weight 0.
+        let text = "\
+title = \"t\"
+operations = [1, 2, \"route\", 4]
+limits = [5, 1]
+rust = \"2021\"
+groups = [[\"sample\", 0], { name = \"edge\", weight = \"w\" }, { name = \"ties\", weight = 3.5 }]
+";
+        let problems = found(text);
+        let wanted = [
+            (2, 15, "invalid type: integer `1`"),
+            (2, 18, "invalid type: integer `2`"),
+            (2, 30, "invalid type: integer `4`"),
+            (3, 10, "invalid type: array"),
+            (4, 8, "invalid type: string"),
+            (5, 11, "invalid type: array"),
+            (5, 52, "invalid type: string \"w\""),
+            (5, 85, "group `ties` has weight 3.5"),
+        ];
+        let got: Vec<(usize, usize, &str)> = problems
+            .iter()
+            .map(|(l, c, m)| (*l, *c, m.as_str()))
+            .collect();
+        assert_eq!(got, wanted);
+    }
+
+    #[test]
+    fn a_group_without_a_weight_is_refused_not_given_one() {
+        let problems =
+            found("title = \"t\"\noperations = [\"route\"]\n[[groups]]\nname = \"edge\"\n");
+        let got: Vec<(usize, usize, &str)> = problems
+            .iter()
+            .map(|(l, c, m)| (*l, *c, m.as_str()))
+            .collect();
+        assert_eq!(got, [(3, 1, "missing field `weight`")]);
+    }
+
+    #[test]
     fn a_syntax_error_is_told_alone() {
         let problems = found("title = \"t\nbogus = 1\n");
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].0, 1);
+        let twice = found("title = \"a\"\ntitle = \"b\"\n");
+        assert_eq!(twice, [(2, 1, "duplicate key `title`".to_owned())]);
     }
 
     #[test]

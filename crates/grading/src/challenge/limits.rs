@@ -101,6 +101,10 @@ impl Limits {
     }
 }
 
+/// The most open files, and processes and threads, a session may be
+/// given: see [`Limit::most`].
+const MOST_PER_SESSION: u64 = 4096;
+
 /// One of the limits: its key in `[limits]`, its flag on the command line
 /// where it has one, and the least value that leaves a correct submission
 /// room to pass.
@@ -175,12 +179,39 @@ impl Limit {
             .map(|&l| self.least(l))
             .max_by_key(|(least, _)| *least)
             .unwrap_or((1, ""));
-        match value < least {
-            true => Err(format!(
+        if value < least {
+            return Err(format!(
                 "{} = {value} would fail every submission, correct or not ({who}); use {least} or more",
                 self.key()
+            ));
+        }
+        match self.most() {
+            Some((most, why)) if value > most => Err(format!(
+                "{} = {value} is more than a session can be given ({why}), so every submission would be a grader fault; use at most {most}",
+                self.key()
             )),
-            false => Ok(()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The most of a limit the grader can give a session on any Linux
+    /// machine, where there is such a bound, and why. Open files and
+    /// processes are set as the session's own rlimits, which may not pass
+    /// the machine's hard limits: 4096 is the least hard limit of open
+    /// files a stock kernel gives, and a hundred times what Node.js needs
+    /// of either. The others are bytes and milliseconds with no bound but
+    /// the machine's memory and the user's patience.
+    fn most(self) -> Option<(u64, &'static str)> {
+        match self {
+            Limit::OpenFiles => Some((
+                MOST_PER_SESSION,
+                "a machine's hard limit of open files may be as low as 4096",
+            )),
+            Limit::Processes => Some((
+                MOST_PER_SESSION,
+                "more may pass the machine's own limit of processes per user",
+            )),
+            _ => None,
         }
     }
 
@@ -277,5 +308,16 @@ mod tests {
             "{why}"
         );
         assert!(why.ends_with("use 100 or more"), "{why}");
+    }
+
+    #[test]
+    fn open_files_and_processes_past_what_a_session_can_be_given_are_refused() {
+        for limit in [Limit::OpenFiles, Limit::Processes] {
+            assert!(limit.check(4096).is_ok());
+            let why = limit.check(65536).unwrap_err();
+            assert!(why.contains("grader fault"), "{why}");
+            assert!(why.ends_with("use at most 4096"), "{why}");
+        }
+        assert!(Limit::Memory.check(1 << 40).is_ok());
     }
 }

@@ -40,7 +40,7 @@ pub fn group_name_problem(name: &str) -> Option<String> {
 }
 
 fn name_problem(what: &str, name: &str) -> Option<String> {
-    let fix = "use letters, digits, dashes and underscores, no extension (e.g. `two-nodes-tie`)";
+    let fix = "use letters, digits, `-`, `_` and `.`, starting with a letter or a digit, without `.json` (e.g. `two-nodes-tie`)";
     let bad = name
         .chars()
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')));

@@ -574,6 +574,17 @@ mod tests {
             .collect()
     }
 
+    /// The problems of `text` are `wanted` (line, column, message up to
+    /// its first `,` or `;`), in this order and no other.
+    fn assert_found(text: &str, wanted: &[(usize, usize, &str)]) {
+        let problems = found(text);
+        let got: Vec<(usize, usize, &str)> = problems
+            .iter()
+            .map(|(l, c, m)| (*l, *c, m.as_str()))
+            .collect();
+        assert_eq!(got, wanted, "{text}");
+    }
+
     #[test]
     fn every_problem_of_form_and_sense_is_found_at_once() {
         let text = "\
@@ -592,22 +603,19 @@ weight = 2.5
 weight = 1
 scoring = \"sometimes\"
 ";
-        let problems = found(text);
-        let wanted = [
-            (1, 1, "missing field `title`"),
-            (1, 24, "invalid type: integer `3`"),
-            (2, 1, "unknown field `colour`"),
-            (5, 14, "open_files = 4 would fail every submission"),
-            (6, 11, "invalid type: string \"fast\""),
-            (10, 10, "group `edge` has weight 2.5"),
-            (12, 1, "missing field `name`"),
-            (14, 11, "unknown variant `sometimes`"),
-        ];
-        assert_eq!(problems.len(), wanted.len(), "{problems:#?}");
-        for ((line, column, head), want) in problems.iter().zip(wanted) {
-            assert_eq!((*line, *column), (want.0, want.1), "{head}");
-            assert_eq!(head, want.2, "at {line}:{column}");
-        }
+        assert_found(
+            text,
+            &[
+                (1, 1, "missing field `title`"),
+                (1, 24, "invalid type: integer `3`"),
+                (2, 1, "unknown field `colour`"),
+                (5, 14, "open_files = 4 would fail every submission"),
+                (6, 11, "invalid type: string \"fast\""),
+                (10, 10, "group `edge` has weight 2.5"),
+                (12, 1, "missing field `name`"),
+                (14, 11, "unknown variant `sometimes`"),
+            ],
+        );
     }
 
     #[test]
@@ -636,33 +644,27 @@ limits = [5, 1]
 rust = \"2021\"
 groups = [[\"sample\", 0], { name = \"edge\", weight = \"w\" }, { name = \"ties\", weight = 3.5 }]
 ";
-        let problems = found(text);
-        let wanted = [
-            (2, 15, "invalid type: integer `1`"),
-            (2, 18, "invalid type: integer `2`"),
-            (2, 30, "invalid type: integer `4`"),
-            (3, 10, "invalid type: array"),
-            (4, 8, "invalid type: string"),
-            (5, 11, "invalid type: array"),
-            (5, 52, "invalid type: string \"w\""),
-            (5, 85, "group `ties` has weight 3.5"),
-        ];
-        let got: Vec<(usize, usize, &str)> = problems
-            .iter()
-            .map(|(l, c, m)| (*l, *c, m.as_str()))
-            .collect();
-        assert_eq!(got, wanted);
+        assert_found(
+            text,
+            &[
+                (2, 15, "invalid type: integer `1`"),
+                (2, 18, "invalid type: integer `2`"),
+                (2, 30, "invalid type: integer `4`"),
+                (3, 10, "invalid type: array"),
+                (4, 8, "invalid type: string"),
+                (5, 11, "invalid type: array"),
+                (5, 52, "invalid type: string \"w\""),
+                (5, 85, "group `ties` has weight 3.5"),
+            ],
+        );
     }
 
     #[test]
     fn a_group_without_a_weight_is_refused_not_given_one() {
-        let problems =
-            found("title = \"t\"\noperations = [\"route\"]\n[[groups]]\nname = \"edge\"\n");
-        let got: Vec<(usize, usize, &str)> = problems
-            .iter()
-            .map(|(l, c, m)| (*l, *c, m.as_str()))
-            .collect();
-        assert_eq!(got, [(3, 1, "missing field `weight`")]);
+        assert_found(
+            "title = \"t\"\noperations = [\"route\"]\n[[groups]]\nname = \"edge\"\n",
+            &[(3, 1, "missing field `weight`")],
+        );
     }
 
     #[test]
@@ -670,8 +672,10 @@ groups = [[\"sample\", 0], { name = \"edge\", weight = \"w\" }, { name = \"ties\
         let problems = found("title = \"t\nbogus = 1\n");
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(problems[0].0, 1);
-        let twice = found("title = \"a\"\ntitle = \"b\"\n");
-        assert_eq!(twice, [(2, 1, "duplicate key `title`".to_owned())]);
+        assert_found(
+            "title = \"a\"\ntitle = \"b\"\n",
+            &[(2, 1, "duplicate key `title`")],
+        );
     }
 
     #[test]

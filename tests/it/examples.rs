@@ -669,6 +669,9 @@ fn another_hash_is_told_before_a_broken_property_and_both_are() {
                 .arg(&tests)
                 .arg("--cache-dir")
                 .arg(cache_dir())
+                // Its pure-Python hash takes about 1 s on churn/heavy: what
+                // is checked here is what its answers are told.
+                .args(UNHURRIED)
                 .arg(&file),
         )
     };

@@ -441,10 +441,34 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     grade.push("--".into());
     let file = absolute_path(&args.file)?;
     grade.push(file.clone().into());
+    // What the screen says to run for the whole report: this grading as
+    // the learner would type it, from the options they gave.
+    let mut again = invoked_as();
+    if let Some(dir) = &cli.challenges {
+        again.extend(["--challenges".to_owned(), dir.display().to_string()]);
+    }
+    again.push("grade".to_owned());
+    let given: Vec<String> = args
+        .grading
+        .to_args()
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match given.as_slice() {
+        [flag, id, rest @ ..] if flag == "--challenge" && id == challenge::DEFAULT_CHALLENGE => {
+            again.extend(rest.iter().cloned())
+        }
+        all => again.extend(all.iter().cloned()),
+    }
+    let shown = args.file.display().to_string();
+    if shown.starts_with('-') {
+        again.push("--".to_owned());
+    }
+    again.push(shown);
     let verdict = crate::watch::run(&crate::watch::Watch {
         file,
         shown: args.file.display().to_string(),
-        invoked_as: invoked_as(),
+        again,
         challenge: setup.challenge.id.clone(),
         program,
         args: grade,
@@ -626,7 +650,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
         .ok_or_else(|| Error::Usage(format!("{:?} has no starter", args.lang)))?;
     let name = name.as_str();
     let starter = challenge.dir.join("starters").join(name);
-    let text = std::fs::read(&starter).map_err(|e| {
+    let text = grading::fsutil::read_regular(&starter).map_err(|e| {
         Error::Usage(format!(
             "challenge `{}` has no {name} starter ({}: {e})",
             challenge.id,
@@ -680,7 +704,7 @@ fn show(cli: &Cli, id: &str, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
     let challenge = root.load(id)?;
     let path = challenge.dir.join("README.md");
-    let text = std::fs::read(&path).map_err(|e| {
+    let text = grading::fsutil::read_regular(&path).map_err(|e| {
         Error::Usage(format!(
             "challenge `{id}` has no statement: cannot read {} ({e}); add a README.md beside its challenge.toml",
             path.display()

@@ -37,8 +37,9 @@ pub struct Watch {
     pub file: PathBuf,
     /// The file as the learner named it, for the screen.
     pub shown: String,
-    /// The words that run the grader, for the command the screen gives.
-    pub invoked_as: Vec<String>,
+    /// The command that grades the file once and shows the whole
+    /// report, as words, for the screen to give.
+    pub again: Vec<String>,
     pub challenge: String,
     /// The grader, and the arguments of `grade` that grade the file once
     /// (ending with the file) and write a JSON report.
@@ -220,7 +221,7 @@ fn draw(
     report::render_watch(
         &WatchScreen {
             file: &watch.shown,
-            invoked_as: &watch.invoked_as,
+            again: &watch.again,
             challenge: &watch.challenge,
             keys: screen.keys(),
             state,

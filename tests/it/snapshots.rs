@@ -192,7 +192,11 @@ fn screen(state: WatchState<'_>) -> String {
     render_watch(
         &WatchScreen {
             file: "router.py",
-            invoked_as: &["grader".to_owned()],
+            again: &[
+                "grader".to_owned(),
+                "grade".to_owned(),
+                "router.py".to_owned(),
+            ],
             challenge: "rendezvous-router",
             keys: true,
             state,
@@ -308,7 +312,13 @@ fn watch_screens() {
     render_watch(
         &WatchScreen {
             file: "my router.py",
-            invoked_as: &["grader".to_owned()],
+            again: &[
+                "grader".to_owned(),
+                "grade".to_owned(),
+                "--challenge".to_owned(),
+                "hrw-top".to_owned(),
+                "my router.py".to_owned(),
+            ],
             challenge: "hrw-top",
             keys: false,
             state: WatchState::Missing,

@@ -467,16 +467,27 @@ fn cases_a_suite_would_not_read_are_named_not_skipped() {
     std::fs::write(edge.join("shout.JSON"), r#"[[["a"]], [["route", "k"]]]"#).unwrap();
     std::os::unix::fs::symlink(&elsewhere, tests.join("ties")).unwrap();
     std::os::unix::fs::symlink(elsewhere.join("secret.json"), edge.join("linked.json")).unwrap();
+    // A link to nowhere, named as a declared group: the group would vanish.
+    std::os::unix::fs::symlink(dir.path().join("gone"), tests.join("churn")).unwrap();
+    // A pipe named as an expected file: the case would be graded against
+    // the reference instead, or a read would wait forever.
+    mkfifo(&edge.join("ok.expected.json"));
+    // A name no report should show.
+    std::fs::write(edge.join("a b.json"), r#"[[["a"]], [["route", "k"]]]"#).unwrap();
     // Not cases: left alone.
     std::fs::write(edge.join("notes.txt"), "x").unwrap();
     std::fs::create_dir_all(edge.join("empty")).unwrap();
+    std::os::unix::fs::symlink(edge.join("notes.txt"), edge.join("README")).unwrap();
     let out = grade_json(&tests);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
-    assert!(stderr.contains("4 problems"), "{stderr}");
+    assert!(stderr.contains("7 problems"), "{stderr}");
     for (path, why) in [
         (tests.join("ties"), "a link (to "),
+        (tests.join("churn"), "a link (to "),
+        (edge.join("ok.expected.json"), "not a regular file"),
+        (edge.join("a b.json"), "`a b` is not a case name"),
         (edge.join("linked.json"), "a link (to "),
         (edge.join("more"), "a folder inside a group's folder"),
         (
@@ -491,4 +502,68 @@ fn cases_a_suite_would_not_read_are_named_not_skipped() {
         );
     }
     assert!(!stderr.contains(CANARY), "{stderr}");
+}
+
+/// A named pipe at `path`.
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+}
+
+#[test]
+fn a_pipe_in_place_of_a_statement_or_a_starter_is_refused_not_waited_on() {
+    let dir = tempdir();
+    let challenges = dir.path().join("challenges");
+    copy_tree(
+        &root().join("challenges/hrw-top"),
+        &challenges.join("hrw-top"),
+        |_| true,
+    );
+    let own = challenges.join("hrw-top");
+    std::fs::remove_file(own.join("README.md")).unwrap();
+    mkfifo(&own.join("README.md"));
+    let starter = std::fs::read_dir(own.join("starters"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "py"))
+        .unwrap();
+    std::fs::remove_file(&starter).unwrap();
+    mkfifo(&starter);
+    let work = dir.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    for args in [
+        vec!["show", "hrw-top"],
+        vec!["init", "--challenge", "hrw-top", "--lang", "python"],
+    ] {
+        let mut child = crate::support::grader()
+            .current_dir(&work)
+            .arg("--challenges")
+            .arg(&challenges)
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{args:?} waits on the pipe");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("not a regular file"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
 }

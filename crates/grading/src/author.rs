@@ -75,27 +75,8 @@ pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut names: Vec<(&str, &Case)> = Vec::new();
     for group in &suite.groups {
-        if let Some(why) = rules::group_name_problem(&group.name) {
-            findings.push(Finding {
-                error: true,
-                problem: Problem {
-                    path: suite.dir.join(&group.name),
-                    position: None,
-                    message: format!("{why}; rename the folder"),
-                },
-            });
-        }
+        // Names are held to the rules when the suite is loaded.
         for case in &group.cases {
-            if let Some(why) = rules::case_name_problem(&case.name) {
-                findings.push(Finding {
-                    error: true,
-                    problem: Problem {
-                        path: case.path.clone(),
-                        position: None,
-                        message: format!("{why}; rename the file and its expected file"),
-                    },
-                });
-            }
             if let Some((_, other)) = names.iter().find(|(n, _)| *n == case.name) {
                 findings.push(Finding {
                     error: true,

@@ -366,6 +366,17 @@ impl Challenge {
                     continue;
                 }
                 let stem = file_stem(path, ".json");
+                // A name every report shows: held to the rule `add` and
+                // `gen` write by (a group's name is a declared one's,
+                // held to it in challenge.toml).
+                if let Some(why) = rules::case_name_problem(&stem) {
+                    problems.push(Problem {
+                        path: path.clone(),
+                        position: None,
+                        message: format!("{why}; rename the file and its expected file"),
+                    });
+                    continue;
+                }
                 let expected = expected_path(path.parent().unwrap_or(Path::new("")), &stem);
                 let expected = (read_expected && expected.is_file()).then_some(expected);
                 if let Some(case) =
@@ -458,29 +469,40 @@ impl Challenge {
 fn unread(entry: &walkdir::DirEntry) -> Option<String> {
     let name = entry.file_name().to_string_lossy();
     let kind = entry.file_type();
-    if kind.is_symlink() && (entry.path().is_dir() || name.to_lowercase().ends_with(".json")) {
+    let json = name.to_lowercase().ends_with(".json");
+    // A link is refused unless it is plainly not a case: one to a file
+    // not named as one (a README). A dangling link named like a group
+    // would make the group vanish.
+    if kind.is_symlink() && (json || !entry.path().is_file()) {
         let to = std::fs::read_link(entry.path())
             .map_or_else(|_| "?".into(), |to| to.display().to_string());
         return Some(format!(
             "a link (to {to}), which is not followed: a tests folder holds its cases as files, in it or in its group folders; put a copy here instead"
         ));
     }
+    if json && !kind.is_file() && !kind.is_dir() && !kind.is_symlink() {
+        return Some(
+            "not a regular file (a pipe, a socket or a device), so not read: a case and its expected output are files".to_owned(),
+        );
+    }
     if kind.is_dir() && entry.depth() == 2 {
+        // One that cannot be read may hold cases too.
         let holds_case = WalkDir::new(entry.path())
             .max_depth(4)
             .into_iter()
-            .flatten()
             .any(|e| {
-                e.file_name()
-                    .to_string_lossy()
-                    .to_lowercase()
-                    .ends_with(".json")
+                e.map_or(true, |e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .to_lowercase()
+                        .ends_with(".json")
+                })
             });
         return holds_case.then(|| {
             "a folder inside a group's folder, whose cases would not be read: a group is one folder of case files; move them up into the group's folder, or make this a group of its own".to_owned()
         });
     }
-    if kind.is_file() && !name.ends_with(".json") && name.to_lowercase().ends_with(".json") {
+    if kind.is_file() && !name.ends_with(".json") && json {
         return Some(format!(
             "`{name}` is not read as a case: a case file's name ends in `.json`, in small letters; rename it"
         ));

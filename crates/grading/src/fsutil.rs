@@ -199,6 +199,28 @@ pub fn check_appendable(path: &Path, what: &str) -> Result<(), Error> {
         })
 }
 
+/// Reads `path` if it is a regular file (following links): a pipe or a
+/// device put in its place is refused, not read, since reading one could
+/// wait forever. Opened without blocking, so that opening a pipe does
+/// not wait for a writer either.
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut bytes = Vec::new();
+    (&file).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

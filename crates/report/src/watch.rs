@@ -16,9 +16,10 @@ use std::io::{self, Write};
 pub struct WatchScreen<'a> {
     /// The watched file, as the learner named it.
     pub file: &'a str,
-    /// The words that run the grader (`grader`, or a wrapper's, such as
-    /// `npx grader`), for the command the screen gives.
-    pub invoked_as: &'a [String],
+    /// The command that grades the file once with the same challenge,
+    /// tests and limits and shows the whole report, as words (run as the
+    /// learner runs the grader: `grader`, or a wrapper's `npx grader`).
+    pub again: &'a [String],
     pub challenge: &'a str,
     /// Whether keys are read (standard input is a terminal): the footer
     /// offers them only then.
@@ -217,16 +218,10 @@ fn sections(screen: &WatchScreen<'_>) -> io::Result<Sections> {
         foot,
         "{DIM}watching: every save grades it again · {keys}{DIM:#}"
     )?;
-    let mut grade = screen.invoked_as.to_vec();
-    grade.push("grade".to_owned());
-    if screen.challenge != grading::challenge::DEFAULT_CHALLENGE {
-        grade.extend(["--challenge".to_owned(), screen.challenge.to_owned()]);
-    }
-    grade.push(screen.file.to_owned());
     writeln!(
         foot,
         "{DIM}the whole report, every failure in full: {}{DIM:#}",
-        super::text::shell_command(&grade)
+        super::text::shell_command(screen.again)
     )?;
     Ok(Sections { head, parts, foot })
 }

@@ -153,7 +153,7 @@ fn read_json(path: &Path, problems: &mut Vec<Problem>) -> Option<(String, Value)
         Err(e) => {
             problems.push(Problem {
                 path: path.to_owned(),
-                position: (e.line() > 0).then(|| (e.line(), e.column())),
+                position: (e.line() > 0).then(|| (e.line(), e.column().max(1))),
                 message: format!("invalid JSON: {}", strip_position(&e.to_string())),
             });
             None

@@ -285,9 +285,10 @@ impl Config {
     }
 }
 
-/// At most this many problems of form are gathered from one file; a file
-/// with more is not a challenge.toml, and the first ones say so.
-const MOST_FORM_PROBLEMS: usize = 50;
+/// At most this many problems of form are gathered from one file (each
+/// costs a reading of the file); past them, the list says there may be
+/// more.
+const MOST_FORM_PROBLEMS: usize = 1000;
 
 /// One step of a path serde reports, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -384,7 +385,16 @@ fn read_around_problems(
             taken.push(place.clone());
             repair(&mut table, &place)
         };
-        if !progressed || form.len() >= MOST_FORM_PROBLEMS {
+        if form.len() >= MOST_FORM_PROBLEMS {
+            form.push(blame(
+                (1, 1),
+                format!(
+                    "{MOST_FORM_PROBLEMS} problems of form were found, and the file was not read past them; fix these and validate again"
+                ),
+            ));
+            return Err(form);
+        }
+        if !progressed {
             return Err(form);
         }
     }
@@ -424,6 +434,11 @@ fn in_toml_words(message: &str) -> String {
     } else {
         expected
     };
+    // An enum's value (`scoring`, `visibility`, `edition`) that is not
+    // a string: serde speaks of variants.
+    if expected == "string only" {
+        return "invalid type, expected one of its names, as a string".to_owned();
+    }
     let found = match found {
         "invalid type: sequence" => "invalid type: array",
         "invalid type: map" => "invalid type: table",

@@ -227,28 +227,33 @@ fn suites(
     writes: Option<&str>,
     read_expected: bool,
 ) -> Result<Vec<Loaded>, Error> {
-    let load = |challenge: Challenge, dir: &std::path::Path, own| -> Result<Loaded, Error> {
-        match challenge.load_suite_with(dir, own, read_expected) {
-            Ok(suite) => Ok(Ok((challenge, suite))),
-            Err(Error::Invalid { problems, .. }) => Ok(Err(problems)),
-            Err(other) => Err(other),
-        }
-    };
     if !args.all {
         let (challenge, dir, own) = authoring(cli, &args.suite, writes)?;
-        return Ok(vec![load(challenge, &dir, own)?]);
+        let suite = challenge.load_suite_with(&dir, own, read_expected);
+        return Ok(vec![loaded(suite.map(|suite| (challenge, suite)))?]);
     }
     let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
     if let Some(command) = writes {
         root.check_writable(&format!("`grader {command} --all`"))?;
     }
-    if root.ids()?.is_empty() {
+    let each = each_challenge(&root, read_expected)?;
+    if each.is_empty() {
         return Err(Error::Usage(format!(
             "--all: there is no challenge in {} (a folder with a challenge.toml)",
             root.source.describe()
         )));
     }
-    each_challenge(&root, read_expected)
+    Ok(each)
+}
+
+/// A suite loaded, as [`Loaded`]: invalid files are the suite's problems
+/// to list, any other error stops the command.
+fn loaded(result: Result<(Challenge, Suite), Error>) -> Result<Loaded, Error> {
+    match result {
+        Ok(pair) => Ok(Ok(pair)),
+        Err(Error::Invalid { problems, .. }) => Ok(Err(problems)),
+        Err(other) => Err(other),
+    }
 }
 
 /// Every challenge of `root` with its own suite (its expected files read
@@ -258,19 +263,16 @@ pub(super) fn each_challenge(
     root: &challenge::Root,
     read_expected: bool,
 ) -> Result<Vec<Loaded>, Error> {
-    let mut loaded = Vec::new();
-    for id in root.ids()? {
-        let one = root.load(&id).and_then(|challenge| {
-            let suite = challenge.load_suite_with(&challenge.tests_dir(), true, read_expected)?;
-            Ok((challenge, suite))
-        });
-        loaded.push(match one {
-            Ok(pair) => Ok(pair),
-            Err(Error::Invalid { problems, .. }) => Err(problems),
-            Err(other) => return Err(other),
-        });
-    }
-    Ok(loaded)
+    root.ids()?
+        .iter()
+        .map(|id| {
+            loaded(root.load(id).and_then(|challenge| {
+                let suite =
+                    challenge.load_suite_with(&challenge.tests_dir(), true, read_expected)?;
+                Ok((challenge, suite))
+            }))
+        })
+        .collect()
 }
 
 /// Every suite, or the problems of all that did not load: a command that

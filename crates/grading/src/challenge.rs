@@ -419,18 +419,10 @@ impl Challenge {
             denominator,
         })
     }
-}
 
-impl Challenge {
     /// Group `name` of the `--tests` folder `dir` (its cases directly in
     /// it when `top`) is not one challenge.toml declares.
     fn undeclared_in_tests(&self, dir: &Path, name: &str, top: bool) -> Problem {
-        let declared: Vec<String> = self
-            .config
-            .groups
-            .iter()
-            .map(|g| format!("`{}`", g.name))
-            .collect();
         let example = self
             .config
             .groups
@@ -451,11 +443,7 @@ impl Challenge {
             message: format!(
                 "{what} not declared in the challenge.toml of `{}` (declared: {}), so its points and who may see its cases would be guesses; move the cases into a folder named after a declared group ({}), or declare the group in challenge.toml (with --challenges DIR, in a copy of the challenge)",
                 self.id,
-                if declared.is_empty() {
-                    "none".into()
-                } else {
-                    declared.join(", ")
-                },
+                self.config.declared(),
                 dir.join(example).display(),
             ),
         }

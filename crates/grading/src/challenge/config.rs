@@ -262,11 +262,6 @@ impl Config {
         if self.group(name).is_some() {
             return Ok(());
         }
-        let declared: Vec<String> = self
-            .groups
-            .iter()
-            .map(|g| format!("`{}`", g.name))
-            .collect();
         let at = match self.groups.len() {
             0 => vec![],
             n => vec![At::Key("groups"), At::Index(n - 1)],
@@ -275,13 +270,23 @@ impl Config {
             &at,
             format!(
                 "group `{name}`{origin} is not declared in challenge.toml (declared: {}); add [[groups]] with name = \"{name}\", or use a declared group",
-                if declared.is_empty() {
-                    "none".into()
-                } else {
-                    declared.join(", ")
-                }
+                self.declared()
             ),
         ))
+    }
+
+    /// The declared groups as a message lists them: "`sample`, `edge`",
+    /// or "none".
+    pub fn declared(&self) -> String {
+        match self.groups.is_empty() {
+            true => "none".to_owned(),
+            false => self
+                .groups
+                .iter()
+                .map(|g| format!("`{}`", g.name))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
     }
 }
 
@@ -318,9 +323,9 @@ fn at(steps: &[Step]) -> Vec<At<'_>> {
 }
 
 /// Deserializes `table` as a [`Config`], setting aside what stops it: an
-/// unknown key or a value of the wrong type is blamed and taken out (the
-/// setting then takes its default), a missing key is blamed and given a
-/// stand-in, and the reading starts again, until it goes through. serde
+/// unknown key or a value of the wrong type is blamed and set aside (see
+/// [`repair`]), a missing key is blamed and given a stand-in, and the
+/// reading starts again, until it goes through. serde
 /// stops at the first problem; an author fixing one at a time would need
 /// as many runs as problems.
 fn read_around_problems(

@@ -21,6 +21,7 @@ mod hostile;
 mod html;
 mod injection;
 mod learner_values;
+mod linked_layouts;
 mod links;
 mod mistakes;
 mod names;

@@ -115,15 +115,27 @@ impl Environment {
     /// submission's folder or a granted file is closed to others, or
     /// named in UTF-8 when a granted path is not.
     pub fn reachable_submission(&self, file: &Path) -> Result<Grants, Error> {
+        let dir = file.parent().and_then(|d| std::fs::canonicalize(d).ok());
+        let Some(dir) = dir else {
+            let (read, list) = self.submission_paths(file);
+            return Ok(Grants {
+                file: file.to_owned(),
+                read,
+                list,
+            });
+        };
+        // The entry is given to its sessions in its folder as the kernel
+        // sees it: the grants name resolved paths (a grant follows links),
+        // and beneath the covers only those exist, so a path that reaches
+        // the folder through a link (a class folder of links to checkouts,
+        // a linked parent) or through `..` would name nothing there. The
+        // entry keeps its own name, a link within its folder included.
+        let file = &dir.join(file.file_name().unwrap_or_default());
         let (read, list) = self.submission_paths(file);
         let as_granted = Grants {
             file: file.to_owned(),
             read,
             list,
-        };
-        let dir = file.parent().and_then(|d| std::fs::canonicalize(d).ok());
-        let Some(dir) = dir else {
-            return Ok(as_granted);
         };
         let dropped = os::effective_ids().0 == 0 && self.options.sandbox;
         // The sandbox's policy carries its paths as UTF-8: a student whose

@@ -30,6 +30,7 @@ mod prairielearn;
 mod python_start;
 mod rejudge;
 mod rejudge_apply;
+mod repository_layouts;
 mod results_folder;
 mod scores;
 mod setup;

@@ -196,7 +196,15 @@ pub fn prepare(
         return Ok(Err(e));
     }
     // Its sessions may be given a copy they can read (see the sandbox crate's `reach`).
-    let grants = env.reachable_submission(&submission.absolute)?;
+    let grants = match env.reachable_submission(&submission.absolute)? {
+        Ok(grants) => grants,
+        Err(too_many) => {
+            return Ok(Err(LearnerError::new(
+                ErrorKind::CompileError,
+                too_many.to_string(),
+            )));
+        }
+    };
     let copy;
     let submission = if grants.file == submission.absolute {
         submission
@@ -207,7 +215,7 @@ pub fn prepare(
         };
         &copy
     };
-    let (own, list) = (grants.read, grants.list);
+    let (own, list, hide) = (grants.read, grants.list, grants.hide);
     let mut program = match submission.language {
         Language::Python => python::program(env, submission)?,
         Language::JavaScript => javascript::program(env, submission)?,
@@ -215,7 +223,12 @@ pub fn prepare(
             Ok((module, build)) => typescript::program(env, submission, &module, build)?,
             Err(e) => return Ok(Err(e)),
         },
-        Language::Rust => match built(rust::compile(env, challenge, submission, (&own, &list))?) {
+        Language::Rust => match built(rust::compile(
+            env,
+            challenge,
+            submission,
+            (&own, &list, &hide),
+        )?) {
             Ok((binary, build)) => rust::program(submission, &binary, build),
             Err(e) => return Ok(Err(e)),
         },
@@ -223,6 +236,7 @@ pub fn prepare(
     };
     program.read.splice(0..0, own);
     program.list.extend(list);
+    program.hide.extend(hide);
     Ok(Ok(program))
 }
 
@@ -234,6 +248,7 @@ fn bare(submission: &Submission, program: PathBuf) -> Program {
         args: Vec::new(),
         read: Vec::new(),
         list: Vec::new(),
+        hide: Vec::new(),
         own_program: false,
         announces: false,
         build: None,

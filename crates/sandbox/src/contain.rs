@@ -1,5 +1,7 @@
 //! Containment: every session runs under a small shim, the grader binary
-//! itself started as `grader __sandbox POLICY -- PROGRAM ARGS...`, which
+//! itself started as `grader __sandbox POLICY_FILE -- PROGRAM ARGS...`
+//! (the policy travels in a file, since a student's folder may grant
+//! thousands of paths, more than one argument may hold), which
 //!
 //! 1. leaves the host's PID, network, mount and IPC namespaces (and, when
 //!    not root, its user namespace), so the program sees no other process,
@@ -71,6 +73,11 @@ pub struct Policy {
     /// Folders the program may list but not read beneath.
     #[serde(default)]
     pub list: Vec<PathBuf>,
+    /// Paths inside a folder of `read` that the program must not see:
+    /// each is covered by an empty folder or file in the mount namespace
+    /// (without which the shim refuses to run the program at all).
+    #[serde(default)]
+    pub hide: Vec<PathBuf>,
     /// Folders the program may write besides its scratch folder (a
     /// compiler's output folder).
     #[serde(default)]
@@ -181,24 +188,31 @@ impl Layers {
     }
 }
 
-/// Wraps `program args` in the shim with `policy`.
-pub fn wrap(policy: &Policy, program: &Path, args: &[OsString]) -> std::io::Result<Command> {
+/// Wraps `program args` in the shim with `policy`, written to the file
+/// `at` (which the shim removes once it has read it).
+pub fn wrap(
+    policy: &Policy,
+    at: &Path,
+    program: &Path,
+    args: &[OsString],
+) -> std::io::Result<Command> {
     let mut command = Command::new(std::env::current_exe()?);
     command
         .arg(SHIM_ARG)
-        .arg(serde_json::to_string(policy).map_err(std::io::Error::other)?)
+        .arg(write_policy(policy, at)?)
         .arg("--")
         .arg(program)
         .args(args);
     Ok(command)
 }
 
-/// Runs the shim in probe mode with `policy` and returns the layers that
-/// held. A shim that cannot even start is a fault of the grader.
-pub fn probe(policy: &Policy) -> std::io::Result<Layers> {
+/// Runs the shim in probe mode with `policy` (written to the file `at`)
+/// and returns the layers that held. A shim that cannot even start is a
+/// fault of the grader.
+pub fn probe(policy: &Policy, at: &Path) -> std::io::Result<Layers> {
     let out = Command::new(std::env::current_exe()?)
         .arg(SHIM_ARG)
-        .arg(serde_json::to_string(policy).map_err(std::io::Error::other)?)
+        .arg(write_policy(policy, at)?)
         .arg("--probe")
         .stdin(std::process::Stdio::null())
         .output()?;
@@ -210,16 +224,51 @@ pub fn probe(policy: &Policy) -> std::io::Result<Layers> {
     })
 }
 
+/// The most a policy file may hold: far above the bounds on what one
+/// submission may be granted, and a bound on what the shim reads.
+const MAX_POLICY_BYTES: u64 = 64 << 20;
+
+/// Writes `policy` to `at`, readable by the grader's user alone: it names
+/// the paths a session is granted, which are no other session's business.
+fn write_policy<'a>(policy: &Policy, at: &'a Path) -> std::io::Result<&'a Path> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let json = serde_json::to_vec(policy).map_err(std::io::Error::other)?;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(at)?;
+    file.write_all(&json)?;
+    Ok(at)
+}
+
+/// Reads (and removes) the policy file the grader wrote for this shim.
+fn read_policy(at: &Path) -> Result<Policy, String> {
+    use std::io::Read;
+    let mut json = Vec::new();
+    std::fs::File::open(at)
+        .and_then(|f| f.take(MAX_POLICY_BYTES + 1).read_to_end(&mut json))
+        .map_err(|e| format!("cannot read the policy {}: {e}", at.display()))?;
+    let _ = std::fs::remove_file(at);
+    if json.len() as u64 > MAX_POLICY_BYTES {
+        return Err(format!("the policy {} is too large", at.display()));
+    }
+    serde_json::from_slice(&json).map_err(|e| format!("bad policy {}: {e}", at.display()))
+}
+
 /// The shim's entry point: `args` are what follows `__sandbox`. Returns the
 /// exit code when it does not exec.
 pub fn shim_main(args: &[OsString]) -> i32 {
     let (policy, rest) = match args.split_first() {
-        Some((json, rest)) => match serde_json::from_str::<Policy>(&json.to_string_lossy()) {
+        Some((file, rest)) => match read_policy(Path::new(file)) {
             Ok(policy) => (policy, rest),
-            Err(e) => return fail(format!("bad policy: {e}")),
+            Err(e) => return fail(e),
         },
         None => {
-            return fail("usage: grader __sandbox POLICY (--probe | -- PROGRAM ARGS...)".into());
+            return fail(
+                "usage: grader __sandbox POLICY_FILE (--probe | -- PROGRAM ARGS...)".into(),
+            );
         }
     };
     let probe = rest.first().is_some_and(|a| a == "--probe");
@@ -309,6 +358,10 @@ fn init(
         let _ = os::become_subreaper();
     }
     let drop_to = if root { policy.uid } else { None };
+    if !layers.mount_namespace && !policy.hide.is_empty() {
+        // What the grants leave to covers would be in sight.
+        return fail("cannot hide what the program must not see: no mount namespace".into());
+    }
     let private = if layers.mount_namespace {
         match prepare_mounts(policy, &layers, drop_to) {
             Ok(private) => private,

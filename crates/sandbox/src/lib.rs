@@ -65,6 +65,9 @@ pub struct Program {
     pub read: Vec<PathBuf>,
     /// List these folders, but read nothing beneath.
     pub list: Vec<PathBuf>,
+    /// Inside the folders of `read`, what must not be seen
+    /// ([`Grants::hide`]).
+    pub hide: Vec<PathBuf>,
     /// The learner's own program, not an interpreter of ours: when it
     /// cannot even be started, that is the learner's to fix.
     pub own_program: bool,
@@ -259,6 +262,7 @@ impl Environment {
         Policy {
             read,
             list: Vec::new(),
+            hide: Vec::new(),
             write: Vec::new(),
             scratch,
             limits,
@@ -329,6 +333,7 @@ impl Environment {
         let access = Access {
             read,
             list: program.list.clone(),
+            hide: program.hide.clone(),
             write: Vec::new(),
         };
         let limits = self.session_limits(cpu_seconds);
@@ -349,6 +354,7 @@ impl Environment {
         let Access {
             mut read,
             list,
+            hide,
             write,
         } = access;
         let session = self.sessions.fetch_add(1, Ordering::Relaxed);
@@ -380,10 +386,12 @@ impl Environment {
         let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
         let mut policy = self.policy(read, scratch.clone(), uid, limits);
         policy.list = list;
+        policy.hide = hide;
         policy.write = write;
         policy.protocol = protocol;
-        let mut command = contain::wrap(&policy, program, args).map_err(Error::io(
-            "cannot find the grader binary to start the sandbox",
+        let at = scratch.with_extension("policy.json");
+        let mut command = contain::wrap(&policy, &at, program, args).map_err(Error::io(
+            "cannot start the sandbox (its policy file, or the grader binary)",
         ))?;
         let group = match &self.cgroups {
             Ok(cgroups) => {
@@ -453,6 +461,9 @@ pub struct Access {
     pub read: Vec<PathBuf>,
     /// List these folders, but read nothing beneath.
     pub list: Vec<PathBuf>,
+    /// Inside the folders of `read`, what must not be seen: covered in
+    /// the mount namespace ([`Grants::hide`]).
+    pub hide: Vec<PathBuf>,
     /// Write beneath these.
     pub write: Vec<PathBuf>,
 }

@@ -340,6 +340,13 @@ pub fn mount_fs(kind: &str, target: &Path, flags: libc::c_ulong, options: &str) 
     })
 }
 
+/// Detaches the mount at `target` (what was bound from it stays).
+pub fn unmount(target: &Path) -> io::Result<()> {
+    let target = c_path(target)?;
+    // SAFETY: a valid C string for the call's duration.
+    check(unsafe { libc::umount2(target.as_ptr(), libc::MNT_DETACH) })
+}
+
 /// Bind-mounts `source` onto `target`, read-only when `read_only`.
 pub fn bind_mount(source: &Path, target: &Path, read_only: bool) -> io::Result<()> {
     let source = c_path(source)?;

@@ -53,13 +53,14 @@ impl Environment {
             .map_err(Error::io("cannot create the sandbox probe's folder"))?;
         let lease = self.lease(0)?;
         let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
+        let at = dir.with_extension("policy.json");
         let policy = self.policy(Vec::new(), dir, uid, self.session_limits(1));
         let accounting = self.cgroups.as_ref().ok().map(|c| c.describe());
         std::thread::Builder::new()
             .name("sandbox-probe".into())
             .spawn(move || {
                 let _lease = lease;
-                let mut layers = crate::contain::probe(&policy).map_err(|e| e.to_string())?;
+                let mut layers = crate::contain::probe(&policy, &at).map_err(|e| e.to_string())?;
                 // Each session leases a uid of its own from the pool: the
                 // report names the pool by its first uid, the same in every
                 // run, so that shards and an unsharded run of one class

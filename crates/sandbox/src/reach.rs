@@ -8,6 +8,7 @@
 use super::Environment;
 use crate::Error;
 use crate::os;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -18,27 +19,70 @@ const COPY_LIMIT_BYTES: u64 = 64 << 20;
 const COPY_LIMIT_ENTRIES: usize = 10_000;
 
 /// What a submission's sessions are given: its entry file where they run
-/// it, the paths they may read and the folders they may only list.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// it, the paths they may read, the folders they may only list, and the
+/// paths inside a granted folder that a cover hides from them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Grants {
     pub file: PathBuf,
     pub read: Vec<PathBuf>,
     pub list: Vec<PathBuf>,
+    /// Inside a folder of `read`: what its sessions must not see there
+    /// (tests checked out inside a student's repository, its dotfiles),
+    /// each covered by an empty folder or file of the same kind in the
+    /// sandbox's mount namespace. Only where that namespace is in force;
+    /// without it the folder's other entries are granted one by one.
+    pub hide: Vec<PathBuf>,
+}
+
+/// The most paths one student's folder may need hidden or granted one by
+/// one: far beyond a repository's dotfiles and a course's test folders,
+/// and a bound on what one session's setup costs.
+pub const MOST_GRANTED_ENTRIES: usize = 10_000;
+
+/// A student's folder the grader cannot give its sessions: too many
+/// entries to grant or hide one by one. The submission's own problem
+/// (its compile error), with the figures to act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TooManyEntries {
+    pub folder: PathBuf,
+    pub entries: usize,
+}
+
+impl std::fmt::Display for TooManyEntries {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the folder {} holds {} entries that must be hidden or granted one by one \
+             (its dotfiles and the tests kept in it; without a mount namespace, every file \
+             beside those tests), more than the {} a submission may have; keep the tests and the \
+             submission in folders of their own, or remove what the submission does not need",
+            self.folder.display(),
+            self.entries,
+            MOST_GRANTED_ENTRIES
+        )
+    }
 }
 
 impl Environment {
     /// What of a submission its session may read: its folder (for modules
     /// it imports), less whatever is protected there (tests, challenges,
-    /// the other submissions of this run).
-    /// Returns the paths to read, and the folders only to list (so that
-    /// imports can look for a module beside it).
+    /// the other submissions of this run) and, when anything is, its
+    /// dotfiles. With a mount namespace the folder is granted whole and
+    /// what it must not show is covered ([`Grants::hide`]): the setup is
+    /// the same for a folder of four files and of forty thousand. Without
+    /// one, its other entries are granted one by one, at most
+    /// [`MOST_GRANTED_ENTRIES`].
     ///
     /// Every path is granted where it really is: a grant follows links
     /// (Landlock opens the path), so an entry of the folder that is a link
     /// out of it (to the hidden tests, say) is left out, and so is one to
     /// anything protected.
-    pub fn submission_paths(&self, file: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    pub fn submission_paths(&self, file: &Path) -> Result<Grants, TooManyEntries> {
         let real = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+        let nothing = Grants {
+            file: file.to_owned(),
+            ..Grants::default()
+        };
         // The student's folder is the one the entry is named in, where it
         // really is: an entry that is a link within it (router.py ->
         // src/impl.py) is run through the link, which must be granted too.
@@ -47,15 +91,21 @@ impl Environment {
             .and_then(|f| f.parent().map(Path::to_owned))
             .and_then(|d| real(&d).ok())
         else {
-            return (Vec::new(), Vec::new());
+            return Ok(nothing);
         };
-        let Ok(file) = real(file) else {
-            return (Vec::new(), Vec::new());
+        let Ok(real_file) = real(file) else {
+            return Ok(nothing);
         };
-        if !file.starts_with(&dir) {
+        if !real_file.starts_with(&dir) {
             // Refused when it was prepared: nothing of it is granted.
-            return (Vec::new(), Vec::new());
+            return Ok(nothing);
         }
+        let granted = |read: Vec<PathBuf>, list: Vec<PathBuf>, hide: Vec<PathBuf>| Grants {
+            file: file.to_owned(),
+            read,
+            list,
+            hide,
+        };
         // A class folder's file: what lies beside it is the class's, not
         // this student's. An entry that is a link within the folder is run
         // through the link, which the folder, listed only, keeps (rebuilt
@@ -64,39 +114,71 @@ impl Environment {
             .options
             .alone
             .iter()
-            .find(|p| real(p).is_ok_and(|p| p == file))
+            .find(|p| real(p).is_ok_and(|p| p == real_file))
         {
             let linked = std::fs::symlink_metadata(entry).is_ok_and(|m| m.file_type().is_symlink());
-            return (vec![file], if linked { vec![dir] } else { Vec::new() });
+            let list = if linked { vec![dir] } else { Vec::new() };
+            return Ok(granted(vec![real_file], list, Vec::new()));
         }
         let protected: Vec<PathBuf> = self
             .options
             .protected
             .iter()
             .filter_map(|p| real(p).ok())
-            .filter(|p| *p != file)
+            .filter(|p| *p != real_file)
             .collect();
         if protected.iter().any(|p| dir.starts_with(p)) {
-            return (vec![file], Vec::new());
+            return Ok(granted(vec![real_file], Vec::new(), Vec::new()));
         }
-        if !protected.iter().any(|p| p.starts_with(&dir)) {
-            return (vec![dir], Vec::new());
+        let inside: Vec<&PathBuf> = protected.iter().filter(|p| p.starts_with(&dir)).collect();
+        if inside.is_empty() {
+            return Ok(granted(vec![dir], Vec::new(), Vec::new()));
         }
         let Ok(entries) = std::fs::read_dir(&dir) else {
-            return (vec![file], Vec::new());
+            return Ok(granted(vec![real_file], Vec::new(), Vec::new()));
         };
         // Dotfiles (a `.git` whose objects hold the hidden tests, a `.env`)
         // are never the submission's; a name the sandbox's policy cannot
-        // carry (not UTF-8) is left out rather than failing the session;
-        // each path once, as two links to one file are bound once.
-        let mut read: Vec<PathBuf> = entries
-            .flatten()
-            .filter(|e| {
-                e.file_name()
-                    .to_str()
-                    .is_some_and(|name| !name.starts_with('.'))
-            })
-            .filter_map(|e| std::fs::canonicalize(e.path()).ok())
+        // carry (not UTF-8) is left out rather than failing the session.
+        let covers = self.layers().is_ok_and(|l| l.mount_namespace);
+        let mut shown = Vec::new();
+        // A protected path inside another one is covered with it.
+        let mut hide: Vec<PathBuf> = inside
+            .iter()
+            .filter(|p| !inside.iter().any(|q| q != *p && p.starts_with(q)))
+            .map(|p| (*p).clone())
+            .collect();
+        hide.sort();
+        hide.dedup();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let dotfile = name.as_bytes().first() == Some(&b'.');
+            if covers {
+                // A link is left as it is: it resolves to what it names,
+                // which is covered or granted on its own terms (a cover
+                // mounted on a link would land on its target).
+                if dotfile && !entry.file_type().is_ok_and(|t| t.is_symlink()) {
+                    hide.push(dir.join(name));
+                }
+            } else if !dotfile && name.to_str().is_some() {
+                shown.push(entry.path());
+            }
+        }
+        if hide.len() + shown.len() > MOST_GRANTED_ENTRIES {
+            return Err(TooManyEntries {
+                folder: file.parent().unwrap_or(Path::new("/")).to_owned(),
+                entries: hide.len() + shown.len(),
+            });
+        }
+        if covers {
+            hide.sort();
+            hide.dedup();
+            return Ok(granted(vec![dir], Vec::new(), hide));
+        }
+        // Each path once, as two links to one file are bound once.
+        let mut read: Vec<PathBuf> = shown
+            .iter()
+            .filter_map(|e| std::fs::canonicalize(e).ok())
             .filter(|entry| entry.starts_with(&dir) && *entry != dir && entry.to_str().is_some())
             .filter(|entry| {
                 !protected
@@ -106,7 +188,7 @@ impl Environment {
             .collect();
         read.sort();
         read.dedup();
-        (read, vec![dir])
+        Ok(granted(read, vec![dir], Vec::new()))
     }
 
     /// What the sessions of the submission at `file` (absolute) are
@@ -114,15 +196,13 @@ impl Environment {
     /// made readable to the sandbox's uid when they run as one and the
     /// submission's folder or a granted file is closed to others, or
     /// named in UTF-8 when a granted path is not.
-    pub fn reachable_submission(&self, file: &Path) -> Result<Grants, Error> {
+    pub fn reachable_submission(
+        &self,
+        file: &Path,
+    ) -> Result<Result<Grants, TooManyEntries>, Error> {
         let dir = file.parent().and_then(|d| std::fs::canonicalize(d).ok());
         let Some(dir) = dir else {
-            let (read, list) = self.submission_paths(file);
-            return Ok(Grants {
-                file: file.to_owned(),
-                read,
-                list,
-            });
+            return Ok(self.submission_paths(file));
         };
         // The entry is given to its sessions in its folder as the kernel
         // sees it: the grants name resolved paths (a grant follows links),
@@ -131,11 +211,9 @@ impl Environment {
         // a linked parent) or through `..` would name nothing there. The
         // entry keeps its own name, a link within its folder included.
         let file = &dir.join(file.file_name().unwrap_or_default());
-        let (read, list) = self.submission_paths(file);
-        let as_granted = Grants {
-            file: file.to_owned(),
-            read,
-            list,
+        let as_granted = match self.submission_paths(file) {
+            Ok(grants) => grants,
+            Err(too_many) => return Ok(Err(too_many)),
         };
         let dropped = os::effective_ids().0 == 0 && self.options.sandbox;
         // The sandbox's policy carries its paths as UTF-8: a student whose
@@ -144,20 +222,23 @@ impl Environment {
             .into_iter()
             .chain(&as_granted.read)
             .chain(&as_granted.list)
+            .chain(&as_granted.hide)
             .all(|p| p.to_str().is_some());
         let closed =
             dropped && !(open_to_others(&dir) && as_granted.read.iter().all(|p| all_open(p)));
         if carried && !closed {
-            return Ok(as_granted);
+            return Ok(Ok(as_granted));
         }
-        self.copy(file, &dir, &as_granted).map_err(|e| Error::Io {
-            context: format!(
-                "cannot give the sandbox a readable copy of {} (its folder or files are closed to other users; `chmod -R o+rX {}` opens them)",
-                file.display(),
-                dir.display()
-            ),
-            source: e,
-        })
+        self.copy(file, &dir, &as_granted)
+            .map(Ok)
+            .map_err(|e| Error::Io {
+                context: format!(
+                    "cannot give the sandbox a readable copy of {} (its folder or files are closed to other users; `chmod -R o+rX {}` opens them)",
+                    file.display(),
+                    dir.display()
+                ),
+                source: e,
+            })
     }
 
     fn copy(&self, file: &Path, dir: &Path, granted: &Grants) -> std::io::Result<Grants> {
@@ -184,9 +265,11 @@ impl Environment {
         let name = file.file_name().unwrap_or_default().to_string_lossy();
         let entry = dest.join(name.as_ref());
         copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
+        // What the sessions must not see is left out of the copy, which
+        // then has nothing to hide.
         let mut read = Vec::new();
         for path in &granted.read {
-            copy_tree(path, path, &place(path), &mut budget)?;
+            copy_tree(path, path, &place(path), &granted.hide, &mut budget)?;
             read.push(place(path));
         }
         if !read.iter().any(|r| entry.starts_with(r)) {
@@ -197,6 +280,7 @@ impl Environment {
             file: entry,
             read,
             list,
+            hide: Vec::new(),
         })
     }
 }
@@ -243,11 +327,20 @@ struct Budget {
 /// may nest thousands of folders deep. An entry that cannot be read or
 /// made (a path past the system's length limit) is left out like one
 /// past the budget; only the copy's own top folder must be made.
-fn copy_tree(root: &Path, from: &Path, to: &Path, budget: &mut Budget) -> std::io::Result<()> {
+fn copy_tree(
+    root: &Path,
+    from: &Path,
+    to: &Path,
+    hide: &[PathBuf],
+    budget: &mut Budget,
+) -> std::io::Result<()> {
     let mut todo = vec![(from.to_owned(), to.to_owned())];
     let mut top = true;
     while let Some((from, to)) = todo.pop() {
-        let made = copy_entry(root, &from, &to, budget);
+        if hide.iter().any(|h| from.starts_with(h)) {
+            continue;
+        }
+        let made = copy_entry(root, &from, &to, hide, budget);
         match made {
             Ok(children) => {
                 // Reversed, so that the stack gives them back in order.
@@ -270,12 +363,17 @@ fn copy_entry(
     root: &Path,
     from: &Path,
     to: &Path,
+    hide: &[PathBuf],
     budget: &mut Budget,
 ) -> std::io::Result<Vec<PathBuf>> {
     let meta = std::fs::symlink_metadata(from)?;
     if meta.file_type().is_symlink() {
         return match std::fs::canonicalize(from) {
-            Ok(target) if target.starts_with(root) && target.is_file() => {
+            Ok(target)
+                if target.starts_with(root)
+                    && !hide.iter().any(|h| target.starts_with(h))
+                    && target.is_file() =>
+            {
                 copy_file(&target, to, budget).map(|()| Vec::new())
             }
             _ => Ok(Vec::new()),

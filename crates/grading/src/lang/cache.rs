@@ -100,7 +100,7 @@ pub(super) const FOLDER_LIMIT_ENTRIES: usize = 10_000;
 /// link's target path). `None` when
 /// they hold more than [`FOLDER_LIMIT_ENTRIES`] entries or
 /// [`FOLDER_LIMIT_BYTES`] bytes: such a build is not cached at all.
-pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
+pub(super) fn folder_digest(root: &Path, paths: &[PathBuf], hide: &[PathBuf]) -> Option<String> {
     let mut hasher = Sha256::new();
     let mut entries = FOLDER_LIMIT_ENTRIES;
     let mut bytes = FOLDER_LIMIT_BYTES;
@@ -111,9 +111,12 @@ pub(super) fn folder_digest(root: &Path, paths: &[PathBuf]) -> Option<String> {
     let mut sorted = paths.to_vec();
     sorted.sort();
     for path in &sorted {
+        // What the build may not see is no part of its key.
         let walk = walkdir::WalkDir::new(path)
             .follow_links(false)
-            .sort_by_file_name();
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !hide.iter().any(|h| e.path().starts_with(h)));
         for entry in walk {
             entries = entries.checked_sub(1)?;
             let Ok(entry) = entry else {
@@ -185,7 +188,7 @@ mod tests {
         std::fs::create_dir_all(root.join("solution")).unwrap();
         std::fs::write(root.join("router.rs"), "mod solution;").unwrap();
         std::fs::write(root.join("solution/mod.rs"), "pub struct Router;").unwrap();
-        let digest = || folder_digest(&root, std::slice::from_ref(&root)).unwrap();
+        let digest = || folder_digest(&root, std::slice::from_ref(&root), &[]).unwrap();
         let first = digest();
         assert_eq!(first, digest(), "the same folder, the same digest");
         // Another student's identical folder shares it.
@@ -195,7 +198,7 @@ mod tests {
         std::fs::write(other.join("solution/mod.rs"), "pub struct Router;").unwrap();
         assert_eq!(
             first,
-            folder_digest(&other, std::slice::from_ref(&other)).unwrap()
+            folder_digest(&other, std::slice::from_ref(&other), &[]).unwrap()
         );
         // A nested file's bytes, a new file, a renamed one, a link's target.
         std::fs::write(root.join("solution/mod.rs"), "pub struct Router(u8);").unwrap();
@@ -216,7 +219,7 @@ mod tests {
         std::fs::create_dir_all(&big).unwrap();
         let file = std::fs::File::create(big.join("data.bin")).unwrap();
         file.set_len(FOLDER_LIMIT_BYTES + 1).unwrap();
-        assert_eq!(folder_digest(&big, std::slice::from_ref(&big)), None);
+        assert_eq!(folder_digest(&big, std::slice::from_ref(&big), &[]), None);
     }
 
     #[test]

@@ -243,7 +243,7 @@ pub(super) fn compile(
     env: &Environment,
     challenge: &Challenge,
     submission: &Submission,
-    (own, list): (&[PathBuf], &[PathBuf]),
+    (own, list, hide): (&[PathBuf], &[PathBuf], &[PathBuf]),
 ) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
     let source = match super::read_source(submission) {
         Ok(source) => source,
@@ -267,7 +267,7 @@ pub(super) fn compile(
     // folder so that identical folders share a build. A folder beyond
     // the digest's bound is built every time.
     let real_dir = std::fs::canonicalize(learner_dir).unwrap_or_else(|_| learner_dir.to_owned());
-    let key = super::cache::folder_digest(&real_dir, own).map(|folder| {
+    let key = super::cache::folder_digest(&real_dir, own, hide).map(|folder| {
         super::cache::cache_key(&[
             b"rust: rlib submission, bin driver, every file granted beside it",
             version.as_bytes(),
@@ -366,6 +366,7 @@ pub(super) fn compile(
     let access = Access {
         read,
         list: list.to_vec(),
+        hide: hide.to_vec(),
         write: vec![build.clone()],
     };
     let name = submission.path.file_name().unwrap_or_default();
@@ -409,9 +410,9 @@ pub(super) fn compile(
     let covered = |dep: &Path| {
         std::fs::canonicalize(dep).is_ok_and(|dep| {
             dep.starts_with(&toolchain)
-                || own
-                    .iter()
-                    .any(|granted| std::fs::canonicalize(granted).is_ok_and(|g| dep.starts_with(g)))
+                || (own.iter().any(|granted| {
+                    std::fs::canonicalize(granted).is_ok_and(|g| dep.starts_with(g))
+                }) && !hide.iter().any(|h| dep.starts_with(h)))
         })
     };
     match cached {

@@ -117,6 +117,7 @@ fn transpile_contained(
     let access = Access {
         read: vec![grader.clone(), input.path().to_owned()],
         list: Vec::new(),
+        hide: Vec::new(),
         write: Vec::new(),
     };
     let contained = env.contained(&grader, &args, access, limits, false)?;

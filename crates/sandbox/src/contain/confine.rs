@@ -35,7 +35,7 @@ struct Kept {
     links: Vec<(PathBuf, PathBuf)>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Grant {
     Read,
     /// A folder to list only: under a cover it is rebuilt from the granted
@@ -124,6 +124,7 @@ pub(super) fn prepare_mounts(
             Grant::Read | Grant::Write => bind_back(k)?,
         }
     }
+    hide(policy)?;
     let owner = drop_to.unwrap_or(0);
     std::fs::create_dir_all(&policy.scratch)?;
     os::mount_fs(
@@ -138,6 +139,41 @@ pub(super) fn prepare_mounts(
     Ok(private)
 }
 
+/// Covers each path of `policy.hide` with an empty folder or file, read
+/// only, so that what a granted folder holds there (tests checked out in a
+/// student's repository, its `.git`) is not in sight. The empty ones live
+/// on a tmpfs mounted for the moment at the scratch folder's place, which
+/// the scratch tmpfs then covers: the binds keep them, nothing else can
+/// reach them. A path that is a link is left alone (a mount on it would
+/// land on its target), and so is one that is gone.
+fn hide(policy: &Policy) -> std::io::Result<()> {
+    if policy.hide.is_empty() {
+        return Ok(());
+    }
+    let blank = &policy.scratch;
+    std::fs::create_dir_all(blank)?;
+    os::mount_fs(
+        "tmpfs",
+        blank,
+        libc::MS_NOSUID | libc::MS_NODEV,
+        "size=4k,nr_inodes=8,mode=0755",
+    )?;
+    let (folder, file) = (blank.join("folder"), blank.join("file"));
+    std::fs::create_dir(&folder)?;
+    std::fs::write(&file, b"")?;
+    for path in &policy.hide {
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            continue;
+        }
+        let empty = if meta.is_dir() { &folder } else { &file };
+        os::bind_mount(empty, path, true)?;
+    }
+    os::unmount(blank)
+}
+
 /// Every path the policy grants that exists, opened (as a path only).
 fn kept_paths(policy: &Policy) -> std::io::Result<Vec<Kept>> {
     use std::os::unix::fs::OpenOptionsExt;
@@ -148,13 +184,11 @@ fn kept_paths(policy: &Policy) -> std::io::Result<Vec<Kept>> {
         .chain(policy.list.iter().map(|p| (p, Grant::List)))
         .chain(policy.write.iter().map(|p| (p, Grant::Write)));
     let mut kept = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (path, grant) in granted {
         // A path granted twice is bound once: a second bind over the first,
         // read-only, could not be made.
-        if kept
-            .iter()
-            .any(|k: &Kept| k.path == *path && k.grant == grant)
-        {
+        if !seen.insert((path, grant)) {
             continue;
         }
         let opened = std::fs::OpenOptions::new()

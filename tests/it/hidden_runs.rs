@@ -1,5 +1,7 @@
 //! Hidden cases stay hidden in every run of a learner's grading: the
-//! second opinion's replays, and classmates graded side by side. Extra runs
+//! second opinion's replays, classmates graded side by side, and across
+//! runs on one machine (two shards at once, a late student added with
+//! `--resume`). Extra runs
 //! are bounded by one budget. Each test grades hostile programs of
 //! `submissions/hostile/` on `tests/fixtures/hidden-challenges/hidden-first`,
 //! whose hidden group is declared before its open one and whose hidden keys
@@ -24,7 +26,7 @@ fn students(class: &Path, names: &[(&str, &str)]) -> Vec<PathBuf> {
         .map(|(student, program)| {
             let dir = class.join(student);
             std::fs::create_dir_all(&dir).unwrap();
-            for helper in ["_router.py", "_lock_channel.py"] {
+            for helper in ["_router.py", "_lock_channel.py", "_page_cache_channel.py"] {
                 std::fs::copy(hostile.join(helper), dir.join(helper)).unwrap();
             }
             std::fs::copy(hostile.join(program), dir.join("router.py")).unwrap();
@@ -70,7 +72,9 @@ fn graded(dir: &Path, paths: &[PathBuf], extra: &[&str]) -> (Value, Duration, St
     let text = std::fs::read_to_string(&report).unwrap();
     all.push_str(&text);
     for format in Format::value_variants() {
-        if matches!(format, Format::Gradescope | Format::Prairielearn) && paths.len() != 1 {
+        let one = serde_json::from_str::<Value>(&text)
+            .is_ok_and(|r| r["submissions"].as_array().is_some_and(|s| s.len() == 1));
+        if matches!(format, Format::Gradescope | Format::Prairielearn) && !one {
             continue;
         }
         let name = format.to_possible_value().unwrap().get_name().to_owned();
@@ -117,6 +121,9 @@ fn a_replay_under_another_seed_never_runs_a_hidden_case_where_it_is_shown() {
 
 #[test]
 fn a_replay_that_sleeps_under_another_seed_is_bounded_by_the_extras_budget() {
+    // Timed: no other test's grader runs meanwhile, whose hidden sessions
+    // this run's visible ones would wait for (and the reverse).
+    let _alone = crate::support::exclusive();
     let dir = tempdir();
     let paths = students(
         &dir.path().join("class"),
@@ -224,4 +231,88 @@ fn a_hidden_tests_time_is_not_shown_to_a_learner() {
         events.last().unwrap()["of"].as_u64(),
         Some(tests.len() as u64)
     );
+}
+
+/// `grader grade` of a learner's report for `paths` with `extra`
+/// arguments, started (not waited for), its output to files in `dir`.
+fn started(dir: &Path, paths: &[PathBuf], extra: &[&str]) -> std::process::Child {
+    std::fs::create_dir_all(dir).unwrap();
+    grader()
+        .args(["--challenges", "tests/fixtures/hidden-challenges", "grade"])
+        .args(["--challenge", "hidden-first", "--audience", "learner"])
+        .args(extra)
+        .args(paths)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::fs::File::create(dir.join("stdout")).unwrap())
+        .stderr(std::fs::File::create(dir.join("stderr")).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn two_shards_graded_at_once_pass_nothing_from_a_hidden_session_to_a_visible_one() {
+    // Machine-wide phases: no other test's grader beside these two.
+    let _alone = crate::support::exclusive();
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    students(
+        &class,
+        &[
+            ("a-sends", "passes_hidden_by_lock.py"),
+            ("b-hears", "hears_by_lock.py"),
+        ],
+    );
+    // Each shard grades one of them (by name), both at once: without a
+    // machine-wide order, b's visible session listens while a's hidden
+    // one sends, as in one run with two jobs.
+    let shards: Vec<_> = [1, 2]
+        .map(|i| {
+            let out = dir.path().join(format!("shard-{i}"));
+            let shard = format!("{i}/2");
+            let child = started(&out, std::slice::from_ref(&class), &["--shard", &shard]);
+            (out, child)
+        })
+        .into_iter()
+        .collect();
+    let mut all = String::new();
+    for (out, mut child) in shards {
+        let status = child.wait().unwrap();
+        let stdout = std::fs::read_to_string(out.join("stdout")).unwrap();
+        let stderr = std::fs::read_to_string(out.join("stderr")).unwrap();
+        assert_eq!(status.code(), Some(0), "{stdout}{stderr}");
+        all.push_str(&stdout);
+        all.push_str(&stderr);
+    }
+    assert!(all.contains("b-hears"), "both shards graded: {all}");
+    no_canary(&all);
+    assert!(!all.contains("heard"), "{all}");
+}
+
+#[test]
+fn a_late_student_reads_nothing_a_hidden_session_left_in_the_page_cache() {
+    let _alone = crate::support::exclusive();
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    students(&class, &[("a-marks", "marks_page_cache.py")]);
+    let results = dir.path().join("results");
+    let first = dir.path().join("first");
+    let mut child = started(&first, std::slice::from_ref(&class), &["--results", path(&results)]);
+    let status = child.wait().unwrap();
+    let said = std::fs::read_to_string(first.join("stdout")).unwrap()
+        + &std::fs::read_to_string(first.join("stderr")).unwrap();
+    assert_eq!(status.code(), Some(0), "{said}");
+    // A student added later, graded into the same results: a's hidden
+    // session marked the page cache of files every session may read.
+    students(&class, &[("b-reads", "reads_page_cache.py")]);
+    let (report, _, all) = graded(dir.path(), &[class], &["--resume"]);
+    no_canary(&all);
+    assert!(all.contains("b-reads"), "{report}");
+    // What a's hidden key ends with: b's probes leave marks of their own
+    // (a read that finds a page uncached starts reading it in), so what it
+    // hears in a later session may be noise, but never this.
+    assert!(!all.contains("7Zk9"), "{all}");
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
 }

@@ -316,7 +316,7 @@ impl<'a> Runner<'a> {
             // Python salts str hashes per process unless told the seed.
             .env("PYTHONHASHSEED", self.seed.to_string());
         let limits = self.env.limits();
-        let live = Some(self.env.live());
+        let live = Some(self.env.live().holding(contained.ticket));
         Session::spawn(
             contained.command,
             CAPTURE_CAP,

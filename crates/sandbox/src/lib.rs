@@ -11,6 +11,7 @@ mod contain;
 mod error;
 mod leftovers;
 pub mod os;
+mod phase;
 mod probe;
 mod reach;
 mod uid;
@@ -30,8 +31,9 @@ use std::time::{Duration, Instant};
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::contain::SHIM_ARG;
 pub use crate::contain::{Layers, SandboxExit};
+pub use phase::{Phase, PhaseTicket};
 pub use probe::Live;
-pub use reach::Grants;
+pub use reach::{Grants, MOST_GRANTED_ENTRIES, TooManyEntries};
 pub use uid::UidLease;
 
 /// The exit code of a contained command whose sandbox could not start it
@@ -140,6 +142,8 @@ pub struct Environment {
     /// The kernel's accounts of each session, where the grader may make
     /// cgroups; else why not, and `/proc` is sampled instead.
     cgroups: Result<os::cgroup::Cgroups, String>,
+    /// The run's place in the machine's phases (hidden cases across runs).
+    phases: phase::Phases,
     /// Held while the run lives: its folders are not a dead run's.
     _claims: [std::fs::File; 2],
 }
@@ -210,6 +214,7 @@ impl Environment {
             sessions: AtomicU32::new(0),
             live: Default::default(),
             cgroups: cgroups()?,
+            phases: Default::default(),
         };
         let probe = env.start_probe()?;
         *env.probing.lock().unwrap_or_else(|e| e.into_inner()) = Some(probe);
@@ -357,6 +362,9 @@ impl Environment {
             hide,
             write,
         } = access;
+        // A session of learner code waits for its phase on the machine
+        // before it holds anything else.
+        let ticket = protocol.then(|| self.phase_ticket()).transpose()?;
         let session = self.sessions.fetch_add(1, Ordering::Relaxed);
         let scratch = self.scratch.path().join(format!("session-{session}"));
         std::fs::create_dir_all(&scratch)
@@ -395,7 +403,7 @@ impl Environment {
         ))?;
         let group = match &self.cgroups {
             Ok(cgroups) => {
-                let group = cgroups
+                let mut group = cgroups
                     .group(os::cgroup::Bounds {
                         memory: limits.memory_bytes,
                         // The shim and the sandbox's init besides the
@@ -406,6 +414,10 @@ impl Environment {
                         "cannot make the cgroup that keeps a session's accounts",
                     ))?;
                 group.enter_on_spawn(&mut command);
+                if ticket.as_ref().is_some_and(|t| t.phase() == Phase::Hidden) {
+                    // The pages it brings into the cache go with it.
+                    group.empty_cache_on_drop();
+                }
                 Some(group)
             }
             Err(_) => None,
@@ -423,6 +435,7 @@ impl Environment {
             command,
             lease,
             group,
+            ticket,
         })
     }
 
@@ -452,6 +465,9 @@ pub struct Contained {
     /// the grader may make one: what is left in it is killed when it
     /// drops.
     pub group: Option<os::cgroup::Group>,
+    /// For a session of learner code, its hold on its phase: to be
+    /// dropped after its cgroup ([`phase`]'s documentation).
+    pub ticket: Option<PhaseTicket>,
 }
 
 /// What a sandboxed program may do with files, besides its scratch folder.

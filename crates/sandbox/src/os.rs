@@ -537,6 +537,26 @@ pub fn try_lock(file: &std::fs::File) -> io::Result<bool> {
     }
 }
 
+/// Waits for `file`'s lock, exclusive or shared (`flock`), interrupted
+/// waits taken up again.
+pub fn lock(file: &std::fs::File, exclusive: bool) -> io::Result<()> {
+    let how = if exclusive {
+        libc::LOCK_EX
+    } else {
+        libc::LOCK_SH
+    };
+    loop {
+        // SAFETY: flock on a descriptor the borrowed file keeps open.
+        if unsafe { libc::flock(file.as_raw_fd(), how) } == 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
 /// [`try_lock`], tried again for up to `patience` while another holds it.
 /// A run killed a moment ago can leave its lock held for some
 /// milliseconds more: a child it forked shares the descriptor until it

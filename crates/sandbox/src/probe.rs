@@ -8,7 +8,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A session alive, counted by [`Environment::live`] until dropped.
 #[derive(Debug)]
-pub struct Live(std::sync::Arc<AtomicUsize>);
+pub struct Live(std::sync::Arc<AtomicUsize>, Option<crate::PhaseTicket>);
+
+impl Live {
+    /// Holds `ticket` (a session's hold on its phase) as long as the
+    /// session lives.
+    pub fn holding(mut self, ticket: Option<crate::PhaseTicket>) -> Live {
+        self.1 = ticket;
+        self
+    }
+}
 
 impl Drop for Live {
     fn drop(&mut self) {
@@ -41,7 +50,7 @@ impl Environment {
     /// Counts a session as alive while the guard is held.
     pub fn live(&self) -> Live {
         self.live.fetch_add(1, Ordering::Relaxed);
-        Live(self.live.clone())
+        Live(self.live.clone(), None)
     }
 
     /// Starts the probe of the sandbox's layers on a thread of its own.

@@ -5,15 +5,19 @@
 //! runs the hidden cases (for a learner) in sessions of their own, then
 //! their replays: no session that runs a hidden case has anything of its
 //! output shown, and a class's hidden phase starts only when every visible
-//! session of the class has ended (the `grader` program's batch).
+//! session of the class has ended (the `grader` program's batch). Across
+//! runs, each phase is one of the machine's (the sandbox crate's `phase`):
+//! no visible session of any run overlaps a hidden one of another, or
+//! follows one before what it could have marked is wiped.
 
 use super::{Grading, GroupClock, Pending, Slot, check_hash, second_opinion};
-use crate::challenge::{Case, Group};
+use crate::challenge::{Case, Group, Visibility};
 use crate::error::Error;
 use crate::extra::Budget;
 use crate::lang::{self, Submission};
 use crate::run::Runner;
 use crate::tested::Tested;
+use sandbox::Phase;
 use std::time::Duration;
 
 impl<'a> Grading<'a> {
@@ -54,6 +58,17 @@ impl<'a> Grading<'a> {
             .map(|g| g.time_limit.as_millis() * g.cases.len() as u128)
             .sum();
         let cpu_seconds = (case_ms / 1000) as u64 + crate::run::STARTUP_LIMIT.as_secs() + 1;
+        // A phase that runs a hidden case (for a reader who sees them all)
+        // is a hidden one to every other run on the machine.
+        let hidden = self
+            .cases()
+            .iter()
+            .any(|(g, _)| !self.later(g) && g.visibility == Visibility::Hidden);
+        self.env.enter_phase(if hidden {
+            Phase::Hidden
+        } else {
+            Phase::Visible
+        });
         let prepared = lang::prepare(self.env, self.challenge, submission)?;
         let mut runner = Runner::new(self.env, prepared, cpu_seconds);
         let cases = self.cases();
@@ -128,6 +143,7 @@ impl<'a> Grading<'a> {
         if !cases.iter().any(|(g, _)| self.later(g)) {
             return Ok(());
         }
+        self.env.enter_phase(Phase::Hidden);
         let runner = &mut pending.runner;
         runner.restart();
         let mut clock = GroupClock::default();

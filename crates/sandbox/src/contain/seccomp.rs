@@ -18,6 +18,13 @@
 //!   whatever it creates inside, more kernel surface for nothing the
 //!   challenge needs; `clone3`, whose flags sit in memory the filter cannot
 //!   read, answers ENOSYS, and the C library falls back to `clone`;
+//! - evicting pages of the page cache, or asking what it holds: every
+//!   session may read the interpreter's files, and a page a hidden session
+//!   evicts would be read by a later visible one as a bit (`fadvise64`,
+//!   `readahead`, `cachestat`, `process_madvise`, and `madvise` with the
+//!   cold and page-out advice, which evict a file's pages no one else
+//!   maps); the pages it brings in go with its cgroup (the `phase`
+//!   module);
 //! - any system call of another ABI (32-bit calls through `int 0x80`, x32),
 //!   whose numbers, and `socketcall`, this filter does not know.
 //!
@@ -27,7 +34,7 @@
 
 /// What the filter refuses, in words, for the report's `sandbox` record.
 pub const DESCRIPTION: &str = "sockets but IPv4, IPv6 and UNIX pairs; keyrings; io_uring; \
-     bpf, perf events and userfaultfd; new namespaces; other syscall ABIs";
+     bpf, perf events and userfaultfd; new namespaces; page cache eviction; other syscall ABIs";
 
 const LD_W_ABS: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
 const JEQ_K: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
@@ -41,6 +48,13 @@ const RET_ERRNO: u32 = 0x0005_0000;
 /// Offsets in `struct seccomp_data`.
 const NR: u32 = 0;
 const ARCH: u32 = 4;
+/// The low 32 bits of the third argument (`madvise`'s advice, an `int`).
+const ARG2: u32 = ARG0 + 16;
+/// `cachestat(2)` (Linux 6.5), numbered alike on x86-64 and AArch64.
+const SYS_CACHESTAT: libc::c_long = 451;
+/// `madvise`'s advice that evicts a file's pages: `MADV_COLD`,
+/// `MADV_PAGEOUT`.
+const EVICTING_ADVICE: [u32; 2] = [20, 21];
 /// The low 32 bits of the first argument (an `int`: the kernel reads no
 /// more of it).
 const ARG0: u32 = if cfg!(target_endian = "little") {
@@ -158,10 +172,23 @@ pub fn program() -> Option<Vec<libc::sock_filter>> {
         (libc::SYS_bpf, libc::EPERM),
         (libc::SYS_perf_event_open, libc::EPERM),
         (libc::SYS_userfaultfd, libc::EPERM),
+        (libc::SYS_fadvise64, libc::EPERM),
+        (libc::SYS_readahead, libc::EPERM),
+        (SYS_CACHESTAT, libc::ENOSYS),
+        (libc::SYS_process_madvise, libc::EPERM),
     ];
     for (call, e) in refused {
         on_call(&mut p, call, &[errno(e)]);
     }
+    // `madvise` with an evicting advice fails as a kernel without it would.
+    let mut advice = vec![op(LD_W_ABS, ARG2)];
+    let n = EVICTING_ADVICE.len();
+    for (i, a) in EVICTING_ADVICE.iter().enumerate() {
+        advice.push(jump(JEQ_K, *a, (n - i) as u8, 0));
+    }
+    advice.push(op(RET_K, RET_ALLOW));
+    advice.push(errno(libc::EINVAL));
+    on_call(&mut p, libc::SYS_madvise, &advice);
     p.push(op(RET_K, RET_ALLOW));
     Some(p)
 }
@@ -173,10 +200,22 @@ mod tests {
     /// Runs `program` on one call as the kernel would, returning its
     /// action: only the instructions the filter uses are known.
     fn run(program: &[libc::sock_filter], arch: u32, nr: u32, arg0: u32) -> u32 {
+        run_with(program, arch, nr, [(ARG0, arg0)])
+    }
+
+    /// [`run`], with the given words of the call's data set.
+    fn run_with<const N: usize>(
+        program: &[libc::sock_filter],
+        arch: u32,
+        nr: u32,
+        words: [(u32, u32); N],
+    ) -> u32 {
         let mut data = [0u8; 64];
         data[0..4].copy_from_slice(&nr.to_ne_bytes());
         data[4..8].copy_from_slice(&arch.to_ne_bytes());
-        data[ARG0 as usize..ARG0 as usize + 4].copy_from_slice(&arg0.to_ne_bytes());
+        for (at, word) in words {
+            data[at as usize..at as usize + 4].copy_from_slice(&word.to_ne_bytes());
+        }
         let mut acc = 0u32;
         let mut pc = 0usize;
         loop {
@@ -203,6 +242,38 @@ mod tests {
 
     fn refused_with(e: i32) -> u32 {
         RET_ERRNO | e as u32
+    }
+
+    #[test]
+    fn the_filter_refuses_what_would_evict_the_page_cache_and_nothing_else() {
+        let Some(p) = program() else { return };
+        let arch = NATIVE_ARCH.unwrap();
+        let madvise = |advice: i32| {
+            run_with(
+                &p,
+                arch,
+                libc::SYS_madvise as u32,
+                [(ARG0, 0x1000), (ARG2, advice as u32)],
+            )
+        };
+        assert_eq!(madvise(libc::MADV_COLD), refused_with(libc::EINVAL));
+        assert_eq!(madvise(libc::MADV_PAGEOUT), refused_with(libc::EINVAL));
+        // What allocators and runtimes use stays allowed.
+        for advice in [
+            libc::MADV_DONTNEED,
+            libc::MADV_FREE,
+            libc::MADV_WILLNEED,
+            libc::MADV_HUGEPAGE,
+            libc::MADV_DONTFORK,
+        ] {
+            assert_eq!(madvise(advice), RET_ALLOW, "{advice}");
+        }
+        let call = |nr: libc::c_long| run(&p, arch, nr as u32, 3);
+        assert_eq!(call(libc::SYS_fadvise64), refused_with(libc::EPERM));
+        assert_eq!(call(libc::SYS_readahead), refused_with(libc::EPERM));
+        assert_eq!(call(SYS_CACHESTAT), refused_with(libc::ENOSYS));
+        assert_eq!(call(libc::SYS_process_madvise), refused_with(libc::EPERM));
+        assert_eq!(call(libc::SYS_pread64), RET_ALLOW);
     }
 
     #[test]

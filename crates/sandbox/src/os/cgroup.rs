@@ -120,6 +120,7 @@ impl Cgroups {
             dirs: Vec::new(),
             procs: Vec::new(),
             v2: matches!(self.layout, Layout::V2(_)),
+            empty_cache: false,
         };
         let dirs: Vec<(&str, PathBuf)> = match &self.layout {
             Layout::V2(run) => vec![("", run.join(&name))],
@@ -160,9 +161,20 @@ pub struct Group {
     /// Each folder's `cgroup.procs`, open for the child to join by.
     procs: Vec<File>,
     v2: bool,
+    /// Whether the pages of the page cache charged to the group (those its
+    /// processes brought in) are evicted before it is removed, rather than
+    /// handed to its parent.
+    empty_cache: bool,
 }
 
 impl Group {
+    /// Evicts, when the group is dropped, the pages of the page cache its
+    /// processes brought in: what a hidden session read leaves no mark a
+    /// later session could find.
+    pub fn empty_cache_on_drop(&mut self) {
+        self.empty_cache = true;
+    }
+
     fn dir(&self, controller: &str) -> Option<&Path> {
         self.dirs
             .iter()
@@ -323,6 +335,19 @@ impl Drop for Group {
         // What is left is killed; a group that will not empty (a process
         // stuck in the kernel) is left for the next run to remove.
         self.kill_all(Duration::from_secs(2));
+        if self.empty_cache {
+            if self.v2 {
+                if let Some(dir) = self.dir("")
+                    && let Some(current) = read(dir, "memory.current")
+                {
+                    // Asked for all it holds; what cannot be reclaimed
+                    // (the kernel's own) stays, and is not a page cache.
+                    let _ = write(dir, "memory.reclaim", current.trim());
+                }
+            } else if let Some(dir) = self.dir("memory") {
+                let _ = write(dir, "memory.force_empty", "0");
+            }
+        }
         for (_, dir) in &self.dirs {
             let _ = std::fs::remove_dir(dir);
         }

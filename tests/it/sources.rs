@@ -481,3 +481,90 @@ fn a_rust_build_that_read_a_file_outside_its_folder_is_not_cached() {
     assert_eq!(run("first"), (Value::from("first"), Value::from(false)));
     assert_eq!(run("second"), (Value::from("second"), Value::from(false)));
 }
+
+/// TypeScript as `tsc` accepts it: a file written in CommonJS's forms
+/// (`import x = require()`, `export =`, `require`, `module.exports`,
+/// `exports.X`) runs as tsc's default CommonJS output runs it, each form
+/// on its own; ES module forms keep working; a file mixing an ES `export`
+/// with a CommonJS form is a compile error saying which to use; and a
+/// class Router declared but not exported is told to export it.
+#[test]
+fn typescript_runs_in_the_module_form_it_is_written_in() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    // The correct router, with nothing exported.
+    let bare = example("submissions/typescript/correct.ts")
+        .replace("export function h32", "function h32")
+        .replace("export class Router", "class Router");
+    assert!(!bare.contains("export "), "the example exports only these");
+    let students = [
+        (
+            "import-equals",
+            "import util = require(\"util\");\nvoid util.inspect;\nexport = Router;\n",
+        ),
+        ("export-equals", "export = Router;\n"),
+        (
+            "require",
+            "const { inspect } = require(\"util\");\nvoid inspect;\nmodule.exports = { Router, h32 };\n",
+        ),
+        ("module-exports", "module.exports = Router;\n"),
+        (
+            "exports-dot",
+            "exports.Router = Router;\nexports.h32 = h32;\n",
+        ),
+        (
+            "es-module",
+            "import { inspect } from \"util\";\nvoid inspect;\nexport { Router, h32 };\n",
+        ),
+        (
+            "mixed",
+            "import util = require(\"util\");\nvoid util;\nexport { Router };\n",
+        ),
+        ("not-exported", ""),
+    ];
+    for (student, tail) in students {
+        write(
+            &class.join(student),
+            &[("router.ts", &format!("{bare}\n{tail}"))],
+        );
+    }
+    let (report, _) = grade(&dir.path().join("cache"), &class);
+    let got = verdicts(&report);
+    let mut want: Vec<(&str, &str)> = students
+        .iter()
+        .map(|(student, _)| (*student, "accepted"))
+        .collect();
+    for (student, verdict) in want.iter_mut() {
+        *verdict = match *student {
+            "mixed" => "compile-error",
+            "not-exported" => "runtime-error",
+            _ => "accepted",
+        };
+    }
+    want.sort();
+    assert_eq!(got, pairs(&want), "{report}");
+    let message = |name: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let mixed = message("mixed");
+    assert!(
+        mixed.contains("an ES `export` in a file that also uses `import ... = require(...)`")
+            && mixed.contains("use CommonJS throughout"),
+        "{mixed}"
+    );
+    let unexported = message("not-exported");
+    assert!(
+        unexported.contains(
+            "router.ts declares class Router without exporting it: write `export class Router`"
+        ),
+        "{unexported}"
+    );
+}

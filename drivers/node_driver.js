@@ -402,6 +402,23 @@ function syntaxLocation() {
   return { line, text: `${path.basename(learnerFile)}:${line}:${column}` };
 }
 
+// A class Router the learner's file declares but does not export: the
+// fix, in the form their file is written in.
+function unexportedHint() {
+  let text;
+  try {
+    text = fs.readFileSync(learnerFile, 'utf8').slice(0, 8 << 20);
+  } catch (_) {
+    return '';
+  }
+  if (!/^[ \t]*(?:abstract[ \t]+)?class[ \t]+Router\b/m.test(text)) return '';
+  const name = path.basename(learnerFile);
+  if (/\.c[jt]s$/.test(name) || /\bmodule\.exports\b|\brequire\(/.test(text)) {
+    return `; ${name} declares class Router without exporting it: add \`module.exports = { Router };\``;
+  }
+  return `; ${name} declares class Router without exporting it: write \`export class Router\``;
+}
+
 async function main() {
   // Before any code of the learner's: a death before this is not theirs.
   send({ loading: { protocol: PROTOCOL } });
@@ -442,7 +459,7 @@ async function main() {
     send({
       load_error: {
         type: 'MissingApi',
-        message: 'the module exports neither a class Router nor a function solve(args, ops)',
+        message: 'the module exports neither a class Router nor a function solve(args, ops)' + unexportedHint(),
         traceback: '',
         line: null,
       },

@@ -232,7 +232,12 @@ def window(text, offset):
 
 def describe(exc, learner_dir):
     """An exception as the protocol's error object, the traceback trimmed to
-    the learner's own files and to its innermost FRAMES frames."""
+    the learner's own files and to its innermost FRAMES frames. Bytecode
+    refused anywhere behind it is the submission's compile error."""
+    refused = refusal_in(exc)
+    if refused is not None:
+        return {"type": "CompileError", "message": clip(str(refused)), "traceback": "",
+                "line": None, "errno": None}
     # Compared by real path: a folder reached through a link may appear
     # either way in a frame. Each file is resolved once, however many
     # frames it has.
@@ -443,11 +448,142 @@ class LearnerFinder(FileFinder):
         names = getattr(self, "_path_cache", None) or ()
         for suffix in self.compiled:
             if tail + suffix in names:
-                raise ImportError(
+                raise BytecodeRefused(
                     f"{tail + suffix} is compiled code, which the grader does not run: "
                     f"submit the source, {tail}.py, instead",
                     name=fullname, path=os.path.join(self.path, tail + suffix))
         return None
+
+
+class BytecodeRefused(ImportError):
+    """Bytecode the learner's program tried to run: never compiled here
+    from a source the grader was given. An ImportError, so that an archive
+    holding both a module's bytecode and its source imports the source, as
+    the folder does."""
+
+
+class SourceOnlyEverywhere:
+    """Holds every import, wherever it is found, to source: an archive on
+    sys.path (a .zip, .egg or .whl, or a zip under any name or appended to
+    another file), a path hook or meta-path finder of the learner's, a
+    zipimporter or SourcelessFileLoader used directly, and marshal.loads
+    of bytes read from a data file all unmarshal their code, which an
+    audit hook (Python 3.8) sees and no code can remove. The interpreter's
+    own bytecode stays allowed: what the import system reads beside a
+    source in the folders Python was started with, when it is byte for
+    byte that file's. A code object built from bytes (types.CodeType,
+    code.replace) is refused alike."""
+
+    watched = frozenset(("marshal.loads", "marshal.load", "code.__new__"))
+
+    def __init__(self, learner_dir):
+        from importlib._bootstrap_external import _compile_bytecode
+        self.compile_bytecode = _compile_bytecode.__code__
+        self.learner_dir = os.path.realpath(learner_dir)
+        # The folders Python was started with, but this driver's own (a
+        # scratch folder a program might write in).
+        own = os.path.dirname(os.path.realpath(__file__))
+        self.trusted = tuple(
+            os.path.realpath(entry) + os.sep for entry in sys.path
+            if os.path.isabs(entry) and os.path.isdir(entry)
+            and os.path.realpath(entry) != own
+            and not self.inside_learners(os.path.realpath(entry)))
+
+    def inside_learners(self, real):
+        return real == self.learner_dir or real.startswith(self.learner_dir + os.sep)
+
+    def __call__(self, event, args):
+        # Called for every audited event (open, id, ...): the rest return here.
+        if event not in self.watched:
+            return
+        if event == "marshal.loads":
+            caller = sys._getframe(1)
+            if caller.f_code is self.compile_bytecode and self.interpreters_own(caller, args[0]):
+                return
+            self.refuse(self.what(caller), caller)
+        elif event == "marshal.load":
+            self.refuse("bytecode read with marshal.load", sys._getframe(1))
+        elif event == "code.__new__":
+            self.refuse("a code object built from bytes (types.CodeType, code.replace)",
+                        sys._getframe(1))
+
+    def interpreters_own(self, frame, data):
+        path = frame.f_locals.get("bytecode_path")
+        if not isinstance(path, str):
+            return False
+        real = os.path.realpath(path)
+        if not real.startswith(self.trusted) or self.inside_learners(real):
+            return False
+        try:
+            with open(real, "rb") as f:
+                return f.read()[16:] == bytes(data)
+        except (OSError, TypeError):
+            return False
+
+    def what(self, frame):
+        """The bytecode's file, as the learner knows it."""
+        for _ in range(8):
+            if frame is None:
+                break
+            found = frame.f_locals
+            archive = getattr(found.get("self"), "archive", None)
+            if isinstance(archive, str) and isinstance(found.get("fullpath"), str):
+                return f"{self.shown(archive)}: {found['fullpath']}"
+            if isinstance(found.get("bytecode_path"), str):
+                return self.shown(found["bytecode_path"])
+            frame = frame.f_back
+        return "bytecode read with marshal.loads"
+
+    def shown(self, path):
+        real = os.path.realpath(path)
+        return os.path.relpath(real, self.learner_dir) if self.inside_learners(real) else os.path.basename(path)
+
+    def refuse(self, what, frame):
+        message = (f"{what} is compiled code, which the grader does not run: it runs only "
+                   f"what it compiles from your source; submit the .py files themselves, "
+                   f"unpacked in your folder")
+        # Where in the learner's code, when it is theirs that asked.
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if os.path.isabs(name) and self.inside_learners(os.path.realpath(name)):
+                message += f" ({os.path.relpath(os.path.realpath(name), self.learner_dir)}, line {frame.f_lineno})"
+                break
+            frame = frame.f_back
+        raise BytecodeRefused(message)
+
+    @staticmethod
+    def install(learner_dir):
+        if hasattr(sys, "addaudithook"):
+            sys.addaudithook(SourceOnlyEverywhere(learner_dir))
+            return
+        # Python 3.7 has no audit hooks: no archive is searched at all, and
+        # the import system's marshal.loads is held to the interpreter's
+        # own files. A program that calls the C functions behind them
+        # itself is not held.
+        import marshal
+        import zipimport
+        sys.path_hooks[:] = [h for h in sys.path_hooks if h is not zipimport.zipimporter]
+        guard = SourceOnlyEverywhere(learner_dir)
+        loads = marshal.loads
+
+        def guarded(data):
+            caller = sys._getframe(1)
+            if not (caller.f_code is guard.compile_bytecode and guard.interpreters_own(caller, data)):
+                guard.refuse(guard.what(caller), caller)
+            return loads(data)
+        marshal.loads = guarded
+
+
+def refusal_in(exc):
+    """The bytecode refusal behind `exc` (raised, or what it was raised
+    from): a load that failed for it is told as a compile error."""
+    seen = 0
+    while exc is not None and seen < 32:
+        if isinstance(exc, BytecodeRefused):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
 
 
 def learner_modules_from_source(learner_dir):
@@ -469,6 +605,7 @@ def learner_modules_from_source(learner_dir):
 def load(path):
     learner_dir = os.path.dirname(path)
     learner_modules_from_source(learner_dir)
+    SourceOnlyEverywhere.install(learner_dir)
     sys.path.insert(0, learner_dir)
     name = os.path.splitext(os.path.basename(path))[0]
     spec = spec_from_file_location(name, path, loader=SourceOnly(name, path))

@@ -210,7 +210,15 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
 pub fn holds_entry_file(dir: &Path) -> bool {
     grading::lang::entry_names()
         .iter()
-        .any(|name| dir.join(name).is_file())
+        .any(|name| file_or_link(&dir.join(name)))
+}
+
+/// Whether `path` is a file or a symbolic link, the link never followed:
+/// where a student's link leads is looked at only when it is graded,
+/// through their folder alone, so that whether its target exists (or is
+/// executable) outside the folder changes nothing a report shows.
+fn file_or_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
 }
 
 /// Whether a file in a class folder is a student's: a language is known
@@ -223,7 +231,10 @@ fn is_submission_file(path: &Path) -> bool {
         name.split_once('.')
             .is_some_and(|(_, ext)| ext == extension)
     });
-    known || std::fs::metadata(path).map_or(true, |m| m.permissions().mode() & 0o111 != 0)
+    known
+        || std::fs::symlink_metadata(path).map_or(true, |m| {
+            m.file_type().is_symlink() || m.permissions().mode() & 0o111 != 0
+        })
 }
 
 /// A student folder's entry file: the one `router.<ext>` with a known
@@ -233,7 +244,7 @@ pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
     let found: Vec<PathBuf> = names
         .iter()
         .map(|name| dir.join(name))
-        .filter(|p| p.is_file())
+        .filter(|p| file_or_link(p))
         .collect();
     match found.as_slice() {
         [one] => Ok(one.clone()),

@@ -170,9 +170,14 @@ fn the_hostile_corpus_is_contained() {
                     .into_iter()
                     .flatten()
                 {
+                    let rel = entry.path().strip_prefix(&source).unwrap();
                     if entry.file_type().is_file() {
-                        let rel = entry.path().strip_prefix(&source).unwrap();
                         place(entry.path(), folder.join(rel));
+                    } else if entry.file_type().is_symlink() {
+                        // A link of the program's own, as it made it.
+                        let target = std::fs::read_link(entry.path()).unwrap();
+                        std::fs::create_dir_all(folder.join(rel).parent().unwrap()).unwrap();
+                        std::os::unix::fs::symlink(target, folder.join(rel)).unwrap();
                     }
                 }
             }
@@ -215,6 +220,14 @@ fn the_hostile_corpus_is_contained() {
         std::fs::write(&hints_path, hints.to_string()).unwrap();
         originals.insert(hints_path, hints.to_string().into_bytes());
     }
+
+    // A file beside the students' folders that links out of them lead
+    // to (`../outside-canary.json`): never read, never named.
+    std::fs::write(
+        dir.path().join("outside-canary.json"),
+        "{\n  CANARY-OUTSIDE-FILE\n}\n",
+    )
+    .unwrap();
 
     // The grader holds descriptor 9 on a canary file, as a CI runner's
     // leaked descriptor would be: nothing of it may reach a program.
@@ -263,7 +276,13 @@ fn the_hostile_corpus_is_contained() {
     assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
     for stream in [&out.stdout, &out.stderr] {
         let text = String::from_utf8_lossy(stream);
-        for canary in ["CANARY-INHERITED-DESCRIPTOR", "CANARY-KEPT-STATE"] {
+        for canary in [
+            "CANARY-INHERITED-DESCRIPTOR",
+            "CANARY-KEPT-STATE",
+            "CANARY-OUTSIDE-FILE",
+            "outside-canary",
+            "/etc/shadow",
+        ] {
             assert!(!text.contains(canary), "{canary} reached a report");
         }
     }

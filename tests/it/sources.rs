@@ -206,7 +206,7 @@ fn python_runs_its_sources_never_bytecode_beside_them() {
     );
     let sourceless = &report["submissions"][3];
     assert_eq!(got[3].0, "d-sourceless");
-    assert_ne!(got[3].1, "accepted", "{sourceless}");
+    assert_eq!(got[3].1, "compile-error", "{sourceless}");
     let message = sourceless["tests"][0]["message"].as_str().unwrap();
     assert!(
         message.contains("solution.pyc is compiled code") && message.contains("solution.py"),
@@ -224,6 +224,148 @@ fn python_runs_its_sources_never_bytecode_beside_them() {
         ("e-extension".to_owned(), "wrong-answer".to_owned()),
         "{}",
         report["submissions"][4]
+    );
+}
+
+/// `entries` (name, bytes) as a zip archive at `path`, after `prefix`
+/// (a zip appended to another file is still one Python imports from).
+fn zip_at(path: &Path, prefix: &[u8], entries: &[(&str, &Path)]) {
+    let script = "import io, sys, zipfile\n\
+        out = io.BytesIO()\n\
+        with zipfile.ZipFile(out, 'w') as z:\n\
+        \x20   for name, file in zip(sys.argv[3::2], sys.argv[4::2]):\n\
+        \x20       z.write(file, name)\n\
+        open(sys.argv[1], 'wb').write(bytes.fromhex(sys.argv[2]) + out.getvalue())\n";
+    let hex: String = prefix.iter().map(|b| format!("{b:02x}")).collect();
+    let mut command = std::process::Command::new("python3");
+    command.arg("-c").arg(script).arg(path).arg(hex);
+    for (name, file) in entries {
+        command.arg(name).arg(file);
+    }
+    assert!(command.status().unwrap().success());
+}
+
+/// Bytecode reached any other way than from the folder (an archive on
+/// sys.path under any name, a zip appended to another file, zipimport or
+/// SourcelessFileLoader called directly, a meta-path finder of the
+/// learner's, marshal of a data file, a code object built from bytes,
+/// or an import inside a method) never runs: each is the learner's
+/// compile error naming the file and saying what to do. An archive that
+/// holds the module's source beside its bytecode runs the source, as the
+/// same files unpacked do; the interpreter's own modules imported after
+/// loading still work.
+#[test]
+fn python_never_runs_bytecode_from_archives_or_loaders() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    let correct = example("submissions/python/correct_class.py");
+    let wrong = example("submissions/python/first_node.py");
+    let pyc = dir.path().join("correct.pyc");
+    compile_unchecked(&correct, &pyc);
+    let source = dir.path().join("wrong.py");
+    std::fs::write(&source, &wrong).unwrap();
+    let on_path = |archive: &str| {
+        format!(
+            "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), {archive:?}))\nfrom solution import Router\n"
+        )
+    };
+    let here = "import os, sys\nhere = os.path.dirname(__file__)\n";
+    let students: Vec<(&str, &str, String)> = vec![
+        ("both", "lib.zip", on_path("lib.zip")),
+        ("zip", "lib.zip", on_path("lib.zip")),
+        ("egg", "lib.egg", on_path("lib.egg")),
+        ("whl", "lib-1.0-py3-none-any.whl", on_path("lib-1.0-py3-none-any.whl")),
+        ("renamed", "notes.txt", on_path("notes.txt")),
+        ("appended", "picture.png", on_path("picture.png")),
+        (
+            "zipimporter",
+            "lib.zip",
+            format!("{here}import zipimport\nRouter = zipimport.zipimporter(os.path.join(here, 'lib.zip')).load_module('solution').Router\n"),
+        ),
+        (
+            "sourceless",
+            "blob.bin",
+            format!("{here}from importlib.machinery import SourcelessFileLoader\nimport importlib.util\nloader = SourcelessFileLoader('solution', os.path.join(here, 'blob.bin'))\nmodule = importlib.util.module_from_spec(importlib.util.spec_from_loader('solution', loader))\nloader.exec_module(module)\nRouter = module.Router\n"),
+        ),
+        (
+            "marshal",
+            "blob.bin",
+            format!("{here}import marshal\nnames = {{}}\nexec(marshal.loads(open(os.path.join(here, 'blob.bin'), 'rb').read()[16:]), names)\nRouter = names['Router']\n"),
+        ),
+        (
+            "meta-path",
+            "blob.bin",
+            format!("{here}import importlib.util, marshal\nclass Finder:\n    def find_spec(self, name, path, target=None):\n        return importlib.util.spec_from_loader(name, self) if name == 'solution' else None\n    def create_module(self, spec):\n        return None\n    def exec_module(self, module):\n        exec(marshal.loads(open(os.path.join(here, 'blob.bin'), 'rb').read()[16:]), module.__dict__)\nsys.meta_path.insert(0, Finder())\nfrom solution import Router\n"),
+        ),
+        (
+            "in-a-method",
+            "lib.zip",
+            format!("{here}class Router:\n    def __init__(self, nodes):\n        sys.path.insert(0, os.path.join(here, 'lib.zip'))\n        from solution import Router\n        self.inner = Router(nodes)\n\n    def __getattr__(self, name):\n        return getattr(self.inner, name)\n"),
+        ),
+        (
+            "code-object",
+            "",
+            "code = compile('class Router:\\n    pass\\n', 'x', 'exec').replace(co_name='other')\nnames = {}\nexec(code, names)\nRouter = names['Router']\n".to_owned(),
+        ),
+        (
+            "stdlib",
+            "",
+            correct.replacen("class Router", "import fractions, statistics\n\n\nclass Router", 1),
+        ),
+    ];
+    for (student, data, router) in &students {
+        let folder = class.join(student);
+        write(&folder, &[("router.py", router)]);
+        let entries: &[(&str, &Path)] = match *student {
+            "both" => &[("solution.py", &source), ("solution.pyc", &pyc)],
+            _ => &[("solution.pyc", &pyc)],
+        };
+        match *data {
+            "" => {}
+            "blob.bin" => {
+                std::fs::copy(&pyc, folder.join(data)).unwrap();
+            }
+            "picture.png" => zip_at(
+                &folder.join(data),
+                b"\x89PNG\r\n\x1a\nnot an image",
+                entries,
+            ),
+            _ => zip_at(&folder.join(data), b"", entries),
+        }
+    }
+    let (report, _) = grade(&dir.path().join("cache"), &class);
+    for submission in report["submissions"].as_array().unwrap() {
+        let name = submission["name"].as_str().unwrap();
+        let verdict = submission["verdict"].as_str().unwrap();
+        let message = submission["tests"][0]["message"]
+            .as_str()
+            .unwrap_or_default();
+        let (_, data, _) = students.iter().find(|s| s.0 == name).unwrap();
+        match name {
+            "both" => assert_eq!(verdict, "wrong-answer", "{submission}"),
+            "stdlib" => assert_eq!(verdict, "accepted", "{submission}"),
+            _ => {
+                assert_eq!(verdict, "compile-error", "{name}: {message}");
+                assert!(
+                    message.contains("is compiled code, which the grader does not run"),
+                    "{name}: {message}"
+                );
+                assert!(
+                    message.contains("submit the .py files themselves"),
+                    "{name}: {message}"
+                );
+                // The file it came from, or where the learner's code read it.
+                let named = match name {
+                    "marshal" | "meta-path" | "code-object" => "(router.py, line ",
+                    _ => data,
+                };
+                assert!(message.contains(named), "{name} names {named}: {message}");
+            }
+        }
+    }
+    assert_eq!(
+        report["submissions"].as_array().unwrap().len(),
+        students.len()
     );
 }
 
@@ -338,4 +480,91 @@ fn a_rust_build_that_read_a_file_outside_its_folder_is_not_cached() {
     };
     assert_eq!(run("first"), (Value::from("first"), Value::from(false)));
     assert_eq!(run("second"), (Value::from("second"), Value::from(false)));
+}
+
+/// TypeScript as `tsc` accepts it: a file written in CommonJS's forms
+/// (`import x = require()`, `export =`, `require`, `module.exports`,
+/// `exports.X`) runs as tsc's default CommonJS output runs it, each form
+/// on its own; ES module forms keep working; a file mixing an ES `export`
+/// with a CommonJS form is a compile error saying which to use; and a
+/// class Router declared but not exported is told to export it.
+#[test]
+fn typescript_runs_in_the_module_form_it_is_written_in() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    // The correct router, with nothing exported.
+    let bare = example("submissions/typescript/correct.ts")
+        .replace("export function h32", "function h32")
+        .replace("export class Router", "class Router");
+    assert!(!bare.contains("export "), "the example exports only these");
+    let students = [
+        (
+            "import-equals",
+            "import util = require(\"util\");\nvoid util.inspect;\nexport = Router;\n",
+        ),
+        ("export-equals", "export = Router;\n"),
+        (
+            "require",
+            "const { inspect } = require(\"util\");\nvoid inspect;\nmodule.exports = { Router, h32 };\n",
+        ),
+        ("module-exports", "module.exports = Router;\n"),
+        (
+            "exports-dot",
+            "exports.Router = Router;\nexports.h32 = h32;\n",
+        ),
+        (
+            "es-module",
+            "import { inspect } from \"util\";\nvoid inspect;\nexport { Router, h32 };\n",
+        ),
+        (
+            "mixed",
+            "import util = require(\"util\");\nvoid util;\nexport { Router };\n",
+        ),
+        ("not-exported", ""),
+    ];
+    for (student, tail) in students {
+        write(
+            &class.join(student),
+            &[("router.ts", &format!("{bare}\n{tail}"))],
+        );
+    }
+    let (report, _) = grade(&dir.path().join("cache"), &class);
+    let got = verdicts(&report);
+    let mut want: Vec<(&str, &str)> = students
+        .iter()
+        .map(|(student, _)| (*student, "accepted"))
+        .collect();
+    for (student, verdict) in want.iter_mut() {
+        *verdict = match *student {
+            "mixed" => "compile-error",
+            "not-exported" => "runtime-error",
+            _ => "accepted",
+        };
+    }
+    want.sort();
+    assert_eq!(got, pairs(&want), "{report}");
+    let message = |name: &str| {
+        report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let mixed = message("mixed");
+    assert!(
+        mixed.contains("an ES `export` in a file that also uses `import ... = require(...)`")
+            && mixed.contains("use CommonJS throughout"),
+        "{mixed}"
+    );
+    let unexported = message("not-exported");
+    assert!(
+        unexported.contains(
+            "router.ts declares class Router without exporting it: write `export class Router`"
+        ),
+        "{unexported}"
+    );
 }

@@ -247,6 +247,9 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 None if memory_limit(&error) => {
                     (Verdict::MemoryLimit, Cause::RaisedAtMemoryLimit(error))
                 }
+                None if error.kind == ErrorKind::CompileError => {
+                    (Verdict::CompileError, Cause::CompileFailed(error))
+                }
                 None => (Verdict::RuntimeError, Cause::Raised(error)),
             };
             Judgement {
@@ -328,8 +331,12 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
             },
         ),
         Outcome::Protocol(what) => fail(Verdict::ProtocolError, Cause::Protocol(what.clone())),
-        Outcome::LoadFailed(error) => fail(Verdict::RuntimeError, Cause::LoadFailed(error.clone())),
-        Outcome::CompileFailed(error) => {
+        // A driver that refused to run what the learner's code loaded
+        // (Python's bytecode) says it is a compile error.
+        Outcome::LoadFailed(error) if error.kind != ErrorKind::CompileError => {
+            fail(Verdict::RuntimeError, Cause::LoadFailed(error.clone()))
+        }
+        Outcome::LoadFailed(error) | Outcome::CompileFailed(error) => {
             fail(Verdict::CompileError, Cause::CompileFailed(error.clone()))
         }
         Outcome::LoadTimedOut { executable } => fail(

@@ -15,6 +15,7 @@ mod javascript;
 mod python;
 mod rust;
 mod typescript;
+mod within;
 
 pub use typescript::transpiler_if_asked;
 
@@ -129,7 +130,9 @@ impl Submission {
     /// Recognises the submission at `path` by its extension (see
     /// [`TABLE`]), or as an executable file without one.
     pub fn detect(path: &Path) -> Result<Submission, Error> {
-        let meta = std::fs::metadata(path)
+        let absolute = std::path::absolute(path)
+            .map_err(Error::io(format!("cannot resolve {}", path.display())))?;
+        let meta = std::fs::metadata(resolve_entry(path, &absolute)?)
             .map_err(|e| Error::Usage(format!("cannot read submission {}: {e}", path.display())))?;
         if !meta.is_file() {
             return Err(Error::Usage(format!(
@@ -159,9 +162,6 @@ impl Submission {
                 }
             }
         };
-        let absolute = std::path::absolute(path)
-            .map_err(Error::io(format!("cannot resolve {}", path.display())))?;
-        resolve_entry(path, &absolute)?;
         Ok(Submission {
             path: path.to_owned(),
             absolute,
@@ -257,25 +257,26 @@ fn bare(submission: &Submission, program: PathBuf) -> Program {
 
 /// Where the entry file `path` (absolute: `absolute`) really is: itself,
 /// or where a link within its own folder points. A link out of its folder
-/// is refused: the grader reads the entry as its own user, and would read
-/// (and cache) whatever it points at. The folder itself may be a link (a
-/// class folder of links to students' folders is the instructor's).
+/// is refused without a look at where it leads (see [`within`]): the
+/// grader reads the entry as its own user, and would read (and cache)
+/// whatever it points at, or tell whether it exists. The folder itself
+/// may be a link (a class folder of links to students' folders is the
+/// instructor's).
 fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, Error> {
     let unreadable =
         |e: std::io::Error| Error::Usage(format!("cannot read submission {}: {e}", path.display()));
     let folder = absolute.parent().unwrap_or(Path::new("/"));
     let real_folder = std::fs::canonicalize(folder).map_err(unreadable)?;
-    let real = std::fs::canonicalize(absolute).map_err(unreadable)?;
-    if !real.starts_with(&real_folder) {
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let target = std::fs::read_link(absolute).unwrap_or(real);
-        return Err(Error::Usage(format!(
-            "{name} is a symbolic link to {}, outside its folder {}; submit the file itself",
-            target.display(),
+    let name = absolute.file_name().unwrap_or_default();
+    within::resolve(&real_folder, Path::new(name)).map_err(|e| match e {
+        within::Unreached::Io(e) => unreadable(e),
+        within::Unreached::LinkedOut => Error::Usage(format!(
+            "{} is a symbolic link out of its folder {}, which the grader does not follow; \
+             submit the file itself",
+            name.to_string_lossy(),
             folder.display()
-        )));
-    }
-    Ok(real)
+        )),
+    })
 }
 
 /// The most source a module submission may have: a hundred times the

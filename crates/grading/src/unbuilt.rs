@@ -94,6 +94,8 @@ pub enum TsconfigProblem {
         column: usize,
         error: String,
     },
+    /// A symbolic link out of the learner's folder, never followed.
+    LinkedOut,
 }
 
 /// An item the Rust driver calls, with its Rust types (code, not prose):

@@ -37,6 +37,10 @@ pub fn worded(error: &LearnerError) -> (String, String) {
                     most_bytes >> 10
                 ),
                 TsconfigProblem::Unreadable { error } => format!("cannot read {file}: {error}"),
+                TsconfigProblem::LinkedOut => format!(
+                    "{file} is a symbolic link out of your folder, which the grader does not \
+                     follow; put the file itself in your folder, or remove it"
+                ),
                 TsconfigProblem::NotJson {
                     line,
                     column,

@@ -3,9 +3,11 @@
 //! an ES module. The output carries an inline source map, so with
 //! `--enable-source-maps` a traceback points at the learner's `.ts` lines.
 
+mod form;
 mod lower;
 mod tsconfig;
 
+pub use form::Form;
 pub use lower::Decorators;
 
 use super::{Replay, Submission, bare};
@@ -19,7 +21,7 @@ use oxc::parser::Parser;
 use oxc::semantic::SemanticBuilder;
 use oxc::span::SourceType;
 use oxc::transformer::{
-    DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, TransformOptions, Transformer,
+    DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, Module, TransformOptions, Transformer,
 };
 use sandbox::{Access, Build, Environment, Program, ToolLimits, run_to_end};
 use std::path::{Path, PathBuf};
@@ -48,21 +50,26 @@ pub(super) fn transpile_cached(
         path.as_bytes(),
         source.as_bytes(),
     ]);
-    let out = super::cache::cache_folder(env, "ts")?.join(format!("{key}.mjs"));
-    if super::cache::verified(&out) {
-        return Ok(Ok((out, true)));
+    // The module's extension is its kind, which Node runs it as.
+    let folder = super::cache::cache_folder(env, "ts")?;
+    let named = |form: Form| folder.join(format!("{key}.{}", form.extension()));
+    for form in [Form::Es, Form::CommonJs] {
+        if super::cache::verified(&named(form)) {
+            return Ok(Ok((named(form), true)));
+        }
     }
-    let js = match transpile_contained(env, &source, &submission.absolute, decorators)? {
-        Ok(js) => js,
+    let (js, form) = match transpile_contained(env, &source, &submission.absolute, decorators)? {
+        Ok(module) => module,
         Err(e) => return Ok(Err(e)),
     };
+    let out = named(form);
     super::cache::store(&out, js.as_bytes(), 0o644)?;
     Ok(Ok((out, false)))
 }
 
 /// Changes whenever what the transpiler accepts or emits changes, so that
 /// a module cached by an older build of the same version is not served.
-const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using-2";
+const TRANSPILER_REVISION: &[u8] = b"decorators-accessor-using-commonjs-3";
 
 /// The first argument with which the grader runs itself to transpile one
 /// file (`grader __transpile-ts SOURCE PATH DECORATORS`).
@@ -85,7 +92,7 @@ fn transpile_contained(
     source: &str,
     path: &Path,
     decorators: Decorators,
-) -> Result<Result<String, LearnerError>, Error> {
+) -> Result<Result<(String, Form), LearnerError>, Error> {
     let input = tempfile::Builder::new()
         .prefix("transpile-")
         .suffix(".ts")
@@ -130,7 +137,8 @@ fn transpile_contained(
         .then(|| serde_json::from_str::<Transpiled>(&finished.stdout))
     {
         return match reply {
-            Transpiled::Js(js) => Ok(Ok(js)),
+            Transpiled::Js(js) => Ok(Ok((js, Form::Es))),
+            Transpiled::Cjs(js) => Ok(Ok((js, Form::CommonJs))),
             Transpiled::Error(e) => Ok(Err(e)),
             Transpiled::Internal(e) => Err(Error::Io {
                 context: format!("cannot transpile {}", path.display()),
@@ -173,7 +181,10 @@ fn transpile_contained(
 #[derive(Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Transpiled {
+    /// An ES module.
     Js(String),
+    /// A CommonJS module.
+    Cjs(String),
     Error(LearnerError),
     /// The grader's own fault (its lowering produced what does not parse).
     Internal(String),
@@ -202,12 +213,13 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
     let path = PathBuf::from(path);
     let worker = std::thread::Builder::new()
         .stack_size(TRANSPILE_STACK)
-        .spawn(move || transpile(&source, &path, decorators));
+        .spawn(move || transpile_module(&source, &path, decorators));
     let Ok(Ok(result)) = worker.map(|w| w.join()) else {
         return Some(101);
     };
     let reply = match result {
-        Ok(js) => Transpiled::Js(js),
+        Ok((js, Form::Es)) => Transpiled::Js(js),
+        Ok((js, Form::CommonJs)) => Transpiled::Cjs(js),
         Err(TranspileFailure::Learner(e)) => Transpiled::Error(e),
         Err(TranspileFailure::Internal(e)) => Transpiled::Internal(e),
     };
@@ -269,11 +281,22 @@ pub enum TranspileFailure {
 /// The JavaScript for the TypeScript `source` of file `path` (whose
 /// decorators are `decorators`), or the first syntax error as a compile
 /// error pointing into `path`.
+#[cfg(test)]
 pub fn transpile(
     source: &str,
     path: &Path,
     decorators: Decorators,
 ) -> Result<String, TranspileFailure> {
+    transpile_module(source, path, decorators).map(|(js, _)| js)
+}
+
+/// [`transpile`], with the kind of module the JavaScript is (see
+/// [`form`]).
+pub fn transpile_module(
+    source: &str,
+    path: &Path,
+    decorators: Decorators,
+) -> Result<(String, Form), TranspileFailure> {
     let allocator = Allocator::default();
     let source_type = SourceType::from_path(path).unwrap_or_else(|_| SourceType::ts());
     let parsed = Parser::new(&allocator, source, source_type).parse();
@@ -288,15 +311,20 @@ pub fn transpile(
             &parsed.diagnostics,
         )));
     }
+    let refused = |refusal: lower::Refusal| {
+        let (line, column) = line_column(source, refusal.offset as usize);
+        TranspileFailure::Learner(syntax_error(
+            vec![format!("{name}:{line}:{column}: {}", refusal.message)],
+            Some(line as u64),
+        ))
+    };
+    let form = form::of(&parsed.program).map_err(refused)?;
+    let emit = |allocator, program, source: &str| {
+        emit(allocator, program, source, path, &name, decorators, form).map(|js| (js, form))
+    };
     match lower::lower(&parsed.program, source, decorators) {
-        Err(refusal) => {
-            let (line, column) = line_column(source, refusal.offset as usize);
-            Err(TranspileFailure::Learner(syntax_error(
-                vec![format!("{name}:{line}:{column}: {}", refusal.message)],
-                Some(line as u64),
-            )))
-        }
-        Ok(None) => emit(&allocator, parsed.program, source, path, &name, decorators),
+        Err(refusal) => Err(refused(refusal)),
+        Ok(None) => emit(&allocator, parsed.program, source),
         Ok(Some(lowered)) => {
             let allocator = Allocator::default();
             let parsed = Parser::new(&allocator, &lowered, source_type).parse();
@@ -313,14 +341,7 @@ pub fn transpile(
                     d.message
                 )));
             }
-            emit(
-                &allocator,
-                parsed.program,
-                &lowered,
-                path,
-                &name,
-                decorators,
-            )
+            emit(&allocator, parsed.program, &lowered)
         }
     }
 }
@@ -352,6 +373,7 @@ fn emit<'a>(
     path: &Path,
     name: &str,
     decorators: Decorators,
+    form: Form,
 ) -> Result<String, TranspileFailure> {
     // Enum members are evaluated in the semantic pass: without it the
     // transformer cannot lower an enum at all.
@@ -363,6 +385,10 @@ fn emit<'a>(
     let mut options = TransformOptions::default();
     // `using` declarations, which Node 20 cannot parse.
     options.env.es2026.explicit_resource_management = true;
+    // `import x = require()` and `export =` as tsc's CommonJS output has them.
+    if form == Form::CommonJs {
+        options.env.module = Module::CommonJS;
+    }
     if let Decorators::Experimental { metadata } = decorators {
         options.decorator = DecoratorOptions {
             legacy: true,

@@ -4,11 +4,16 @@
 //!
 //! The file is found as editors and runners (tsx, ts-node) find it: the
 //! nearest tsconfig.json in the submission's folder or above. `extends` is
-//! not followed: the option must be in the file itself.
+//! not followed: the option must be in the file itself. The grader reads
+//! it as its own user, perhaps root: one in the learner's folder that is
+//! a link out of it is never followed.
 
 use super::Decorators;
+use crate::lang::cache::open_no_follow;
+use crate::lang::within::{self, Unreached};
 use crate::protocol::LearnerError;
 use crate::unbuilt::{TsconfigProblem, Unbuilt};
+use std::io::Read;
 use std::path::Path;
 
 /// Larger than any tsconfig.json a person writes.
@@ -38,42 +43,71 @@ impl Decorators {
 /// The decorators of the TypeScript file `file`, from the nearest
 /// tsconfig.json; a tsconfig.json that is not JSON (with comments and
 /// trailing commas, as TypeScript allows) is a compile error, as it is
-/// for `tsc`.
+/// for `tsc`. The one in the file's own folder is the learner's: it is
+/// reached through that folder alone, and a link out of it is refused
+/// without a look at where it leads (see [`within`]).
 pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
-    let Some(config) = file
-        .ancestors()
-        .skip(1)
-        .map(|dir| dir.join("tsconfig.json"))
-        .find(|p| p.is_file())
-    else {
-        return Ok(Decorators::Standard);
-    };
-    let file = config.display().to_string();
-    let error = |problem| {
+    let folder = file.parent().unwrap_or(Path::new("/"));
+    let own = folder.join("tsconfig.json");
+    let error = |config: &Path, problem| {
         let unbuilt = Unbuilt::Tsconfig {
-            file: file.clone(),
+            file: config.display().to_string(),
             problem,
         };
         LearnerError::unbuilt(unbuilt, String::new())
     };
-    let size = std::fs::metadata(&config).map(|m| m.len()).unwrap_or(0);
-    if size > MAX_SIZE {
-        return Err(error(TsconfigProblem::TooLarge {
-            most_bytes: MAX_SIZE,
-        }));
+    let reached = std::fs::canonicalize(folder)
+        .map_err(Unreached::Io)
+        .and_then(|real| within::resolve(&real, Path::new("tsconfig.json")));
+    let (shown, real) = match reached {
+        Ok(real) if std::fs::symlink_metadata(&real).is_ok_and(|m| m.is_file()) => (own, real),
+        Err(Unreached::LinkedOut) => return Err(error(&own, TsconfigProblem::LinkedOut)),
+        // None of the learner's: the nearest above, the instructor's.
+        _ => match folder
+            .ancestors()
+            .skip(1)
+            .map(|dir| dir.join("tsconfig.json"))
+            .find(|p| p.is_file())
+        {
+            Some(config) => (config.clone(), config),
+            None => return Ok(Decorators::Standard),
+        },
+    };
+    let mut bytes = Vec::new();
+    open_no_follow(&real)
+        .and_then(|f| f.take(MAX_SIZE + 1).read_to_end(&mut bytes))
+        .map_err(|e| {
+            let problem = TsconfigProblem::Unreadable {
+                error: e.to_string(),
+            };
+            error(&shown, problem)
+        })?;
+    if bytes.len() as u64 > MAX_SIZE {
+        return Err(error(
+            &shown,
+            TsconfigProblem::TooLarge {
+                most_bytes: MAX_SIZE,
+            },
+        ));
     }
-    let text = std::fs::read_to_string(&config).map_err(|e| {
-        error(TsconfigProblem::Unreadable {
-            error: e.to_string(),
-        })
+    let text = String::from_utf8(bytes).map_err(|e| {
+        error(
+            &shown,
+            TsconfigProblem::Unreadable {
+                error: e.to_string(),
+            },
+        )
     })?;
     let value: serde_json::Value = serde_json::from_str(&plain_json(&text)).map_err(|e| {
         // Offsets are kept by plain_json, so the position is the file's.
-        error(TsconfigProblem::NotJson {
-            line: e.line(),
-            column: e.column(),
-            error: e.to_string(),
-        })
+        error(
+            &shown,
+            TsconfigProblem::NotJson {
+                line: e.line(),
+                column: e.column(),
+                error: e.to_string(),
+            },
+        )
     })?;
     let options = value.get("compilerOptions");
     let flag = |name: &str| {

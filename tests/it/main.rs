@@ -20,6 +20,7 @@ mod hidden_runs;
 mod hostile;
 mod html;
 mod injection;
+mod limits;
 mod learner_values;
 mod links;
 mod mistakes;

@@ -29,6 +29,10 @@ pub struct Report {
     pub challenges: Option<Source>,
     /// The containment in force for every submission.
     pub sandbox: Layers,
+    /// The limits in force for every submission (none in reports made
+    /// before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<LimitsInForce>,
     /// Who the report is for: a learner's report holds no hidden case data.
     pub audience: Audience,
     /// The folder the tests came from.
@@ -463,6 +467,90 @@ impl Layers {
     /// The layers' summary in one line, in the sandbox's words.
     pub fn describe(&self) -> String {
         sandbox::Layers::from(self).describe()
+    }
+}
+
+/// The limits every submission of a run was graded under: challenge.toml's
+/// `[limits]` with the command line's flags (docs/containment.md#limits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitsInForce {
+    /// CPU time per case of each group, in the suite's order.
+    pub groups: Vec<GroupTime>,
+    /// Memory per session, in MiB.
+    pub memory_mb: u64,
+    /// Output a case may print, in MiB.
+    pub output_mb: u64,
+    /// The least time one extra run gets, in milliseconds.
+    pub extra_run_ms: u64,
+    /// The most all extra runs of one submission take, in milliseconds.
+    pub extras_budget_ms: u64,
+    /// Each limit the command line set below what challenge.toml sets.
+    pub lowered: Vec<Lowered>,
+}
+
+impl LimitsInForce {
+    /// The limits in one line, e.g. "CPU time per case 2000 ms (large
+    /// 13000 ms), memory 512 MiB, output 8 MiB, extra runs at least 250 ms
+    /// and 20000 ms in all".
+    pub fn describe(&self) -> String {
+        // The most common group limit, then the groups that differ.
+        let mut common: Option<(u64, usize)> = None;
+        for g in &self.groups {
+            let n = self.groups.iter().filter(|o| o.time_ms == g.time_ms).count();
+            if common.is_none_or(|(_, most)| n > most) {
+                common = Some((g.time_ms, n));
+            }
+        }
+        let mut time = match common {
+            Some((ms, _)) => format!("CPU time per case {ms} ms"),
+            None => "no tests".to_owned(),
+        };
+        let others: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|g| common.is_some_and(|(ms, _)| g.time_ms != ms))
+            .map(|g| format!("{} {} ms", g.group, g.time_ms))
+            .collect();
+        if !others.is_empty() {
+            time.push_str(&format!(" ({})", others.join(", ")));
+        }
+        format!(
+            "{time}, memory {} MiB, output {} MiB, extra runs at least {} ms and {} ms in all",
+            self.memory_mb, self.output_mb, self.extra_run_ms, self.extras_budget_ms
+        )
+    }
+}
+
+/// One group's time limit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupTime {
+    pub group: String,
+    pub time_ms: u64,
+}
+
+/// A limit the command line set below challenge.toml's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lowered {
+    /// The flag that set it, e.g. `--memory-limit`.
+    pub flag: String,
+    /// What it limits, in words: e.g. "memory per session", "CPU time per
+    /// case of group `sample`".
+    pub what: String,
+    /// challenge.toml's value.
+    pub challenge: u64,
+    /// The value in force.
+    pub used: u64,
+    /// Their unit: `ms` or `MiB`.
+    pub unit: String,
+}
+
+impl Lowered {
+    /// The note, in one line.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} lowered {} from challenge.toml's {} {} to {} {}",
+            self.flag, self.what, self.challenge, self.unit, self.used, self.unit
+        )
     }
 }
 

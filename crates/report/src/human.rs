@@ -61,6 +61,12 @@ pub fn render_human_with(
         "{style}sandbox: {}{style:#}",
         report.sandbox.describe()
     )?;
+    if let Some(limits) = &report.limits {
+        writeln!(out, "{DIM}limits: {}{DIM:#}", visible(&limits.describe()))?;
+        for lowered in &limits.lowered {
+            writeln!(out, "{BAD}limit lowered: {}{BAD:#}", visible(&lowered.describe()))?;
+        }
+    }
     for submission in &report.submissions {
         writeln!(out)?;
         render_submission(submission, options, out)?;

@@ -26,6 +26,7 @@ mod links;
 mod mistakes;
 mod names;
 mod nondeterminism;
+mod not_graded;
 mod prairielearn;
 mod python_start;
 mod rejudge;

@@ -145,6 +145,7 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         .map(|t| t.verdict)
         .max()
         .unwrap_or(contract::Verdict::Accepted);
+    withhold_faulted(&mut groups, &mut tests);
     let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
     SubmissionReport {
         name,
@@ -262,6 +263,7 @@ fn ungraded(
         }
         groups.push(group_report(group, denominator, 0, group.cases.len()));
     }
+    withhold_faulted(&mut groups, &mut tests);
     let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
     SubmissionReport {
         name: name.to_owned(),
@@ -299,6 +301,20 @@ pub fn faulted_in(
     SubmissionReport {
         language: language.into(),
         ..faulted(grading, name, path, error)
+    }
+}
+
+/// A test the grader failed on was never judged: it has no score, nor
+/// has its group (whose score depends on every test), nor, through the
+/// sum, the submission. Never a 0 that an LMS would record.
+fn withhold_faulted(groups: &mut [GroupReport], tests: &mut [TestReport]) {
+    for t in tests.iter_mut() {
+        if t.verdict == contract::Verdict::GraderFault {
+            t.points = t.points.not_graded();
+            for g in groups.iter_mut().filter(|g| g.name == t.group) {
+                g.points = g.points.not_graded();
+            }
+        }
     }
 }
 

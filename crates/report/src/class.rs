@@ -44,7 +44,7 @@ pub fn verdict_counts(report: &Report) -> Vec<(Verdict, usize)> {
 /// Whether a submission has a score that says something about its code:
 /// the grader's own fault on it is no score of the learner's.
 pub fn scored(s: &SubmissionReport) -> bool {
-    s.verdict != Verdict::GraderFault
+    s.verdict != Verdict::GraderFault && s.points.graded()
 }
 
 /// The mean score of the scored submissions, exactly: the sum of their
@@ -65,16 +65,15 @@ pub fn mean_points(report: &Report) -> Option<Points> {
         let unit = scored.iter().fold(1u64, |a, p| lcm(a, p.denominator));
         let (earned, total) = scored.iter().fold((0, 0), |(e, t), p| {
             let k = unit / p.denominator;
-            (e + p.earned * k, t + p.total * k)
+            (e + p.earned.unwrap_or_default() * k, t + p.total * k)
         });
         return Some(Points::new(earned, total, unit * count));
     }
     let sum = Points::sum(scored.iter().copied(), first.denominator);
-    Some(Points::new(
-        sum.earned,
-        sum.total,
-        first.denominator * count,
-    ))
+    Some(Points {
+        denominator: first.denominator * count,
+        ..sum
+    })
 }
 
 fn lcm(a: u64, b: u64) -> u64 {
@@ -120,11 +119,14 @@ pub fn histogram(report: &Report) -> Vec<Bin> {
         })
         .collect();
     for (i, s) in report.submissions.iter().enumerate() {
-        if !scored(s) || s.points.total == 0 {
+        let Some(earned) = s.points.earned.filter(|_| scored(s)) else {
+            continue;
+        };
+        if s.points.total == 0 {
             continue;
         }
         let (earned, total) = (
-            u128::from(s.points.earned.min(s.points.total)),
+            u128::from(earned.min(s.points.total)),
             u128::from(s.points.total),
         );
         let bin = if earned == total {

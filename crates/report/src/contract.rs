@@ -278,8 +278,9 @@ impl From<WindowJson> for Window {
 /// see it rounded once, to two decimals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Points {
-    /// Units earned.
-    pub earned: u64,
+    /// Units earned; none (`null`) for what was never judged (a
+    /// `grader-fault`), which has no score, not a score of 0.
+    pub earned: Option<u64>,
     /// Units there are.
     pub total: u64,
     /// Units per point: one for every test, group and submission of a run.
@@ -290,15 +291,31 @@ impl Points {
     /// `earned` of `total` units of 1/`denominator` of a point.
     pub fn new(earned: u64, total: u64, denominator: u64) -> Points {
         Points {
-            earned,
+            earned: Some(earned),
             total,
             denominator: denominator.max(1),
         }
     }
 
-    /// The points earned, as a float (for formats that want a number).
-    pub fn score(self) -> f64 {
-        self.earned as f64 / self.denominator as f64
+    /// These points as never judged: `total` stays, nothing is earned or
+    /// lost.
+    pub fn not_graded(self) -> Points {
+        Points {
+            earned: None,
+            ..self
+        }
+    }
+
+    /// Whether they were judged, so that they have a score.
+    pub fn graded(self) -> bool {
+        self.earned.is_some()
+    }
+
+    /// The points earned, as a float (for formats that want a number);
+    /// none when never judged.
+    pub fn score(self) -> Option<f64> {
+        self.earned
+            .map(|earned| earned as f64 / self.denominator as f64)
     }
 
     /// The points there are, as a float.
@@ -306,12 +323,15 @@ impl Points {
         self.total as f64 / self.denominator as f64
     }
 
-    /// The sum of `parts`, all counted in units of 1/`denominator`.
+    /// The sum of `parts`, all counted in units of 1/`denominator`: never
+    /// judged when one of them was not.
     pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Points>, denominator: u64) -> Points {
         parts
             .into_iter()
-            .fold(Points::new(0, 0, denominator), |a, p| {
-                Points::new(a.earned + p.earned, a.total + p.total, denominator)
+            .fold(Points::new(0, 0, denominator), |a, p| Points {
+                earned: a.earned.zip(p.earned).map(|(a, p)| a + p),
+                total: a.total + p.total,
+                denominator,
             })
     }
 }

@@ -99,7 +99,10 @@ fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             [
                 visible(&s.name),
                 s.verdict.to_string(),
-                format!("{} / {}", earned(&s.points), possible(&s.points)),
+                match s.points.earned {
+                    Some(_) => format!("{} / {}", earned(&s.points), possible(&s.points)),
+                    None => super::text::NOT_GRADED.to_owned(),
+                },
                 format!("{} / {}", s.passed, s.total),
             ]
         })
@@ -378,12 +381,11 @@ fn render_submission(
     };
     writeln!(
         out,
-        "\n{style}{}{style:#}: {} of {} tests passed, score {} of {}",
+        "\n{style}{}{style:#}: {} of {} tests passed, {}",
         s.verdict,
         s.passed,
         s.total,
-        earned(&s.points),
-        possible(&s.points)
+        super::text::score_of(&s.points)
     )
 }
 

@@ -74,10 +74,9 @@ pub fn render_changes(changes: &Changes, out: &mut dyn Write) -> io::Result<()> 
 
 fn score(o: &Standing) -> String {
     format!(
-        "{}, score {} of {}",
+        "{}, {}",
         o.verdict,
-        earned(&o.points),
-        possible(&o.points)
+        crate::text::score_of(&o.points)
     )
 }
 

@@ -506,19 +506,29 @@ fn gradescope_shows_a_learners_html_as_text() {
     let hostile = root().join("submissions/hostile");
     let read = |name: &str| std::fs::read_to_string(hostile.join(name)).unwrap();
     let results = run_autograder(
-        &[("router.py", read("prints_html.py")), ("_router.py", read("_router.py"))],
+        &[
+            ("router.py", read("prints_html.py")),
+            ("_router.py", read("_router.py")),
+        ],
         &[],
     );
     let tests = results["tests"].as_array().unwrap();
     assert!(
-        tests.iter().any(|t| t["output"].as_str().unwrap().contains("<img src=x onerror=alert(1)>")),
+        tests.iter().any(|t| t["output"]
+            .as_str()
+            .unwrap()
+            .contains("<img src=x onerror=alert(1)>")),
         "the learner's text is there, so its format matters: {results}"
     );
     for key in ["output_format", "test_output_format", "test_name_format"] {
         assert_eq!(results[key], "text", "{key}");
     }
     for t in tests {
-        assert_eq!((&t["output_format"], &t["name_format"]), (&"text".into(), &"text".into()), "{t}");
+        assert_eq!(
+            (&t["output_format"], &t["name_format"]),
+            (&"text".into(), &"text".into()),
+            "{t}"
+        );
     }
     let formats = formats(&results);
     assert!(formats.iter().all(|(_, v)| v == "text"), "{formats:?}");
@@ -528,13 +538,29 @@ fn gradescope_shows_a_learners_html_as_text() {
 /// (never a 0), an output that says so, and plain text.
 #[test]
 fn gradescope_records_no_score_when_the_grader_fails() {
-    let correct = std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
     let results = run_autograder(
         &[("router.py", correct)],
-        &[("GRADER_PYTHON", std::ffi::OsStr::new("/nonexistent/python3"))],
+        &[(
+            "GRADER_PYTHON",
+            std::ffi::OsStr::new("/nonexistent/python3"),
+        )],
     );
     assert!(results.get("score").is_none(), "{results}");
-    assert!(results["tests"].as_array().unwrap().iter().all(|t| t.get("score").is_none()));
-    assert!(results["output"].as_str().unwrap().starts_with("not graded"), "{results}");
+    assert!(
+        results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.get("score").is_none())
+    );
+    assert!(
+        results["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("not graded"),
+        "{results}"
+    );
     assert_eq!(results["output_format"], "text");
 }

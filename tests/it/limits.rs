@@ -36,7 +36,14 @@ fn a_time_limit_flag_never_lowers_a_groups_own_larger_limit() {
     let submission = slow_but_correct(dir.path());
     let out = output(
         grader()
-            .args(["grade", "--format", "json", "--time-limit", "1000", "--tests"])
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--time-limit",
+                "1000",
+                "--tests",
+            ])
             .arg(&tests)
             .arg(&submission),
     );
@@ -85,7 +92,10 @@ fn a_limit_flag_below_the_challenges_is_said_loudly() {
     assert_eq!(report["submissions"][0]["verdict"], "time-limit");
     let limits = &report["limits"];
     assert_eq!(limits["groups"][0]["time_ms"], 500);
-    assert_eq!((limits["memory_mb"].as_u64(), limits["output_mb"].as_u64()), (Some(300), Some(8)));
+    assert_eq!(
+        (limits["memory_mb"].as_u64(), limits["output_mb"].as_u64()),
+        (Some(300), Some(8))
+    );
     let lowered = limits["lowered"].as_array().unwrap();
     assert_eq!(lowered.len(), 3, "{lowered:?}");
     assert_eq!(

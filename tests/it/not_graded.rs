@@ -9,7 +9,11 @@ use serde_json::Value;
 fn class(dir: &std::path::Path) -> std::path::PathBuf {
     let class = dir.join("class");
     for (student, file, example) in [
-        ("a-python", "router.py", "submissions/python/correct_class.py"),
+        (
+            "a-python",
+            "router.py",
+            "submissions/python/correct_class.py",
+        ),
         ("b-node", "router.cjs", "submissions/javascript/correct.cjs"),
     ] {
         std::fs::create_dir_all(class.join(student)).unwrap();
@@ -44,7 +48,12 @@ fn a_grader_fault_has_no_score_in_any_format() {
     assert_eq!(python["score"], Value::Null, "{python}");
     assert_eq!(python["points"]["earned"], Value::Null);
     assert_eq!(python["max_score"], 30.0);
-    for part in python["groups"].as_array().unwrap().iter().chain(python["tests"].as_array().unwrap()) {
+    for part in python["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(python["tests"].as_array().unwrap())
+    {
         assert_eq!(part["score"], Value::Null, "{part}");
     }
     assert_eq!(node["score"], 30.0);
@@ -53,7 +62,11 @@ fn a_grader_fault_has_no_score_in_any_format() {
     let rows = std::fs::read_to_string(&csv).unwrap();
     let row = rows.lines().find(|l| l.starts_with("a-python,")).unwrap();
     let cells: Vec<&str> = row.split(',').collect();
-    assert_eq!((cells[2], cells[3], cells[4], cells[7]), ("", "30", "grader-fault", ""), "{rows}");
+    assert_eq!(
+        (cells[2], cells[3], cells[4], cells[7]),
+        ("", "30", "grader-fault", ""),
+        "{rows}"
+    );
     let report_file = dir.path().join("report.json");
     std::fs::write(&report_file, &out.stdout).unwrap();
     let gradebook_json = dir.path().join("gradebook.json");
@@ -68,25 +81,51 @@ fn a_grader_fault_has_no_score_in_any_format() {
     assert_eq!(rows[1]["score"], 30.0, "{rows}");
     // Merged, the class table says it was not graded, not 0.
     let merged = text(&merged.stdout);
-    let line = merged.lines().find(|l| l.contains("a-python") && l.contains("grader-fault")).unwrap();
-    assert!(line.contains("not graded") && !line.contains("0 / 30"), "{merged}");
-    assert!(merged.contains("grader-fault: 0 of 9 tests passed, not graded (30 possible)"), "{merged}");
+    let line = merged
+        .lines()
+        .find(|l| l.contains("a-python") && l.contains("grader-fault"))
+        .unwrap();
+    assert!(
+        line.contains("not graded") && !line.contains("0 / 30"),
+        "{merged}"
+    );
+    assert!(
+        merged.contains("grader-fault: 0 of 9 tests passed, not graded (30 possible)"),
+        "{merged}"
+    );
 
     // HTML: the class mean is the judged student's alone.
     let html = text(&grade("html", None).stdout);
-    assert!(html.contains(r#"data-mean="30" data-max="30" data-scored="1""#), "{}", &html[..html.len().min(4000)]);
+    assert!(
+        html.contains(r#"data-mean="30" data-max="30" data-scored="1""#),
+        "{}",
+        &html[..html.len().min(4000)]
+    );
 
     // JUnit: empty score properties.
     let junit = text(&grade("junit", None).stdout);
-    assert!(junit.contains(r#"<property name="score" value=""/>"#), "{junit}");
-    assert!(junit.contains(r#"<property name="points_earned" value=""/>"#), "{junit}");
+    assert!(
+        junit.contains(r#"<property name="score" value=""/>"#),
+        "{junit}"
+    );
+    assert!(
+        junit.contains(r#"<property name="points_earned" value=""/>"#),
+        "{junit}"
+    );
 
     // CTRF: null scores, and the grader's faults counted as `other`, not
     // failed.
     let ctrf: Value = json(&grade("ctrf", None));
     let summary = &ctrf["results"]["summary"];
-    assert_eq!((summary["failed"].as_u64(), summary["other"].as_u64()), (Some(0), Some(9)), "{summary}");
-    assert_eq!(ctrf["results"]["extra"]["submissions"][0]["score"], Value::Null);
+    assert_eq!(
+        (summary["failed"].as_u64(), summary["other"].as_u64()),
+        (Some(0), Some(9)),
+        "{summary}"
+    );
+    assert_eq!(
+        ctrf["results"]["extra"]["submissions"][0]["score"],
+        Value::Null
+    );
 }
 
 /// Gradescope's results.json for a grader-fault: no score at all (neither

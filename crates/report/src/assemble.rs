@@ -58,7 +58,13 @@ pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
         let time_ms = group.time_limit.as_millis() as u64;
         let own = config.group(&group.name).and_then(|g| g.time_ms);
         let what = format!("the CPU time per case of group `{}`", group.name);
-        note(Limit::Time, what, own.unwrap_or(config.limits.time_ms), time_ms, "ms");
+        note(
+            Limit::Time,
+            what,
+            own.unwrap_or(config.limits.time_ms),
+            time_ms,
+            "ms",
+        );
         groups.push(contract::GroupTime {
             group: group.name.clone(),
             time_ms,
@@ -72,8 +78,18 @@ pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
     for (limit, what, used, unit) in [
         (Limit::Memory, "the memory per session", memory_mb, "MiB"),
         (Limit::Output, "the output per case", output_mb, "MiB"),
-        (Limit::ExtraRun, "the least time of an extra run", extra_run_ms, "ms"),
-        (Limit::ExtrasBudget, "the time of all extra runs", extras_budget_ms, "ms"),
+        (
+            Limit::ExtraRun,
+            "the least time of an extra run",
+            extra_run_ms,
+            "ms",
+        ),
+        (
+            Limit::ExtrasBudget,
+            "the time of all extra runs",
+            extras_budget_ms,
+            "ms",
+        ),
     ] {
         note(limit, what.to_owned(), config.limits.get(limit), used, unit);
     }
@@ -250,6 +266,7 @@ fn ungraded(
                 time_ms: 0,
                 cpu_ms: 0,
                 shared_limit_ms: None,
+                shared_wall_ms: None,
                 expected_from: case.expected_from.into(),
                 message: why.to_owned(),
                 divergence: None,

@@ -202,7 +202,8 @@ pub fn compare(old: &[SubmissionReport], new: &[SubmissionReport]) -> Changes {
                             _ => {}
                         }
                     }
-                    change.score_change = n.points.score().zip(o.points.score()).map(|(n, o)| n - o);
+                    change.score_change =
+                        n.points.score().zip(o.points.score()).map(|(n, o)| n - o);
                     let same = o.verdict == n.verdict
                         && same_points(o.points, n.points)
                         && change.now_failing.is_empty()

@@ -420,14 +420,19 @@ mod tests {
     fn the_mean_is_exact_and_leaves_out_the_graders_faults() {
         let mut r = report("batch");
         let mean = mean_points(&r).unwrap();
-        let all: u64 = r.submissions.iter().map(|s| s.points.earned).sum();
+        let all: u64 = r.submissions.iter().filter_map(|s| s.points.earned).sum();
         let d = r.submissions[0].points.denominator;
-        assert_eq!((mean.earned, mean.denominator), (all, d * 7));
+        assert_eq!((mean.earned, mean.denominator), (Some(all), d * 7));
         // A grader fault is no score of the learner's.
         r.submissions[0].verdict = Verdict::GraderFault;
-        let earned = r.submissions[0].points.earned;
+        let earned = r.submissions[0].points.earned.unwrap();
         let mean = mean_points(&r).unwrap();
-        assert_eq!((mean.earned, mean.denominator), (all - earned, d * 6));
+        assert_eq!((mean.earned, mean.denominator), (Some(all - earned), d * 6));
+        // Nor are points never judged, whatever the verdict says.
+        r.submissions[0].verdict = Verdict::WrongAnswer;
+        r.submissions[0].points = r.submissions[0].points.not_graded();
+        let mean = mean_points(&r).unwrap();
+        assert_eq!((mean.earned, mean.denominator), (Some(all - earned), d * 6));
         assert_eq!(histogram(&r)[10].students.len(), 3);
         r.submissions.retain(|s| s.verdict == Verdict::GraderFault);
         assert_eq!(mean_points(&r), None);

@@ -175,6 +175,10 @@ pub struct TestReport {
     /// learner's report. Written only when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_limit_ms: Option<u64>,
+    /// With `shared_limit_ms`: the wall-clock time this test had, its
+    /// share of the wall-clock time the group shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_wall_ms: Option<u64>,
     /// `file`, or `reference` when the case has no expected file.
     pub expected_from: ExpectedFrom,
     /// What went wrong, in one line; empty when accepted.
@@ -516,7 +520,11 @@ impl LimitsInForce {
         // The most common group limit, then the groups that differ.
         let mut common: Option<(u64, usize)> = None;
         for g in &self.groups {
-            let n = self.groups.iter().filter(|o| o.time_ms == g.time_ms).count();
+            let n = self
+                .groups
+                .iter()
+                .filter(|o| o.time_ms == g.time_ms)
+                .count();
             if common.is_none_or(|(_, most)| n > most) {
                 common = Some((g.time_ms, n));
             }

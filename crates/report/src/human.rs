@@ -64,7 +64,11 @@ pub fn render_human_with(
     if let Some(limits) = &report.limits {
         writeln!(out, "{DIM}limits: {}{DIM:#}", visible(&limits.describe()))?;
         for lowered in &limits.lowered {
-            writeln!(out, "{BAD}limit lowered: {}{BAD:#}", visible(&lowered.describe()))?;
+            writeln!(
+                out,
+                "{BAD}limit lowered: {}{BAD:#}",
+                visible(&lowered.describe())
+            )?;
         }
     }
     for submission in &report.submissions {

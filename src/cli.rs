@@ -202,9 +202,11 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
 
-    /// CPU time per case in milliseconds, for every group (a case that
-    /// waits is stopped by the wall clock at 3 times it, at least it plus
-    /// 5 s) [default: from challenge.toml]
+    /// CPU time per case in milliseconds, for every group without a larger
+    /// limit of its own in challenge.toml (a case that waits is stopped by
+    /// the wall clock at 3 times it, at least it plus 5 s); a value below
+    /// challenge.toml's is said on stderr and in the report [default: from
+    /// challenge.toml]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     pub time_limit: Option<u64>,
 

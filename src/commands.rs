@@ -305,8 +305,13 @@ fn graded(
             .collect(),
         cache_dir,
     })?;
+    // `--time-limit` stands for `[limits] time_ms`, which a group's own
+    // larger `time_ms` overrides: a generous flag never cuts a group the
+    // author gave more.
     if let Some(ms) = args.grading.time_limit {
         for group in &mut suite.groups {
+            let own = challenge.config.group(&group.name).and_then(|g| g.time_ms);
+            let ms = own.map_or(ms, |own| own.max(ms));
             group.time_limit = std::time::Duration::from_millis(ms);
         }
     }
@@ -336,6 +341,11 @@ fn graded(
         derived: Default::default(),
         observer: Some(&told),
     };
+    // What the flags lowered is said before anyone is graded by it (and
+    // in the report).
+    for lowered in report::assemble::limits_in_force(&grading).lowered {
+        eprintln!("warning: {}", lowered.describe());
+    }
     let jobs = args.jobs.map_or_else(
         || std::thread::available_parallelism().map_or(1, usize::from),
         |j| j as usize,

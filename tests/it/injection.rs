@@ -450,3 +450,117 @@ fn no_learner_text_forges_a_gitlab_section() {
         "{message:?}"
     );
 }
+
+/// Runs tools/gradescope/run_autograder on a submission of `files` (name,
+/// contents), with `env` set, and answers its results.json.
+fn run_autograder(files: &[(&str, String)], env: &[(&str, &std::ffi::OsStr)]) -> serde_json::Value {
+    let dir = tempdir();
+    let autograder = dir.path().join("autograder");
+    crate::support::copy_tree(
+        &root().join("challenges/rendezvous-router"),
+        &autograder.join("source/challenges/rendezvous-router"),
+        |_| true,
+    );
+    std::fs::create_dir_all(autograder.join("submission")).unwrap();
+    for (name, contents) in files {
+        std::fs::write(autograder.join("submission").join(name), contents).unwrap();
+    }
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grader"));
+    let mut command = std::process::Command::new("sh");
+    command
+        .arg(root().join("tools/gradescope/run_autograder"))
+        .env("AUTOGRADER_ROOT", &autograder)
+        .env("PATH", {
+            let mut path = bin.parent().unwrap().as_os_str().to_owned();
+            path.push(":/usr/local/bin:/usr/bin:/bin");
+            path
+        })
+        .current_dir(dir.path());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    output(&mut command);
+    serde_json::from_slice(&std::fs::read(autograder.join("results/results.json")).unwrap())
+        .unwrap()
+}
+
+/// Every `*_format` of a results.json, at the top and in each test.
+fn formats(results: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    let mut found = Vec::new();
+    let objects = std::iter::once(results).chain(results["tests"].as_array().into_iter().flatten());
+    for object in objects {
+        for (key, value) in object.as_object().unwrap() {
+            if key.ends_with("_format") {
+                found.push((key.clone(), value.clone()));
+            }
+        }
+    }
+    found
+}
+
+/// Gradescope renders `output` as HTML unless told otherwise: a learner's
+/// live HTML (answers and what it printed) reaches results.json, and
+/// every output and name there is declared plain text.
+#[test]
+fn gradescope_shows_a_learners_html_as_text() {
+    let hostile = root().join("submissions/hostile");
+    let read = |name: &str| std::fs::read_to_string(hostile.join(name)).unwrap();
+    let results = run_autograder(
+        &[
+            ("router.py", read("prints_html.py")),
+            ("_router.py", read("_router.py")),
+        ],
+        &[],
+    );
+    let tests = results["tests"].as_array().unwrap();
+    assert!(
+        tests.iter().any(|t| t["output"]
+            .as_str()
+            .unwrap()
+            .contains("<img src=x onerror=alert(1)>")),
+        "the learner's text is there, so its format matters: {results}"
+    );
+    for key in ["output_format", "test_output_format", "test_name_format"] {
+        assert_eq!(results[key], "text", "{key}");
+    }
+    for t in tests {
+        assert_eq!(
+            (&t["output_format"], &t["name_format"]),
+            (&"text".into(), &"text".into()),
+            "{t}"
+        );
+    }
+    let formats = formats(&results);
+    assert!(formats.iter().all(|(_, v)| v == "text"), "{formats:?}");
+}
+
+/// A grader that cannot start Python gives Gradescope no score at all
+/// (never a 0), an output that says so, and plain text.
+#[test]
+fn gradescope_records_no_score_when_the_grader_fails() {
+    let correct =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    let results = run_autograder(
+        &[("router.py", correct)],
+        &[(
+            "GRADER_PYTHON",
+            std::ffi::OsStr::new("/nonexistent/python3"),
+        )],
+    );
+    assert!(results.get("score").is_none(), "{results}");
+    assert!(
+        results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t.get("score").is_none())
+    );
+    assert!(
+        results["output"]
+            .as_str()
+            .unwrap()
+            .starts_with("not graded"),
+        "{results}"
+    );
+    assert_eq!(results["output_format"], "text");
+}

@@ -681,10 +681,11 @@ fn changes_output() {
     let test = new[ada]
         .tests
         .iter()
-        .position(|t| t.points.earned > 0)
+        .position(|t| t.points.earned > Some(0))
         .unwrap();
     new[ada].tests[test].verdict = Verdict::WrongAnswer;
-    new[ada].points.earned -= new[ada].tests[test].points.earned;
+    let lost = new[ada].tests[test].points.earned;
+    new[ada].points.earned = new[ada].points.earned.zip(lost).map(|(e, l)| e - l);
     new[ada].passed -= 1;
     new[ada].verdict = Verdict::WrongAnswer;
     // ben could not be judged now; gus could not be judged before.

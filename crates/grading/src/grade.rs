@@ -146,38 +146,77 @@ impl Grading<'_> {
 pub(crate) type Tie = Option<Vec<String>>;
 
 /// The time each group's cases get in one phase of a grading. Once a case
-/// runs past its group's limit, the cases after it in that group share one
-/// more limit between them (by the wall-clock time they take), each getting
-/// what is left but never less than a tenth of the limit: code that never
-/// ends costs about two limits a group, not one per case, while a case the
+/// runs past its group's limit (either clock), the cases after it in that
+/// group share one more limit of CPU time and one more wall-clock
+/// backstop between them (both spent by the wall-clock time they take),
+/// each getting what is left of each but never less than a tenth of the
+/// limit of CPU time and a fifth of it of wall-clock time: code that never
+/// ends, or that waits (a sleep in every case, or in the constructor),
+/// costs about two backstops a group, not one per case, while a case the
 /// submission answers quickly still passes (it takes a little of the
 /// shared time, and a tenth of the limit is plenty for it).
 /// A case under a group's shared time gets at least its limit divided by
-/// this.
+/// this of CPU time...
 const SHARE_FLOOR: u32 = 10;
+/// ... and this many times that of wall-clock time: more than its CPU
+/// time, so that a busy case is stopped by its CPU time, not by the wall.
+const SHARE_WALL: u32 = 2;
+
+/// A case's share of the time its group shares: its CPU time limit and
+/// its wall-clock deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
+
+impl Share {
+    /// The least share a case of a group whose limit is `limit` gets.
+    pub fn least(limit: Duration) -> Share {
+        let cpu = limit / SHARE_FLOOR;
+        Share {
+            cpu,
+            wall: cpu * SHARE_WALL,
+        }
+    }
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct GroupClock {
-    /// Per group (by name) that hit its limit: the shared time left.
-    left: std::collections::HashMap<String, Duration>,
+    /// Per group (by name) that hit its limit: the shared time left, of
+    /// CPU time and of wall-clock time.
+    left: std::collections::HashMap<String, Share>,
 }
 
 impl GroupClock {
-    /// The limit of `group`'s next case when it is a share of the time the
-    /// group shares; `None` for the group's full limit.
-    fn limit(&self, group: &Group) -> Option<Duration> {
-        let least = group.time_limit / SHARE_FLOOR;
-        self.left
-            .get(&group.name)
-            .map(|&left| left.max(least).min(group.time_limit))
+    /// The share of `group`'s next case when it is a share of the time the
+    /// group shares; `None` for the group's full limit and backstop.
+    fn limit(&self, group: &Group) -> Option<Share> {
+        let least = Share::least(group.time_limit);
+        self.left.get(&group.name).map(|left| {
+            let cpu = left.cpu.max(least.cpu).min(group.time_limit);
+            let wall = left
+                .wall
+                .max(least.wall)
+                .min(crate::run::backstop(cpu))
+                .max(cpu);
+            Share { cpu, wall }
+        })
     }
 
     /// Counts `tested`, a case of `group` that ran.
     fn ran(&mut self, group: &Group, tested: &Tested<'_>) {
         match self.left.get_mut(&group.name) {
-            Some(left) => *left = left.saturating_sub(tested.time),
+            Some(left) => {
+                left.cpu = left.cpu.saturating_sub(tested.time);
+                left.wall = left.wall.saturating_sub(tested.time);
+            }
             None if tested.judgement.verdict == Verdict::TimeLimit => {
-                self.left.insert(group.name.clone(), group.time_limit);
+                let share = Share {
+                    cpu: group.time_limit,
+                    wall: crate::run::backstop(group.time_limit),
+                };
+                self.left.insert(group.name.clone(), share);
             }
             None => {}
         }
@@ -341,7 +380,20 @@ impl Grading<'_> {
         case: &'c Case,
         limit: Duration,
     ) -> Result<Tested<'c>, Error> {
-        let run = runner.run_case(case, limit)?;
+        self.run_within(runner, group, case, limit, crate::run::backstop(limit))
+    }
+
+    /// [`Grading::run_one`] with `wall` of wall-clock time in place of the
+    /// limit's backstop.
+    fn run_within<'c>(
+        &self,
+        runner: &mut Runner<'_>,
+        group: &'c Group,
+        case: &'c Case,
+        limit: Duration,
+        wall: Duration,
+    ) -> Result<Tested<'c>, Error> {
+        let run = runner.run_case_within(case, limit, wall)?;
         let judgement = judge::judge(case, &run.outcome);
         let observed = diagnose::Observed {
             case,
@@ -380,7 +432,7 @@ impl Grading<'_> {
         let tested = match clock.limit(group) {
             Some(shared) => Tested {
                 shared_limit: Some(shared),
-                ..self.run_one(runner, group, case, shared)?
+                ..self.run_within(runner, group, case, shared.cpu, shared.wall)?
             },
             None => self.run_one(runner, group, case, group.time_limit)?,
         };

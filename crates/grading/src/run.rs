@@ -186,7 +186,18 @@ impl<'a> Runner<'a> {
 
     /// Runs `case` with `limit` of CPU time (and its wall-clock backstop).
     pub fn run_case(&mut self, case: &Case, limit: Duration) -> Result<CaseRun, Error> {
-        self.run_input(&case.input, ReplyBound::for_case(case), limit)
+        self.run_case_within(case, limit, backstop(limit))
+    }
+
+    /// Runs `case` with `limit` of CPU time and `wall` of wall-clock time
+    /// (less than the backstop: a share of the time its group shares).
+    pub fn run_case_within(
+        &mut self,
+        case: &Case,
+        limit: Duration,
+        wall: Duration,
+    ) -> Result<CaseRun, Error> {
+        self.run_input_within(&case.input, ReplyBound::for_case(case), limit, wall)
     }
 
     /// Runs the case `[args, ops]` in `input` (already checked) with
@@ -198,13 +209,25 @@ impl<'a> Runner<'a> {
         bound: ReplyBound,
         limit: Duration,
     ) -> Result<CaseRun, Error> {
+        self.run_input_within(input, bound, limit, backstop(limit))
+    }
+
+    /// [`Runner::run_input`] with `wall` of wall-clock time in place of the
+    /// backstop.
+    fn run_input_within(
+        &mut self,
+        input: &Value,
+        bound: ReplyBound,
+        limit: Duration,
+        wall: Duration,
+    ) -> Result<CaseRun, Error> {
         // Start-up is not the case's time: it is paid once, not per case.
         let _ = self.ready()?;
         let started = Instant::now();
         self.last_cpu = Duration::ZERO;
         let mut body = Map::new();
         body.insert("case".into(), input.clone());
-        let reply = match self.exchange(body, limit, bound)? {
+        let reply = match self.exchange(body, limit, wall, bound)? {
             Ok(reply) => reply,
             Err((outcome, captured)) => {
                 return Ok(CaseRun {
@@ -247,7 +270,7 @@ impl<'a> Runner<'a> {
         let mut body = Map::new();
         body.insert("h32".into(), Value::from(texts.to_vec()));
         Ok(
-            match self.exchange(body, limit, ReplyBound::for_hash(texts))? {
+            match self.exchange(body, limit, backstop(limit), ReplyBound::for_hash(texts))? {
                 Ok((mut message, _)) => match message.get_mut("h32").map(Value::take) {
                     Some(Value::Array(values)) if values.len() == texts.len() => Some(values),
                     _ => None,
@@ -264,13 +287,18 @@ impl<'a> Runner<'a> {
         &mut self,
         body: Map<String, Value>,
         limit: Duration,
+        wall: Duration,
         bound: ReplyBound,
     ) -> Result<Result<(Value, Captured), (Outcome, Captured)>, Error> {
         if let Err(failure) = self.ready()? {
             return Ok(Err(failure));
         }
         let mut session = self.session.take().expect("ready() leaves a session");
-        let result = session.request(body, Clocks::from_now(limit), bound);
+        let clocks = Clocks {
+            cpu: limit,
+            deadline: Instant::now() + wall,
+        };
+        let result = session.request(body, clocks, bound);
         let captured = session.take_captured();
         self.last_cpu = session.cpu_used();
         match result {

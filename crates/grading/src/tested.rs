@@ -32,7 +32,7 @@ pub struct Tested<'c> {
     /// The limit the case ran under when it was its share of the time its
     /// group shares after an earlier case ran past the limit; `None`: its
     /// group's full limit.
-    pub shared_limit: Option<Duration>,
+    pub shared_limit: Option<crate::grade::Share>,
     /// The second opinion's replay of a case that passed here, when it
     /// failed under another hash seed: the test is judged by it.
     pub in_another_run: Option<Box<Tested<'c>>>,

@@ -25,6 +25,7 @@ pub fn report(
         challenge: grading.challenge.id.clone(),
         challenges: Some(grading.source.into()),
         sandbox: grading.env.layers()?.into(),
+        limits: Some(limits_in_force(grading)),
         audience: grading.audience.into(),
         tests_dir: grading.suite.dir.display().to_string(),
         started_at_ms: grading.started_at_ms,
@@ -33,6 +34,73 @@ pub fn report(
         shard,
         submissions,
     })
+}
+
+/// The limits `grading` grades under, and each that the command line set
+/// below challenge.toml's: the only way one can differ from it.
+pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
+    use grading::challenge::limits::Limit;
+    let config = &grading.challenge.config;
+    let mut lowered = Vec::new();
+    let mut note = |limit: Limit, what: String, challenge: u64, used: u64, unit: &str| {
+        if used < challenge {
+            lowered.push(contract::Lowered {
+                flag: limit.flag().unwrap_or(limit.key()).to_owned(),
+                what,
+                challenge,
+                used,
+                unit: unit.to_owned(),
+            });
+        }
+    };
+    let mut groups = Vec::new();
+    for group in &grading.suite.groups {
+        let time_ms = group.time_limit.as_millis() as u64;
+        let own = config.group(&group.name).and_then(|g| g.time_ms);
+        let what = format!("the CPU time per case of group `{}`", group.name);
+        note(
+            Limit::Time,
+            what,
+            own.unwrap_or(config.limits.time_ms),
+            time_ms,
+            "ms",
+        );
+        groups.push(contract::GroupTime {
+            group: group.name.clone(),
+            time_ms,
+        });
+    }
+    let session = grading.env.limits();
+    let memory_mb = session.memory_bytes >> 20;
+    let output_mb = session.output_bytes >> 20;
+    let extra_run_ms = grading.extras.run_floor.as_millis() as u64;
+    let extras_budget_ms = grading.extras.budget_cap.as_millis() as u64;
+    for (limit, what, used, unit) in [
+        (Limit::Memory, "the memory per session", memory_mb, "MiB"),
+        (Limit::Output, "the output per case", output_mb, "MiB"),
+        (
+            Limit::ExtraRun,
+            "the least time of an extra run",
+            extra_run_ms,
+            "ms",
+        ),
+        (
+            Limit::ExtrasBudget,
+            "the time of all extra runs",
+            extras_budget_ms,
+            "ms",
+        ),
+    ] {
+        note(limit, what.to_owned(), config.limits.get(limit), used, unit);
+    }
+    contract::LimitsInForce {
+        groups,
+        memory_mb,
+        output_mb,
+        extra_run_ms,
+        extras_budget_ms,
+        lowered,
+    }
 }
 
 /// The report of one graded submission: every record scored (an
@@ -93,6 +161,7 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         .map(|t| t.verdict)
         .max()
         .unwrap_or(contract::Verdict::Accepted);
+    withhold_faulted(&mut groups, &mut tests);
     let points = Points::sum(groups.iter().map(|g| &g.points), suite.denominator);
     SubmissionReport {
         name,
@@ -197,6 +266,7 @@ fn ungraded(
                 time_ms: 0,
                 cpu_ms: 0,
                 shared_limit_ms: None,
+                shared_wall_ms: None,
                 expected_from: case.expected_from.into(),
                 message: why.to_owned(),
                 divergence: None,
@@ -210,6 +280,7 @@ fn ungraded(
         }
         groups.push(group_report(group, denominator, 0, group.cases.len()));
     }
+    withhold_faulted(&mut groups, &mut tests);
     let points = Points::sum(groups.iter().map(|g| &g.points), denominator);
     SubmissionReport {
         name: name.to_owned(),
@@ -247,6 +318,20 @@ pub fn faulted_in(
     SubmissionReport {
         language: language.into(),
         ..faulted(grading, name, path, error)
+    }
+}
+
+/// A test the grader failed on was never judged: it has no score, nor
+/// has its group (whose score depends on every test), nor, through the
+/// sum, the submission. Never a 0 that an LMS would record.
+fn withhold_faulted(groups: &mut [GroupReport], tests: &mut [TestReport]) {
+    for t in tests.iter_mut() {
+        if t.verdict == contract::Verdict::GraderFault {
+            t.points = t.points.not_graded();
+            for g in groups.iter_mut().filter(|g| g.name == t.group) {
+                g.points = g.points.not_graded();
+            }
+        }
     }
 }
 

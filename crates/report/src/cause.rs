@@ -71,6 +71,50 @@ fn replying(answering: Answering) -> String {
     }
 }
 
+/// The message of a `time-limit` of `case` run under its share of the
+/// time its group shares (`share`) after an earlier test of the group ran
+/// past the group's `limit`, in plain words: which clock stopped it, after
+/// how long, and why it had less than the full limit. None for another
+/// cause.
+pub fn shared_time_message(
+    case: &Case,
+    judgement: &Judgement,
+    limit: std::time::Duration,
+    share: grading::grade::Share,
+) -> Option<String> {
+    let Cause::TimedOut { clock, at, .. } = &judgement.cause else {
+        return None;
+    };
+    let running = match at {
+        Some(_) => format!(
+            "while running {}",
+            describe_op(case, *at).trim_start_matches("in ")
+        ),
+        None => "(it did not say which operation was running)".into(),
+    };
+    let group = &case.group;
+    let stopped = match clock {
+        Clock::Cpu => format!(
+            "ran past its share of the time left to group `{group}`, {} ms of CPU time, {running}",
+            share.cpu.as_millis()
+        ),
+        Clock::Wall => format!(
+            "waited past its share of the time left to group `{group}`, {} ms of wall-clock time, {running}, using less than its {} ms of CPU time (a sleep, or a read that never returns?)",
+            share.wall.as_millis(),
+            share.cpu.as_millis()
+        ),
+    };
+    let least = grading::grade::Share::least(limit);
+    Some(format!(
+        "{stopped}: an earlier test of this group ran past the group's {} ms time limit, so the tests after it share one more {} ms of CPU time and {} ms of wall-clock time between them (each at least {} ms of CPU time and {} ms of wall-clock time)",
+        limit.as_millis(),
+        limit.as_millis(),
+        grading::run::backstop(limit).as_millis(),
+        least.cpu.as_millis(),
+        least.wall.as_millis(),
+    ))
+}
+
 /// What went wrong in `judgement` of `case`, in one line; empty when it
 /// was accepted.
 pub fn message(case: &Case, judgement: &Judgement) -> String {

@@ -53,7 +53,8 @@ pub enum ChangeKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Standing {
     pub verdict: Verdict,
-    pub score: f64,
+    /// None for a `grader-fault`, which has no score.
+    pub score: Option<f64>,
     pub max_score: f64,
     pub points: Points,
     pub passed: usize,
@@ -132,7 +133,7 @@ fn fault(s: &SubmissionReport) -> String {
 /// across two runs, whose denominators may differ.
 fn same_points(a: Points, b: Points) -> bool {
     let (ad, bd) = (u128::from(a.denominator), u128::from(b.denominator));
-    u128::from(a.earned) * bd == u128::from(b.earned) * ad
+    a.earned.map(|e| u128::from(e) * bd) == b.earned.map(|e| u128::from(e) * ad)
         && u128::from(a.total) * bd == u128::from(b.total) * ad
 }
 
@@ -201,7 +202,8 @@ pub fn compare(old: &[SubmissionReport], new: &[SubmissionReport]) -> Changes {
                             _ => {}
                         }
                     }
-                    change.score_change = Some(n.points.score() - o.points.score());
+                    change.score_change =
+                        n.points.score().zip(o.points.score()).map(|(n, o)| n - o);
                     let same = o.verdict == n.verdict
                         && same_points(o.points, n.points)
                         && change.now_failing.is_empty()
@@ -229,10 +231,14 @@ pub fn compare(old: &[SubmissionReport], new: &[SubmissionReport]) -> Changes {
 }
 
 /// The change of a score, exactly, for people: signed, in points rounded
-/// once to two decimals (`+20`, `-6.67`).
+/// once to two decimals (`+20`, `-6.67`); none when either was never
+/// judged.
 pub fn score_change(old: Points, new: Points) -> String {
     let (od, nd) = (u128::from(old.denominator), u128::from(new.denominator));
-    let (a, b) = (u128::from(new.earned) * od, u128::from(old.earned) * nd);
+    let (Some(new_earned), Some(old_earned)) = (new.earned, old.earned) else {
+        return "not graded".to_owned();
+    };
+    let (a, b) = (u128::from(new_earned) * od, u128::from(old_earned) * nd);
     let (sign, units) = if a >= b { ("+", a - b) } else { ("-", b - a) };
     let denominator = od * nd;
     let hundredths = (units * 200 + denominator) / (2 * denominator);

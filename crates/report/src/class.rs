@@ -44,7 +44,7 @@ pub fn verdict_counts(report: &Report) -> Vec<(Verdict, usize)> {
 /// Whether a submission has a score that says something about its code:
 /// the grader's own fault on it is no score of the learner's.
 pub fn scored(s: &SubmissionReport) -> bool {
-    s.verdict != Verdict::GraderFault
+    s.verdict != Verdict::GraderFault && s.points.graded()
 }
 
 /// The mean score of the scored submissions, exactly: the sum of their
@@ -65,16 +65,15 @@ pub fn mean_points(report: &Report) -> Option<Points> {
         let unit = scored.iter().fold(1u64, |a, p| lcm(a, p.denominator));
         let (earned, total) = scored.iter().fold((0, 0), |(e, t), p| {
             let k = unit / p.denominator;
-            (e + p.earned * k, t + p.total * k)
+            (e + p.earned.unwrap_or_default() * k, t + p.total * k)
         });
         return Some(Points::new(earned, total, unit * count));
     }
     let sum = Points::sum(scored.iter().copied(), first.denominator);
-    Some(Points::new(
-        sum.earned,
-        sum.total,
-        first.denominator * count,
-    ))
+    Some(Points {
+        denominator: first.denominator * count,
+        ..sum
+    })
 }
 
 fn lcm(a: u64, b: u64) -> u64 {
@@ -120,11 +119,14 @@ pub fn histogram(report: &Report) -> Vec<Bin> {
         })
         .collect();
     for (i, s) in report.submissions.iter().enumerate() {
-        if !scored(s) || s.points.total == 0 {
+        let Some(earned) = s.points.earned.filter(|_| scored(s)) else {
+            continue;
+        };
+        if s.points.total == 0 {
             continue;
         }
         let (earned, total) = (
-            u128::from(s.points.earned.min(s.points.total)),
+            u128::from(earned.min(s.points.total)),
             u128::from(s.points.total),
         );
         let bin = if earned == total {
@@ -418,14 +420,19 @@ mod tests {
     fn the_mean_is_exact_and_leaves_out_the_graders_faults() {
         let mut r = report("batch");
         let mean = mean_points(&r).unwrap();
-        let all: u64 = r.submissions.iter().map(|s| s.points.earned).sum();
+        let all: u64 = r.submissions.iter().filter_map(|s| s.points.earned).sum();
         let d = r.submissions[0].points.denominator;
-        assert_eq!((mean.earned, mean.denominator), (all, d * 7));
+        assert_eq!((mean.earned, mean.denominator), (Some(all), d * 7));
         // A grader fault is no score of the learner's.
         r.submissions[0].verdict = Verdict::GraderFault;
-        let earned = r.submissions[0].points.earned;
+        let earned = r.submissions[0].points.earned.unwrap();
         let mean = mean_points(&r).unwrap();
-        assert_eq!((mean.earned, mean.denominator), (all - earned, d * 6));
+        assert_eq!((mean.earned, mean.denominator), (Some(all - earned), d * 6));
+        // Nor are points never judged, whatever the verdict says.
+        r.submissions[0].verdict = Verdict::WrongAnswer;
+        r.submissions[0].points = r.submissions[0].points.not_graded();
+        let mean = mean_points(&r).unwrap();
+        assert_eq!((mean.earned, mean.denominator), (Some(all - earned), d * 6));
         assert_eq!(histogram(&r)[10].students.len(), 3);
         r.submissions.retain(|s| s.verdict == Verdict::GraderFault);
         assert_eq!(mean_points(&r), None);

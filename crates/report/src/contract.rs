@@ -29,6 +29,10 @@ pub struct Report {
     pub challenges: Option<Source>,
     /// The containment in force for every submission.
     pub sandbox: Layers,
+    /// The limits in force for every submission (none in reports made
+    /// before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<LimitsInForce>,
     /// Who the report is for: a learner's report holds no hidden case data.
     pub audience: Audience,
     /// The folder the tests came from.
@@ -171,6 +175,10 @@ pub struct TestReport {
     /// learner's report. Written only when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_limit_ms: Option<u64>,
+    /// With `shared_limit_ms`: the wall-clock time this test had, its
+    /// share of the wall-clock time the group shares.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_wall_ms: Option<u64>,
     /// `file`, or `reference` when the case has no expected file.
     pub expected_from: ExpectedFrom,
     /// What went wrong, in one line; empty when accepted.
@@ -274,8 +282,9 @@ impl From<WindowJson> for Window {
 /// see it rounded once, to two decimals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Points {
-    /// Units earned.
-    pub earned: u64,
+    /// Units earned; none (`null`) for what was never judged (a
+    /// `grader-fault`), which has no score, not a score of 0.
+    pub earned: Option<u64>,
     /// Units there are.
     pub total: u64,
     /// Units per point: one for every test, group and submission of a run.
@@ -286,15 +295,31 @@ impl Points {
     /// `earned` of `total` units of 1/`denominator` of a point.
     pub fn new(earned: u64, total: u64, denominator: u64) -> Points {
         Points {
-            earned,
+            earned: Some(earned),
             total,
             denominator: denominator.max(1),
         }
     }
 
-    /// The points earned, as a float (for formats that want a number).
-    pub fn score(self) -> f64 {
-        self.earned as f64 / self.denominator as f64
+    /// These points as never judged: `total` stays, nothing is earned or
+    /// lost.
+    pub fn not_graded(self) -> Points {
+        Points {
+            earned: None,
+            ..self
+        }
+    }
+
+    /// Whether they were judged, so that they have a score.
+    pub fn graded(self) -> bool {
+        self.earned.is_some()
+    }
+
+    /// The points earned, as a float (for formats that want a number);
+    /// none when never judged.
+    pub fn score(self) -> Option<f64> {
+        self.earned
+            .map(|earned| earned as f64 / self.denominator as f64)
     }
 
     /// The points there are, as a float.
@@ -302,12 +327,15 @@ impl Points {
         self.total as f64 / self.denominator as f64
     }
 
-    /// The sum of `parts`, all counted in units of 1/`denominator`.
+    /// The sum of `parts`, all counted in units of 1/`denominator`: never
+    /// judged when one of them was not.
     pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Points>, denominator: u64) -> Points {
         parts
             .into_iter()
-            .fold(Points::new(0, 0, denominator), |a, p| {
-                Points::new(a.earned + p.earned, a.total + p.total, denominator)
+            .fold(Points::new(0, 0, denominator), |a, p| Points {
+                earned: a.earned.zip(p.earned).map(|(a, p)| a + p),
+                total: a.total + p.total,
+                denominator,
             })
     }
 }
@@ -463,6 +491,94 @@ impl Layers {
     /// The layers' summary in one line, in the sandbox's words.
     pub fn describe(&self) -> String {
         sandbox::Layers::from(self).describe()
+    }
+}
+
+/// The limits every submission of a run was graded under: challenge.toml's
+/// `[limits]` with the command line's flags (docs/containment.md#limits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitsInForce {
+    /// CPU time per case of each group, in the suite's order.
+    pub groups: Vec<GroupTime>,
+    /// Memory per session, in MiB.
+    pub memory_mb: u64,
+    /// Output a case may print, in MiB.
+    pub output_mb: u64,
+    /// The least time one extra run gets, in milliseconds.
+    pub extra_run_ms: u64,
+    /// The most all extra runs of one submission take, in milliseconds.
+    pub extras_budget_ms: u64,
+    /// Each limit the command line set below what challenge.toml sets.
+    pub lowered: Vec<Lowered>,
+}
+
+impl LimitsInForce {
+    /// The limits in one line, e.g. "CPU time per case 2000 ms (large
+    /// 13000 ms), memory 512 MiB, output 8 MiB, extra runs at least 250 ms
+    /// and 20000 ms in all".
+    pub fn describe(&self) -> String {
+        // The most common group limit, then the groups that differ.
+        let mut common: Option<(u64, usize)> = None;
+        for g in &self.groups {
+            let n = self
+                .groups
+                .iter()
+                .filter(|o| o.time_ms == g.time_ms)
+                .count();
+            if common.is_none_or(|(_, most)| n > most) {
+                common = Some((g.time_ms, n));
+            }
+        }
+        let mut time = match common {
+            Some((ms, _)) => format!("CPU time per case {ms} ms"),
+            None => "no tests".to_owned(),
+        };
+        let others: Vec<String> = self
+            .groups
+            .iter()
+            .filter(|g| common.is_some_and(|(ms, _)| g.time_ms != ms))
+            .map(|g| format!("{} {} ms", g.group, g.time_ms))
+            .collect();
+        if !others.is_empty() {
+            time.push_str(&format!(" ({})", others.join(", ")));
+        }
+        format!(
+            "{time}, memory {} MiB, output {} MiB, extra runs at least {} ms and {} ms in all",
+            self.memory_mb, self.output_mb, self.extra_run_ms, self.extras_budget_ms
+        )
+    }
+}
+
+/// One group's time limit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupTime {
+    pub group: String,
+    pub time_ms: u64,
+}
+
+/// A limit the command line set below challenge.toml's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lowered {
+    /// The flag that set it, e.g. `--memory-limit`.
+    pub flag: String,
+    /// What it limits, in words: e.g. "memory per session", "CPU time per
+    /// case of group `sample`".
+    pub what: String,
+    /// challenge.toml's value.
+    pub challenge: u64,
+    /// The value in force.
+    pub used: u64,
+    /// Their unit: `ms` or `MiB`.
+    pub unit: String,
+}
+
+impl Lowered {
+    /// The note, in one line.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} lowered {} from challenge.toml's {} {} to {} {}",
+            self.flag, self.what, self.challenge, self.unit, self.used, self.unit
+        )
     }
 }
 

@@ -33,15 +33,16 @@ pub fn test_report(
         points,
         time_ms: run.time_ms(),
         cpu_ms: run.cpu.as_millis() as u64,
-        shared_limit_ms: tested.shared_limit.map(|l| l.as_millis() as u64),
+        shared_limit_ms: tested.shared_limit.map(|l| l.cpu.as_millis() as u64),
+        shared_wall_ms: tested.shared_limit.map(|l| l.wall.as_millis() as u64),
         expected_from: case.expected_from.into(),
         message: match (&tested.in_another_run, tested.shared_limit) {
             (Some(_), _) => format!("in another run, {message}"),
-            (None, Some(_)) if judgement.verdict == Verdict::TimeLimit => format!(
-                "{message} (its share of the time this group shares after an earlier test ran \
-                 past its limit)"
-            ),
-            (None, _) => message,
+            (None, Some(share)) => {
+                super::cause::shared_time_message(case, judgement, tested.group.time_limit, share)
+                    .unwrap_or(message)
+            }
+            (None, None) => message,
         },
         divergence: judgement.divergence.as_ref().map(Into::into),
         error: judgement.error().map(Into::into),
@@ -69,7 +70,7 @@ fn redact(t: &mut TestReport) {
     t.explanation = None;
     t.window = None;
     t.captured = None;
-    (t.time_ms, t.cpu_ms, t.shared_limit_ms) = (0, 0, None);
+    (t.time_ms, t.cpu_ms, t.shared_limit_ms, t.shared_wall_ms) = (0, 0, None, None);
 }
 
 /// The operations around the first divergence, with both answers.

@@ -34,17 +34,19 @@ pub fn render_gradebook(report: &Report, json: bool) -> Vec<u8> {
         let mut csv = String::from(
             "student,path,score,max_score,verdict,passed,total,points_earned,points_total,points_denominator,mistake,nondeterministic\n",
         );
+        // A `grader-fault` has no score: its cells are empty, never 0.
+        let cell = |n: Option<String>| n.unwrap_or_default();
         for s in &report.submissions {
             csv.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 csv_field(&s.name),
                 csv_field(&s.path),
-                s.points.score(),
+                cell(s.points.score().map(|x| x.to_string())),
                 s.points.max_score(),
                 s.verdict,
                 s.passed,
                 s.total,
-                s.points.earned,
+                cell(s.points.earned.map(|x| x.to_string())),
                 s.points.total,
                 s.points.denominator,
                 mistake(s).unwrap_or_default(),

@@ -14,33 +14,55 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
             report.submissions.len()
         )));
     };
-    super::text::safe_json(&results(report, submission), out)?;
+    super::text::safe_json(&as_text(results(report, submission)), out)?;
     writeln!(out)
 }
 
-/// Writes Gradescope's results for an upload that was not graded: a score
-/// of 0 (Gradescope has no ungraded result) and a message saying whose the
-/// problem is and what to do.
+/// How Gradescope shows every text of a results.json: as plain text,
+/// never as HTML or Markdown, whatever a learner's code printed (its
+/// default, `simple_format`, renders HTML).
+const TEXT: &str = "text";
+
+/// Sets every format of a results.json (`value`) and of its tests to plain
+/// text.
+fn as_text(mut value: Value) -> Value {
+    value["output_format"] = json!(TEXT);
+    value["test_output_format"] = json!(TEXT);
+    value["test_name_format"] = json!(TEXT);
+    if let Some(tests) = value["tests"].as_array_mut() {
+        for test in tests {
+            test["output_format"] = json!(TEXT);
+            test["name_format"] = json!(TEXT);
+        }
+    }
+    value
+}
+
+/// Writes Gradescope's results for an upload that was not graded, with a
+/// message saying whose the problem is and what to do: the grader's own
+/// failure has no score at all (never a 0), a missing entry file a score
+/// of 0 (the learner's to fix).
 pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<()> {
-    let output = match ungraded {
-        Ungraded::Grader(why) => format!(
-            "The autograder could not grade this submission; this is not your code's fault, and the score of 0 is not a grade. Tell your instructor. ({})",
-            super::text::visible(&super::text::one_line(why))
-        ),
-        Ungraded::NoEntryFile { found, expected } => format!(
-            "Your submission was not graded: {}. Submit again with that file.",
-            super::prairielearn::no_entry_file(found, expected)
-        ),
+    let mut value = match ungraded {
+        Ungraded::Grader(why) => json!({
+            "output": format!(
+                "Not graded: the autograder could not grade this submission; this is not your code's fault, and there is no score. Tell your instructor. ({})",
+                super::text::visible(&super::text::one_line(why))
+            ),
+        }),
+        Ungraded::NoEntryFile { found, expected } => json!({
+            "score": 0,
+            "output": format!(
+                "Your submission was not graded: {}. Submit again with that file.",
+                super::prairielearn::no_entry_file(found, expected)
+            ),
+        }),
     };
-    let value = json!({
-        "score": 0,
-        "output": output,
-        "visibility": "visible",
-        "stdout_visibility": "hidden",
-        "tests": [],
-        "extra_data": { "graded": false },
-    });
-    super::text::safe_json(&value, out)?;
+    value["visibility"] = json!("visible");
+    value["stdout_visibility"] = json!("hidden");
+    value["tests"] = json!([]);
+    value["extra_data"] = json!({ "graded": false });
+    super::text::safe_json(&as_text(value), out)?;
     writeln!(out)
 }
 
@@ -54,9 +76,8 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             } else {
                 super::failing::failure_text(t)
             };
-            json!({
+            let mut test = json!({
                 "name": format!("{}/{}", t.group, t.name),
-                "score": t.points.score(),
                 "max_score": t.points.max_score(),
                 "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
                 "output": output,
@@ -68,25 +89,33 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
                 },
                 "tags": [t.group.clone(), t.verdict.to_string()],
                 "extra_data": { "verdict": t.verdict, "time_ms": t.time_ms },
-            })
+            });
+            // A test the grader failed on has no score, not a 0.
+            if let Some(score) = t.points.score() {
+                test["score"] = json!(score);
+            }
+            test
         })
         .collect();
     let seconds: u64 = s.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
-    json!({
-        "score": s.points.score(),
+    let not_graded = if s.points.graded() {
+        ""
+    } else {
+        "not graded (the grader failed on this submission; this is not your code's fault: tell your instructor): "
+    };
+    let mut value = json!({
         "max_score": s.points.max_score(),
         "execution_time": seconds,
         // Students read `output`; the containment in force is the
         // instructors' business, in `extra_data`.
         "output": format!(
-            "{} ({}): {}: {} of {} tests passed, score {} of {}",
+            "{not_graded}{} ({}): {}: {} of {} tests passed, {}",
             super::text::visible(&s.name),
             super::text::visible(&s.path),
             s.verdict,
             s.passed,
             s.total,
-            super::text::earned(&s.points),
-            super::text::possible(&s.points),
+            super::text::score_of(&s.points),
         ),
         "visibility": "visible",
         "stdout_visibility": "hidden",
@@ -99,6 +128,13 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
             "points": s.points,
             "challenges": report.challenges,
             "sandbox": report.sandbox.describe(),
+            "graded": s.points.graded(),
         },
-    })
+    });
+    // A submission the grader failed on has no score at all: Gradescope
+    // gets none to record, rather than a 0.
+    if let Some(score) = s.points.score() {
+        value["score"] = json!(score);
+    }
+    value
 }

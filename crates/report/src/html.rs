@@ -91,6 +91,20 @@ fn write_page(report: &Report, page: &mut String) -> std::fmt::Result {
         if sandboxed { "dim" } else { "warn" },
         esc(&report.sandbox.describe())
     )?;
+    if let Some(limits) = &report.limits {
+        writeln!(
+            page,
+            "<p class=\"dim\">limits: {}</p>",
+            esc(&visible(&limits.describe()))
+        )?;
+        for lowered in &limits.lowered {
+            writeln!(
+                page,
+                "<p class=\"warn\">limit lowered: {}</p>",
+                esc(&visible(&lowered.describe()))
+            )?;
+        }
+    }
     writeln!(
         page,
         "<p class=\"dim\">{}, graded {} for {}{}</p>",

@@ -61,6 +61,16 @@ pub fn render_human_with(
         "{style}sandbox: {}{style:#}",
         report.sandbox.describe()
     )?;
+    if let Some(limits) = &report.limits {
+        writeln!(out, "{DIM}limits: {}{DIM:#}", visible(&limits.describe()))?;
+        for lowered in &limits.lowered {
+            writeln!(
+                out,
+                "{BAD}limit lowered: {}{BAD:#}",
+                visible(&lowered.describe())
+            )?;
+        }
+    }
     for submission in &report.submissions {
         writeln!(out)?;
         render_submission(submission, options, out)?;
@@ -93,7 +103,10 @@ fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             [
                 visible(&s.name),
                 s.verdict.to_string(),
-                format!("{} / {}", earned(&s.points), possible(&s.points)),
+                match s.points.earned {
+                    Some(_) => format!("{} / {}", earned(&s.points), possible(&s.points)),
+                    None => super::text::NOT_GRADED.to_owned(),
+                },
                 format!("{} / {}", s.passed, s.total),
             ]
         })
@@ -372,12 +385,11 @@ fn render_submission(
     };
     writeln!(
         out,
-        "\n{style}{}{style:#}: {} of {} tests passed, score {} of {}",
+        "\n{style}{}{style:#}: {} of {} tests passed, {}",
         s.verdict,
         s.passed,
         s.total,
-        earned(&s.points),
-        possible(&s.points)
+        super::text::score_of(&s.points)
     )
 }
 

@@ -48,9 +48,16 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         for (name, value) in [
             ("path", super::text::visible(&s.path)),
             ("verdict", s.verdict.to_string()),
-            ("score", s.points.score().to_string()),
+            // A grader-fault has no score: its properties are empty.
+            (
+                "score",
+                s.points.score().map(|x| x.to_string()).unwrap_or_default(),
+            ),
             ("max_score", s.points.max_score().to_string()),
-            ("points_earned", s.points.earned.to_string()),
+            (
+                "points_earned",
+                s.points.earned.map(|x| x.to_string()).unwrap_or_default(),
+            ),
             ("points_total", s.points.total.to_string()),
             ("points_denominator", s.points.denominator.to_string()),
             ("language", format!("{:?}", s.language).to_lowercase()),

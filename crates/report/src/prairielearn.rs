@@ -355,12 +355,11 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
         }));
     }
     let summary = format!(
-        "{}: {} of {} tests passed, score {} of {}",
+        "{}: {} of {} tests passed, {}",
         s.verdict,
         s.passed,
         s.total,
-        super::text::earned(&s.points),
-        super::text::possible(&s.points)
+        super::text::score_of(&s.points)
     );
     let line = |t: &super::TestReport| {
         let first = super::text::visible(super::text::first_line(&t.message));
@@ -399,7 +398,8 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
         let score = if s.points.total == 0 {
             f64::from(u8::from(s.verdict == Verdict::Accepted))
         } else {
-            s.points.earned as f64 / s.points.total as f64
+            // Gradable: judged, so earned.
+            s.points.earned.unwrap_or_default() as f64 / s.points.total as f64
         };
         json!({ "gradable": true, "score": score.clamp(0.0, 1.0), "message": summary })
     };

@@ -74,7 +74,7 @@ mod tests {
         assert_eq!(test_points(&nine, 9, true), Points::new(30, 30, 9));
         assert_eq!(test_points(&nine, 9, false), Points::new(0, 30, 9));
         assert_eq!(group_points(&nine, 9, 9), Points::new(270, 270, 9));
-        assert_eq!(group_points(&nine, 9, 9).score(), 30.0);
+        assert_eq!(group_points(&nine, 9, 9).score(), Some(30.0));
         // Four of nine: 40/3 points, exactly 120 ninths.
         assert_eq!(group_points(&nine, 9, 4), Points::new(120, 270, 9));
         // The nine shares summed are the group's weight, as floats were not.

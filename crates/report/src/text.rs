@@ -317,10 +317,26 @@ pub fn points(units: u64, denominator: u64) -> String {
     }
 }
 
-/// A score for people: what `points` earned, rounded once.
+/// A score for people: what `points` earned, rounded once, or "not
+/// graded" for what was never judged.
 pub fn earned(points: &super::Points) -> String {
-    self::points(points.earned, points.denominator)
+    match points.earned {
+        Some(earned) => self::points(earned, points.denominator),
+        None => NOT_GRADED.to_owned(),
+    }
 }
+
+/// "score 45 of 100", or for what was never judged "not graded (100
+/// possible)": the score in words, never a 0 for a `grader-fault`.
+pub fn score_of(points: &super::Points) -> String {
+    match points.earned {
+        Some(_) => format!("score {} of {}", earned(points), possible(points)),
+        None => format!("{NOT_GRADED} ({} possible)", possible(points)),
+    }
+}
+
+/// What a format says in place of the score of a `grader-fault`.
+pub const NOT_GRADED: &str = "not graded";
 
 /// A maximum score for people: what `points` could earn, rounded once.
 pub fn possible(points: &super::Points) -> String {

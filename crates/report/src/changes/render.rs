@@ -73,12 +73,7 @@ pub fn render_changes(changes: &Changes, out: &mut dyn Write) -> io::Result<()> 
 }
 
 fn score(o: &Standing) -> String {
-    format!(
-        "{}, score {} of {}",
-        o.verdict,
-        earned(&o.points),
-        possible(&o.points)
-    )
+    format!("{}, {}", o.verdict, crate::text::score_of(&o.points))
 }
 
 /// What happened to one student, on one line.

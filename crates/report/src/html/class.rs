@@ -83,7 +83,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
         Some(m) => writeln!(
             page,
             "<p id=\"mean\" data-mean=\"{}\" data-max=\"{}\" data-scored=\"{scored}\">mean score <strong class=\"mean\">{}</strong> of {} over {}</p>",
-            m.score(),
+            m.score().unwrap_or_default(),
             m.max_score(),
             earned(&m),
             possible(&m),
@@ -259,7 +259,7 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
             .map(|(v, c)| (v.as_str().to_owned(), serde_json::Value::from(*c)))
             .collect::<serde_json::Map<_, _>>(),
         "scored": histogram(report).iter().map(|b| b.students.len()).sum::<usize>(),
-        "mean_score": mean.map(|m| m.score()),
+        "mean_score": mean.and_then(|m| m.score()),
         "max_score": mean.map(|m| m.max_score()),
         "histogram": histogram(report)
             .iter()

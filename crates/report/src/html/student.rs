@@ -52,12 +52,11 @@ pub(super) fn write_student(
     )?;
     writeln!(
         page,
-        "<p>{} <span data-score=\"{}\" data-max=\"{}\">score {} of {}</span>, <span data-passed=\"{}\" data-total=\"{}\">{} of {} tests passed</span></p>",
+        "<p>{} <span data-score=\"{}\" data-max=\"{}\">{}</span>, <span data-passed=\"{}\" data-total=\"{}\">{} of {} tests passed</span></p>",
         verdict_badge(s.verdict),
-        s.points.score(),
+        s.points.score().map(|x| x.to_string()).unwrap_or_default(),
         s.points.max_score(),
-        earned(&s.points),
-        possible(&s.points),
+        esc(&crate::text::score_of(&s.points)),
         s.passed,
         s.total,
         s.passed,

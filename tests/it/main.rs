@@ -16,6 +16,7 @@ mod course_challenges;
 mod examples;
 mod fair_time;
 mod formats;
+mod hidden_fields;
 mod hidden_runs;
 mod hostile;
 mod html;

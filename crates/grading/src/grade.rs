@@ -111,14 +111,20 @@ pub struct Pending<'a> {
     hello: Option<crate::protocol::Hello>,
     budget: Budget,
     opinion: second_opinion::SecondOpinion,
+    /// The budget of extra runs, when it cut the visible phase's second
+    /// opinion short: all a learner may be told of it.
+    visible_cut_short: Option<Duration>,
 }
 
 /// Facts of a run's suite and settings that every submission's grading
-/// reads: computed on first use, once per run, from any thread.
+/// reads: computed on first use, once per run, from any thread; and when
+/// its last visible phase ended.
 #[derive(Debug, Default)]
 pub struct Derived {
     run_key: std::sync::OnceLock<key::RunKey>,
     ties: std::sync::OnceLock<Vec<Vec<Tie>>>,
+    /// When the last visible phase of the run ended (0: none did yet).
+    visible_until: std::sync::atomic::AtomicU64,
 }
 
 impl Grading<'_> {
@@ -130,6 +136,17 @@ impl Grading<'_> {
     /// For each case of the suite, in its order, the tie that decides each
     /// of its answers ([`reference::ModelSpec::ties`]): the answers a
     /// salted hash or a set's order changes.
+    /// When the run's last visible phase ended, in milliseconds since the
+    /// epoch (`None` before one did): where a learner's report ends its
+    /// run, since the hidden phases' times are not theirs to see.
+    pub fn visible_until_ms(&self) -> Option<u64> {
+        let ms = self
+            .derived
+            .visible_until
+            .load(std::sync::atomic::Ordering::Relaxed);
+        (ms != 0).then_some(ms)
+    }
+
     pub(crate) fn ties(&self) -> &[Vec<Tie>] {
         self.derived.ties.get_or_init(|| {
             self.suite
@@ -228,12 +245,19 @@ impl<'a> Grading<'a> {
             hello,
             budget: _,
             opinion,
+            visible_cut_short,
         } = pending;
         let records: Vec<Tested<'a>> = ran.into_iter().flatten().collect();
-        // The diagnosis reads what each case did in the graded run.
-        let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
-        let nondeterministic = opinion.finding(&cases, submission.language);
-        let second_opinion_cut_short = opinion.cut_short();
+        // The diagnosis reads what each case the reader may see did in the
+        // graded run: a mistake, a hint or a finding worked out from hidden
+        // answers would tell a learner something of them.
+        let observed: Vec<&diagnose::Observed<'_>> = records
+            .iter()
+            .filter(|t| self.shown(t.group))
+            .map(|t| &t.observed)
+            .collect();
+        let nondeterministic = opinion.finding(&cases, submission.language, |g| self.shown(g));
+        let second_opinion_cut_short = visible_cut_short;
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
         let diagnosis = if nondeterministic.is_none() {

@@ -33,6 +33,7 @@ mod rejudge_apply;
 mod results_folder;
 mod scores;
 mod setup;
+mod shapes;
 mod shared_time;
 mod shrink;
 mod snapshots;

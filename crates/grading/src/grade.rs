@@ -19,8 +19,8 @@ pub mod key;
 mod second_opinion;
 mod two_phases;
 
-pub use api::ApiGap;
 use api::api_gap;
+pub use api::{ApiGap, Arity, Shape};
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.
@@ -277,11 +277,12 @@ impl<'a> Grading<'a> {
         .then(|| diagnose::hash_hint(challenge, &observed, diagnosis.mistake.as_ref()))
         .flatten();
         // The hello lists methods from the class; one set on the instance
-        // (a class field, an attribute set in __init__) is not there. The
-        // gap stands only on evidence the reader may see: an operation
-        // really was missing, or no Router could even be built (another
-        // challenge's takes other arguments), so none of its operations
-        // ever ran.
+        // (a class field, an attribute set in __init__) is not there. A gap
+        // of missing operations alone stands only on evidence the reader
+        // may see: an operation really was missing, or no Router could even
+        // be built (another challenge's takes other arguments), so none of
+        // its operations ever ran. A Router shaped as another challenge's
+        // is told so when a test the reader sees failed.
         let errors: Vec<_> = records
             .iter()
             .map(|t| {
@@ -297,9 +298,23 @@ impl<'a> Grading<'a> {
                 && errors
                     .iter()
                     .all(|e| e.is_some_and(|e| e.op_index == Some(At::Constructor))));
-        let api_gap = hello
-            .filter(|_| missed)
-            .and_then(|h| api_gap(challenge, &h.methods));
+        let failed = records
+            .iter()
+            .filter(|t| self.shown(t.group))
+            .any(|t| t.deciding().judgement.verdict != Verdict::Accepted);
+        let shape = match hello.and_then(Shape::of_hello) {
+            Some(shape) => Some(shape),
+            None => crate::lang::declared_shape(&submission),
+        };
+        let api_gap = shape
+            .and_then(|s| api_gap(challenge, &s))
+            .filter(|g| failed && (g.other_challenge.is_some() || missed));
+        // A Router of another challenge is told which: a mistake or a hint
+        // of this one would coach it towards the wrong challenge.
+        let (diagnosis, hash_hint, property) = match &api_gap {
+            Some(g) if g.other_challenge.is_some() => (diagnose::Diagnosis::default(), None, None),
+            _ => (diagnosis, hash_hint, property),
+        };
         Graded {
             name,
             path: submission.path.display().to_string(),

@@ -11,7 +11,7 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { inspect } = require('util');
+const { inspect, types } = require('util');
 const { Worker } = require('worker_threads');
 
 const REQUESTS = 3;
@@ -490,8 +490,12 @@ async function main() {
 // destructuring, nor a use of `arguments`) takes no more. A class's are its
 // constructor's; one without a constructor of its own says nothing.
 function arity(fn, isConstructor) {
-  const least = fn.length;
-  if (typeof least !== 'number') return null;
+  // Read as data, never through a getter or a proxy's trap: no code of
+  // the learner's runs for it.
+  if (types.isProxy(fn)) return null;
+  const length = Object.getOwnPropertyDescriptor(fn, 'length');
+  const least = length && length.value;
+  if (typeof least !== 'number' || !Number.isInteger(least) || least < 0) return null;
   let most = null;
   try {
     const text = Function.prototype.toString.call(fn);

@@ -7,20 +7,18 @@ use super::{code_and_depth, is_ident};
 use crate::grade::{Arity, Shape};
 use std::path::Path;
 
-/// The most of a source read for its shape.
+/// The largest source read for its shape.
 const SOURCE_CAP: u64 = 1 << 20;
 
-/// The shape `path` declares; `None` when it cannot be read or declares
-/// no inherent `impl Router` with public functions.
+/// The shape `path` declares; `None` when it is not a regular file of at
+/// most [`SOURCE_CAP`] bytes (a pipe put in its place is never waited on),
+/// or declares no inherent `impl Router` with public functions.
 pub fn declared_shape(path: &Path) -> Option<Shape> {
-    use std::io::Read;
-    let mut source = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(SOURCE_CAP)
-        .read_to_string(&mut source)
-        .ok()?;
-    shape(&source)
+    if std::fs::metadata(path).ok()?.len() > SOURCE_CAP {
+        return None;
+    }
+    let bytes = crate::fsutil::read_regular(path).ok()?;
+    shape(&String::from_utf8_lossy(&bytes))
 }
 
 /// The shape `source` declares.

@@ -133,9 +133,6 @@ impl Grading<'_> {
         self.derived.run_key.get_or_init(|| key::RunKey::of(self))
     }
 
-    /// For each case of the suite, in its order, the tie that decides each
-    /// of its answers ([`reference::ModelSpec::ties`]): the answers a
-    /// salted hash or a set's order changes.
     /// When the run's last visible phase ended, in milliseconds since the
     /// epoch (`None` before one did): where a learner's report ends its
     /// run, since the hidden phases' times are not theirs to see.
@@ -147,6 +144,9 @@ impl Grading<'_> {
         (ms != 0).then_some(ms)
     }
 
+    /// For each case of the suite, in its order, the tie that decides each
+    /// of its answers ([`reference::ModelSpec::ties`]): the answers a
+    /// salted hash or a set's order changes.
     pub(crate) fn ties(&self) -> &[Vec<Tie>] {
         self.derived.ties.get_or_init(|| {
             self.suite
@@ -302,13 +302,15 @@ impl<'a> Grading<'a> {
             .iter()
             .filter(|t| self.shown(t.group))
             .any(|t| t.deciding().judgement.verdict != Verdict::Accepted);
-        let shape = match hello.and_then(Shape::of_hello) {
+        let shape = || match hello.and_then(Shape::of_hello) {
             Some(shape) => Some(shape),
             None => crate::lang::declared_shape(&submission),
         };
-        let api_gap = shape
+        let api_gap = failed
+            .then(shape)
+            .flatten()
             .and_then(|s| api_gap(challenge, &s))
-            .filter(|g| failed && (g.other_challenge.is_some() || missed));
+            .filter(|g| g.other_challenge.is_some() || missed);
         // A Router of another challenge is told which: a mistake or a hint
         // of this one would coach it towards the wrong challenge.
         let (diagnosis, hash_hint, property) = match &api_gap {

@@ -11,7 +11,7 @@
 const fs = require('fs');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { inspect } = require('util');
+const { inspect, types } = require('util');
 const { Worker } = require('worker_threads');
 
 const REQUESTS = 3;
@@ -469,19 +469,26 @@ async function main() {
   if (api.Router) api.solve = null;
   // The Router's public methods (its own and inherited), so the grader can
   // tell a learner whose class belongs to another challenge.
-  const methods = new Set();
+  const methods = new Map();
   for (let proto = api.Router && api.Router.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       const d = Object.getOwnPropertyDescriptor(proto, name);
-      if (name !== 'constructor' && !name.startsWith('_') && typeof d.value === 'function') methods.add(name);
+      if (name !== 'constructor' && !name.startsWith('_') && typeof d.value === 'function' && !methods.has(name)) methods.set(name, d.value);
     }
+  }
+  const methodArity = {};
+  for (const [name, fn] of methods) {
+    const found = arity(fn, false);
+    if (found) methodArity[name] = found;
   }
   send({
     hello: {
       protocol: PROTOCOL,
       api: api.Router ? 'class' : 'solve',
       h32: !!h32,
-      methods: [...methods].sort(),
+      methods: [...methods.keys()].sort(),
+      constructor_arity: api.Router ? arity(api.Router, true) : null,
+      method_arity: methodArity,
       runtime: `node ${process.versions.node}`,
     },
   });
@@ -492,6 +499,33 @@ async function main() {
     else send({ id: request.id, unsupported: Object.keys(request).sort() });
   }
   process.exit(0);
+}
+
+// The arguments a function takes, as {least, most} (most null: any
+// number more), or null when not known: `length` counts those before a
+// default or a rest parameter, and a parameter list with neither (nor
+// destructuring, nor a use of `arguments`) takes no more. A class's are its
+// constructor's; one without a constructor of its own says nothing.
+function arity(fn, isConstructor) {
+  // Read as data, never through a getter or a proxy's trap: no code of
+  // the learner's runs for it.
+  if (types.isProxy(fn)) return null;
+  const length = Object.getOwnPropertyDescriptor(fn, 'length');
+  const least = length && length.value;
+  if (typeof least !== 'number' || !Number.isInteger(least) || least < 0) return null;
+  let most = null;
+  try {
+    const text = Function.prototype.toString.call(fn);
+    const start = isConstructor && /^class\b/.test(text) ? text.search(/\bconstructor\s*\(/) : 0;
+    if (start < 0) return null;
+    const open = text.indexOf('(', start);
+    const close = text.indexOf(')', open);
+    const params = open >= 0 && close > open ? text.slice(open + 1, close) : null;
+    if (params !== null && !/\.\.\.|=|[{[]/.test(params) && !/\barguments\b/.test(text)) most = least;
+  } catch (e) {
+    return null;
+  }
+  return { least, most };
 }
 
 main().catch((error) => {

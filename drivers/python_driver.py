@@ -656,6 +656,31 @@ def run_hash(case_id, texts, h32, learner_dir):
     return {"id": case_id, "h32": [v if isinstance(v, int) else repr(v) for v in values]}
 
 
+def arity(cls, name):
+    """The arguments `cls`'s method `name` takes (not self), as
+    {"least", "most"} ("most" None past *args), read from its code without
+    calling anything of the learner's; None when it is not a plain
+    function, a static or a class method of the class (or its bases)."""
+    try:
+        raw = next(k.__dict__[name] for k in type.__getattribute__(cls, "__mro__") if name in k.__dict__)
+    except (StopIteration, TypeError, AttributeError):
+        return None
+    bound = 1
+    if type(raw) is staticmethod:
+        raw, bound = raw.__func__, 0
+    elif type(raw) is classmethod:
+        raw = raw.__func__
+    code = raw.__code__ if type(raw) is type(arity) else None
+    if code is None:
+        return None
+    defaults = len(raw.__defaults__ or ())
+    most = code.co_argcount - bound
+    least = most - defaults
+    if least < 0:
+        return None
+    return {"least": least, "most": None if code.co_flags & 0x04 else most}
+
+
 def main():
     global api_class, api_solve
     if sys.flags.no_site:
@@ -695,11 +720,18 @@ def main():
         name for name in dir(api_class)
         if not name.startswith("_") and callable(getattr(api_class, name, None))
     ) if api == "class" else []
+    method_arity = {}
+    for name in methods:
+        found = arity(api_class, name)
+        if found is not None:
+            method_arity[name] = found
     send({"hello": {
         "protocol": PROTOCOL,
         "api": api,
         "h32": callable(h32),
         "methods": methods,
+        "constructor_arity": arity(api_class, "__init__") if api == "class" else None,
+        "method_arity": method_arity,
         "runtime": "python " + sys.version.split()[0],
     }})
     with os.fdopen(REQUESTS, "rb") as requests:

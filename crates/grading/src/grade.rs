@@ -19,8 +19,8 @@ pub mod key;
 mod second_opinion;
 mod two_phases;
 
-pub use api::ApiGap;
 use api::api_gap;
+pub use api::{ApiGap, Arity, Shape};
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.
@@ -111,20 +111,37 @@ pub struct Pending<'a> {
     hello: Option<crate::protocol::Hello>,
     budget: Budget,
     opinion: second_opinion::SecondOpinion,
+    /// The budget of extra runs, when it cut the visible phase's second
+    /// opinion short: all a learner may be told of it.
+    visible_cut_short: Option<Duration>,
 }
 
 /// Facts of a run's suite and settings that every submission's grading
-/// reads: computed on first use, once per run, from any thread.
+/// reads: computed on first use, once per run, from any thread; and when
+/// its last visible phase ended.
 #[derive(Debug, Default)]
 pub struct Derived {
     run_key: std::sync::OnceLock<key::RunKey>,
     ties: std::sync::OnceLock<Vec<Vec<Tie>>>,
+    /// When the last visible phase of the run ended (0: none did yet).
+    visible_until: std::sync::atomic::AtomicU64,
 }
 
 impl Grading<'_> {
     /// The run key: everything a result depends on besides the submission.
     pub fn run_key(&self) -> &key::RunKey {
         self.derived.run_key.get_or_init(|| key::RunKey::of(self))
+    }
+
+    /// When the run's last visible phase ended, in milliseconds since the
+    /// epoch (`None` before one did): where a learner's report ends its
+    /// run, since the hidden phases' times are not theirs to see.
+    pub fn visible_until_ms(&self) -> Option<u64> {
+        let ms = self
+            .derived
+            .visible_until
+            .load(std::sync::atomic::Ordering::Relaxed);
+        (ms != 0).then_some(ms)
     }
 
     /// For each case of the suite, in its order, the tie that decides each
@@ -267,12 +284,19 @@ impl<'a> Grading<'a> {
             hello,
             budget: _,
             opinion,
+            visible_cut_short,
         } = pending;
         let records: Vec<Tested<'a>> = ran.into_iter().flatten().collect();
-        // The diagnosis reads what each case did in the graded run.
-        let observed: Vec<&diagnose::Observed<'_>> = records.iter().map(|t| &t.observed).collect();
-        let nondeterministic = opinion.finding(&cases, submission.language);
-        let second_opinion_cut_short = opinion.cut_short();
+        // The diagnosis reads what each case the reader may see did in the
+        // graded run: a mistake, a hint or a finding worked out from hidden
+        // answers would tell a learner something of them.
+        let observed: Vec<&diagnose::Observed<'_>> = records
+            .iter()
+            .filter(|t| self.shown(t.group))
+            .map(|t| &t.observed)
+            .collect();
+        let nondeterministic = opinion.finding(&cases, submission.language, |g| self.shown(g));
+        let second_opinion_cut_short = visible_cut_short;
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
         let diagnosis = if nondeterministic.is_none() {
@@ -292,11 +316,12 @@ impl<'a> Grading<'a> {
         .then(|| diagnose::hash_hint(challenge, &observed, diagnosis.mistake.as_ref()))
         .flatten();
         // The hello lists methods from the class; one set on the instance
-        // (a class field, an attribute set in __init__) is not there. The
-        // gap stands only on evidence the reader may see: an operation
-        // really was missing, or no Router could even be built (another
-        // challenge's takes other arguments), so none of its operations
-        // ever ran.
+        // (a class field, an attribute set in __init__) is not there. A gap
+        // of missing operations alone stands only on evidence the reader
+        // may see: an operation really was missing, or no Router could even
+        // be built (another challenge's takes other arguments), so none of
+        // its operations ever ran. A Router shaped as another challenge's
+        // is told so when a test the reader sees failed.
         let errors: Vec<_> = records
             .iter()
             .map(|t| {
@@ -312,9 +337,25 @@ impl<'a> Grading<'a> {
                 && errors
                     .iter()
                     .all(|e| e.is_some_and(|e| e.op_index == Some(At::Constructor))));
-        let api_gap = hello
-            .filter(|_| missed)
-            .and_then(|h| api_gap(challenge, &h.methods));
+        let failed = records
+            .iter()
+            .filter(|t| self.shown(t.group))
+            .any(|t| t.deciding().judgement.verdict != Verdict::Accepted);
+        let shape = || match hello.and_then(Shape::of_hello) {
+            Some(shape) => Some(shape),
+            None => crate::lang::declared_shape(&submission),
+        };
+        let api_gap = failed
+            .then(shape)
+            .flatten()
+            .and_then(|s| api_gap(challenge, &s))
+            .filter(|g| g.other_challenge.is_some() || missed);
+        // A Router of another challenge is told which: a mistake or a hint
+        // of this one would coach it towards the wrong challenge.
+        let (diagnosis, hash_hint, property) = match &api_gap {
+            Some(g) if g.other_challenge.is_some() => (diagnose::Diagnosis::default(), None, None),
+            _ => (diagnosis, hash_hint, property),
+        };
         Graded {
             name,
             path: submission.path.display().to_string(),

@@ -170,6 +170,15 @@ impl Submission {
     }
 }
 
+/// The Router `submission`'s source declares, for a language whose driver
+/// cannot list it (Rust's is built from the challenge's signatures).
+pub fn declared_shape(submission: &Submission) -> Option<crate::grade::Shape> {
+    match submission.language {
+        Language::Rust => rust::declared_shape(&submission.absolute),
+        _ => None,
+    }
+}
+
 /// Prepares `submission` for `challenge`: transpiles or compiles it where
 /// its language needs it (cached by content), and returns the program that
 /// serves it. The inner `Err` is the learner's compile error.

@@ -22,8 +22,38 @@ pub struct Hello {
     /// The Router's public methods, where the driver can list them.
     #[serde(default)]
     pub methods: Vec<String>,
+    /// The arguments the Router's constructor takes, where the driver can
+    /// tell.
+    #[serde(default)]
+    pub constructor_arity: Option<Arity>,
+    /// The arguments each listed method takes, where the driver can tell.
+    #[serde(default)]
+    pub method_arity: std::collections::BTreeMap<String, Arity>,
     #[serde(default)]
     pub runtime: String,
+}
+
+/// How many arguments a function takes: at least `least`, at most `most`
+/// (`None`: any number more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arity {
+    pub least: u64,
+    #[serde(default)]
+    pub most: Option<u64>,
+}
+
+impl Arity {
+    /// Whether a call with `n` arguments fits.
+    pub fn takes(&self, n: usize) -> bool {
+        let n = n as u64;
+        self.least <= n && self.most.is_none_or(|m| n <= m)
+    }
+
+    /// Whether it could be any function's (what a driver says is the
+    /// learner's program's word, and may be anything).
+    pub fn is_sound(&self) -> bool {
+        self.most.is_none_or(|m| self.least <= m)
+    }
 }
 
 /// Where in a case the learner's code was, read once from the protocol's

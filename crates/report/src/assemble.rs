@@ -29,7 +29,12 @@ pub fn report(
         audience: grading.audience.into(),
         tests_dir: grading.suite.dir.display().to_string(),
         started_at_ms: grading.started_at_ms,
-        finished_at_ms: now_ms(),
+        // A learner's run ends with its last visible phase: the time the
+        // hidden phases took could spell what their cases held.
+        finished_at_ms: match grading.has_hidden_phase() {
+            true => grading.visible_until_ms().unwrap_or(grading.started_at_ms),
+            false => now_ms(),
+        },
         run_key: grading.run_key().digest(),
         shard,
         submissions,
@@ -201,12 +206,31 @@ fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
     let ApiGap {
         missing,
         other_challenge,
+        looks_like,
+        evidence,
     } = gap;
     let message = match &other_challenge {
-        Some(id) => format!(
-            "your Router has no {} but has every operation of {id}: is it that challenge? Grade it with --challenge {id}",
-            missing.join(", ")
-        ),
+        Some(_) => {
+            let why: Vec<String> = (!missing.is_empty())
+                .then(|| format!("it has no {}", missing.join(", ")))
+                .into_iter()
+                .chain(evidence)
+                .collect();
+            let why = match why.is_empty() {
+                true => String::new(),
+                false => format!(" ({})", why.join("; ")),
+            };
+            let flags: Vec<String> = looks_like
+                .iter()
+                .map(|id| format!("--challenge {id}"))
+                .collect();
+            format!(
+                "your Router looks like one for {}{why}, not for {}: if it is, grade it with {}",
+                looks_like.join(" or "),
+                challenge.id,
+                flags.join(" or ")
+            )
+        }
         None => {
             let wanted: Vec<&str> = challenge.operations.iter().map(|s| s.name).collect();
             format!(

@@ -62,7 +62,8 @@ pub fn test_report(
 /// case (operands, expected or actual answers, explanations), nothing the
 /// learner's code printed or raised while running it, which could echo
 /// the case, and not its times (how long a hidden case took can spell what
-/// it held: a submission that sleeps in proportion to an operand).
+/// it held: a submission that sleeps in proportion to an operand), nor a
+/// mistake on it.
 fn redact(t: &mut TestReport) {
     t.message = format!("{} (a hidden test: its details are not shown)", t.verdict);
     t.divergence = None;
@@ -70,6 +71,7 @@ fn redact(t: &mut TestReport) {
     t.explanation = None;
     t.window = None;
     t.captured = None;
+    t.mistake = None;
     (t.time_ms, t.cpu_ms, t.shared_limit_ms, t.shared_wall_ms) = (0, 0, None, None);
 }
 

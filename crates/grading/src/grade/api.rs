@@ -1,42 +1,268 @@
-//! The api hint: a Router that lacks operations of its challenge, and the
-//! challenge whose operations it has.
+//! The api hint: a Router whose shape (its methods, and how many
+//! arguments its constructor and each method take) is another challenge's,
+//! superset or not, or that lacks operations of its own challenge.
 
 use crate::challenge::Challenge;
+use reference::{Kind, ModelSpec};
+use std::collections::BTreeMap;
 
-/// A Router that lacks some of the challenge's operations.
+/// A Router that lacks some of the challenge's operations, or whose shape
+/// is another challenge's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiGap {
     /// The challenge's operations the Router has no method for.
     pub missing: Vec<String>,
-    /// Another challenge whose every operation the Router has.
+    /// Another challenge whose every operation the Router has, with the
+    /// arguments it takes where they are known; the first of those that
+    /// fit it best.
     pub other_challenge: Option<String>,
+    /// Every challenge that fits the Router best (`other_challenge` and
+    /// those that fit it as well).
+    pub looks_like: Vec<String>,
+    /// What sets the Router apart from the graded challenge, in words
+    /// (`it has top`, `its constructor takes 2 arguments`).
+    pub evidence: Vec<String>,
 }
 
-/// Compares the Router's public `methods` (empty when the driver cannot
-/// list them) with the challenge's operations.
-pub(super) fn api_gap(challenge: &Challenge, methods: &[String]) -> Option<ApiGap> {
-    if methods.is_empty() {
-        return None;
+/// What a submission's Router looks like, as its driver lists it or its
+/// source declares it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Its public methods.
+    pub methods: Vec<String>,
+    /// The arguments its constructor takes, where known.
+    pub constructor: Option<Arity>,
+    /// The arguments each method takes (not `self`), where known.
+    pub params: BTreeMap<String, Arity>,
+}
+
+pub use crate::protocol::Arity;
+
+/// A challenge's shape: its constructor's arguments and its operations
+/// with theirs.
+struct Wanted<'a> {
+    id: &'a str,
+    constructor: &'a [Kind],
+    operations: Vec<(&'static str, usize)>,
+}
+
+impl Wanted<'_> {
+    fn of_spec(spec: &ModelSpec) -> Wanted<'_> {
+        Wanted {
+            id: spec.id,
+            constructor: spec.constructor,
+            operations: spec
+                .operations
+                .iter()
+                .map(|s| (s.name, s.operands.len()))
+                .collect(),
+        }
     }
-    let has = |name: &str| methods.iter().any(|m| m == name);
-    let missing: Vec<String> = challenge
+
+    /// Whether `shape` has every operation, each taking as many arguments
+    /// as it is given (where the shape knows), and a constructor taking
+    /// the challenge's arguments (likewise).
+    fn fits(&self, shape: &Shape) -> bool {
+        shape
+            .constructor
+            .is_none_or(|a| a.takes(self.constructor.len()))
+            && self.operations.iter().all(|(name, operands)| {
+                shape.methods.iter().any(|m| m == name)
+                    && shape.params.get(*name).is_none_or(|a| a.takes(*operands))
+            })
+    }
+}
+
+impl Shape {
+    /// The shape a driver's hello lists: no shape without methods (a
+    /// `solve` function, or a driver that cannot list them).
+    pub fn of_hello(hello: &crate::protocol::Hello) -> Option<Shape> {
+        if hello.methods.is_empty() {
+            return None;
+        }
+        Some(Shape {
+            methods: hello.methods.clone(),
+            constructor: hello.constructor_arity.filter(Arity::is_sound),
+            params: hello
+                .method_arity
+                .iter()
+                .filter(|(name, a)| hello.methods.contains(name) && a.is_sound())
+                .map(|(name, a)| (name.clone(), *a))
+                .collect(),
+        })
+    }
+}
+
+/// Compares the Router's `shape` with the challenge's and the other
+/// challenges': a gap when it lacks operations of its challenge, or when
+/// another challenge fits it better (one it fits wholly where its own
+/// does not, or one with more operations, all of which it has). A
+/// shape that fits its challenge and no larger one has none, whatever
+/// else it has: the evidence must point away from the challenge.
+pub(super) fn api_gap(challenge: &Challenge, shape: &Shape) -> Option<ApiGap> {
+    let own = Wanted {
+        id: &challenge.id,
+        constructor: challenge.model.constructor,
+        operations: challenge
+            .operations
+            .iter()
+            .map(|s| (s.name, s.operands.len()))
+            .collect(),
+    };
+    let has = |name: &str| shape.methods.iter().any(|m| m == name);
+    let missing: Vec<String> = own
         .operations
         .iter()
-        .filter(|s| !has(s.name))
-        .map(|s| s.name.to_owned())
+        .filter(|(name, _)| !has(name))
+        .map(|(name, _)| (*name).to_owned())
         .collect();
-    if missing.is_empty() {
+    let own_fits = own.fits(shape);
+    // The challenge's own reference is not another challenge, whatever
+    // the challenge's id.
+    let fitting: Vec<Wanted<'_>> = reference::challenges()
+        .iter()
+        .filter(|spec| spec.id != challenge.model.id && spec.id != challenge.id)
+        .map(|spec| Wanted::of_spec(spec))
+        .filter(|w| w.fits(shape))
+        .filter(|w| !own_fits || w.operations.len() > own.operations.len())
+        .collect();
+    let most = fitting.iter().map(|w| w.operations.len()).max();
+    let best: Vec<&Wanted<'_>> = fitting
+        .iter()
+        .filter(|w| Some(w.operations.len()) == most)
+        .collect();
+    if best.is_empty() && missing.is_empty() {
         return None;
     }
-    // The other challenge with the most operations, all present.
-    let other = reference::challenges()
-        .iter()
-        .filter(|spec| spec.id != challenge.id)
-        .filter(|spec| spec.operations.iter().all(|s| has(s.name)))
-        .max_by_key(|spec| spec.operations.len())
-        .map(|spec| spec.id.to_owned());
+    let evidence = best
+        .first()
+        .map(|other| evidence(&own, other, shape))
+        .unwrap_or_default();
     Some(ApiGap {
         missing,
-        other_challenge: other,
+        other_challenge: best.first().map(|w| w.id.to_owned()),
+        looks_like: best.iter().map(|w| w.id.to_owned()).collect(),
+        evidence,
     })
+}
+
+/// What in `shape` is `other`'s and not `own`'s, in words.
+fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<String> {
+    let arguments = |n: usize| format!("{n} argument{}", if n == 1 { "" } else { "s" });
+    let mut words = Vec::new();
+    if shape
+        .constructor
+        .is_some_and(|a| !a.takes(own.constructor.len()))
+    {
+        words.push(format!(
+            "its constructor takes {}",
+            arguments(other.constructor.len())
+        ));
+    }
+    let extra: Vec<&str> = other
+        .operations
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| !own.operations.iter().any(|(o, _)| o == name))
+        .collect();
+    if !extra.is_empty() {
+        words.push(format!("it has {}", extra.join(", ")));
+    }
+    for (name, operands) in &other.operations {
+        let differs = own
+            .operations
+            .iter()
+            .any(|(o, n)| o == name && n != operands);
+        if differs && shape.params.get(*name).is_some_and(|a| a.takes(*operands)) {
+            words.push(format!("its {name} takes {}", arguments(*operands)));
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exactly(n: usize) -> Arity {
+        Arity {
+            least: n as u64,
+            most: Some(n as u64),
+        }
+    }
+
+    fn shape(methods: &[&str], constructor: Option<usize>, params: &[(&str, usize)]) -> Shape {
+        Shape {
+            methods: methods.iter().map(|m| (*m).to_owned()).collect(),
+            constructor: constructor.map(exactly),
+            params: params
+                .iter()
+                .map(|(m, n)| ((*m).to_owned(), exactly(*n)))
+                .collect(),
+        }
+    }
+
+    fn challenge(id: &str) -> Challenge {
+        let root =
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("challenges");
+        Challenge::load(&root, id).unwrap()
+    }
+
+    fn looks(id: &str, shape: &Shape) -> Vec<String> {
+        api_gap(&challenge(id), shape).map_or_else(Vec::new, |g| g.looks_like)
+    }
+
+    #[test]
+    fn a_superset_is_told_and_its_own_shape_is_not() {
+        let top = shape(&["add", "remove", "route", "top"], Some(1), &[("add", 1)]);
+        assert_eq!(looks("rendezvous-router", &top), ["hrw-top"]);
+        assert_eq!(api_gap(&challenge("hrw-top"), &top), None);
+        let plain = shape(&["add", "remove", "route"], Some(1), &[]);
+        assert_eq!(api_gap(&challenge("rendezvous-router"), &plain), None);
+        assert_eq!(looks("hrw-top", &plain), ["rendezvous-router"]);
+    }
+
+    #[test]
+    fn arguments_tell_apart_what_names_do_not() {
+        let weighted = shape(&["add", "remove", "route", "top"], Some(1), &[("add", 2)]);
+        assert_eq!(looks("hrw-top", &weighted), ["weighted-hrw"]);
+        assert_eq!(looks("rendezvous-router", &weighted), ["weighted-hrw"]);
+        // Not knowing add's arguments, the names fit both: hrw-top, graded
+        // as itself, is not told otherwise.
+        let unknown = shape(&["add", "remove", "route", "top"], None, &[]);
+        assert_eq!(api_gap(&challenge("hrw-top"), &unknown), None);
+        assert_eq!(
+            looks("rendezvous-router", &unknown),
+            ["hrw-top", "weighted-hrw"]
+        );
+        let ring = shape(&["add", "load", "lookup", "points", "remove"], Some(2), &[]);
+        let gap = api_gap(&challenge("rendezvous-router"), &ring).unwrap();
+        assert_eq!(gap.looks_like, ["vnode-ring"]);
+        assert_eq!(
+            gap.evidence,
+            [
+                "its constructor takes 2 arguments",
+                "it has lookup, points, load"
+            ]
+        );
+    }
+
+    #[test]
+    fn mixed_evidence_names_the_best_fit_or_nothing() {
+        // Its own challenge's operations and a method of no other: none.
+        let helper = shape(&["add", "remove", "route", "score"], Some(1), &[]);
+        assert_eq!(api_gap(&challenge("rendezvous-router"), &helper), None);
+        // A constructor of two arguments fits no challenge with route: the
+        // gap names none, and nothing is missing.
+        let odd = shape(&["add", "remove", "route"], Some(2), &[]);
+        assert_eq!(api_gap(&challenge("rendezvous-router"), &odd), None);
+        // A default makes a second argument optional: it fits.
+        let mut seeded = odd.clone();
+        seeded.constructor = Some(Arity {
+            least: 1,
+            most: Some(2),
+        });
+        assert_eq!(api_gap(&challenge("rendezvous-router"), &seeded), None);
+        assert_eq!(looks("vnode-ring", &seeded), ["rendezvous-router"]);
+    }
 }

@@ -37,13 +37,20 @@ impl SecondOpinion {
         }
     }
 
-    /// The finding, when answers changed, named in suite order.
+    /// The finding, when answers of a case whose group passes `shown`
+    /// changed, named in suite order.
     pub(super) fn finding(
         &self,
         cases: &[(&Group, &Case)],
         language: lang::Language,
+        shown: impl Fn(&Group) -> bool,
     ) -> Option<diagnose::Nondeterminism> {
-        let mut changed = self.changed.clone();
+        let mut changed: Vec<usize> = self
+            .changed
+            .iter()
+            .copied()
+            .filter(|&i| shown(cases[i].0))
+            .collect();
         changed.sort_unstable();
         let tests: Vec<String> = changed
             .iter()

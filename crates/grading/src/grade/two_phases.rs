@@ -121,6 +121,9 @@ impl<'a> Grading<'a> {
         let hello = runner.hello().cloned();
         runner.restart();
         budget.pause();
+        self.derived
+            .visible_until
+            .fetch_max(super::now_ms(), std::sync::atomic::Ordering::Relaxed);
         Ok(Pending {
             name: name.to_owned(),
             submission: submission.clone(),
@@ -131,6 +134,7 @@ impl<'a> Grading<'a> {
             reproducer,
             hello,
             budget,
+            visible_cut_short: opinion.cut_short(),
             opinion,
         })
     }

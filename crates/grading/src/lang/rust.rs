@@ -18,9 +18,11 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 mod diagnostics;
+mod shape;
 mod snippet;
 
 use diagnostics::{Stage, compile_error};
+pub(super) use shape::declared_shape;
 pub(super) use snippet::snippet;
 
 const TEMPLATE: &str = include_str!("../../../../drivers/rust_driver.rs");

@@ -1,0 +1,40 @@
+// hrw-top in TypeScript, done right: descending score, then smaller name.
+
+export function h32(text: string): number {
+  let h = 0x811c9dc5;
+  for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 16777619);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export class Router {
+  private nodes: Set<string>;
+
+  constructor(nodes: string[]) {
+    this.nodes = new Set(nodes);
+  }
+
+  top(key: string, n: number): string[] {
+    const scored: [number, string][] = [...this.nodes].map((node) => [h32(key + '|' + node), node]);
+    scored.sort((a, b) => b[0] - a[0] || byBytes(a[1], b[1]));
+    return scored.slice(0, n).map(([, node]) => node);
+  }
+
+  route(key: string): string | null {
+    return this.top(key, 1)[0] ?? null;
+  }
+
+  add(node: string): void {
+    this.nodes.add(node);
+  }
+
+  remove(node: string): void {
+    this.nodes.delete(node);
+  }
+}

@@ -296,7 +296,11 @@ fn a_late_student_reads_nothing_a_hidden_session_left_in_the_page_cache() {
     students(&class, &[("a-marks", "marks_page_cache.py")]);
     let results = dir.path().join("results");
     let first = dir.path().join("first");
-    let mut child = started(&first, std::slice::from_ref(&class), &["--results", path(&results)]);
+    let mut child = started(
+        &first,
+        std::slice::from_ref(&class),
+        &["--results", path(&results)],
+    );
     let status = child.wait().unwrap();
     let said = std::fs::read_to_string(first.join("stdout")).unwrap()
         + &std::fs::read_to_string(first.join("stderr")).unwrap();

@@ -485,9 +485,11 @@ fn a_rust_build_that_read_a_file_outside_its_folder_is_not_cached() {
 /// TypeScript as `tsc` accepts it: a file written in CommonJS's forms
 /// (`import x = require()`, `export =`, `require`, `module.exports`,
 /// `exports.X`) runs as tsc's default CommonJS output runs it, each form
-/// on its own; ES module forms keep working; a file mixing an ES `export`
-/// with a CommonJS form is a compile error saying which to use; and a
-/// class Router declared but not exported is told to export it.
+/// on its own; ES module forms keep working, beside `require` and `import x
+/// = require()` too (which tsc compiles alike); a file mixing an ES `export`
+/// with `module.exports`, which means nothing in an ES module, is a compile
+/// error saying which to use; and a class Router declared but not exported
+/// is told to export it.
 #[test]
 fn typescript_runs_in_the_module_form_it_is_written_in() {
     let dir = tempdir();
@@ -517,8 +519,16 @@ fn typescript_runs_in_the_module_form_it_is_written_in() {
             "import { inspect } from \"util\";\nvoid inspect;\nexport { Router, h32 };\n",
         ),
         (
+            "es-with-import-equals",
+            "import util = require(\"util\");\nvoid util.inspect;\nexport { Router, h32 };\n",
+        ),
+        (
+            "es-with-require",
+            "import { inspect } from \"util\";\nconst { format } = require(\"util\");\nvoid inspect;\nvoid format;\nexport { Router, h32 };\n",
+        ),
+        (
             "mixed",
-            "import util = require(\"util\");\nvoid util;\nexport { Router };\n",
+            "export { h32 };\nmodule.exports = { Router };\n",
         ),
         ("not-exported", ""),
     ];
@@ -556,8 +566,8 @@ fn typescript_runs_in_the_module_form_it_is_written_in() {
     };
     let mixed = message("mixed");
     assert!(
-        mixed.contains("an ES `export` in a file that also uses `import ... = require(...)`")
-            && mixed.contains("use CommonJS throughout"),
+        mixed.contains("an ES `export` in a file that also uses CommonJS's `module` or `exports`")
+            && mixed.contains("export the ES way throughout"),
         "{mixed}"
     );
     let unexported = message("not-exported");

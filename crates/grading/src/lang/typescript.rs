@@ -218,7 +218,7 @@ pub fn transpiler_if_asked(args: &[std::ffi::OsString]) -> Option<i32> {
         return Some(101);
     };
     let reply = match result {
-        Ok((js, Form::Es)) => Transpiled::Js(js),
+        Ok((js, Form::Es | Form::EsRequiring)) => Transpiled::Js(js),
         Ok((js, Form::CommonJs)) => Transpiled::Cjs(js),
         Err(TranspileFailure::Learner(e)) => Transpiled::Error(e),
         Err(TranspileFailure::Internal(e)) => Transpiled::Internal(e),
@@ -419,6 +419,14 @@ fn emit<'a>(
         })
         .build(&program);
     let mut code = generated.code;
+    if form == Form::EsRequiring {
+        // On the first line, which the source map's lines stay true to.
+        code.insert_str(
+            0,
+            "import { createRequire as __graderCreateRequire } from \"module\"; \
+             const require = __graderCreateRequire(import.meta.url); ",
+        );
+    }
     if let Some(map) = generated.map {
         code.push_str("\n//# sourceMappingURL=");
         code.push_str(&map.to_data_url());

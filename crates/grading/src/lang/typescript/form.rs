@@ -3,7 +3,12 @@
 //! `export =`, `require(...)`, `module.exports` and `exports.X` are valid
 //! TypeScript there, and are refused only when compiling to an ES module.
 //! A file that uses them runs as CommonJS (a `.cjs` module); any other
-//! runs as an ES module, as before.
+//! runs as an ES module, as before. tsc also takes `import x = require()`
+//! and `require(...)` beside ES `import`s and `export`s (it compiles them all
+//! to CommonJS): such a file runs as an ES module with a `require` of its
+//! own (Node's `createRequire`), which is what they mean there. Only
+//! `export =`, `module` and `exports`, which tsc refuses beside ES exports
+//! or which mean nothing in an ES module, are refused beside them.
 
 use super::lower::Refusal;
 use oxc::ast::ast::{Program, Statement, TSModuleReference};
@@ -14,6 +19,8 @@ use oxc::span::GetSpan;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Form {
     Es,
+    /// An ES module that also calls `require` (`import x = require()`).
+    EsRequiring,
     CommonJs,
 }
 
@@ -21,7 +28,7 @@ impl Form {
     /// The extension Node needs to run the module as this kind.
     pub fn extension(self) -> &'static str {
         match self {
-            Form::Es => "mjs",
+            Form::Es | Form::EsRequiring => "mjs",
             Form::CommonJs => "cjs",
         }
     }
@@ -31,6 +38,9 @@ impl Form {
 /// file: an ES `import` or `export` beside a CommonJS form.
 pub fn of(program: &Program<'_>) -> Result<Form, Refusal> {
     let mut commonjs: Option<(u32, &str)> = None;
+    // Whether every CommonJS form seen is a `require`, which an ES module
+    // may be given.
+    let mut only_require = true;
     let mut es: Option<(u32, &str)> = None;
     for statement in &program.body {
         let start = statement.span().start;
@@ -45,6 +55,7 @@ pub fn of(program: &Program<'_>) -> Result<Form, Refusal> {
                 commonjs.get_or_insert((start, "`import ... = require(...)`"));
             }
             Statement::TSExportAssignment(_) => {
+                only_require = false;
                 commonjs.get_or_insert((start, "`export =`"));
             }
             _ => {
@@ -63,30 +74,30 @@ pub fn of(program: &Program<'_>) -> Result<Form, Refusal> {
             }
         }
     }
-    if commonjs.is_none() {
-        // `require`, `module` and `exports` as CommonJS gives them: names
-        // the file uses without declaring.
-        let scoping = SemanticBuilder::new()
-            .build(program)
-            .semantic
-            .into_scoping();
-        let free = ["require", "module", "exports"]
-            .iter()
-            .any(|name| scoping.root_unresolved_references().contains_key(*name));
-        if free {
-            commonjs = Some((0, "CommonJS's `require`, `module` or `exports`"));
-        }
+    // `require`, `module` and `exports` as CommonJS gives them: names the
+    // file uses without declaring.
+    let scoping = SemanticBuilder::new()
+        .build(program)
+        .semantic
+        .into_scoping();
+    let free = |name: &str| scoping.root_unresolved_references().contains_key(name);
+    if free("module") || free("exports") {
+        only_require = false;
+        commonjs.get_or_insert((0, "CommonJS's `module` or `exports`"));
+    } else if free("require") {
+        commonjs.get_or_insert((0, "CommonJS's `require`"));
     }
     match (commonjs, es) {
         (None, _) => Ok(Form::Es),
         (Some(_), None) => Ok(Form::CommonJs),
+        (Some(_), Some(_)) if only_require => Ok(Form::EsRequiring),
         (Some((_, cjs)), Some((offset, es))) => Err(Refusal {
             offset,
             message: format!(
-                "{es} in a file that also uses {cjs}: the grader runs a file as one kind of \
-                 module, as Node does; use CommonJS throughout (`import x = require(\"m\")`, \
-                 `export = Router` or `module.exports = {{ Router }}`) or ES modules throughout \
-                 (`import ... from \"m\"`, `export class Router`)"
+                "{es} in a file that also uses {cjs}, which tsc refuses (or which means \
+                 nothing in an ES module): export the ES way throughout (`export class Router`), \
+                 or the CommonJS way throughout (`export = Router` or \
+                 `module.exports = {{ Router }}`, with no ES `import` or `export`)"
             ),
         }),
     }

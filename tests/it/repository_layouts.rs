@@ -63,12 +63,11 @@ fn a_correct_student_beside_thousands_of_files_and_the_hidden_tests_is_accepted(
     assert_eq!(student["score"], student["max_score"], "{all}");
 }
 
-#[test]
-fn a_spy_in_that_repository_reads_its_own_files_and_nothing_hidden() {
-    let dir = tempdir();
-    // Reads every file beneath its folder it can, and prints what it read,
-    // then answers wrong, so that its output is in the report.
-    let spy = format!(
+/// A router that reads every file beneath its folder it can, prints what
+/// it read (of its own files, one), then answers wrong, so that its output
+/// is in the report.
+fn spy() -> String {
+    format!(
         r#"import os, sys
 print("{SPY_RAN}", file=sys.stderr)
 here = os.path.dirname(os.path.abspath(__file__))
@@ -93,7 +92,13 @@ class Router:
     def remove(self, node):
         pass
 "#
-    );
+    )
+}
+
+#[test]
+fn a_spy_in_that_repository_reads_its_own_files_and_nothing_hidden() {
+    let dir = tempdir();
+    let spy = spy();
     let repo = repository(dir.path(), &spy, 3000);
     let (code, all, report) = grade(&repo);
     assert_eq!(code, Some(1), "{all}");
@@ -126,5 +131,109 @@ fn a_folder_with_more_to_hide_than_any_repository_is_the_students_compile_error(
     let message = student["tests"][0]["message"].as_str().unwrap_or_default();
     for figure in ["10004 entries", "the 10000"] {
         assert!(message.contains(figure), "{figure} in {message}");
+    }
+}
+
+/// Removes a folder made for a test when dropped, however the test ends.
+struct Removed(PathBuf);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Hidden tests kept in a folder every session may read (a CI image's
+/// `/opt`): covered in every session, not only where a student's folder
+/// holds them. Needs root to write in `/opt`, as CI runs.
+#[test]
+fn tests_kept_in_a_system_folder_are_hidden_from_every_session() {
+    if crate::support::effective_uid() != 0 {
+        eprintln!("not root: /opt cannot be written here; CI runs this as root");
+        return;
+    }
+    let opt = Path::new("/opt").join(format!("rendezvous-grader-test-{}", std::process::id()));
+    let _removed = Removed(opt.clone());
+    crate::support::copy_tree(
+        &root().join("tests/fixtures/hidden-challenges"),
+        &opt,
+        |_| true,
+    );
+    let dir = tempdir();
+    let student = dir.path().join("ada");
+    std::fs::create_dir_all(&student).unwrap();
+    // Prints every file beneath the challenges it can read, then answers
+    // wrong, so that what it printed is in the report.
+    let spy = format!(
+        r#"import os, sys
+print("{SPY_RAN}", file=sys.stderr)
+for top, dirs, files in os.walk({opt:?}):
+    for name in files:
+        try:
+            print("read", name, open(os.path.join(top, name)).read(300), file=sys.stderr)
+        except OSError as e:
+            print("no", name, type(e).__name__, file=sys.stderr)
+
+class Router:
+    def __init__(self, nodes):
+        pass
+    def route(self, key):
+        return "nobody"
+    def add(self, node):
+        pass
+    def remove(self, node):
+        pass
+"#,
+        opt = opt.to_str().unwrap()
+    );
+    std::fs::write(student.join("router.py"), spy).unwrap();
+    let out = output(
+        grader()
+            .arg("--challenges")
+            .arg(&opt)
+            .args([
+                "grade",
+                "--challenge",
+                "hidden-first",
+                "--audience",
+                "learner",
+            ])
+            .arg(&student),
+    );
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains(SPY_RAN), "the spy's output is reported: {all}");
+    for canary in ["CANARY", "Qx7Zk9", "Wp4Rj2"] {
+        assert!(!all.contains(canary), "the report shows {canary}: {all}");
+    }
+}
+
+/// The course's tests cloned into the student's repository (`git clone
+/// course grading`, graded with `--tests grading/tests`): the clone is
+/// covered whole, its `.git`, whose objects hold the tests too, with it.
+#[test]
+fn a_clone_of_the_tests_inside_the_repository_is_hidden_with_its_git() {
+    let dir = tempdir();
+    let repo = repository(dir.path(), &spy(), 8);
+    let clone = repo.join("grading");
+    std::fs::create_dir_all(clone.join(".git/objects")).unwrap();
+    std::fs::write(
+        clone.join(".git/objects/blob"),
+        format!("{HIDDEN}-IN-THE-CLONE"),
+    )
+    .unwrap();
+    std::fs::write(clone.join("README.md"), HIDDEN).unwrap();
+    std::fs::rename(repo.join("hidden-tests"), clone.join("tests")).unwrap();
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--tests"])
+        .arg(clone.join("tests"))
+        .arg(repo.join("router.py"));
+    let out = output(&mut command);
+    let all = text(&out.stdout) + &text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{all}");
+    assert!(all.contains(SPY_RAN) && all.contains(OWN), "{all}");
+    for canary in [HIDDEN, GIT, ENV] {
+        assert!(!all.contains(canary), "the report shows {canary}: {all}");
     }
 }

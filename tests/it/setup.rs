@@ -128,6 +128,31 @@ fn submissions_in_folders_only_their_owner_may_enter_are_graded() {
     all_accepted(&output(&mut command), 1);
 }
 
+/// A correct executable larger than a copy's budget for a folder (64 MiB:
+/// a statically linked program with its data, here a script padded with a
+/// comment), in a folder only its owner may enter: its copy holds the
+/// entry whatever the rest costs.
+#[test]
+fn a_large_executable_in_a_closed_folder_is_copied_whole() {
+    let dir = tempdir();
+    let student = dir.path().join("big");
+    std::fs::create_dir_all(&student).unwrap();
+    let mut program = std::fs::read(root().join("submissions/executable/router")).unwrap();
+    program.extend_from_slice(b"\n# ");
+    program.resize(program.len() + (70 << 20), b'x');
+    program.push(b'\n');
+    let file = student.join("router");
+    std::fs::write(&file, program).unwrap();
+    chmod(&file, 0o700);
+    chmod(&student, 0o700);
+    chmod(dir.path(), 0o700);
+    let mut command = grader();
+    command
+        .args(["grade", "--format", "json", "--tests", SAMPLE])
+        .arg(&file);
+    all_accepted(&output(&mut command), 1);
+}
+
 #[test]
 fn a_temporary_folder_the_sandbox_cannot_enter_still_grades() {
     let dir = tempdir();

@@ -360,7 +360,12 @@ fn init(
     let drop_to = if root { policy.uid } else { None };
     if !layers.mount_namespace && !policy.hide.is_empty() {
         // What the grants leave to covers would be in sight.
-        return fail("cannot hide what the program must not see: no mount namespace".into());
+        return fail(format!(
+            "cannot hide {} from the program: there is no mount namespace on this machine; \
+             keep the tests and the class outside the folders every session may read \
+             (/usr, /etc, /opt, the interpreters') and outside the students' folders",
+            policy.hide[0].display()
+        ));
     }
     let private = if layers.mount_namespace {
         match prepare_mounts(policy, &layers, drop_to) {

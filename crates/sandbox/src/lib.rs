@@ -144,6 +144,8 @@ pub struct Environment {
     cgroups: Result<os::cgroup::Cgroups, String>,
     /// The run's place in the machine's phases (hidden cases across runs).
     phases: phase::Phases,
+    /// The protected paths, resolved once.
+    protected_real: OnceLock<Vec<PathBuf>>,
     /// Held while the run lives: its folders are not a dead run's.
     _claims: [std::fs::File; 2],
 }
@@ -215,6 +217,7 @@ impl Environment {
             live: Default::default(),
             cgroups: cgroups()?,
             phases: Default::default(),
+            protected_real: OnceLock::new(),
         };
         let probe = env.start_probe()?;
         *env.probing.lock().unwrap_or_else(|e| e.into_inner()) = Some(probe);
@@ -359,9 +362,12 @@ impl Environment {
         let Access {
             mut read,
             list,
-            hide,
+            mut hide,
             write,
         } = access;
+        // What the caller grants: a protected path there is the caller's
+        // to leave out (a student's folder holding the tests).
+        let own = read.clone();
         // A session of learner code waits for its phase on the machine
         // before it holds anything else.
         let ticket = protocol.then(|| self.phase_ticket()).transpose()?;
@@ -394,6 +400,7 @@ impl Environment {
         let uid = lease.as_ref().map_or(FIRST_UID, UidLease::uid);
         let mut policy = self.policy(read, scratch.clone(), uid, limits);
         policy.list = list;
+        hide.extend(self.protected_beneath(&policy.read, &own));
         policy.hide = hide;
         policy.write = write;
         policy.protocol = protocol;
@@ -437,6 +444,33 @@ impl Environment {
             group,
             ticket,
         })
+    }
+
+    /// The protected paths (the tests, the challenges, the submissions of
+    /// the run) that lie beneath what every session is granted besides its
+    /// caller's own grants `own`: the system's folders (hidden tests kept
+    /// in `/opt`, a class under `/srv` granted with nothing) and the
+    /// interpreters'. Each is covered in the session's mount namespace.
+    fn protected_beneath(&self, read: &[PathBuf], own: &[PathBuf]) -> Vec<PathBuf> {
+        let real = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let protected = self.protected_real.get_or_init(|| {
+            let mut all: Vec<PathBuf> = self.options.protected.iter().map(real).collect();
+            all.sort();
+            all.dedup();
+            all
+        });
+        let roots: Vec<PathBuf> = read.iter().filter(|r| !own.contains(r)).map(real).collect();
+        let own: Vec<PathBuf> = own.iter().map(real).collect();
+        let mut hidden: Vec<PathBuf> = protected
+            .iter()
+            .filter(|p| roots.iter().any(|r| p.starts_with(r) && *p != r))
+            .filter(|p| !own.iter().any(|g| g.starts_with(p) || p.starts_with(g)))
+            .cloned()
+            .collect();
+        // One beneath another is covered with it.
+        let all = hidden.clone();
+        hidden.retain(|p| !all.iter().any(|q| q != p && p.starts_with(q)));
+        hidden
     }
 
     /// The run's scratch folder (every session has its own beneath it).

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 /// The most a copy may hold: far more than any student's folder of
 /// source, and a bound on what the grader copies for one submission.
 const COPY_LIMIT_BYTES: u64 = 64 << 20;
+/// The most the entry file's own copy may hold: far beyond any program a
+/// course's executable submission needs.
+const ENTRY_COPY_LIMIT_BYTES: u64 = 1 << 30;
 /// The most entries a copy may hold.
 const COPY_LIMIT_ENTRIES: usize = 10_000;
 
@@ -142,11 +145,13 @@ impl Environment {
         // carry (not UTF-8) is left out rather than failing the session.
         let covers = self.layers().is_ok_and(|l| l.mount_namespace);
         let mut shown = Vec::new();
-        // A protected path inside another one is covered with it.
+        // What holds a protected path is covered whole, from the folder's
+        // own entry down: tests cloned into `grading/tests` come with the
+        // clone's `grading/.git`, whose objects hold them too.
         let mut hide: Vec<PathBuf> = inside
             .iter()
-            .filter(|p| !inside.iter().any(|q| q != *p && p.starts_with(q)))
-            .map(|p| (*p).clone())
+            .filter_map(|p| p.strip_prefix(&dir).ok()?.components().next())
+            .map(|first| dir.join(first))
             .collect();
         hide.sort();
         hide.dedup();
@@ -264,7 +269,13 @@ impl Environment {
         // than the budget holds leaves out the rest, never what is graded.
         let name = file.file_name().unwrap_or_default().to_string_lossy();
         let entry = dest.join(name.as_ref());
-        copy_file(&std::fs::canonicalize(file)?, &entry, &mut budget)?;
+        // Bounded on its own: a large program (a statically linked
+        // executable) is copied whatever the rest of the folder costs.
+        let mut own = Budget {
+            bytes: ENTRY_COPY_LIMIT_BYTES,
+            entries: 1,
+        };
+        copy_file(&std::fs::canonicalize(file)?, &entry, &mut own)?;
         // What the sessions must not see is left out of the copy, which
         // then has nothing to hide.
         let mut read = Vec::new();

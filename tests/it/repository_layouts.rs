@@ -15,6 +15,19 @@ const GIT: &str = "CANARY-GIT-OBJECT-9e02";
 const ENV: &str = "CANARY-DOTENV-77ab";
 const OWN: &str = "OWN-FILE-READ-5b13";
 const SPY_RAN: &str = "REPO-SPY-RAN-0d4e";
+/// A Python Router that answers every route wrong, so that what a spy
+/// printed is in the report.
+const ANSWERS_WRONG: &str = "
+class Router:
+    def __init__(self, nodes):
+        pass
+    def route(self, key):
+        return \"nobody\"
+    def add(self, node):
+        pass
+    def remove(self, node):
+        pass
+";
 
 /// A student's repository at `dir/repo` holding `router` (the student's
 /// entry, as `router.py`), `files` small files of the student's own, a
@@ -81,17 +94,7 @@ for top, dirs, files in os.walk(here):
             continue
         if not name.startswith("data-") or name == "data-7.txt":
             print("read", path, data, file=sys.stderr)
-
-class Router:
-    def __init__(self, nodes):
-        pass
-    def route(self, key):
-        return "nobody"
-    def add(self, node):
-        pass
-    def remove(self, node):
-        pass
-"#
+{ANSWERS_WRONG}"#
     )
 }
 
@@ -173,17 +176,7 @@ for top, dirs, files in os.walk({opt:?}):
             print("read", name, open(os.path.join(top, name)).read(300), file=sys.stderr)
         except OSError as e:
             print("no", name, type(e).__name__, file=sys.stderr)
-
-class Router:
-    def __init__(self, nodes):
-        pass
-    def route(self, key):
-        return "nobody"
-    def add(self, node):
-        pass
-    def remove(self, node):
-        pass
-"#,
+{ANSWERS_WRONG}"#,
         opt = opt.to_str().unwrap()
     );
     std::fs::write(student.join("router.py"), spy).unwrap();

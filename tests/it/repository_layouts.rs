@@ -66,14 +66,30 @@ fn grade(repo: &Path) -> (Option<i32>, String, Value) {
 
 #[test]
 fn a_correct_student_beside_thousands_of_files_and_the_hidden_tests_is_accepted() {
-    let dir = tempdir();
-    let correct = std::fs::read_to_string(root().join("submissions/python/correct_class.py"));
-    let repo = repository(dir.path(), &correct.unwrap(), 4000);
-    let (code, all, report) = grade(&repo);
-    assert_eq!(code, Some(0), "{all}");
-    let student = &report["submissions"][0];
-    assert_eq!(student["verdict"], "accepted", "{all}");
-    assert_eq!(student["score"], student["max_score"], "{all}");
+    // In every language, as its entry file names it.
+    for (example, entry) in [
+        ("submissions/python/correct_class.py", "router.py"),
+        ("submissions/javascript/correct.cjs", "router.cjs"),
+        ("submissions/typescript/correct.ts", "router.ts"),
+        ("submissions/rust/correct.rs", "router.rs"),
+        ("submissions/executable/router", "router"),
+    ] {
+        let dir = tempdir();
+        let repo = repository(dir.path(), "", 4000);
+        std::fs::remove_file(repo.join("router.py")).unwrap();
+        std::fs::copy(root().join(example), repo.join(entry)).unwrap();
+        let mut command = grader();
+        command
+            .args(["grade", "--format", "json", "--tests"])
+            .arg(repo.join("hidden-tests"))
+            .arg(repo.join(entry));
+        let out = output(&mut command);
+        let all = text(&out.stdout) + &text(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{example}: {all}");
+        let student = &json::<Value>(&out)["submissions"][0];
+        assert_eq!(student["verdict"], "accepted", "{example}: {all}");
+        assert_eq!(student["score"], student["max_score"], "{example}: {all}");
+    }
 }
 
 /// A router that reads every file beneath its folder it can, prints what

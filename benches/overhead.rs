@@ -20,6 +20,9 @@
 //!    for lookups and for adding and removing a node, at 100 to 10,000
 //!    nodes of 8 points.
 //!
+//! 5. A student's repository holding the hidden tests and thousands of
+//!    files against plain folders ([`verdicts::repository`]).
+//!
 //! Run with `cargo bench --bench overhead` (`-- ring`, say, for one).
 
 #[path = "overhead/verdicts.rs"]
@@ -364,7 +367,7 @@ fn main() {
         return;
     }
     // `cargo bench --bench overhead -- ring` runs the named ones only.
-    let benches: [(&str, fn()); 10] = [
+    let benches: [(&str, fn()); 11] = [
         ("route", bench_route),
         ("suites", verdicts::suites),
         ("samples", verdicts::samples),
@@ -373,6 +376,7 @@ fn main() {
         ("batch", verdicts::batch),
         ("class", verdicts::class),
         ("endless", verdicts::endless),
+        ("repository", verdicts::repository),
         ("ring", bench_ring),
         ("overhead", bench_grader_overhead),
     ];

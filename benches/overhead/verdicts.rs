@@ -16,7 +16,10 @@
 //!   by a cgroup, as the grader counts a session's);
 //! - a class of forty correct and wrong submissions with two jobs against
 //!   a pool of two plain replays;
-//! - how long an endless loop waits for its verdict.
+//! - how long an endless loop waits for its verdict;
+//! - a correct submission in a student's repository holding the hidden
+//!   tests, its dotfiles and four thousand files of its own, against the
+//!   same submission and tests in plain folders.
 
 use super::{PLAIN_REPLAY, fastest, real_python, succeeds};
 use std::path::{Path, PathBuf};
@@ -731,5 +734,58 @@ pub fn endless() {
         "\nan endless loop in route on the shipped suite: the verdict in {:.1} s (goal 30 s: {}); every case run to its limit would take {limits:.0} s",
         took.as_secs_f64(),
         goal(took.as_secs_f64() <= 30.0)
+    );
+}
+
+/// A student's repository as course workflows check them out: the hidden
+/// tests inside it, a `.git`, and thousands of files beside the router.
+/// Its folder is granted whole and what it must not show is covered, so
+/// it should cost what the same submission in a plain folder costs.
+pub fn repository() {
+    const FILES: usize = 4000;
+    let dir = tempfile::tempdir().unwrap();
+    let python = real_python();
+    let shipped = root().join("challenges/rendezvous-router/tests");
+    let correct = root().join("submissions/python/correct_class.py");
+    let layout = |at: &Path, files: usize| -> (PathBuf, PathBuf) {
+        let tests = at.join("hidden-tests");
+        for group in ["edge", "ties", "churn"] {
+            std::fs::create_dir_all(tests.join(group)).unwrap();
+            for entry in std::fs::read_dir(shipped.join(group)).unwrap() {
+                let entry = entry.unwrap();
+                std::fs::copy(entry.path(), tests.join(group).join(entry.file_name())).unwrap();
+            }
+        }
+        let router = at.join("router.py");
+        std::fs::copy(&correct, &router).unwrap();
+        for i in 0..files {
+            std::fs::write(at.join(format!("notes-{i}.txt")), "x\n").unwrap();
+        }
+        std::fs::create_dir_all(at.join(".git/objects")).unwrap();
+        (tests, router)
+    };
+    // The plain one: tests and submission in folders of their own.
+    let plain_dir = dir.path().join("plain");
+    let (plain_tests, _) = layout(&plain_dir.join("course"), 0);
+    let plain_student = plain_dir.join("student");
+    std::fs::create_dir_all(&plain_student).unwrap();
+    let plain_router = plain_student.join("router.py");
+    std::fs::copy(&correct, &plain_router).unwrap();
+    let (repo_tests, repo_router) = layout(&dir.path().join("repo"), FILES);
+    let cache = dir.path().join("cache");
+    let mut commands = vec![
+        grade(&plain_tests, &plain_router, &cache, Some(&python)),
+        grade(&repo_tests, &repo_router, &cache, Some(&python)),
+    ];
+    succeeds(&mut commands[0]);
+    succeeds(&mut commands[1]);
+    let times = interleaved(5, &mut commands);
+    let (plain, repo) = (ms(times[0]), ms(times[1]));
+    println!("\na student's repository holding the hidden tests and {FILES} files, fastest of 5:");
+    println!("  in plain folders {plain:>8.1} ms");
+    println!(
+        "  in the repository {repo:>8.1} ms: {:.2}x (goal 1.15x: {})",
+        repo / plain,
+        goal(repo <= plain * 1.15)
     );
 }

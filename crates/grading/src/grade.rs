@@ -20,7 +20,7 @@ mod second_opinion;
 mod two_phases;
 
 use api::api_gap;
-pub use api::{ApiGap, Arity, Shape};
+pub use api::{ApiGap, Arity, Evidence, Shape};
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.

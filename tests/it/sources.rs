@@ -526,10 +526,7 @@ fn typescript_runs_in_the_module_form_it_is_written_in() {
             "es-with-require",
             "import { inspect } from \"util\";\nconst { format } = require(\"util\");\nvoid inspect;\nvoid format;\nexport { Router, h32 };\n",
         ),
-        (
-            "mixed",
-            "export { h32 };\nmodule.exports = { Router };\n",
-        ),
+        ("mixed", "export { h32 };\nmodule.exports = { Router };\n"),
         ("not-exported", ""),
     ];
     for (student, tail) in students {

@@ -20,7 +20,7 @@ mod second_opinion;
 mod two_phases;
 
 use api::api_gap;
-pub use api::{ApiGap, Arity, Shape};
+pub use api::{ApiGap, Arity, Evidence, Shape};
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.
@@ -345,15 +345,25 @@ impl<'a> Grading<'a> {
             Some(shape) => Some(shape),
             None => crate::lang::declared_shape(&submission),
         };
+        // What the challenge's catalogue explains is named whatever the
+        // Router's shape: a shape is the learner's to choose, and a helper
+        // named as another challenge's operation must not hide a mistake.
+        let explained = diagnosis.mistake.is_some()
+            || property.is_some()
+            || h32.as_ref().is_some_and(|c| c.first_mismatch.is_some());
         let api_gap = failed
             .then(shape)
             .flatten()
             .and_then(|s| api_gap(challenge, &s))
-            .filter(|g| g.other_challenge.is_some() || missed);
-        // A Router of another challenge is told which: a mistake or a hint
-        // of this one would coach it towards the wrong challenge.
+            .filter(|g| g.other_challenge.is_some() || missed)
+            .map(|g| ApiGap { explained, ..g });
+        // A Router of another challenge that nothing here explains is told
+        // which, alone: a hint of this one would coach it towards the
+        // wrong challenge.
         let (diagnosis, hash_hint, property) = match &api_gap {
-            Some(g) if g.other_challenge.is_some() => (diagnose::Diagnosis::default(), None, None),
+            Some(g) if g.other_challenge.is_some() && !explained => {
+                (diagnose::Diagnosis::default(), None, None)
+            }
             _ => (diagnosis, hash_hint, property),
         };
         Graded {

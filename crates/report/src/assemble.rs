@@ -8,7 +8,7 @@ use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
 use grading::challenge::{Challenge, Group, Scoring};
 use grading::error::Error;
-use grading::grade::{ApiGap, Graded, Grading, now_ms};
+use grading::grade::{ApiGap, Evidence, Graded, Grading, now_ms};
 use grading::judge::Verdict;
 use grading::lang::Language;
 use grading::tested::Tested;
@@ -201,29 +201,52 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
     }
 }
 
-/// The api hint's words for `gap`.
+/// The api hint's words for `gap`. A Router the graded challenge's
+/// catalogue explains too may still be meant for another challenge: that
+/// is told as a possibility, beside what explains it.
 fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
     let ApiGap {
         missing,
         other_challenge,
         looks_like,
         evidence,
+        explained,
     } = gap;
+    let flags: Vec<String> = looks_like
+        .iter()
+        .map(|id| format!("--challenge {id}"))
+        .collect();
     let message = match &other_challenge {
+        Some(_) if explained => {
+            let lacks = (!missing.is_empty()).then(|| format!("has no {}", missing.join(", ")));
+            let clauses: Vec<String> = lacks
+                .into_iter()
+                .chain(evidence.iter().map(Evidence::calls))
+                .collect();
+            let owners: Vec<String> = looks_like.iter().map(|id| format!("{id}'s")).collect();
+            let (owners, target) = match owners.len() {
+                1 => (format!("{} does", owners[0]), looks_like[0].clone()),
+                _ => (
+                    format!("{} do", and_list(&owners)),
+                    "one of them".to_owned(),
+                ),
+            };
+            format!(
+                "your Router {}, as {owners}: if it is meant for {target}, grade it with {}",
+                and_list(&clauses),
+                flags.join(" or ")
+            )
+        }
         Some(_) => {
             let why: Vec<String> = (!missing.is_empty())
                 .then(|| format!("it has no {}", missing.join(", ")))
                 .into_iter()
-                .chain(evidence)
+                .chain(evidence.iter().map(Evidence::words))
                 .collect();
             let why = match why.is_empty() {
                 true => String::new(),
                 false => format!(" ({})", why.join("; ")),
             };
-            let flags: Vec<String> = looks_like
-                .iter()
-                .map(|id| format!("--challenge {id}"))
-                .collect();
             format!(
                 "your Router looks like one for {}{why}, not for {}: if it is, grade it with {}",
                 looks_like.join(" or "),
@@ -245,6 +268,15 @@ fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
         missing,
         other_challenge,
         message,
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 

@@ -3,7 +3,7 @@
 //! superset or not, or that lacks operations of its own challenge.
 
 use crate::challenge::Challenge;
-use reference::{Kind, ModelSpec};
+use reference::{Effect, Kind, ModelSpec, Signature};
 use std::collections::BTreeMap;
 
 /// A Router that lacks some of the challenge's operations, or whose shape
@@ -19,9 +19,73 @@ pub struct ApiGap {
     /// Every challenge that fits the Router best (`other_challenge` and
     /// those that fit it as well).
     pub looks_like: Vec<String>,
-    /// What sets the Router apart from the graded challenge, in words
-    /// (`it has top`, `its constructor takes 2 arguments`).
-    pub evidence: Vec<String>,
+    /// What sets the Router apart from the graded challenge and makes it
+    /// `other_challenge`'s.
+    pub evidence: Vec<Evidence>,
+    /// Whether the graded challenge's catalogue (a known mistake, the h32
+    /// check, a broken property) explains the answers too: the other
+    /// challenge is then only a possibility, told beside what explains
+    /// them.
+    pub explained: bool,
+}
+
+/// One thing in a Router's shape that is another challenge's and not the
+/// graded one's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Evidence {
+    /// Its constructor takes the other challenge's arguments, and not the
+    /// graded one's: how many, and the other's constructor
+    /// (`Router(nodes, k)`).
+    Constructor { arguments: usize, call: String },
+    /// It has operations of the other challenge the graded one has not,
+    /// each as the other calls it (`top(key, n)`).
+    Has(Vec<String>),
+    /// An operation of both takes as many arguments as the other gives it:
+    /// its name, how many, and the other's call (`add(node, weight)`).
+    Takes {
+        operation: String,
+        arguments: usize,
+        call: String,
+    },
+}
+
+impl Evidence {
+    /// The evidence in words, of a Router that looks like another
+    /// challenge's (`it has top`).
+    pub fn words(&self) -> String {
+        match self {
+            Evidence::Constructor { arguments, .. } => {
+                format!("its constructor takes {}", counted_arguments(*arguments))
+            }
+            Evidence::Has(calls) => {
+                let names: Vec<&str> = calls
+                    .iter()
+                    .map(|c| c.split_once('(').map_or(c.as_str(), |(name, _)| name))
+                    .collect();
+                format!("it has {}", names.join(", "))
+            }
+            Evidence::Takes {
+                operation,
+                arguments,
+                ..
+            } => format!("its {operation} takes {}", counted_arguments(*arguments)),
+        }
+    }
+
+    /// The evidence in words, of a Router that may be meant for another
+    /// challenge, as its calls show (`also has top(key, n)`): what follows
+    /// "your Router".
+    pub fn calls(&self) -> String {
+        match self {
+            Evidence::Constructor { call, .. } => format!("is built as {call}"),
+            Evidence::Has(calls) => format!("also has {}", calls.join(", ")),
+            Evidence::Takes { call, .. } => format!("has {call}"),
+        }
+    }
+}
+
+fn counted_arguments(n: usize) -> String {
+    format!("{n} argument{}", if n == 1 { "" } else { "s" })
 }
 
 /// What a submission's Router looks like, as its driver lists it or its
@@ -43,19 +107,15 @@ pub use crate::protocol::Arity;
 struct Wanted<'a> {
     id: &'a str,
     constructor: &'a [Kind],
-    operations: Vec<(&'static str, usize)>,
+    operations: Vec<&'static Signature>,
 }
 
 impl Wanted<'_> {
-    fn of_spec(spec: &ModelSpec) -> Wanted<'_> {
+    fn of_spec(spec: &'static ModelSpec) -> Wanted<'static> {
         Wanted {
             id: spec.id,
             constructor: spec.constructor,
-            operations: spec
-                .operations
-                .iter()
-                .map(|s| (s.name, s.operands.len()))
-                .collect(),
+            operations: spec.operations.iter().collect(),
         }
     }
 
@@ -66,10 +126,47 @@ impl Wanted<'_> {
         shape
             .constructor
             .is_none_or(|a| a.takes(self.constructor.len()))
-            && self.operations.iter().all(|(name, operands)| {
-                shape.methods.iter().any(|m| m == name)
-                    && shape.params.get(*name).is_none_or(|a| a.takes(*operands))
+            && self.operations.iter().all(|s| {
+                shape.methods.iter().any(|m| m == s.name)
+                    && shape
+                        .params
+                        .get(s.name)
+                        .is_none_or(|a| a.takes(s.operands.len()))
             })
+    }
+
+    /// The constructor as the spec writes it: `Router(nodes, k)`.
+    fn constructor_call(&self) -> String {
+        let names: Vec<&str> = self
+            .constructor
+            .iter()
+            .map(|k| parameter(*k, None))
+            .collect();
+        format!("Router({})", names.join(", "))
+    }
+}
+
+/// An operation as the spec writes it: `top(key, n)`, `add(node, weight)`.
+fn call(signature: &Signature) -> String {
+    let names: Vec<&str> = signature
+        .operands
+        .iter()
+        .map(|k| parameter(*k, Some(signature.effect)))
+        .collect();
+    format!("{}({})", signature.name, names.join(", "))
+}
+
+/// The name the spec gives an argument of `kind`: of an operation with
+/// `effect`, or of the constructor.
+fn parameter(kind: Kind, effect: Option<Effect>) -> &'static str {
+    match (kind, effect) {
+        (Kind::Name, Some(Effect::Query)) => "key",
+        (Kind::Name, _) => "node",
+        (Kind::Size, None) => "k",
+        (Kind::Count | Kind::Size, _) => "n",
+        (Kind::Weight, _) => "weight",
+        (Kind::Names, _) => "nodes",
+        (Kind::WeightedNames, _) => "pairs",
     }
 }
 
@@ -103,18 +200,14 @@ pub(super) fn api_gap(challenge: &Challenge, shape: &Shape) -> Option<ApiGap> {
     let own = Wanted {
         id: &challenge.id,
         constructor: challenge.model.constructor,
-        operations: challenge
-            .operations
-            .iter()
-            .map(|s| (s.name, s.operands.len()))
-            .collect(),
+        operations: challenge.operations.clone(),
     };
     let has = |name: &str| shape.methods.iter().any(|m| m == name);
     let missing: Vec<String> = own
         .operations
         .iter()
-        .filter(|(name, _)| !has(name))
-        .map(|(name, _)| (*name).to_owned())
+        .filter(|s| !has(s.name))
+        .map(|s| s.name.to_owned())
         .collect();
     let own_fits = own.fits(shape);
     // The challenge's own reference is not another challenge, whatever
@@ -143,41 +236,46 @@ pub(super) fn api_gap(challenge: &Challenge, shape: &Shape) -> Option<ApiGap> {
         other_challenge: best.first().map(|w| w.id.to_owned()),
         looks_like: best.iter().map(|w| w.id.to_owned()).collect(),
         evidence,
+        explained: false,
     })
 }
 
-/// What in `shape` is `other`'s and not `own`'s, in words.
-fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<String> {
-    let arguments = |n: usize| format!("{n} argument{}", if n == 1 { "" } else { "s" });
-    let mut words = Vec::new();
+/// What in `shape` is `other`'s and not `own`'s.
+fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<Evidence> {
+    let mut found = Vec::new();
     if shape
         .constructor
         .is_some_and(|a| !a.takes(own.constructor.len()))
     {
-        words.push(format!(
-            "its constructor takes {}",
-            arguments(other.constructor.len())
-        ));
+        found.push(Evidence::Constructor {
+            arguments: other.constructor.len(),
+            call: other.constructor_call(),
+        });
     }
-    let extra: Vec<&str> = other
+    let extra: Vec<String> = other
         .operations
         .iter()
-        .map(|(name, _)| *name)
-        .filter(|name| !own.operations.iter().any(|(o, _)| o == name))
+        .filter(|s| !own.operations.iter().any(|o| o.name == s.name))
+        .map(|s| call(s))
         .collect();
     if !extra.is_empty() {
-        words.push(format!("it has {}", extra.join(", ")));
+        found.push(Evidence::Has(extra));
     }
-    for (name, operands) in &other.operations {
+    for s in &other.operations {
+        let operands = s.operands.len();
         let differs = own
             .operations
             .iter()
-            .any(|(o, n)| o == name && n != operands);
-        if differs && shape.params.get(*name).is_some_and(|a| a.takes(*operands)) {
-            words.push(format!("its {name} takes {}", arguments(*operands)));
+            .any(|o| o.name == s.name && o.operands.len() != operands);
+        if differs && shape.params.get(s.name).is_some_and(|a| a.takes(operands)) {
+            found.push(Evidence::Takes {
+                operation: s.name.to_owned(),
+                arguments: operands,
+                call: call(s),
+            });
         }
     }
-    words
+    found
 }
 
 #[cfg(test)]
@@ -238,13 +336,25 @@ mod tests {
         let ring = shape(&["add", "load", "lookup", "points", "remove"], Some(2), &[]);
         let gap = api_gap(&challenge("rendezvous-router"), &ring).unwrap();
         assert_eq!(gap.looks_like, ["vnode-ring"]);
+        let words: Vec<String> = gap.evidence.iter().map(Evidence::words).collect();
         assert_eq!(
-            gap.evidence,
+            words,
             [
                 "its constructor takes 2 arguments",
                 "it has lookup, points, load"
             ]
         );
+        let calls: Vec<String> = gap.evidence.iter().map(Evidence::calls).collect();
+        assert_eq!(
+            calls,
+            [
+                "is built as Router(nodes, k)",
+                "also has lookup(key), points(), load(n)"
+            ]
+        );
+        let weighted = api_gap(&challenge("hrw-top"), &weighted).unwrap();
+        let calls: Vec<String> = weighted.evidence.iter().map(Evidence::calls).collect();
+        assert_eq!(calls, ["has add(node, weight)"]);
     }
 
     #[test]

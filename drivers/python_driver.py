@@ -472,9 +472,17 @@ class SourceOnlyEverywhere:
     own bytecode stays allowed: what the import system reads beside a
     source in the folders Python was started with, when it is byte for
     byte that file's. A code object built from bytes (types.CodeType,
-    code.replace) is refused alike."""
+    code.replace) is refused alike.
 
-    watched = frozenset(("marshal.loads", "marshal.load", "code.__new__"))
+    So is native code: ctypes and cffi call foreign functions and write
+    through raw pointers where no audit event sees them (a code object
+    patched in memory, a C function called by address), so the modules
+    behind them are never loaded, however asked (import, importlib,
+    _imp.create_dynamic all raise "import"), and no extension module is
+    loaded from outside the folders Python was started with."""
+
+    watched = frozenset(("marshal.loads", "marshal.load", "code.__new__", "import"))
+    native = {"_ctypes": "ctypes", "_cffi_backend": "cffi"}  # module: what learners import
 
     def __init__(self, learner_dir):
         from importlib._bootstrap_external import _compile_bytecode
@@ -496,7 +504,9 @@ class SourceOnlyEverywhere:
         # Called for every audited event (open, id, ...): the rest return here.
         if event not in self.watched:
             return
-        if event == "marshal.loads":
+        if event == "import":
+            self.check_import(args[0], args[1])
+        elif event == "marshal.loads":
             caller = sys._getframe(1)
             if caller.f_code is self.compile_bytecode and self.interpreters_own(caller, args[0]):
                 return
@@ -506,6 +516,19 @@ class SourceOnlyEverywhere:
         elif event == "code.__new__":
             self.refuse("a code object built from bytes (types.CodeType, code.replace)",
                         sys._getframe(1))
+
+    def check_import(self, name, filename):
+        # An extension's init function is named for the last part of its
+        # name, so "x._ctypes" is _ctypes too.
+        if isinstance(name, str) and name.rpartition(".")[2] in self.native:
+            self.refuse_with(
+                f"{self.native[name.rpartition('.')[2]]} runs native code and reaches memory "
+                f"outside Python, which the grader does not run: write it in Python (for 32-bit "
+                f"arithmetic, mask with & 0xFFFFFFFF)", sys._getframe(2))
+        if isinstance(filename, str) and filename.endswith(tuple(EXTENSION_SUFFIXES)):
+            real = os.path.realpath(filename)
+            if not real.startswith(self.trusted) or self.inside_learners(real):
+                self.refuse(self.shown(filename), sys._getframe(2))
 
     def interpreters_own(self, frame, data):
         path = frame.f_locals.get("bytecode_path")
@@ -539,9 +562,12 @@ class SourceOnlyEverywhere:
         return os.path.relpath(real, self.learner_dir) if self.inside_learners(real) else os.path.basename(path)
 
     def refuse(self, what, frame):
-        message = (f"{what} is compiled code, which the grader does not run: it runs only "
-                   f"what it compiles from your source; submit the .py files themselves, "
-                   f"unpacked in your folder")
+        self.refuse_with(
+            f"{what} is compiled code, which the grader does not run: it runs only what it "
+            f"compiles from your source; submit the .py files themselves, unpacked in your folder",
+            frame)
+
+    def refuse_with(self, message, frame):
         # Where in the learner's code, when it is theirs that asked.
         while frame is not None:
             name = frame.f_code.co_filename

@@ -239,6 +239,12 @@ fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
     })
 }
 
+/// Changes whenever how the grader builds a submission changes (the
+/// driver's template, rustc's arguments, the sandbox's grants, which
+/// failures are remembered), so that a build or a compile error cached by
+/// an older grader of the same version is never served.
+const BUILD_REVISION: &[u8] = b"remember-only-spanned-errors-1";
+
 /// Compiles `submission` with the driver, or takes the binary (or the
 /// compile error) from the cache; `true` when it was cached.
 pub(super) fn compile(
@@ -272,6 +278,8 @@ pub(super) fn compile(
     let key = super::cache::folder_digest(&real_dir, own, hide).map(|folder| {
         super::cache::cache_key(&[
             b"rust: rlib submission, bin driver, every file granted beside it",
+            env!("CARGO_PKG_VERSION").as_bytes(),
+            BUILD_REVISION,
             version.as_bytes(),
             edition.as_bytes(),
             driver.as_bytes(),

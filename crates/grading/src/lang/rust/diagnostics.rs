@@ -151,17 +151,19 @@ pub(super) fn compile_error(
         return Ok((error, false));
     };
     // An ordinary error (exit code 1) is the same next time; a compiler's
-    // crash may not be.
-    let deterministic = code == Some(1) && first.level == "error";
-    let headline = match &first.code {
-        Some(code) => format!("error[{}]: {}", code.code, first.message),
-        None => format!("error: {}", first.message),
-    };
+    // crash may not be. Nor is one that points at no line of any file:
+    // rustc could not read its input or write its output, or the linker
+    // failed, which is the machine's or the grader's doing.
     let span = first
         .spans
         .iter()
         .find(|s| s.is_primary)
         .or(first.spans.first());
+    let deterministic = code == Some(1) && first.level == "error" && span.is_some();
+    let headline = match &first.code {
+        Some(code) => format!("error[{}]: {}", code.code, first.message),
+        None => format!("error: {}", first.message),
+    };
     let in_driver = stage == Stage::Driver || span.is_some_and(|s| s.file_name.starts_with(DRIVER));
     if in_driver {
         return Ok((

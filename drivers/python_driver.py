@@ -580,7 +580,9 @@ class SourceOnlyEverywhere:
     @staticmethod
     def install(learner_dir):
         if hasattr(sys, "addaudithook"):
-            sys.addaudithook(SourceOnlyEverywhere(learner_dir))
+            guard = SourceOnlyEverywhere(learner_dir)
+            sys.addaudithook(guard)
+            sys.modules.setdefault("ctypes", numeric_ctypes(guard))
             return
         # Python 3.7 has no audit hooks: no archive is searched at all, and
         # the import system's marshal.loads is held to the interpreter's
@@ -598,6 +600,72 @@ class SourceOnlyEverywhere:
                 guard.refuse(guard.what(caller), caller)
             return loads(data)
         marshal.loads = guarded
+
+
+# ctypes's fixed-width integers: (bits, signed).
+CTYPES_INTEGERS = {
+    "c_int8": (8, True), "c_uint8": (8, False), "c_byte": (8, True), "c_ubyte": (8, False),
+    "c_int16": (16, True), "c_uint16": (16, False), "c_short": (16, True),
+    "c_ushort": (16, False), "c_int32": (32, True), "c_uint32": (32, False),
+    "c_int": (32, True), "c_uint": (32, False), "c_int64": (64, True),
+    "c_uint64": (64, False), "c_long": (64, True), "c_ulong": (64, False),
+    "c_longlong": (64, True), "c_ulonglong": (64, False), "c_size_t": (64, False),
+    "c_ssize_t": (64, True),
+}
+
+
+def numeric_ctypes(guard):
+    """ctypes as a router uses it, in pure Python: fixed-width integers
+    whose value wraps as C's do (`ctypes.c_uint32(h * prime).value`). The
+    real module calls native code and writes memory where no audit event
+    sees it, so it is never loaded; anything else of it asked for is the
+    learner's compile error, naming the line."""
+    import types
+    module = types.ModuleType("ctypes", "ctypes's integer types, for a submission")
+
+    def integer(name, bits, signed):
+        mask = (1 << bits) - 1
+
+        def wrap(value):
+            if not isinstance(value, int):
+                raise TypeError(f"int expected instead of {type(value).__name__}")
+            value &= mask
+            return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+        class Integer:
+            __slots__ = ("_value",)
+
+            def __init__(self, value=0):
+                self._value = wrap(value)
+
+            @property
+            def value(self):
+                return self._value
+
+            @value.setter
+            def value(self, value):
+                self._value = wrap(value)
+
+            def __repr__(self):
+                return f"{name}({self._value})"
+
+        Integer.__name__ = Integer.__qualname__ = name
+        return Integer
+
+    for name, (bits, signed) in CTYPES_INTEGERS.items():
+        setattr(module, name, integer(name, bits, signed))
+
+    def __getattr__(attribute):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        guard.refuse_with(
+            f"ctypes.{attribute} runs native code or reaches memory outside Python, which the "
+            f"grader does not run: only ctypes's integer types (c_uint32 ...) are there for a "
+            f"submission; write the rest in Python (for 32-bit arithmetic, mask with & 0xFFFFFFFF)",
+            sys._getframe(1))
+
+    module.__getattr__ = __getattr__
+    return module
 
 
 def refusal_in(exc):

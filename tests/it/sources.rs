@@ -575,3 +575,58 @@ fn typescript_runs_in_the_module_form_it_is_written_in() {
         "{unexported}"
     );
 }
+
+/// ctypes as a router uses it (`c_uint32(x).value` for 32-bit wraparound)
+/// works; the rest of it, which calls native code and writes memory where
+/// no audit event sees it (a code object rebuilt through the C API, a
+/// function called by address), is the learner's compile error naming the
+/// line, whatever name it is loaded by.
+#[test]
+fn python_has_ctypes_integers_and_nothing_else_of_it() {
+    let dir = tempdir();
+    let class = dir.path().join("class");
+    let integers = example("submissions/python/ctypes_integers.py");
+    // Each with one line more after `import bisect` (line 6).
+    let with =
+        |line: &str| integers.replacen("import bisect\n", &format!("import bisect\n{line}\n"), 1);
+    let students = [
+        ("integers", integers.clone()),
+        ("pythonapi", with("import ctypes as c\nc.pythonapi")),
+        ("memmove", with("from ctypes import memmove")),
+        (
+            "underscore",
+            with("__import__(\"importlib\").import_module(\"_ctypes\")"),
+        ),
+    ];
+    for (student, source) in &students {
+        write(&class.join(student), &[("router.py", source)]);
+    }
+    let (report, _) = grade(&dir.path().join("cache"), &class);
+    let got = verdicts(&report);
+    let want = pairs(&[
+        ("integers", "accepted"),
+        ("memmove", "compile-error"),
+        ("pythonapi", "compile-error"),
+        ("underscore", "compile-error"),
+    ]);
+    assert_eq!(got, want, "{report}");
+    for student in ["pythonapi", "memmove", "underscore"] {
+        let message = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == student)
+            .unwrap()["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            message.contains("which the grader does not run")
+                && message.contains(&format!(
+                    "router.py, line {}",
+                    if student == "pythonapi" { 8 } else { 7 }
+                )),
+            "{student}: {message}"
+        );
+    }
+}

@@ -245,6 +245,18 @@ fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
 /// an older grader of the same version is never served.
 const BUILD_REVISION: &[u8] = b"remember-only-spanned-errors-1";
 
+/// What a cached Rust build is, first in its key.
+const BUILD_KIND: &[u8] = b"rust: rlib submission, bin driver, every file granted beside it";
+
+/// The cache key of a build by this grader at `revision` from `inputs`
+/// (the compiler's version, the edition, the driver's source, the
+/// learner's source and the digest of their folder).
+fn build_key(revision: &[u8], inputs: &[&str; 5]) -> String {
+    let mut parts: Vec<&[u8]> = vec![BUILD_KIND, env!("CARGO_PKG_VERSION").as_bytes(), revision];
+    parts.extend(inputs.iter().map(|input| input.as_bytes()));
+    super::cache::cache_key(&parts)
+}
+
 /// Compiles `submission` with the driver, or takes the binary (or the
 /// compile error) from the cache; `true` when it was cached.
 pub(super) fn compile(
@@ -276,16 +288,10 @@ pub(super) fn compile(
     // the digest's bound is built every time.
     let real_dir = std::fs::canonicalize(learner_dir).unwrap_or_else(|_| learner_dir.to_owned());
     let key = super::cache::folder_digest(&real_dir, own, hide).map(|folder| {
-        super::cache::cache_key(&[
-            b"rust: rlib submission, bin driver, every file granted beside it",
-            env!("CARGO_PKG_VERSION").as_bytes(),
+        build_key(
             BUILD_REVISION,
-            version.as_bytes(),
-            edition.as_bytes(),
-            driver.as_bytes(),
-            source.as_bytes(),
-            folder.as_bytes(),
-        ])
+            &[&version, edition, &driver, &source, &folder],
+        )
     });
     let folder = super::cache::cache_folder(env, "rust")?;
     let cached = key.as_ref().map(|key| {

@@ -542,6 +542,34 @@ mod tests {
         assert_eq!(wire.unbuilt, None);
     }
 
+    /// A build or compile error cached by another grader (another version,
+    /// another [`BUILD_REVISION`], or one from before either was in the
+    /// key) is under another name, so it is never served.
+    #[test]
+    fn a_build_cached_by_another_grader_is_under_another_key() {
+        let inputs = [
+            "rustc 1.95.0",
+            "2024",
+            "fn main() {}",
+            "pub struct Router;",
+            "f0",
+        ];
+        let key = build_key(BUILD_REVISION, &inputs);
+        assert_eq!(key, build_key(BUILD_REVISION, &inputs), "the same build");
+        assert_ne!(key, build_key(b"an older revision", &inputs));
+        // The key as graders wrote it before their version and revision
+        // were part of it: the kind, then the inputs alone.
+        let mut parts: Vec<&[u8]> = vec![BUILD_KIND];
+        parts.extend(inputs.iter().map(|input| input.as_bytes()));
+        assert_ne!(key, super::super::cache::cache_key(&parts));
+        // Every input is part of it.
+        for i in 0..inputs.len() {
+            let mut changed = inputs;
+            changed[i] = "something else";
+            assert_ne!(key, build_key(BUILD_REVISION, &changed), "input {i}");
+        }
+    }
+
     #[test]
     fn h32_is_found_only_when_public() {
         assert!(has_h32("pub fn h32(text: &str) -> u32 { 0 }"));

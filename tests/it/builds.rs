@@ -302,3 +302,119 @@ fn a_challenges_rust_edition_is_the_one_submissions_are_built_with() {
         "{message}"
     );
 }
+
+/// The compile errors remembered beneath the cache folder `cache`.
+fn remembered_errors(cache: &Path) -> Vec<PathBuf> {
+    files(cache)
+        .into_iter()
+        .filter(|f| f.to_string_lossy().ends_with(".error.json"))
+        .collect()
+}
+
+/// The message of the first test of the first submission of a JSON report.
+fn first_message(report: &Value) -> String {
+    report["submissions"][0]["tests"][0]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// An ordinary compile error (rustc's exit code 1, pointing at a line of
+/// the learner's file) is remembered, and the next grading of the same
+/// source takes it from the cache: what the cache holds is what it says.
+#[test]
+fn an_ordinary_compile_error_is_remembered_and_served_next_time() {
+    let dir = tempdir();
+    let class = class(
+        dir.path(),
+        &[(
+            "student",
+            "router.rs",
+            example("submissions/rust/compile_error.rs"),
+        )],
+    );
+    let cache = dir.path().join("cache");
+    let out = grade(&cache, &class);
+    let report: Value = json(&out);
+    assert_eq!(report["submissions"][0]["verdict"], "compile-error");
+    let message = first_message(&report);
+    assert!(
+        message.contains("mismatched types at router.rs:14:9"),
+        "{message}"
+    );
+    let remembered = remembered_errors(&cache);
+    assert_eq!(remembered.len(), 1, "{remembered:?}");
+    // Marked, so that the next grading shows where its answer came from.
+    let mut entry: Value = serde_json::from_slice(&std::fs::read(&remembered[0]).unwrap()).unwrap();
+    let marked = format!("{} (remembered)", entry["message"].as_str().unwrap());
+    entry["message"] = marked.clone().into();
+    std::fs::write(&remembered[0], serde_json::to_vec(&entry).unwrap()).unwrap();
+    let report: Value = json(&grade(&cache, &class));
+    assert_eq!(report["submissions"][0]["verdict"], "compile-error");
+    let message = first_message(&report);
+    assert!(
+        message.ends_with(&marked),
+        "not served from the cache: {message}"
+    );
+}
+
+/// A build that fails for the machine's reason (here a full disk: the
+/// run's scratch folder, where rustc writes, on a 1 MiB tmpfs holds the
+/// learner's crate but not the linked program, so the linker fails and
+/// rustc reports that at no line of any file) is not remembered: the same
+/// source graded again once there is room is accepted. Needs a mount
+/// namespace of its own (root, or unprivileged user namespaces).
+#[test]
+fn a_build_the_machine_failed_is_not_remembered() {
+    let dir = tempdir();
+    let class = class(
+        dir.path(),
+        &[(
+            "student",
+            "router.rs",
+            example("submissions/rust/correct.rs"),
+        )],
+    );
+    let cache = dir.path().join("cache");
+    let tiny = dir.path().join("tiny");
+    std::fs::create_dir(&tiny).unwrap();
+    // `$0` is the mount point, the rest the command to run under it.
+    const MOUNTED: &str = r#"mount -t tmpfs -o size=1m,mode=1777 none "$0" || exit 97; exec "$@""#;
+    let probe = std::process::Command::new("unshare")
+        .args(["--mount", "--", "sh", "-c", MOUNTED])
+        .arg(&tiny)
+        .arg("true")
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        println!("SKIPPED: cannot mount a tmpfs in a mount namespace of its own here");
+        return;
+    }
+    let mut full = std::process::Command::new("unshare");
+    full.current_dir(root())
+        .env("TMPDIR", &tiny)
+        .args(["--mount", "--", "sh", "-c", MOUNTED])
+        .arg(&tiny)
+        .arg(env!("CARGO_BIN_EXE_grader"))
+        .args(["grade", "--format", "json", "--jobs", "1", "--cache-dir"])
+        .arg(&cache)
+        .args(["--tests", SAMPLE])
+        .arg(&class);
+    let out = output(&mut full);
+    let report: Value = json(&out);
+    let message = first_message(&report);
+    assert!(
+        message.contains("linking with") && message.contains("failed"),
+        "not the linker's failure on a full disk: {message}\n{}",
+        text(&out.stderr)
+    );
+    assert_eq!(remembered_errors(&cache), Vec::<PathBuf>::new());
+    assert_eq!(artifacts(&cache), Vec::<PathBuf>::new());
+    // The tmpfs went with its namespace: nothing was written to the folder
+    // beneath it.
+    assert_eq!(files(&tiny), Vec::<PathBuf>::new());
+    let out = grade(&cache, &class);
+    let report: Value = json(&out);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "accepted", "{}", first_message(&report));
+    assert_eq!(s["build"]["cached"], false);
+}

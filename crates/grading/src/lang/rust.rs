@@ -245,6 +245,18 @@ fn toolchain() -> Result<(PathBuf, PathBuf, String), Error> {
 /// an older grader of the same version is never served.
 const BUILD_REVISION: &[u8] = b"remember-only-spanned-errors-1";
 
+/// What a cached Rust build is, first in its key.
+const BUILD_KIND: &[u8] = b"rust: rlib submission, bin driver, every file granted beside it";
+
+/// The cache key of a build by this grader at `revision` from `inputs`
+/// (the compiler's version, the edition, the driver's source, the
+/// learner's source and the digest of their folder).
+fn build_key(revision: &[u8], inputs: &[&str; 5]) -> String {
+    let mut parts: Vec<&[u8]> = vec![BUILD_KIND, env!("CARGO_PKG_VERSION").as_bytes(), revision];
+    parts.extend(inputs.iter().map(|input| input.as_bytes()));
+    super::cache::cache_key(&parts)
+}
+
 /// Compiles `submission` with the driver, or takes the binary (or the
 /// compile error) from the cache; `true` when it was cached.
 pub(super) fn compile(
@@ -276,16 +288,10 @@ pub(super) fn compile(
     // the digest's bound is built every time.
     let real_dir = std::fs::canonicalize(learner_dir).unwrap_or_else(|_| learner_dir.to_owned());
     let key = super::cache::folder_digest(&real_dir, own, hide).map(|folder| {
-        super::cache::cache_key(&[
-            b"rust: rlib submission, bin driver, every file granted beside it",
-            env!("CARGO_PKG_VERSION").as_bytes(),
+        build_key(
             BUILD_REVISION,
-            version.as_bytes(),
-            edition.as_bytes(),
-            driver.as_bytes(),
-            source.as_bytes(),
-            folder.as_bytes(),
-        ])
+            &[&version, edition, &driver, &source, &folder],
+        )
     });
     let folder = super::cache::cache_folder(env, "rust")?;
     let cached = key.as_ref().map(|key| {
@@ -534,6 +540,34 @@ mod tests {
         assert_eq!(read.into_error(), error);
         let wire: LearnerError = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(wire.unbuilt, None);
+    }
+
+    /// A build or compile error cached by another grader (another version,
+    /// another [`BUILD_REVISION`], or one from before either was in the
+    /// key) is under another name, so it is never served.
+    #[test]
+    fn a_build_cached_by_another_grader_is_under_another_key() {
+        let inputs = [
+            "rustc 1.95.0",
+            "2024",
+            "fn main() {}",
+            "pub struct Router;",
+            "f0",
+        ];
+        let key = build_key(BUILD_REVISION, &inputs);
+        assert_eq!(key, build_key(BUILD_REVISION, &inputs), "the same build");
+        assert_ne!(key, build_key(b"an older revision", &inputs));
+        // The key as graders wrote it before their version and revision
+        // were part of it: the kind, then the inputs alone.
+        let mut parts: Vec<&[u8]> = vec![BUILD_KIND];
+        parts.extend(inputs.iter().map(|input| input.as_bytes()));
+        assert_ne!(key, super::super::cache::cache_key(&parts));
+        // Every input is part of it.
+        for i in 0..inputs.len() {
+            let mut changed = inputs;
+            changed[i] = "something else";
+            assert_ne!(key, build_key(BUILD_REVISION, &changed), "input {i}");
+        }
     }
 
     #[test]

@@ -500,7 +500,7 @@ pub struct Contained {
     /// drops.
     pub group: Option<os::cgroup::Group>,
     /// For a session of learner code, its hold on its phase: to be
-    /// dropped after its cgroup ([`phase`]'s documentation).
+    /// dropped after its cgroup (the `phase` module's documentation).
     pub ticket: Option<PhaseTicket>,
 }
 

@@ -407,6 +407,11 @@ fn a_build_the_machine_failed_is_not_remembered() {
         "not the linker's failure on a full disk: {message}\n{}",
         text(&out.stderr)
     );
+    // Told in rustc's words, not as a call the Router lacks.
+    assert!(
+        !message.contains("does not have what the grader calls"),
+        "{message}"
+    );
     assert_eq!(remembered_errors(&cache), Vec::<PathBuf>::new());
     assert_eq!(artifacts(&cache), Vec::<PathBuf>::new());
     // The tmpfs went with its namespace: nothing was written to the folder

@@ -164,7 +164,13 @@ pub(super) fn compile_error(
         Some(code) => format!("error[{}]: {}", code.code, first.message),
         None => format!("error: {}", first.message),
     };
-    let in_driver = stage == Stage::Driver || span.is_some_and(|s| s.file_name.starts_with(DRIVER));
+    // An error of the driver's stage at no line (the linker failed, an
+    // output could not be written) is told in rustc's own words: it is not
+    // a call the learner's Router lacks. It stays the learner's verdict,
+    // since a crate can make the linker fail on purpose (`#[link(name =
+    // ...)]`), saying whatever it likes.
+    let in_driver = (stage == Stage::Driver && span.is_some())
+        || span.is_some_and(|s| s.file_name.starts_with(DRIVER));
     if in_driver {
         return Ok((
             driver_error(challenge, name, first, &headline),

@@ -144,6 +144,8 @@ fn the_hostile_corpus_is_contained() {
         std::fs::create_dir_all(to.parent().unwrap()).unwrap();
         let bytes = std::fs::read(from).unwrap();
         std::fs::write(&to, &bytes).unwrap();
+        // An executable program stays one.
+        std::fs::set_permissions(&to, std::fs::metadata(from).unwrap().permissions()).unwrap();
         originals.insert(to, bytes);
     };
     let helpers: Vec<PathBuf> = std::fs::read_dir(&corpus)
@@ -420,7 +422,7 @@ fn the_hostile_corpus_is_contained() {
     }
 }
 
-/// What `keeps_state.py` (and its JavaScript sibling) would leave on the
+/// What `keeps_state/router` (and its JavaScript sibling) would leave on the
 /// host if their session's IPC objects and temporary files outlived it.
 fn kept_state() -> Vec<String> {
     let mut kept = Vec::new();

@@ -358,7 +358,7 @@ fn init(
         let _ = os::become_subreaper();
     }
     let drop_to = if root { policy.uid } else { None };
-    if !layers.mount_namespace && !policy.hide.is_empty() {
+    if policy.isolate && !layers.mount_namespace && !policy.hide.is_empty() {
         // What the grants leave to covers would be in sight.
         return fail(format!(
             "cannot hide {} from the program: there is no mount namespace on this machine; \

@@ -452,6 +452,10 @@ impl Environment {
     /// in `/opt`, a class under `/srv` granted with nothing) and the
     /// interpreters'. Each is covered in the session's mount namespace.
     fn protected_beneath(&self, read: &[PathBuf], own: &[PathBuf]) -> Vec<PathBuf> {
+        if !self.options.sandbox {
+            // Nothing is enforced without the sandbox (`--no-sandbox`).
+            return Vec::new();
+        }
         let real = |p: &PathBuf| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
         let protected = self.protected_real.get_or_init(|| {
             let mut all: Vec<PathBuf> = self.options.protected.iter().map(real).collect();

@@ -19,6 +19,7 @@ pub mod key;
 mod second_opinion;
 mod two_phases;
 
+pub use crate::tested::Share;
 use api::api_gap;
 pub use api::{ApiGap, Arity, Evidence, Shape};
 use std::time::Duration;
@@ -172,31 +173,6 @@ pub(crate) type Tie = Option<Vec<String>>;
 /// costs about two backstops a group, not one per case, while a case the
 /// submission answers quickly still passes (it takes a little of the
 /// shared time, and a tenth of the limit is plenty for it).
-/// A case under a group's shared time gets at least its limit divided by
-/// this of CPU time...
-const SHARE_FLOOR: u32 = 10;
-/// ... and this many times that of wall-clock time: more than its CPU
-/// time, so that a busy case is stopped by its CPU time, not by the wall.
-const SHARE_WALL: u32 = 2;
-
-/// A case's share of the time its group shares: its CPU time limit and
-/// its wall-clock deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Share {
-    pub cpu: Duration,
-    pub wall: Duration,
-}
-
-impl Share {
-    /// The least share a case of a group whose limit is `limit` gets.
-    pub fn least(limit: Duration) -> Share {
-        let cpu = limit / SHARE_FLOOR;
-        Share {
-            cpu,
-            wall: cpu * SHARE_WALL,
-        }
-    }
-}
 
 #[derive(Debug, Default)]
 pub(crate) struct GroupClock {

@@ -172,7 +172,7 @@ impl Submission {
 
 /// The Router `submission`'s source declares, for a language whose driver
 /// cannot list it (Rust's is built from the challenge's signatures).
-pub fn declared_shape(submission: &Submission) -> Option<crate::grade::Shape> {
+pub fn declared_shape(submission: &Submission) -> Option<crate::protocol::Shape> {
     match submission.language {
         Language::Rust => rust::declared_shape(&submission.absolute),
         _ => None,

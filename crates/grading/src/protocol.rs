@@ -5,6 +5,7 @@
 use crate::unbuilt::Unbuilt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// The protocol version the drivers and executables speak.
 pub const PROTOCOL: u64 = 1;
@@ -413,5 +414,37 @@ mod tests {
             assert_eq!(serde_json::to_value(&error).unwrap()["type"], json!(name));
             assert_eq!(error.kind.to_string(), name);
         }
+    }
+}
+
+/// What a submission's Router looks like, as its driver lists it or its
+/// source declares it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Its public methods.
+    pub methods: Vec<String>,
+    /// The arguments its constructor takes, where known.
+    pub constructor: Option<Arity>,
+    /// The arguments each method takes (not `self`), where known.
+    pub params: BTreeMap<String, Arity>,
+}
+
+impl Shape {
+    /// The shape a driver's hello lists: no shape without methods (a
+    /// `solve` function, or a driver that cannot list them).
+    pub fn of_hello(hello: &Hello) -> Option<Shape> {
+        if hello.methods.is_empty() {
+            return None;
+        }
+        Some(Shape {
+            methods: hello.methods.clone(),
+            constructor: hello.constructor_arity.filter(Arity::is_sound),
+            params: hello
+                .method_arity
+                .iter()
+                .filter(|(name, a)| hello.methods.contains(name) && a.is_sound())
+                .map(|(name, a)| (name.clone(), *a))
+                .collect(),
+        })
     }
 }

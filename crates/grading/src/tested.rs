@@ -32,7 +32,7 @@ pub struct Tested<'c> {
     /// The limit the case ran under when it was its share of the time its
     /// group shares after an earlier case ran past the limit; `None`: its
     /// group's full limit.
-    pub shared_limit: Option<crate::grade::Share>,
+    pub shared_limit: Option<Share>,
     /// The second opinion's replay of a case that passed here, when it
     /// failed under another hash seed: the test is judged by it.
     pub in_another_run: Option<Box<Tested<'c>>>,
@@ -53,5 +53,31 @@ impl Tested<'_> {
     /// Wall-clock time of the case in milliseconds.
     pub fn time_ms(&self) -> u64 {
         self.time.as_millis() as u64
+    }
+}
+
+/// A case under a group's shared time gets at least its limit divided by
+/// this of CPU time...
+const SHARE_FLOOR: u32 = 10;
+/// ... and this many times that of wall-clock time: more than its CPU
+/// time, so that a busy case is stopped by its CPU time, not by the wall.
+const SHARE_WALL: u32 = 2;
+
+/// A case's share of the time its group shares: its CPU time limit and
+/// its wall-clock deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    pub cpu: Duration,
+    pub wall: Duration,
+}
+
+impl Share {
+    /// The least share a case of a group whose limit is `limit` gets.
+    pub fn least(limit: Duration) -> Share {
+        let cpu = limit / SHARE_FLOOR;
+        Share {
+            cpu,
+            wall: cpu * SHARE_WALL,
+        }
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::challenge::Challenge;
 use reference::{Effect, Kind, ModelSpec, Signature};
-use std::collections::BTreeMap;
 
 /// A Router that lacks some of the challenge's operations, or whose shape
 /// is another challenge's.
@@ -88,19 +87,7 @@ fn counted_arguments(n: usize) -> String {
     format!("{n} argument{}", if n == 1 { "" } else { "s" })
 }
 
-/// What a submission's Router looks like, as its driver lists it or its
-/// source declares it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shape {
-    /// Its public methods.
-    pub methods: Vec<String>,
-    /// The arguments its constructor takes, where known.
-    pub constructor: Option<Arity>,
-    /// The arguments each method takes (not `self`), where known.
-    pub params: BTreeMap<String, Arity>,
-}
-
-pub use crate::protocol::Arity;
+pub use crate::protocol::{Arity, Shape};
 
 /// A challenge's shape: its constructor's arguments and its operations
 /// with theirs.
@@ -167,26 +154,6 @@ fn parameter(kind: Kind, effect: Option<Effect>) -> &'static str {
         (Kind::Weight, _) => "weight",
         (Kind::Names, _) => "nodes",
         (Kind::WeightedNames, _) => "pairs",
-    }
-}
-
-impl Shape {
-    /// The shape a driver's hello lists: no shape without methods (a
-    /// `solve` function, or a driver that cannot list them).
-    pub fn of_hello(hello: &crate::protocol::Hello) -> Option<Shape> {
-        if hello.methods.is_empty() {
-            return None;
-        }
-        Some(Shape {
-            methods: hello.methods.clone(),
-            constructor: hello.constructor_arity.filter(Arity::is_sound),
-            params: hello
-                .method_arity
-                .iter()
-                .filter(|(name, a)| hello.methods.contains(name) && a.is_sound())
-                .map(|(name, a)| (name.clone(), *a))
-                .collect(),
-        })
     }
 }
 

@@ -4,7 +4,7 @@
 //! challenge does not build, and says nothing of itself).
 
 use super::{code_and_depth, is_ident};
-use crate::grade::{Arity, Shape};
+use crate::protocol::{Arity, Shape};
 use std::path::Path;
 
 /// The largest source read for its shape.

@@ -11,6 +11,7 @@ mod builds;
 mod challenge_files;
 mod class_layouts;
 mod class_mistakes;
+mod classroom50;
 mod cli;
 mod course_challenges;
 mod examples;

@@ -13,6 +13,7 @@ mod class_layouts;
 mod class_mistakes;
 mod classroom50;
 mod cli;
+mod codio;
 mod course_challenges;
 mod examples;
 mod fair_time;

@@ -53,6 +53,10 @@ pub enum Command {
     /// Grade one submission as PrairieLearn's external grader: ROOT/student
     /// into ROOT/results/results.json
     Prairielearn(PrairielearnArgs),
+    /// Grade the checkout it runs in as Classroom 50's autograder: ROOT
+    /// into ROOT/result.json (classroom50/result/v1) and
+    /// ROOT/release-body.md, the learner's report on standard output
+    Classroom50(Classroom50Args),
     /// Grade a results folder's submissions again, against the suite and
     /// grader of now, and show which students change; --apply replaces
     /// the results
@@ -475,6 +479,28 @@ pub struct PrairielearnArgs {
 
     /// Run submissions without namespaces, Landlock or a dropped uid
     /// (rlimits still apply), where the container allows none
+    #[arg(long)]
+    pub no_sandbox: bool,
+
+    /// Where compiled and transpiled submissions are cached
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// Arguments of `grader classroom50`.
+#[derive(Debug, clap::Args)]
+pub struct Classroom50Args {
+    /// The student's checkout, where result.json is written (the
+    /// runner's working folder)
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+
+    /// The challenge
+    #[arg(long, short, value_name = "ID", default_value = grading::challenge::DEFAULT_CHALLENGE)]
+    pub challenge: String,
+
+    /// Run submissions without namespaces, Landlock or a dropped uid
+    /// (rlimits still apply), where the runner allows none
     #[arg(long)]
     pub no_sandbox: bool,
 

@@ -1,6 +1,7 @@
 //! What each command does, returning data for `main` to map to an exit code.
 
 mod authoring;
+mod classroom50;
 mod prairielearn;
 mod rejudge;
 
@@ -80,7 +81,10 @@ pub fn run(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 /// read no such files.
 fn undone(command: &Command) -> Option<&'static str> {
     match command {
-        Command::Grade(_) | Command::Watch(_) | Command::Prairielearn(_) => Some("graded"),
+        Command::Grade(_)
+        | Command::Watch(_)
+        | Command::Prairielearn(_)
+        | Command::Classroom50(_) => Some("graded"),
         Command::Rejudge(_) => Some("rejudged"),
         Command::Audit(args) if !args.limits.is_empty() => Some("measured"),
         Command::Audit(_) => Some("audited"),
@@ -117,6 +121,7 @@ fn dispatch(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
             merge(args, out)
         }
         Command::Prairielearn(args) => prairielearn::prairielearn(cli, args, out),
+        Command::Classroom50(args) => classroom50::classroom50(cli, args, out),
         Command::Rejudge(args) => rejudge::rejudge(cli, args, out),
         Command::Compare(args) => {
             refuse_challenges(cli, "compare", "it reads only the reports it is given")?;
@@ -148,10 +153,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
     let results = args.results.as_deref().map(absolute_path).transpose()?;
     // Gradescope shows the student what results.json says, and nothing
-    // when there is none: whatever the upload holds, it gets one.
+    // when there is none: whatever the upload holds, it gets one (and so
+    // does Codio's request).
     let gradescope = output
         .as_deref()
-        .filter(|_| args.format == Format::Gradescope);
+        .filter(|_| matches!(args.format, Format::Gradescope | Format::Codio));
     if let Some(file) = gradescope
         && let [upload] = args.paths.as_slice()
         && upload.is_dir()
@@ -159,7 +165,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     {
         let found = prairielearn::listing(upload)?;
         let expected = grading::lang::entry_names();
-        ungraded(file, &report::Ungraded::NoEntryFile { found, expected })?;
+        ungraded(
+            args.format,
+            file,
+            &report::Ungraded::NoEntryFile { found, expected },
+        )?;
         return Ok(if args.exit_zero {
             Status::Passed
         } else {
@@ -181,7 +191,11 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         (Err(e), Some(file)) => {
             // Said here too, for the message Gradescope shows.
             let e = e.undone("graded");
-            ungraded(file, &report::Ungraded::Grader(error_chain(&e)))?;
+            ungraded(
+                args.format,
+                file,
+                &report::Ungraded::Grader(error_chain(&e)),
+            )?;
             return Err(e);
         }
         (Err(e), None) => return Err(e),
@@ -215,11 +229,15 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
     )
 }
 
-/// Writes Gradescope's results.json at `file` for an upload not graded.
-fn ungraded(file: &std::path::Path, why: &report::Ungraded) -> Result<(), Error> {
+/// Writes Gradescope's results.json (or Codio's request body, for `format`)
+/// at `file` for an upload not graded.
+fn ungraded(format: Format, file: &std::path::Path, why: &report::Ungraded) -> Result<(), Error> {
     let mut bytes = Vec::new();
-    report::render_gradescope_ungraded(why, &mut bytes)
-        .map_err(Error::io(format!("cannot write {}", file.display())))?;
+    match format {
+        Format::Codio => report::render_codio_ungraded(why, &mut bytes),
+        _ => report::render_gradescope_ungraded(why, &mut bytes),
+    }
+    .map_err(Error::io(format!("cannot write {}", file.display())))?;
     grading::fsutil::write_atomically(file, &bytes)
 }
 
@@ -632,6 +650,7 @@ fn single(format: Format) -> Option<&'static str> {
     match format {
         Format::Gradescope => Some("gradescope"),
         Format::Prairielearn => Some("prairielearn"),
+        Format::Codio => Some("codio"),
         _ => None,
     }
 }

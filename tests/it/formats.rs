@@ -348,9 +348,12 @@ fn a_learner_report_holds_no_hidden_case_data_in_any_format() {
     };
     for format in Format::value_variants() {
         let name = format.to_possible_value().unwrap().get_name().to_owned();
-        // Gradescope's and PrairieLearn's results describe one submission
+        // Gradescope's, PrairieLearn's and Codio's results describe one submission
         // at a time.
-        let single = matches!(format, Format::Gradescope | Format::Prairielearn);
+        let single = matches!(
+            format,
+            Format::Gradescope | Format::Prairielearn | Format::Codio
+        );
         let runs: Vec<Vec<&str>> = if single {
             submissions.iter().map(|s| vec![*s]).collect()
         } else {

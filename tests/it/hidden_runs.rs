@@ -74,7 +74,11 @@ fn graded(dir: &Path, paths: &[PathBuf], extra: &[&str]) -> (Value, Duration, St
     for format in Format::value_variants() {
         let one = serde_json::from_str::<Value>(&text)
             .is_ok_and(|r| r["submissions"].as_array().is_some_and(|s| s.len() == 1));
-        if matches!(format, Format::Gradescope | Format::Prairielearn) && !one {
+        if matches!(
+            format,
+            Format::Gradescope | Format::Prairielearn | Format::Codio
+        ) && !one
+        {
             continue;
         }
         let name = format.to_possible_value().unwrap().get_name().to_owned();

@@ -18,12 +18,13 @@ use serde_json::Value;
 use std::process::Output;
 
 /// Every format, with the name its snapshots carry.
-const FORMATS: [(Format, &str); 8] = [
+const FORMATS: [(Format, &str); 9] = [
     (Format::Human, "human"),
     (Format::Json, "json"),
     (Format::Junit, "junit"),
     (Format::Gradescope, "gradescope"),
     (Format::Prairielearn, "prairielearn"),
+    (Format::Codio, "codio"),
     (Format::Ctrf, "ctrf"),
     (Format::Github, "github"),
     (Format::Html, "html"),
@@ -461,6 +462,49 @@ fn prairielearn_reports() {
         }
         report_settings(&format!("{name}.json as PrairieLearn's results.json"))
             .bind(|| insta::assert_snapshot!(format!("{name}__prairielearn"), text));
+    }
+}
+
+#[test]
+fn codio_reports() {
+    // A request per submission, its fields decoded to be read.
+    let decode = |s: &str| {
+        let mut out = Vec::new();
+        let mut bytes = s.bytes();
+        while let Some(b) = bytes.next() {
+            match b {
+                b'+' => out.push(b' '),
+                b'%' => {
+                    let hex: String = [bytes.next().unwrap(), bytes.next().unwrap()]
+                        .iter()
+                        .map(|&b| b as char)
+                        .collect();
+                    out.push(u8::from_str_radix(&hex, 16).unwrap());
+                }
+                b => out.push(b),
+            }
+        }
+        String::from_utf8(out).unwrap()
+    };
+    for (name, report) in fixtures() {
+        let mut text = String::new();
+        for (i, submission) in report.submissions.iter().enumerate() {
+            let alone = Report {
+                submissions: vec![submission.clone()],
+                ..report.clone()
+            };
+            let body = rendered(&alone, Format::Codio);
+            assert!(body.len() <= 1_000_000, "{name}");
+            if report.submissions.len() > 1 {
+                text.push_str(&format!("# submission {}: {}\n", i + 1, submission.name));
+            }
+            for field in body.split('&') {
+                let (key, value) = field.split_once('=').unwrap();
+                text.push_str(&format!("{key}: {}\n", decode(value)));
+            }
+        }
+        report_settings(&format!("{name}.json as Codio's partial points request"))
+            .bind(|| insta::assert_snapshot!(format!("{name}__codio"), text));
     }
 }
 

@@ -8,6 +8,8 @@ pub mod authoring;
 pub mod cause;
 pub mod changes;
 pub mod class;
+pub mod classroom50;
+mod codio;
 pub mod contract;
 mod ctrf;
 pub mod entry;
@@ -27,6 +29,7 @@ pub mod text;
 pub mod unbuilt;
 mod watch;
 
+pub use codio::{render_codio, render_codio_ungraded};
 pub use ctrf::render_ctrf;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::{render_gradescope, render_gradescope_ungraded};
@@ -59,6 +62,9 @@ pub enum Format {
     Gradescope,
     /// PrairieLearn's external-grading results.json, for one submission.
     Prairielearn,
+    /// Codio's partial points: the form-encoded request body for
+    /// `$CODIO_PARTIAL_POINTS_V2_URL`, for one submission.
+    Codio,
     /// Common Test Report Format JSON.
     Ctrf,
     /// GitHub Actions annotations, the human report, and a step summary.
@@ -79,6 +85,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         Format::Junit => render_junit(report, out),
         Format::Gradescope => render_gradescope(report, out),
         Format::Prairielearn => render_prairielearn(report, out),
+        Format::Codio => render_codio(report, out),
         Format::Ctrf => render_ctrf(report, out),
         Format::Github => render_github(report, out),
         Format::Html => render_html(report, out),

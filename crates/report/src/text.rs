@@ -375,6 +375,47 @@ pub fn hash_steps(step: &crate::contract::HashStep) -> String {
     }
 }
 
+/// A moment in UTC, to the second, as a calendar writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Utc {
+    /// The year, e.g. 2026.
+    pub year: i64,
+    /// The month, 1 to 12.
+    pub month: i64,
+    /// The day of the month, from 1.
+    pub day: i64,
+    /// The hour, 0 to 23.
+    pub hour: u64,
+    /// The minute, 0 to 59.
+    pub minute: u64,
+    /// The second, 0 to 59.
+    pub second: u64,
+}
+
+impl Utc {
+    /// The moment `secs` seconds after the Unix epoch.
+    pub fn of_secs(secs: u64) -> Utc {
+        let (days, rest) = ((secs / 86_400) as i64, secs % 86_400);
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let doe = z.rem_euclid(146_097);
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        Utc {
+            year: yoe + era * 400 + i64::from(month <= 2),
+            month,
+            day,
+            hour: rest / 3600,
+            minute: rest % 3600 / 60,
+            second: rest % 60,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

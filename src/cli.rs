@@ -202,6 +202,12 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
 
+    /// Grade the groups in DIR as well as the challenge's own (or
+    /// --tests'): hidden tests kept out of the learners' repository.
+    /// Repeatable; a group found in two folders is refused
+    #[arg(long, value_name = "DIR")]
+    pub add_tests: Vec<PathBuf>,
+
     /// CPU time per case in milliseconds, for every group without a larger
     /// limit of its own in challenge.toml (a case that waits is stopped by
     /// the wall clock at 3 times it, at least it plus 5 s); a value below
@@ -253,6 +259,7 @@ impl GradingArgs {
         GradingArgs {
             challenge,
             tests: None,
+            add_tests: Vec::new(),
             time_limit: None,
             memory_limit: None,
             output_limit: None,
@@ -286,6 +293,7 @@ impl GradingArgs {
         let GradingArgs {
             challenge,
             tests,
+            add_tests,
             // The limits, each by its flag: `limits()` lists them.
             time_limit: _,
             memory_limit: _,
@@ -302,6 +310,9 @@ impl GradingArgs {
             if let Some(path) = path {
                 args.extend([flag.into(), path.into()]);
             }
+        }
+        for dir in add_tests {
+            args.extend(["--add-tests".into(), dir.into()]);
         }
         for (limit, value) in self.limits() {
             let flag = limit.flag().expect("a limit given by its flag");

@@ -248,6 +248,7 @@ fn graded(
     let Setup {
         root,
         tests,
+        add_tests,
         cache_dir,
         challenge,
         mut suite,
@@ -287,6 +288,7 @@ fn graded(
     let limits = challenge.config.limits.with(&args.grading.limits());
     let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
+    protected.extend(add_tests);
     protected.extend(
         submissions
             .iter()
@@ -422,6 +424,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     ))?;
     let grading = GradingArgs {
         tests: setup.tests,
+        add_tests: setup.add_tests,
         cache_dir: Some(setup.cache_dir),
         ..args.grading.clone()
     };
@@ -504,6 +507,7 @@ enum Challenges<'a> {
 struct Setup {
     root: challenge::Root,
     tests: Option<std::path::PathBuf>,
+    add_tests: Vec<std::path::PathBuf>,
     cache_dir: std::path::PathBuf,
     challenge: Challenge,
     suite: challenge::Suite,
@@ -533,6 +537,11 @@ fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Re
 /// challenge, its suite, and the suite's expected files.
 fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
+    let add_tests = args
+        .add_tests
+        .iter()
+        .map(|d| absolute_path(d))
+        .collect::<Result<Vec<_>, _>>()?;
     let cache_dir = absolute_path(
         &args
             .cache_dir
@@ -546,12 +555,13 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     root.dir = absolute_path(&root.dir)?;
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
-    let suite = challenge.load_suite(&dir, own)?;
+    let suite = challenge.load_suite_adding(&dir, own, &add_tests)?;
     // A wrong expected file stops the run before anyone is graded by it.
     grading::author::check_expected(&challenge, &suite)?;
     Ok(Setup {
         root,
         tests,
+        add_tests,
         cache_dir,
         challenge,
         suite,

@@ -121,6 +121,10 @@ fn grading_options_are_passed_on_as_they_were_given() {
         "hrw-top",
         "--tests",
         "t d",
+        "--add-tests",
+        "hidden",
+        "--add-tests",
+        "more hidden",
         "--time-limit",
         "1000",
         "--memory-limit",
@@ -154,6 +158,7 @@ fn grading_options_are_passed_on_as_they_were_given() {
     // Every option was set in the first: none is left at its default.
     let full = grading(every);
     assert!(full.tests.is_some() && full.cache_dir.is_some() && full.no_sandbox);
+    assert_eq!(full.add_tests.len(), 2);
     assert!(
         [full.time_limit, full.memory_limit, full.output_limit]
             .iter()

@@ -56,10 +56,13 @@ pub struct Challenge {
     pub operations: Vec<&'static Signature>,
 }
 
-/// A set of test groups, from a challenge's `tests/` or a `--tests` folder.
+/// A set of test groups, from a challenge's `tests/` or a `--tests` folder,
+/// with those of the `--add-tests` folders.
 #[derive(Debug)]
 pub struct Suite {
     pub dir: PathBuf,
+    /// The folders whose groups were added to `dir`'s, in the order given.
+    pub added: Vec<PathBuf>,
     pub groups: Vec<Group>,
     /// The unit scores are counted in, as 1/`denominator` of a point: the
     /// least common multiple of the groups' test counts, so that every
@@ -221,6 +224,77 @@ impl Challenge {
             Some(dir) => (dir.to_owned(), false),
             None => (self.tests_dir(), true),
         }
+    }
+
+    /// Loads the suite in `dir` (as [`Challenge::load_suite`]) with the
+    /// groups of every folder in `added` graded besides its own, each
+    /// folder read as a `--tests` folder is. A group is in one folder: one
+    /// found in two is refused, naming both, since its weight would be
+    /// shared with cases its author never counted, and cases added to a
+    /// visible group would be shown as visible.
+    pub fn load_suite_adding(
+        &self,
+        dir: &Path,
+        own: bool,
+        added: &[PathBuf],
+    ) -> Result<Suite, Error> {
+        let mut suite = self.load_suite(dir, own)?;
+        let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        for extra in added {
+            if let Some(earlier) = std::iter::once(&suite.dir)
+                .chain(&suite.added)
+                .find(|d| same(d, extra))
+            {
+                return Err(Error::Usage(format!(
+                    "--add-tests {}: this folder is already graded (as {}); give each tests folder once",
+                    extra.display(),
+                    earlier.display()
+                )));
+            }
+            let more = self.load_suite(extra, false)?;
+            for group in more.groups {
+                if let Some(there) = suite.groups.iter().find(|g| g.name == group.name) {
+                    let folder = |g: &Group| {
+                        g.cases
+                            .first()
+                            .and_then(|c| c.path.parent())
+                            .map_or_else(String::new, |p| p.display().to_string())
+                    };
+                    return Err(Error::Usage(format!(
+                        "group `{}` is in two tests folders, {} and {}: a group's cases are kept in one folder (its weight is shared by all its cases, and its visibility is challenge.toml's, whatever folder they come from); move them into one, or into the folder of another declared group",
+                        group.name,
+                        folder(there),
+                        folder(&group)
+                    )));
+                }
+                suite.groups.push(group);
+            }
+            suite.added.push(extra.clone());
+        }
+        if added.is_empty() {
+            return Ok(suite);
+        }
+        // Declared groups first, in challenge.toml's order, as in one folder.
+        suite.groups.sort_by_key(|g| {
+            (
+                self.config
+                    .groups
+                    .iter()
+                    .position(|c| c.name == g.name)
+                    .unwrap_or(usize::MAX),
+                g.name.clone(),
+            )
+        });
+        suite.denominator = denominator(&suite.groups).ok_or_else(|| {
+            Error::Usage(format!(
+                "the groups of {} and the folders added to it hold test counts whose scores cannot be kept exact (their least common multiple times the total weight passes 2^53); split the cases into groups of fewer distinct sizes",
+                dir.display()
+            ))
+        })?;
+        Ok(suite)
     }
 
     /// Loads the suite in `dir`: subfolders are groups, and case files
@@ -415,6 +489,7 @@ impl Challenge {
         };
         Ok(Suite {
             dir: dir.to_owned(),
+            added: Vec::new(),
             groups,
             denominator,
         })

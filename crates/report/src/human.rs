@@ -46,7 +46,8 @@ pub fn render_human_with(
     writeln!(
         out,
         "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
-        report.challenge, report.tests_dir
+        report.challenge,
+        report.tests_from()
     )?;
     if let Some(source) = &report.challenges {
         writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;

@@ -359,11 +359,20 @@ mod tests {
     fn annotation_paths_are_relative_to_the_workspace_under_it() {
         let ws = Some(Path::new("/home/runner/work/course/course"));
         let at = |p| in_workspace(p, ws);
-        assert_eq!(at("/home/runner/work/course/course/class/ada/router.py"), "class/ada/router.py");
+        assert_eq!(
+            at("/home/runner/work/course/course/class/ada/router.py"),
+            "class/ada/router.py"
+        );
         // Outside it, or the workspace itself, or no workspace: as it was.
         assert_eq!(at("/tmp/class/ada.py"), "/tmp/class/ada.py");
-        assert_eq!(at("/home/runner/work/course/course2/ada.py"), "/home/runner/work/course/course2/ada.py");
-        assert_eq!(at("/home/runner/work/course/course"), "/home/runner/work/course/course");
+        assert_eq!(
+            at("/home/runner/work/course/course2/ada.py"),
+            "/home/runner/work/course/course2/ada.py"
+        );
+        assert_eq!(
+            at("/home/runner/work/course/course"),
+            "/home/runner/work/course/course"
+        );
         assert_eq!(in_workspace("/w/ada.py", None), "/w/ada.py");
         assert_eq!(in_workspace("/w/ada.py", Some(Path::new("w"))), "/w/ada.py");
     }

@@ -20,8 +20,52 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub challenges: Option<PathBuf>,
 
+    /// When to colour output for people: `auto` colours a terminal unless
+    /// NO_COLOR is set, or anything when FORCE_COLOR or CLICOLOR_FORCE is
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+
+    /// Show no progress and no notes of the files written on standard
+    /// error (warnings and errors stay); the report is unchanged
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// When output for people is coloured (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// NO_COLOR, then FORCE_COLOR and CLICOLOR_FORCE, then whether the
+    /// output is a terminal decide
+    Auto,
+    /// Always, whatever the environment says
+    Always,
+    /// Never, whatever the environment says
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour whatever the output is, in `env`'s words (a
+    /// variable's value by name): the flag, then NO_COLOR, then
+    /// FORCE_COLOR or CLICOLOR_FORCE; `None` leaves it to the output
+    /// (a terminal, and not `TERM=dumb`). A variable set to the empty
+    /// string is not set (no-color.org, force-color.org), and
+    /// CLICOLOR_FORCE=0 forces nothing.
+    pub fn forced(self, env: impl Fn(&str) -> Option<String>) -> Option<bool> {
+        let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+        match self {
+            ColorWhen::Always => Some(true),
+            ColorWhen::Never => Some(false),
+            ColorWhen::Auto if set("NO_COLOR") => Some(false),
+            ColorWhen::Auto if set("FORCE_COLOR") => Some(true),
+            ColorWhen::Auto if env("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") => {
+                Some(true)
+            }
+            ColorWhen::Auto => None,
+        }
+    }
 }
 
 /// The grader's commands.

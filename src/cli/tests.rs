@@ -180,3 +180,31 @@ fn the_readmes_set_up_commands_are_the_ones_ci_runs() {
     let manifest = std::fs::read_to_string(root.join("submissions/expected.toml")).unwrap();
     assert!(manifest.contains("path = \"python/correct_class.py\"\nverdict = \"accepted\""));
 }
+
+#[test]
+fn colour_is_decided_by_the_flag_then_no_color_then_force_color() {
+    use super::ColorWhen::{self, Always, Auto, Never};
+    let with = |vars: &[(&str, &str)], when: ColorWhen| {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        when.forced(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+    };
+    assert_eq!(with(&[], Auto), None);
+    assert_eq!(
+        with(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")], Auto),
+        Some(false)
+    );
+    assert_eq!(with(&[("NO_COLOR", "1")], Always), Some(true));
+    assert_eq!(with(&[("FORCE_COLOR", "1")], Never), Some(false));
+    assert_eq!(with(&[("FORCE_COLOR", "1")], Auto), Some(true));
+    assert_eq!(with(&[("CLICOLOR_FORCE", "1")], Auto), Some(true));
+    // Set but empty is not set; CLICOLOR_FORCE=0 forces nothing.
+    assert_eq!(
+        with(&[("NO_COLOR", ""), ("FORCE_COLOR", "1")], Auto),
+        Some(true)
+    );
+    assert_eq!(with(&[("FORCE_COLOR", "")], Auto), None);
+    assert_eq!(with(&[("CLICOLOR_FORCE", "0")], Auto), None);
+}

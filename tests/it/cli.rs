@@ -547,3 +547,80 @@ fn a_rustc_that_fails_is_a_fault_that_says_what_rustc_said() {
         "{stderr}"
     );
 }
+
+/// The samples alone: a suite that grades in a moment.
+const SAMPLES: &str = "challenges/rendezvous-router/tests/sample";
+
+/// The human report of a failing submission, with `args` before `grade`
+/// and `env` set, colour variables cleared first: whether it is coloured
+/// (standard output is a pipe here, never a terminal).
+fn coloured(args: &[&str], env: &[(&str, &str)]) -> bool {
+    let mut command = grader();
+    for var in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+        command.env_remove(var);
+    }
+    let out = output(
+        command
+            .args(args)
+            .args(["grade", "--tests", SAMPLES])
+            .arg("submissions/python/double_colon.py")
+            .envs(env.iter().copied()),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    out.stdout.contains(&0x1b)
+}
+
+#[test]
+fn colour_follows_the_flag_then_no_color_then_force_color() {
+    assert!(!coloured(&[], &[]), "a pipe is not coloured");
+    assert!(coloured(&["--color", "always"], &[]));
+    assert!(coloured(&["--color=always"], &[("NO_COLOR", "1")]));
+    assert!(!coloured(&["--color", "never"], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!coloured(&[], &[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]));
+    assert!(!coloured(&[], &[("FORCE_COLOR", "")]));
+}
+
+#[test]
+fn quiet_keeps_progress_and_notes_off_stderr_and_the_report_whole() {
+    let dir = tempdir();
+    let report = dir.path().join("report.json");
+    let gradebook = dir.path().join("grades.csv");
+    let run = |quiet: &[&str]| {
+        let out = output(
+            grader()
+                .args(["grade", "--tests", SAMPLES])
+                .args(["--format", "json", "--output"])
+                .arg(&report)
+                .arg("--gradebook")
+                .arg(&gradebook)
+                .args(quiet)
+                .args([
+                    "submissions/python/double_colon.py",
+                    "submissions/python/correct_class.py",
+                ]),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        (
+            text(&out.stderr),
+            report["submissions"].as_array().unwrap().len(),
+        )
+    };
+    let (loud, graded) = run(&[]);
+    assert!(
+        loud.contains("[2/2] ") && loud.contains("wrote the gradebook"),
+        "{loud}"
+    );
+    for quiet in [&["-q"][..], &["--quiet"]] {
+        let (stderr, graded_quietly) = run(quiet);
+        assert_eq!(stderr, "", "{quiet:?}");
+        assert_eq!(graded_quietly, graded);
+    }
+    // A usage error is still told.
+    let out = output(grader().args(["-q", "grade", "--shard", "5/4", "x.py"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.is_empty());
+}

@@ -252,6 +252,13 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub add_tests: Vec<PathBuf>,
 
+    /// Run only the tests GROUP or GROUP/NAME selects (globs of `*` and
+    /// `?`; repeatable): a partial run, whose score is no grade (refused
+    /// with --gradebook, --results and the gradescope and prairielearn
+    /// formats)
+    #[arg(long, value_name = "GROUP[/NAME]")]
+    pub only: Vec<String>,
+
     /// CPU time per case in milliseconds, for every group without a larger
     /// limit of its own in challenge.toml (a case that waits is stopped by
     /// the wall clock at 3 times it, at least it plus 5 s); a value below
@@ -304,6 +311,7 @@ impl GradingArgs {
             challenge,
             tests: None,
             add_tests: Vec::new(),
+            only: Vec::new(),
             time_limit: None,
             memory_limit: None,
             output_limit: None,
@@ -338,6 +346,7 @@ impl GradingArgs {
             challenge,
             tests,
             add_tests,
+            only,
             // The limits, each by its flag: `limits()` lists them.
             time_limit: _,
             memory_limit: _,
@@ -357,6 +366,9 @@ impl GradingArgs {
         }
         for dir in add_tests {
             args.extend(["--add-tests".into(), dir.into()]);
+        }
+        for pattern in only {
+            args.extend(["--only".into(), pattern.into()]);
         }
         for (limit, value) in self.limits() {
             let flag = limit.flag().expect("a limit given by its flag");

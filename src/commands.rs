@@ -143,6 +143,17 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    if !args.grading.only.is_empty() {
+        let grade = match (single(args.format), &args.gradebook, &args.results) {
+            (Some(format), _, _) => Some(format!("--format {format}")),
+            (_, Some(_), _) => Some("--gradebook".to_owned()),
+            (_, _, Some(_)) => Some("--results".to_owned()),
+            _ => None,
+        };
+        if let Some(what) = grade {
+            return Err(partial_refused(&what));
+        }
+    }
     let output = args.output.as_deref().map(absolute_path).transpose()?;
     let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
@@ -555,7 +566,8 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     root.dir = absolute_path(&root.dir)?;
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
-    let suite = challenge.load_suite_adding(&dir, own, &add_tests)?;
+    let mut suite = challenge.load_suite_adding(&dir, own, &add_tests)?;
+    suite.select(&args.only)?;
     // A wrong expected file stops the run before anyone is graded by it.
     grading::author::check_expected(&challenge, &suite)?;
     Ok(Setup {
@@ -619,6 +631,16 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         reports.push((path.clone(), read_report(path)?));
     }
     let merged = batch::merge(reports)?;
+    if !merged.only.is_empty() {
+        let grade = match (single(args.format), &args.gradebook) {
+            (Some(format), _) => Some(format!("--format {format}")),
+            (_, Some(_)) => Some("--gradebook".to_owned()),
+            _ => None,
+        };
+        if let Some(what) = grade {
+            return Err(partial_refused(&what));
+        }
+    }
     if let Some(format) = single(args.format).filter(|_| merged.submissions.len() != 1) {
         return Err(Error::Usage(format!(
             "--format {format} describes one submission (its results.json), and the merged report has {}; merge to json, or pass one submission's report",
@@ -634,6 +656,14 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         &report::HumanOptions::default(),
         out,
     )
+}
+
+/// The refusal of `what` (a gradebook, a platform's results) for a run of
+/// the tests `--only` selects, whose score is not a grade.
+fn partial_refused(what: &str) -> Error {
+    Error::Usage(format!(
+        "{what} records grades, and --only grades part of the suite (its score is of the tests selected, not a grade); grade the whole suite for it"
+    ))
 }
 
 /// The name of `format` when it describes one submission (a platform's

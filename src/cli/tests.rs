@@ -125,6 +125,8 @@ fn grading_options_are_passed_on_as_they_were_given() {
         "hidden",
         "--add-tests",
         "more hidden",
+        "--only",
+        "edge/*",
         "--time-limit",
         "1000",
         "--memory-limit",
@@ -159,6 +161,7 @@ fn grading_options_are_passed_on_as_they_were_given() {
     let full = grading(every);
     assert!(full.tests.is_some() && full.cache_dir.is_some() && full.no_sandbox);
     assert_eq!(full.add_tests.len(), 2);
+    assert_eq!(full.only, ["edge/*"]);
     assert!(
         [full.time_limit, full.memory_limit, full.output_limit]
             .iter()

@@ -624,3 +624,125 @@ fn quiet_keeps_progress_and_notes_off_stderr_and_the_report_whole() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!out.stderr.is_empty());
 }
+
+#[test]
+fn only_runs_the_tests_it_selects_and_says_the_run_is_partial() {
+    let names = |args: &[&str]| -> (Value, Vec<String>) {
+        let out = output(
+            grader()
+                .args(["grade", "--format", "json"])
+                .args(args)
+                .arg("submissions/python/correct_class.py"),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let tests = report["submissions"][0]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}/{}",
+                    t["group"].as_str().unwrap(),
+                    t["name"].as_str().unwrap()
+                )
+            })
+            .collect();
+        (report, tests)
+    };
+    let (report, tests) = names(&["--only", "sample/*-2-*", "--only", "edge/single-n?de"]);
+    assert_eq!(
+        tests,
+        [
+            "sample/sample-2-removing-a-node-only-moves-its-keys",
+            "edge/single-node"
+        ]
+    );
+    assert_eq!(
+        report["only"],
+        serde_json::json!(["sample/*-2-*", "edge/single-n?de"])
+    );
+    let (_, edge) = names(&["--only", "edge"]);
+    let on_disk = std::fs::read_dir(root().join("challenges/rendezvous-router/tests/edge"))
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".expected.json")
+        })
+        .count();
+    assert_eq!(edge.len(), on_disk);
+    assert!(edge.iter().all(|t| t.starts_with("edge/")));
+    // The human report says the run is partial.
+    let out = output(grader().args([
+        "grade",
+        "--only",
+        "edge",
+        "submissions/python/correct_class.py",
+    ]));
+    assert!(
+        text(&out.stdout).contains("only edge: a partial run"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn only_refuses_a_selection_of_nothing_and_a_partial_grade() {
+    let dir = tempdir();
+    let refused = |args: &[&str]| -> String {
+        let out = output(
+            grader()
+                .current_dir(root())
+                .arg("grade")
+                .args(args)
+                .arg("submissions/python/correct_class.py"),
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        text(&out.stderr)
+    };
+    let none = refused(&["--only", "nosuch"]);
+    assert!(
+        none.contains("--only nosuch selects no test") && none.contains("edge"),
+        "{none}"
+    );
+    let test = refused(&["--only", "edge/nosuch"]);
+    assert!(
+        test.contains("the tests of edge are") && test.contains("single-node"),
+        "{test}"
+    );
+    let gradebook = dir.path().join("grades.csv");
+    let results = dir.path().join("results");
+    for (flag, value) in [
+        ("--gradebook", gradebook.to_str().unwrap()),
+        ("--results", results.to_str().unwrap()),
+        ("--format", "gradescope"),
+        ("--format", "prairielearn"),
+    ] {
+        let why = refused(&["--only", "edge", flag, value]);
+        assert!(why.contains("--only grades part of the suite"), "{why}");
+    }
+    assert!(!gradebook.exists() && !results.exists());
+    // Nor does merging partial reports make a gradebook of them.
+    let partial = dir.path().join("partial.json");
+    let out = output(
+        grader()
+            .args(["grade", "--only", "edge", "--format", "json", "--output"])
+            .arg(&partial)
+            .arg("submissions/python/correct_class.py"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = output(
+        grader()
+            .arg("merge")
+            .arg("--gradebook")
+            .arg(&gradebook)
+            .arg(&partial),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--only grades part of the suite"));
+    assert!(!gradebook.exists());
+}

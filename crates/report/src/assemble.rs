@@ -34,6 +34,7 @@ pub fn report(
             .iter()
             .map(|d| d.display().to_string())
             .collect(),
+        only: grading.suite.only.clone(),
         started_at_ms: grading.started_at_ms,
         // A learner's run ends with its last visible phase: the time the
         // hidden phases took could spell what their cases held.

@@ -41,6 +41,11 @@ pub struct Report {
     /// (`--add-tests`), in the order given; absent when none were.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub added_tests: Vec<String>,
+    /// The patterns that selected the tests run (`--only`): a partial
+    /// run, whose scores are of those tests alone; absent for the whole
+    /// suite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<String>,
     /// When grading started, in milliseconds since the epoch.
     pub started_at_ms: u64,
     /// When grading finished, in milliseconds since the epoch.

@@ -21,6 +21,9 @@ pub struct RunKey {
     /// The `--add-tests` folders (none in keys made before they existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     added_tests: Vec<String>,
+    /// The `--only` patterns (none in keys made before they existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    only: Vec<String>,
     audience: Audience,
     /// A hash of challenge.toml as loaded and of every case with its
     /// expected answers and its group's weight, scoring and visibility.
@@ -68,6 +71,7 @@ impl RunKey {
                 .iter()
                 .map(|d| d.display().to_string())
                 .collect(),
+            only: grading.suite.only.clone(),
             audience: grading.audience,
             suite: hex(&suite),
             time_limits_ms: grading

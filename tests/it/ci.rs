@@ -677,3 +677,43 @@ fn the_readmes_ci_commands_run_as_written() {
     assert!(ok, "{log}");
     check_gradebook(&repo.join("gradebook.csv"), &repo);
 }
+
+#[test]
+fn a_rejudge_grades_the_added_tests_again() {
+    let dir = tempdir();
+    course(dir.path());
+    let results = dir.path().join("results");
+    let out = grade_in(
+        dir.path(),
+        &[
+            "--add-tests",
+            "hidden-tests",
+            "--format",
+            "json",
+            "--results",
+            results.to_str().unwrap(),
+            "submissions/",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let graded: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(graded["added_tests"].as_array().unwrap().len(), 1);
+    // Nothing changed, so no student changes: the hidden group is graded
+    // again, not dropped.
+    let out = output(
+        grader()
+            .current_dir(dir.path())
+            .args(["rejudge", "--format", "json", "--results"])
+            .arg(&results),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let changes: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(changes["students"], serde_json::json!([]), "{changes}");
+    assert_eq!(changes["unchanged"], 3, "{changes}");
+}

@@ -574,7 +574,7 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
     for (path, report) in iter {
         for (what, a, b) in [
             ("challenge", &merged.challenge, &report.challenge),
-            ("tests", &merged.tests_dir, &report.tests_dir),
+            ("tests", &merged.tests_from(), &report.tests_from()),
             (
                 "run settings (suite, limits, audience or grader version)",
                 &merged.run_key,

@@ -20,8 +20,52 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub challenges: Option<PathBuf>,
 
+    /// When to colour output for people: `auto` colours a terminal unless
+    /// NO_COLOR is set, or anything when FORCE_COLOR or CLICOLOR_FORCE is
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+
+    /// Show no progress and no notes of the files written on standard
+    /// error (warnings and errors stay); the report is unchanged
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// When output for people is coloured (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// NO_COLOR, then FORCE_COLOR and CLICOLOR_FORCE, then whether the
+    /// output is a terminal decide
+    Auto,
+    /// Always, whatever the environment says
+    Always,
+    /// Never, whatever the environment says
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour whatever the output is, in `env`'s words (a
+    /// variable's value by name): the flag, then NO_COLOR, then
+    /// FORCE_COLOR or CLICOLOR_FORCE; `None` leaves it to the output
+    /// (a terminal, and not `TERM=dumb`). A variable set to the empty
+    /// string is not set (no-color.org, force-color.org), and
+    /// CLICOLOR_FORCE=0 forces nothing.
+    pub fn forced(self, env: impl Fn(&str) -> Option<String>) -> Option<bool> {
+        let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+        match self {
+            ColorWhen::Always => Some(true),
+            ColorWhen::Never => Some(false),
+            ColorWhen::Auto if set("NO_COLOR") => Some(false),
+            ColorWhen::Auto if set("FORCE_COLOR") => Some(true),
+            ColorWhen::Auto if env("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") => {
+                Some(true)
+            }
+            ColorWhen::Auto => None,
+        }
+    }
 }
 
 /// The grader's commands.
@@ -206,6 +250,19 @@ pub struct GradingArgs {
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
 
+    /// Grade the groups in DIR as well as the challenge's own (or
+    /// --tests'): hidden tests kept out of the learners' repository.
+    /// Repeatable; a group found in two folders is refused
+    #[arg(long, value_name = "DIR")]
+    pub add_tests: Vec<PathBuf>,
+
+    /// Run only the tests GROUP or GROUP/NAME selects (globs of `*` and
+    /// `?`; repeatable): a partial run, whose score is no grade (refused
+    /// with --gradebook, --results and the gradescope and prairielearn
+    /// formats)
+    #[arg(long, value_name = "GROUP[/NAME]")]
+    pub only: Vec<String>,
+
     /// CPU time per case in milliseconds, for every group without a larger
     /// limit of its own in challenge.toml (a case that waits is stopped by
     /// the wall clock at 3 times it, at least it plus 5 s); a value below
@@ -257,6 +314,8 @@ impl GradingArgs {
         GradingArgs {
             challenge,
             tests: None,
+            add_tests: Vec::new(),
+            only: Vec::new(),
             time_limit: None,
             memory_limit: None,
             output_limit: None,
@@ -290,6 +349,8 @@ impl GradingArgs {
         let GradingArgs {
             challenge,
             tests,
+            add_tests,
+            only,
             // The limits, each by its flag: `limits()` lists them.
             time_limit: _,
             memory_limit: _,
@@ -306,6 +367,12 @@ impl GradingArgs {
             if let Some(path) = path {
                 args.extend([flag.into(), path.into()]);
             }
+        }
+        for dir in add_tests {
+            args.extend(["--add-tests".into(), dir.into()]);
+        }
+        for pattern in only {
+            args.extend(["--only".into(), pattern.into()]);
         }
         for (limit, value) in self.limits() {
             let flag = limit.flag().expect("a limit given by its flag");

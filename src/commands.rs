@@ -148,6 +148,17 @@ fn refuse_challenges(cli: &Cli, command: &str, why: &str) -> Result<(), Error> {
 }
 
 fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    if !args.grading.only.is_empty() {
+        let grade = match (single(args.format), &args.gradebook, &args.results) {
+            (Some(format), _, _) => Some(format!("--format {format}")),
+            (_, Some(_), _) => Some("--gradebook".to_owned()),
+            (_, _, Some(_)) => Some("--results".to_owned()),
+            _ => None,
+        };
+        if let Some(what) = grade {
+            return Err(partial_refused(&what));
+        }
+    }
     let output = args.output.as_deref().map(absolute_path).transpose()?;
     let gradebook = args.gradebook.as_deref().map(absolute_path).transpose()?;
     check_outputs(args.format, output.as_deref(), gradebook.as_deref())?;
@@ -266,6 +277,7 @@ fn graded(
     let Setup {
         root,
         tests,
+        add_tests,
         cache_dir,
         challenge,
         mut suite,
@@ -305,6 +317,7 @@ fn graded(
     let limits = challenge.config.limits.with(&args.grading.limits());
     let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
+    protected.extend(add_tests);
     protected.extend(
         submissions
             .iter()
@@ -440,6 +453,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     ))?;
     let grading = GradingArgs {
         tests: setup.tests,
+        add_tests: setup.add_tests,
         cache_dir: Some(setup.cache_dir),
         ..args.grading.clone()
     };
@@ -522,6 +536,7 @@ enum Challenges<'a> {
 struct Setup {
     root: challenge::Root,
     tests: Option<std::path::PathBuf>,
+    add_tests: Vec<std::path::PathBuf>,
     cache_dir: std::path::PathBuf,
     challenge: Challenge,
     suite: challenge::Suite,
@@ -551,6 +566,11 @@ fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Re
 /// challenge, its suite, and the suite's expected files.
 fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let tests = args.tests.as_deref().map(absolute_path).transpose()?;
+    let add_tests = args
+        .add_tests
+        .iter()
+        .map(|d| absolute_path(d))
+        .collect::<Result<Vec<_>, _>>()?;
     let cache_dir = absolute_path(
         &args
             .cache_dir
@@ -564,12 +584,14 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     root.dir = absolute_path(&root.dir)?;
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(tests.as_deref());
-    let suite = challenge.load_suite(&dir, own)?;
+    let mut suite = challenge.load_suite_adding(&dir, own, &add_tests)?;
+    suite.select(&args.only)?;
     // A wrong expected file stops the run before anyone is graded by it.
     grading::author::check_expected(&challenge, &suite)?;
     Ok(Setup {
         root,
         tests,
+        add_tests,
         cache_dir,
         challenge,
         suite,
@@ -627,6 +649,16 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         reports.push((path.clone(), read_report(path)?));
     }
     let merged = batch::merge(reports)?;
+    if !merged.only.is_empty() {
+        let grade = match (single(args.format), &args.gradebook) {
+            (Some(format), _) => Some(format!("--format {format}")),
+            (_, Some(_)) => Some("--gradebook".to_owned()),
+            _ => None,
+        };
+        if let Some(what) = grade {
+            return Err(partial_refused(&what));
+        }
+    }
     if let Some(format) = single(args.format).filter(|_| merged.submissions.len() != 1) {
         return Err(Error::Usage(format!(
             "--format {format} describes one submission (its results.json), and the merged report has {}; merge to json, or pass one submission's report",
@@ -642,6 +674,14 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> Result<Status, Error> {
         &report::HumanOptions::default(),
         out,
     )
+}
+
+/// The refusal of `what` (a gradebook, a platform's results) for a run of
+/// the tests `--only` selects, whose score is not a grade.
+fn partial_refused(what: &str) -> Error {
+    Error::Usage(format!(
+        "{what} records grades, and --only grades part of the suite (its score is of the tests selected, not a grade); grade the whole suite for it"
+    ))
 }
 
 /// The name of `format` when it describes one submission (a platform's

@@ -28,6 +28,14 @@ fn main() -> ExitCode {
             });
         }
     };
+    // Decided once, before any stream is made: every stream asks it.
+    let env = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
+    anstream::ColorChoice::write_global(match cli.color.forced(env) {
+        Some(true) => anstream::ColorChoice::Always,
+        Some(false) => anstream::ColorChoice::Never,
+        None => anstream::ColorChoice::Auto,
+    });
+    report::progress::set_quiet(cli.quiet);
     let mut out = anstream::stdout().lock();
     match commands::run(&cli, &mut out) {
         Ok(status) => {

@@ -237,6 +237,8 @@ fn changed_by(field: &str) -> String {
         "grader" => "the grader's version",
         "challenge" => "--challenge",
         "tests_dir" => "--tests",
+        "added_tests" => "--add-tests",
+        "only" => "--only",
         "audience" => "--audience",
         "time_limits_ms" => "--time-limit (or challenge.toml's time_ms), in ms per group,",
         "memory_bytes" => "--memory-limit (or challenge.toml's memory_mb), in bytes,",

@@ -121,6 +121,12 @@ fn grading_options_are_passed_on_as_they_were_given() {
         "hrw-top",
         "--tests",
         "t d",
+        "--add-tests",
+        "hidden",
+        "--add-tests",
+        "more hidden",
+        "--only",
+        "edge/*",
         "--time-limit",
         "1000",
         "--memory-limit",
@@ -154,6 +160,8 @@ fn grading_options_are_passed_on_as_they_were_given() {
     // Every option was set in the first: none is left at its default.
     let full = grading(every);
     assert!(full.tests.is_some() && full.cache_dir.is_some() && full.no_sandbox);
+    assert_eq!(full.add_tests.len(), 2);
+    assert_eq!(full.only, ["edge/*"]);
     assert!(
         [full.time_limit, full.memory_limit, full.output_limit]
             .iter()
@@ -174,4 +182,32 @@ fn the_readmes_set_up_commands_are_the_ones_ci_runs() {
     assert!(readme.contains(&format!("cargo run --release -- grade {example}")));
     let manifest = std::fs::read_to_string(root.join("submissions/expected.toml")).unwrap();
     assert!(manifest.contains("path = \"python/correct_class.py\"\nverdict = \"accepted\""));
+}
+
+#[test]
+fn colour_is_decided_by_the_flag_then_no_color_then_force_color() {
+    use super::ColorWhen::{self, Always, Auto, Never};
+    let with = |vars: &[(&str, &str)], when: ColorWhen| {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        when.forced(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+    };
+    assert_eq!(with(&[], Auto), None);
+    assert_eq!(
+        with(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")], Auto),
+        Some(false)
+    );
+    assert_eq!(with(&[("NO_COLOR", "1")], Always), Some(true));
+    assert_eq!(with(&[("FORCE_COLOR", "1")], Never), Some(false));
+    assert_eq!(with(&[("FORCE_COLOR", "1")], Auto), Some(true));
+    assert_eq!(with(&[("CLICOLOR_FORCE", "1")], Auto), Some(true));
+    // Set but empty is not set; CLICOLOR_FORCE=0 forces nothing.
+    assert_eq!(
+        with(&[("NO_COLOR", ""), ("FORCE_COLOR", "1")], Auto),
+        Some(true)
+    );
+    assert_eq!(with(&[("FORCE_COLOR", "")], Auto), None);
+    assert_eq!(with(&[("CLICOLOR_FORCE", "0")], Auto), None);
 }

@@ -56,7 +56,9 @@ pub(super) fn publish(
             let name = clap::ValueEnum::to_possible_value(&format)
                 .map(|v| v.get_name().to_owned())
                 .unwrap_or_default();
-            eprintln!("wrote the {name} report to {}", path.display());
+            if !report::progress::quiet() {
+                eprintln!("wrote the {name} report to {}", path.display());
+            }
         }
         None => quiet_broken_pipe(match format {
             Format::Human => report::render_human_with(report, human, out),
@@ -74,7 +76,9 @@ pub(super) fn publish(
             path,
             &report::gradebook::render_gradebook(report, json),
         )?;
-        eprintln!("wrote the gradebook to {}", path.display());
+        if !report::progress::quiet() {
+            eprintln!("wrote the gradebook to {}", path.display());
+        }
     }
     // The report is out, with every submission the grader failed on
     // recorded as such; the run still ends as the grader's fault (exit 3),

@@ -26,6 +26,9 @@ struct Recorded {
     challenges: Option<PathBuf>,
     challenge: String,
     tests: Option<PathBuf>,
+    /// The `--add-tests` folders, in the order given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    add_tests: Vec<PathBuf>,
     audience: Audience,
     time_limit: Option<u64>,
     memory_limit: Option<u64>,
@@ -77,6 +80,12 @@ pub(super) fn record(
             .as_deref()
             .map(super::absolute_path)
             .transpose()?,
+        add_tests: args
+            .grading
+            .add_tests
+            .iter()
+            .map(|d| super::absolute_path(d))
+            .collect::<Result<_, _>>()?,
         audience,
         time_limit: args.grading.time_limit,
         memory_limit: args.grading.memory_limit,
@@ -146,6 +155,7 @@ fn grade_args(recorded: Recorded, args: &RejudgeArgs) -> (GradeArgs, Vec<Part>) 
         ..GradeArgs::of(
             GradingArgs {
                 tests: recorded.tests,
+                add_tests: recorded.add_tests,
                 time_limit: recorded.time_limit,
                 memory_limit: recorded.memory_limit,
                 output_limit: recorded.output_limit,
@@ -381,6 +391,7 @@ mod tests {
             challenges: None,
             challenge: "rendezvous-router".into(),
             tests: None,
+            add_tests: Vec::new(),
             audience: Audience::Instructor,
             time_limit: None,
             memory_limit: None,

@@ -547,3 +547,202 @@ fn a_rustc_that_fails_is_a_fault_that_says_what_rustc_said() {
         "{stderr}"
     );
 }
+
+/// The samples alone: a suite that grades in a moment.
+const SAMPLES: &str = "challenges/rendezvous-router/tests/sample";
+
+/// The human report of a failing submission, with `args` before `grade`
+/// and `env` set, colour variables cleared first: whether it is coloured
+/// (standard output is a pipe here, never a terminal).
+fn coloured(args: &[&str], env: &[(&str, &str)]) -> bool {
+    let mut command = grader();
+    for var in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "CLICOLOR"] {
+        command.env_remove(var);
+    }
+    let out = output(
+        command
+            .args(args)
+            .args(["grade", "--tests", SAMPLES])
+            .arg("submissions/python/double_colon.py")
+            .envs(env.iter().copied()),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    out.stdout.contains(&0x1b)
+}
+
+#[test]
+fn colour_follows_the_flag_then_no_color_then_force_color() {
+    assert!(!coloured(&[], &[]), "a pipe is not coloured");
+    assert!(coloured(&["--color", "always"], &[]));
+    assert!(coloured(&["--color=always"], &[("NO_COLOR", "1")]));
+    assert!(!coloured(&["--color", "never"], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("FORCE_COLOR", "1")]));
+    assert!(coloured(&[], &[("CLICOLOR_FORCE", "1")]));
+    assert!(!coloured(&[], &[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]));
+    assert!(!coloured(&[], &[("FORCE_COLOR", "")]));
+}
+
+#[test]
+fn quiet_keeps_progress_and_notes_off_stderr_and_the_report_whole() {
+    let dir = tempdir();
+    let report = dir.path().join("report.json");
+    let gradebook = dir.path().join("grades.csv");
+    let run = |quiet: &[&str]| {
+        let out = output(
+            grader()
+                .args(["grade", "--tests", SAMPLES])
+                .args(["--format", "json", "--output"])
+                .arg(&report)
+                .arg("--gradebook")
+                .arg(&gradebook)
+                .args(quiet)
+                .args([
+                    "submissions/python/double_colon.py",
+                    "submissions/python/correct_class.py",
+                ]),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let report: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+        (
+            text(&out.stderr),
+            report["submissions"].as_array().unwrap().len(),
+        )
+    };
+    let (loud, graded) = run(&[]);
+    assert!(
+        loud.contains("[2/2] ") && loud.contains("wrote the gradebook"),
+        "{loud}"
+    );
+    for quiet in [&["-q"][..], &["--quiet"]] {
+        let (stderr, graded_quietly) = run(quiet);
+        assert_eq!(stderr, "", "{quiet:?}");
+        assert_eq!(graded_quietly, graded);
+    }
+    // A usage error is still told.
+    let out = output(grader().args(["-q", "grade", "--shard", "5/4", "x.py"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.is_empty());
+}
+
+#[test]
+fn only_runs_the_tests_it_selects_and_says_the_run_is_partial() {
+    let names = |args: &[&str]| -> (Value, Vec<String>) {
+        let out = output(
+            grader()
+                .args(["grade", "--format", "json"])
+                .args(args)
+                .arg("submissions/python/correct_class.py"),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let tests = report["submissions"][0]["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                format!(
+                    "{}/{}",
+                    t["group"].as_str().unwrap(),
+                    t["name"].as_str().unwrap()
+                )
+            })
+            .collect();
+        (report, tests)
+    };
+    let (report, tests) = names(&["--only", "sample/*-2-*", "--only", "edge/single-n?de"]);
+    assert_eq!(
+        tests,
+        [
+            "sample/sample-2-removing-a-node-only-moves-its-keys",
+            "edge/single-node"
+        ]
+    );
+    assert_eq!(
+        report["only"],
+        serde_json::json!(["sample/*-2-*", "edge/single-n?de"])
+    );
+    let (_, edge) = names(&["--only", "edge"]);
+    let on_disk = std::fs::read_dir(root().join("challenges/rendezvous-router/tests/edge"))
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".expected.json")
+        })
+        .count();
+    assert_eq!(edge.len(), on_disk);
+    assert!(edge.iter().all(|t| t.starts_with("edge/")));
+    // The human report says the run is partial.
+    let out = output(grader().args([
+        "grade",
+        "--only",
+        "edge",
+        "submissions/python/correct_class.py",
+    ]));
+    assert!(
+        text(&out.stdout).contains("only edge: a partial run"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn only_refuses_a_selection_of_nothing_and_a_partial_grade() {
+    let dir = tempdir();
+    let refused = |args: &[&str]| -> String {
+        let out = output(
+            grader()
+                .current_dir(root())
+                .arg("grade")
+                .args(args)
+                .arg("submissions/python/correct_class.py"),
+        );
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        text(&out.stderr)
+    };
+    let none = refused(&["--only", "nosuch"]);
+    assert!(
+        none.contains("--only nosuch selects no test") && none.contains("edge"),
+        "{none}"
+    );
+    let test = refused(&["--only", "edge/nosuch"]);
+    assert!(
+        test.contains("the tests of edge are") && test.contains("single-node"),
+        "{test}"
+    );
+    let gradebook = dir.path().join("grades.csv");
+    let results = dir.path().join("results");
+    for (flag, value) in [
+        ("--gradebook", gradebook.to_str().unwrap()),
+        ("--results", results.to_str().unwrap()),
+        ("--format", "gradescope"),
+        ("--format", "prairielearn"),
+    ] {
+        let why = refused(&["--only", "edge", flag, value]);
+        assert!(why.contains("--only grades part of the suite"), "{why}");
+    }
+    assert!(!gradebook.exists() && !results.exists());
+    // Nor does merging partial reports make a gradebook of them.
+    let partial = dir.path().join("partial.json");
+    let out = output(
+        grader()
+            .args(["grade", "--only", "edge", "--format", "json", "--output"])
+            .arg(&partial)
+            .arg("submissions/python/correct_class.py"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = output(
+        grader()
+            .arg("merge")
+            .arg("--gradebook")
+            .arg(&gradebook)
+            .arg(&partial),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--only grades part of the suite"));
+    assert!(!gradebook.exists());
+}

@@ -9,6 +9,7 @@ mod batch_inputs;
 mod bounds;
 mod builds;
 mod challenge_files;
+mod ci;
 mod class_layouts;
 mod class_mistakes;
 mod classroom50;

@@ -56,10 +56,16 @@ pub struct Challenge {
     pub operations: Vec<&'static Signature>,
 }
 
-/// A set of test groups, from a challenge's `tests/` or a `--tests` folder.
+/// A set of test groups, from a challenge's `tests/` or a `--tests` folder,
+/// with those of the `--add-tests` folders.
 #[derive(Debug)]
 pub struct Suite {
     pub dir: PathBuf,
+    /// The folders whose groups were added to `dir`'s, in the order given.
+    pub added: Vec<PathBuf>,
+    /// The patterns the cases were selected by (`--only`); empty for the
+    /// whole suite.
+    pub only: Vec<String>,
     pub groups: Vec<Group>,
     /// The unit scores are counted in, as 1/`denominator` of a point: the
     /// least common multiple of the groups' test counts, so that every
@@ -80,6 +86,68 @@ pub struct Group {
 }
 
 impl Suite {
+    /// Keeps the cases `patterns` select (`GROUP` or `GROUP/NAME`, each
+    /// part a glob of `*` and `?`), and the groups holding any. A pattern
+    /// that selects nothing is refused, naming what there is.
+    pub fn select(&mut self, patterns: &[String]) -> Result<(), Error> {
+        if patterns.is_empty() {
+            return Ok(());
+        }
+        let selects = |pattern: &str, case: &Case| match pattern.split_once('/') {
+            Some((group, name)) => glob(group, &case.group) && glob(name, &case.name),
+            None => glob(pattern, &case.group),
+        };
+        for pattern in patterns {
+            if !self.cases().any(|c| selects(pattern, c)) {
+                let group = pattern.split_once('/').map_or(pattern.as_str(), |(g, _)| g);
+                let there: Vec<String> = match self
+                    .groups
+                    .iter()
+                    .filter(|g| glob(group, &g.name))
+                    .collect::<Vec<_>>()
+                {
+                    groups if groups.is_empty() => vec![format!(
+                        "the groups are {}",
+                        self.groups
+                            .iter()
+                            .map(|g| g.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )],
+                    groups => groups
+                        .iter()
+                        .map(|g| {
+                            format!(
+                                "the tests of {} are {}",
+                                g.name,
+                                g.cases
+                                    .iter()
+                                    .map(|c| c.name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        })
+                        .collect(),
+                };
+                return Err(Error::Usage(format!(
+                    "--only {pattern} selects no test ({}); give a group (edge), a group and a test (edge/single-node), or globs of them (edge/*-node)",
+                    there.join("; ")
+                )));
+            }
+        }
+        for group in &mut self.groups {
+            group
+                .cases
+                .retain(|c| patterns.iter().any(|p| selects(p, c)));
+        }
+        self.groups.retain(|g| !g.cases.is_empty());
+        // Fewer tests in a group: each selected one carries more of its
+        // weight, in a unit no larger than the whole suite's.
+        self.denominator = denominator(&self.groups).unwrap_or(self.denominator);
+        self.only = patterns.to_vec();
+        Ok(())
+    }
+
     /// Every case, group by group.
     pub fn cases(&self) -> impl Iterator<Item = &Case> {
         self.groups.iter().flat_map(|g| &g.cases)
@@ -221,6 +289,77 @@ impl Challenge {
             Some(dir) => (dir.to_owned(), false),
             None => (self.tests_dir(), true),
         }
+    }
+
+    /// Loads the suite in `dir` (as [`Challenge::load_suite`]) with the
+    /// groups of every folder in `added` graded besides its own, each
+    /// folder read as a `--tests` folder is. A group is in one folder: one
+    /// found in two is refused, naming both, since its weight would be
+    /// shared with cases its author never counted, and cases added to a
+    /// visible group would be shown as visible.
+    pub fn load_suite_adding(
+        &self,
+        dir: &Path,
+        own: bool,
+        added: &[PathBuf],
+    ) -> Result<Suite, Error> {
+        let mut suite = self.load_suite(dir, own)?;
+        let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => a == b,
+        };
+        for extra in added {
+            if let Some(earlier) = std::iter::once(&suite.dir)
+                .chain(&suite.added)
+                .find(|d| same(d, extra))
+            {
+                return Err(Error::Usage(format!(
+                    "--add-tests {}: this folder is already graded (as {}); give each tests folder once",
+                    extra.display(),
+                    earlier.display()
+                )));
+            }
+            let more = self.load_suite(extra, false)?;
+            for group in more.groups {
+                if let Some(there) = suite.groups.iter().find(|g| g.name == group.name) {
+                    let folder = |g: &Group| {
+                        g.cases
+                            .first()
+                            .and_then(|c| c.path.parent())
+                            .map_or_else(String::new, |p| p.display().to_string())
+                    };
+                    return Err(Error::Usage(format!(
+                        "group `{}` is in two tests folders, {} and {}: a group's cases are kept in one folder (its weight is shared by all its cases, and its visibility is challenge.toml's, whatever folder they come from); move them into one, or into the folder of another declared group",
+                        group.name,
+                        folder(there),
+                        folder(&group)
+                    )));
+                }
+                suite.groups.push(group);
+            }
+            suite.added.push(extra.clone());
+        }
+        if added.is_empty() {
+            return Ok(suite);
+        }
+        // Declared groups first, in challenge.toml's order, as in one folder.
+        suite.groups.sort_by_key(|g| {
+            (
+                self.config
+                    .groups
+                    .iter()
+                    .position(|c| c.name == g.name)
+                    .unwrap_or(usize::MAX),
+                g.name.clone(),
+            )
+        });
+        suite.denominator = denominator(&suite.groups).ok_or_else(|| {
+            Error::Usage(format!(
+                "the groups of {} and the folders added to it hold test counts whose scores cannot be kept exact (their least common multiple times the total weight passes 2^53); split the cases into groups of fewer distinct sizes",
+                dir.display()
+            ))
+        })?;
+        Ok(suite)
     }
 
     /// Loads the suite in `dir`: subfolders are groups, and case files
@@ -415,6 +554,8 @@ impl Challenge {
         };
         Ok(Suite {
             dir: dir.to_owned(),
+            added: Vec::new(),
+            only: Vec::new(),
             groups,
             denominator,
         })
@@ -498,6 +639,31 @@ fn unread(entry: &walkdir::DirEntry) -> Option<String> {
     None
 }
 
+/// Whether `text` matches `pattern`, whose `*` stands for any run of
+/// characters and `?` for one.
+fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    // The classic two-pointer match, backtracking to the last `*`.
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < t.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == t[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == '*')
+}
+
 /// The least common multiple of the non-empty groups' test counts, if the
 /// whole suite's points counted in its units stay below 2^53 (exact in
 /// every JSON reader).
@@ -523,4 +689,17 @@ fn denominator(groups: &[Group]) -> Option<u64> {
 
 fn list_ids(root: &Path) -> Vec<String> {
     ids(root).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod glob_tests {
+    use super::glob;
+
+    #[test]
+    fn globs_match_whole_names() {
+        assert!(glob("edge", "edge") && !glob("edge", "edges") && !glob("edg", "edge"));
+        assert!(glob("*-node", "single-node") && glob("*", "") && glob("e?ge", "edge"));
+        assert!(glob("a*b*c", "aXbYbZc") && !glob("a*b*c", "aXbYbZ"));
+        assert!(glob("non-*-keys", "non-ascii-keys") && glob("**", "x"));
+    }
 }

@@ -28,6 +28,13 @@ pub fn report(
         limits: Some(limits_in_force(grading)),
         audience: grading.audience.into(),
         tests_dir: grading.suite.dir.display().to_string(),
+        added_tests: grading
+            .suite
+            .added
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect(),
+        only: grading.suite.only.clone(),
         started_at_ms: grading.started_at_ms,
         // A learner's run ends with its last visible phase: the time the
         // hidden phases took could spell what their cases held.

@@ -37,6 +37,15 @@ pub struct Report {
     pub audience: Audience,
     /// The folder the tests came from.
     pub tests_dir: String,
+    /// The folders whose groups were graded besides `tests_dir`'s
+    /// (`--add-tests`), in the order given; absent when none were.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added_tests: Vec<String>,
+    /// The patterns that selected the tests run (`--only`): a partial
+    /// run, whose scores are of those tests alone; absent for the whole
+    /// suite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<String>,
     /// When grading started, in milliseconds since the epoch.
     pub started_at_ms: u64,
     /// When grading finished, in milliseconds since the epoch.
@@ -54,6 +63,16 @@ pub struct Report {
 }
 
 impl Report {
+    /// The folders the tests came from, for people: `tests_dir`, then
+    /// each added folder after a `+`.
+    pub fn tests_from(&self) -> String {
+        std::iter::once(&self.tests_dir)
+            .chain(&self.added_tests)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
     /// Whether every test of every submission was accepted.
     pub fn all_passed(&self) -> bool {
         self.submissions

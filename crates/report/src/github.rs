@@ -6,14 +6,27 @@
 use super::Report;
 use crate::contract::Verdict;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 /// Error annotations GitHub shows per step; more are dropped silently.
 pub const MAX_ANNOTATIONS: usize = 10;
 /// The step summary's size limit (1 MiB), with room to spare.
 const SUMMARY_LIMIT: usize = 1000 * 1024;
 
-/// Writes annotations and the human report to `out`.
+/// Writes annotations and the human report to `out`, each annotation's
+/// file relative to `$GITHUB_WORKSPACE` when it is set.
 pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let workspace = std::env::var_os("GITHUB_WORKSPACE").map(PathBuf::from);
+    render_github_in(report, workspace.as_deref(), out)
+}
+
+/// [`render_github`] for a workflow whose repository is checked out at
+/// `workspace`.
+fn render_github_in(
+    report: &Report,
+    workspace: Option<&Path>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     // One annotation per failing student, their first failing test: a
     // class's annotations must not all go to its first students. With more
     // failing students than GitHub shows, they are chosen evenly over the
@@ -34,7 +47,8 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         let (s, t) = failing[i];
         // The path is the learner's (their folder's name): shown as every
         // report shows it, so that no control character reaches the log.
-        let mut properties = format!("file={}", property(&super::text::visible(&s.path)));
+        let file = in_workspace(&s.path, workspace);
+        let mut properties = format!("file={}", property(&super::text::visible(&file)));
         if let Some(line) = t.error.as_ref().and_then(|e| e.line) {
             properties.push_str(&format!(",line={line}"));
         }
@@ -83,6 +97,36 @@ pub fn render_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "::stop-commands::{token}")?;
     super::render_human(report, out)?;
     writeln!(out, "::{token}::")
+}
+
+/// `path` as GitHub attaches an annotation to a file of the repository:
+/// relative to the workspace it was checked out in, when it is under it
+/// (an absolute path attaches to nothing). A report's path is as given,
+/// absolute (a rejudged class, `$GITHUB_WORKSPACE/class`) or relative to
+/// the folder the grader ran in (a step's `working-directory`); the
+/// workspace may be reached through a link, so both are also compared
+/// resolved. A path outside the workspace is kept as it is.
+fn in_workspace(path: &str, workspace: Option<&Path>) -> String {
+    let Some(workspace) = workspace.filter(|w| w.is_absolute()) else {
+        return path.to_owned();
+    };
+    let Ok(absolute) = std::path::absolute(path) else {
+        return path.to_owned();
+    };
+    let relative = |path: &Path, workspace: &Path| {
+        path.strip_prefix(workspace)
+            .ok()
+            .filter(|r| !r.as_os_str().is_empty())
+            .map(|r| r.to_string_lossy().into_owned())
+    };
+    let resolved = || {
+        let workspace = std::fs::canonicalize(workspace).ok()?;
+        let path = std::fs::canonicalize(&absolute).ok()?;
+        relative(&path, &workspace)
+    };
+    relative(&absolute, workspace)
+        .or_else(resolved)
+        .unwrap_or_else(|| path.to_owned())
 }
 
 /// A fresh token for `::stop-commands::`: 128 random bits, in hex.
@@ -290,7 +334,7 @@ mod tests {
             })
             .collect();
         let mut out = Vec::new();
-        render_github(&report, &mut out).unwrap();
+        render_github_in(&report, None, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let annotated: Vec<usize> = text
             .lines()
@@ -309,6 +353,28 @@ mod tests {
         assert_eq!(annotated[0], 0, "{annotated:?}");
         assert!(annotated[9] >= 20, "{annotated:?}");
         assert!(text.contains("10 of the 25 failing students, chosen over the class"));
+    }
+
+    #[test]
+    fn annotation_paths_are_relative_to_the_workspace_under_it() {
+        let ws = Some(Path::new("/home/runner/work/course/course"));
+        let at = |p| in_workspace(p, ws);
+        assert_eq!(
+            at("/home/runner/work/course/course/class/ada/router.py"),
+            "class/ada/router.py"
+        );
+        // Outside it, or the workspace itself, or no workspace: as it was.
+        assert_eq!(at("/tmp/class/ada.py"), "/tmp/class/ada.py");
+        assert_eq!(
+            at("/home/runner/work/course/course2/ada.py"),
+            "/home/runner/work/course/course2/ada.py"
+        );
+        assert_eq!(
+            at("/home/runner/work/course/course"),
+            "/home/runner/work/course/course"
+        );
+        assert_eq!(in_workspace("/w/ada.py", None), "/w/ada.py");
+        assert_eq!(in_workspace("/w/ada.py", Some(Path::new("w"))), "/w/ada.py");
     }
 
     #[test]

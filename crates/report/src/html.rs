@@ -75,7 +75,7 @@ fn write_page(report: &Report, page: &mut String) -> std::fmt::Result {
         page,
         "<h1>{} <span class=\"dim\">· tests from {}</span></h1>",
         esc(&report.challenge),
-        esc(&visible(&report.tests_dir))
+        esc(&visible(&report.tests_from()))
     )?;
     if let Some(source) = &report.challenges {
         writeln!(

@@ -46,8 +46,16 @@ pub fn render_human_with(
     writeln!(
         out,
         "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
-        report.challenge, report.tests_dir
+        report.challenge,
+        report.tests_from()
     )?;
+    if !report.only.is_empty() {
+        writeln!(
+            out,
+            "{BAD}only {}: a partial run, its scores are of these tests alone, not grades{BAD:#}",
+            super::text::visible(&report.only.join(", "))
+        )?;
+    }
     if let Some(source) = &report.challenges {
         writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;
     }

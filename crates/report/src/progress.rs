@@ -8,8 +8,23 @@ use super::{Audience, SubmissionReport, TestReport};
 use grading::tested::Tested;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+/// Whether progress and notes on standard error are kept quiet (`-q`).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Keeps progress (the bar, the line per submission, "resuming") and the
+/// notes of files written off standard error from now on: `--quiet`.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 /// How often the bar's clock is redrawn while nothing else changes.
 const TICK: Duration = Duration::from_millis(250);
@@ -50,7 +65,7 @@ impl Progress {
     pub fn start(&self, already: u64) {
         self.counts.lock().unwrap().graded = already;
         let bar = self.bar.get_or_init(|| {
-            std::io::stderr().is_terminal().then(|| {
+            (std::io::stderr().is_terminal() && !quiet()).then(|| {
                 let bar = indicatif::ProgressBar::with_draw_target(
                     Some(self.total * self.cases),
                     indicatif::ProgressDrawTarget::term_like(Box::new(BarTerm(
@@ -70,7 +85,7 @@ impl Progress {
                 bar
             })
         });
-        if already > 0 && bar.is_none() {
+        if already > 0 && bar.is_none() && !quiet() {
             eprintln!("resuming: {already} of {} already graded", self.total);
         }
     }
@@ -111,6 +126,7 @@ impl Progress {
                     report.verdict
                 ));
             }
+            None if quiet() => {}
             None => {
                 let _ = writeln!(
                     std::io::stderr(),

@@ -18,6 +18,12 @@ pub struct RunKey {
     grader: String,
     challenge: String,
     tests_dir: String,
+    /// The `--add-tests` folders (none in keys made before they existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    added_tests: Vec<String>,
+    /// The `--only` patterns (none in keys made before they existed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    only: Vec<String>,
     audience: Audience,
     /// A hash of challenge.toml as loaded and of every case with its
     /// expected answers and its group's weight, scoring and visibility.
@@ -59,6 +65,13 @@ impl RunKey {
             grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
             challenge: grading.challenge.id.clone(),
             tests_dir: grading.suite.dir.display().to_string(),
+            added_tests: grading
+                .suite
+                .added
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect(),
+            only: grading.suite.only.clone(),
             audience: grading.audience,
             suite: hex(&suite),
             time_limits_ms: grading

@@ -32,9 +32,16 @@ pub(super) fn classroom50(
     let root = super::absolute_path(&args.root)?;
     let result = root.join("result.json");
     let body = root.join("release-body.md");
-    // Left by an earlier run, they would be taken for this one's.
+    // Left by an earlier run, they would be taken for this one's; the
+    // names are the runner's, so whatever the student committed there (a
+    // folder, a link: never followed) is removed too, or it would stop
+    // the grading and leave no score.
     for file in [&result, &body] {
-        match std::fs::remove_file(file) {
+        let removed = match std::fs::symlink_metadata(file) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(file),
+            _ => std::fs::remove_file(file),
+        };
+        match removed {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(Error::io(format!("cannot remove {}", file.display()))(e));
             }

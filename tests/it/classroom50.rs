@@ -279,6 +279,41 @@ fn a_grader_fault_leaves_no_result_and_is_no_score() {
 }
 
 #[test]
+fn whatever_the_student_left_at_the_result_names_is_replaced() {
+    // result.json and release-body.md are the runner's names: a folder the
+    // student committed there must not turn their grade into the
+    // runner's error (no score), nor a link write outside the checkout.
+    let dir = tempdir();
+    checkout(dir.path(), &[("router.py", "python/lowest_score.py")]);
+    std::fs::create_dir_all(dir.path().join("result.json/inner")).unwrap();
+    std::fs::write(dir.path().join("result.json/inner/score"), "100").unwrap();
+    let outside = tempdir();
+    let victim = outside.path().join("victim.md");
+    std::fs::write(&victim, "untouched").unwrap();
+    std::os::unix::fs::symlink(&victim, dir.path().join("release-body.md")).unwrap();
+    let out = output(&mut in_checkout(dir.path(), &RUNNER));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (score, max) = check_contract(&read_result(dir.path()), &RUNNER);
+    assert!(score < max);
+    let body = dir.path().join("release-body.md");
+    assert!(std::fs::symlink_metadata(&body).unwrap().is_file());
+    assert!(
+        std::fs::read_to_string(&body)
+            .unwrap()
+            .contains("likely mistake")
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
+
+    // The same for a checkout without a router.
+    let dir = tempdir();
+    checkout(dir.path(), &[("solution.py", "python/correct_class.py")]);
+    std::fs::create_dir_all(dir.path().join("release-body.md")).unwrap();
+    let out = output(&mut in_checkout(dir.path(), &RUNNER));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(check_contract(&read_result(dir.path()), &RUNNER).0, 0);
+}
+
+#[test]
 fn a_checkout_without_router_scores_zero_and_says_the_rename() {
     let dir = tempdir();
     checkout(dir.path(), &[("solution.py", "python/correct_class.py")]);

@@ -281,3 +281,55 @@ fn a_folder_without_router_is_the_learners_zero_with_the_rename() {
         "{feedback}"
     );
 }
+
+#[test]
+fn challenges_a_student_can_plant_are_never_graded_against() {
+    // Codio runs the test in the student's workspace merged with the
+    // secure folder: a course that ships no .guides/secure/challenges
+    // must not have the student's own folder at that path graded against.
+    let work = tempdir();
+    student(work.path(), "python/lowest_score.py");
+    let planted = work
+        .path()
+        .join(".guides/secure/challenges/rendezvous-router");
+    // Any code earns every point of this suite: one case, no operation.
+    let plant = || {
+        std::fs::create_dir_all(planted.join("tests/all")).unwrap();
+        std::fs::write(
+            planted.join("challenge.toml"),
+            "title = \"PLANTED\"\nreference = \"rendezvous-router\"\noperations = [\"route\"]\n\n[[groups]]\nname = \"all\"\nweight = 100\n",
+        )
+        .unwrap();
+        std::fs::write(planted.join("tests/all/t.json"), "[[[\"a\"]],[]]").unwrap();
+        std::fs::write(planted.join("tests/all/t.expected.json"), "[]").unwrap();
+    };
+
+    // The course ships none and says nothing: the built-in ones are never
+    // assumed (a folder planted there would be taken), nothing is sent.
+    let (url, received) = server(200);
+    let mut unset = script(work.path(), Some(&url));
+    unset.env_remove("CHALLENGES");
+    let out = output(&mut unset);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        received.recv_timeout(Duration::from_secs(2)).is_err(),
+        "nothing sent"
+    );
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("Not graded") && said.contains("CHALLENGES="),
+        "{said}"
+    );
+
+    // The built-in ones asked for (CHALLENGES=): the planted folder is not read.
+    plant();
+    let (url, received) = server(200);
+    let out = output(script(work.path(), Some(&url)).env("CHALLENGES", ""));
+    assert_eq!(out.status.code(), Some(0));
+    let request = received.recv_timeout(Duration::from_secs(60)).unwrap();
+    let fields = form(&request.body);
+    let points = &fields.iter().find(|(k, _)| k == "points").unwrap().1;
+    assert_ne!(points, "100");
+    let feedback = &fields.iter().find(|(k, _)| k == "feedback").unwrap().1;
+    assert!(!feedback.contains("PLANTED"), "{feedback}");
+}

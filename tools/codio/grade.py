@@ -16,8 +16,8 @@ docs/ci-and-instructors.md#codio.
 
 Environment, all optional: GRADER (the binary, default `grader`), CHALLENGE
 (default rendezvous-router), CHALLENGES (the course's challenges folder,
-default .guides/secure/challenges of the workspace when it exists, else the
-grader's built-in ones), SUBMISSION (the student's folder or file, default
+default .guides/secure/challenges of the workspace, which must exist; set
+it empty, CHALLENGES=, for the grader's built-in ones), SUBMISSION (the student's folder or file, default
 the workspace), CODIO_WORKSPACE (default /home/codio/workspace).
 """
 
@@ -45,8 +45,14 @@ def grade(body):
     workspace = os.environ.get("CODIO_WORKSPACE", "/home/codio/workspace")
     challenges = os.environ.get("CHALLENGES")
     if challenges is None:
-        secure = os.path.join(workspace, ".guides", "secure", "challenges")
-        challenges = secure if os.path.isdir(secure) else ""
+        # Never the built-in ones for want of this folder: the student's
+        # workspace is merged with .guides/secure, so a folder of theirs
+        # at that path would be graded against when the course ships none.
+        challenges = os.path.join(workspace, ".guides", "secure", "challenges")
+        if not os.path.isdir(challenges):
+            return (f"{challenges} does not exist: copy the course's challenges "
+                    "there, or set CHALLENGES= (empty) to grade with the grader's "
+                    "built-in ones")
     command = [os.environ.get("GRADER", "grader")]
     if challenges:
         command += ["--challenges", os.path.abspath(challenges)]

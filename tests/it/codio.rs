@@ -333,3 +333,73 @@ fn challenges_a_student_can_plant_are_never_graded_against() {
     let feedback = &fields.iter().find(|(k, _)| k == "feedback").unwrap().1;
     assert!(!feedback.contains("PLANTED"), "{feedback}");
 }
+
+/// Whether this process runs as root (as CI does).
+fn is_root() -> bool {
+    text(&output(Command::new("id").arg("-u")).stdout).trim() == "0"
+}
+
+#[test]
+fn the_url_stays_out_of_reach_of_the_students_user_and_the_sandbox_can_be_required() {
+    // The student's code runs as the script's user: a grader stand-in
+    // (as the student's code would, without the sandbox) reads the
+    // script's environment through /proc, and tells what it was run with.
+    let work = tempdir();
+    student(work.path(), "python/correct_class.py");
+    let evidence = tempdir();
+    let mode = |path: &Path, mode: u32| {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    mode(work.path(), 0o755);
+    mode(evidence.path(), 0o777);
+    let spy = evidence.path().join("grader");
+    std::fs::write(
+        &spy,
+        format!(
+            "#!/bin/sh\nout={}\necho \"$@\" > \"$out/args\"\nif tr '\\0' '\\n' < /proc/$PPID/environ > \"$out/environ\" 2>/dev/null; then echo read > \"$out/read\"; fi\nexit 3\n",
+            evidence.path().display()
+        ),
+    )
+    .unwrap();
+    mode(&spy, 0o755);
+    let canary = "http://127.0.0.1:9/canary-url-7f3a";
+    let script = evidence.path().join("grade.py");
+    std::fs::copy(root().join("tools/codio/grade.py"), &script).unwrap();
+    mode(&script, 0o755);
+    // As root every environment is readable: the script runs as nobody,
+    // with the system's python3 (one under root's home is not theirs).
+    let mut command = if is_root() {
+        let mut c = Command::new("setpriv");
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+        ]);
+        c
+    } else {
+        Command::new("python3")
+    };
+    command
+        .arg(&script)
+        .current_dir(work.path())
+        .env("GRADER", &spy)
+        .env("CODIO_WORKSPACE", work.path())
+        .env("CHALLENGES", root().join("challenges"))
+        .env("REQUIRE_SANDBOX", "1")
+        .env("CODIO_PARTIAL_POINTS_V2_URL", canary)
+        .env_remove("SUBMISSION");
+    let out = output(&mut command);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("Not graded"), "{said}");
+    let args = std::fs::read_to_string(evidence.path().join("args")).expect("the stand-in ran");
+    assert!(args.contains("--require-sandbox"), "{args}");
+    assert!(
+        !evidence.path().join("read").exists(),
+        "the script's environment was readable: {:?}",
+        std::fs::read_to_string(evidence.path().join("environ"))
+    );
+    assert!(!said.contains("canary-url"), "{said}");
+}

@@ -14,13 +14,16 @@ exit is a grade of 0): a grading that failed sends no points at all and says
 so. Only python3's standard library is used. See
 docs/ci-and-instructors.md#codio.
 
-Environment, all optional: GRADER (the binary, default `grader`), CHALLENGE
+Environment, all optional: GRADER (the binary, default `grader`),
+REQUIRE_SANDBOX (set to 1: refuse to grade unless every layer of the
+sandbox is in force, `--require-sandbox`), CHALLENGE
 (default rendezvous-router), CHALLENGES (the course's challenges folder,
 default .guides/secure/challenges of the workspace, which must exist; set
 it empty, CHALLENGES=, for the grader's built-in ones), SUBMISSION (the student's folder or file, default
 the workspace), CODIO_WORKSPACE (default /home/codio/workspace).
 """
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -34,6 +37,18 @@ NOT_GRADED = (
     "Not graded: the autograder could not grade your work. This is not your "
     "code's fault, and no score was sent. Tell your instructor."
 )
+
+
+def keep_url_private():
+    """Makes this process's memory, its environment with the URL included,
+    unreadable to other processes of its user (PR_SET_DUMPABLE 0): the
+    student's code runs as the same user, and without the grader's sandbox
+    it could read /proc/PID/environ and send points of its own."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, SUID_DUMP_DISABLE
+    except (OSError, AttributeError):
+        pass  # not Linux: nothing in /proc to hide
 
 
 def say(text):
@@ -63,6 +78,10 @@ def grade(body):
         "--format", "codio",
         "--output", body,
         "--exit-zero",
+    ]
+    if os.environ.get("REQUIRE_SANDBOX", "") not in ("", "0"):
+        command.append("--require-sandbox")
+    command += [
         os.path.abspath(os.environ.get("SUBMISSION", workspace)),
     ]
     # Run from an empty folder, without GRADER_CHALLENGES: challenges are
@@ -100,6 +119,7 @@ def send(url, data):
 
 
 def main():
+    keep_url_private()
     with tempfile.TemporaryDirectory(prefix="grader-") as scratch:
         body = os.path.join(scratch, "body")
         why = grade(body)

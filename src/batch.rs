@@ -561,8 +561,9 @@ fn faulted(
     assemble::faulted_in(grading, &entry.name, &path, submission.language, error)
 }
 
-/// Combines shard reports into one: the same challenge, tests and
-/// audience, every submission once, in name order.
+/// Combines shard reports into one: the same challenge, suite (wherever
+/// each shard read it from) and audience, every submission once, in name
+/// order.
 pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
     check_shards(&reports)?;
     let mut iter = reports.into_iter();
@@ -574,7 +575,6 @@ pub fn merge(reports: Vec<(PathBuf, Report)>) -> Result<Report, Error> {
     for (path, report) in iter {
         for (what, a, b) in [
             ("challenge", &merged.challenge, &report.challenge),
-            ("tests", &merged.tests_from(), &report.tests_from()),
             (
                 "run settings (suite, limits, audience or grader version)",
                 &merged.run_key,

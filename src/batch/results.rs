@@ -236,8 +236,6 @@ fn changed_by(field: &str) -> String {
     let by = match field {
         "grader" => "the grader's version",
         "challenge" => "--challenge",
-        "tests_dir" => "--tests",
-        "added_tests" => "--add-tests",
         "only" => "--only",
         "audience" => "--audience",
         "time_limits_ms" => "--time-limit (or challenge.toml's time_ms), in ms per group,",

@@ -577,9 +577,10 @@ fn the_documented_gitlab_pipeline_keeps_its_gradebook_when_students_fail() {
     for (name, job) in pipeline.entries() {
         let total: usize = job.get("parallel").map_or(1, |p| p.str().parse().unwrap());
         for index in 1..=total {
-            // Every job clones at the same path, on a fresh machine: merge
-            // tells a run by the folder its tests came from.
-            let ws = scratch.path().join("builds/course");
+            // Every job clones into a folder of its own, as a runner that
+            // runs several jobs at once does: merge tells a run by what its
+            // tests hold, not where they were.
+            let ws = scratch.path().join(format!("builds/{name}-{index}/course"));
             if ws.exists() {
                 std::fs::remove_dir_all(&ws).unwrap();
             }

@@ -123,6 +123,21 @@ struct Source {
 }
 
 impl Config {
+    /// What the challenge.toml says, as a text that changes with every
+    /// setting and with nothing else: not with where the file is.
+    pub fn settings(&self) -> String {
+        let Config {
+            title,
+            reference,
+            operations,
+            limits,
+            rust,
+            groups,
+            source: _,
+        } = self;
+        format!("{title:?} {reference:?} {operations:?} {limits:?} {rust:?} {groups:?}")
+    }
+
     /// Reads and parses `path` and checks what can be checked without the
     /// reference: every problem, each at its line and column.
     pub fn load(path: &Path) -> Result<Config, Vec<Problem>> {

@@ -17,16 +17,16 @@ pub struct RunKey {
     /// judging are built into it.
     grader: String,
     challenge: String,
-    tests_dir: String,
-    /// The `--add-tests` folders (none in keys made before they existed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    added_tests: Vec<String>,
     /// The `--only` patterns (none in keys made before they existed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     only: Vec<String>,
     audience: Audience,
-    /// A hash of challenge.toml as loaded and of every case with its
-    /// expected answers and its group's weight, scoring and visibility.
+    /// A hash of challenge.toml as loaded and of every case (its group,
+    /// name, input and expected answers) with its group's weight, scoring
+    /// and visibility. Where the folders are is no part of it: shards whose
+    /// jobs check the same tests out at different paths (a CI runner that
+    /// clones each job into a folder of its own, a cache folder of each
+    /// job's) are one run.
     suite: String,
     time_limits_ms: BTreeMap<String, u64>,
     memory_bytes: u64,
@@ -57,20 +57,21 @@ impl RunKey {
             .suite
             .groups
             .iter()
-            .map(|g| (&g.name, g.weight, g.scoring, g.visibility, &g.cases))
+            .map(|g| {
+                let cases: Vec<_> = g
+                    .cases
+                    .iter()
+                    .map(|c| (&c.group, &c.name, &c.input, &c.expected, c.expected_from))
+                    .collect();
+                (&g.name, g.weight, g.scoring, g.visibility, cases)
+            })
             .collect();
-        let suite =
-            Sha256::digest(format!("{:?}\n{:?}", grading.challenge.config, groups).as_bytes());
+        let suite = Sha256::digest(
+            format!("{}\n{:?}", grading.challenge.config.settings(), groups).as_bytes(),
+        );
         RunKey {
             grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
             challenge: grading.challenge.id.clone(),
-            tests_dir: grading.suite.dir.display().to_string(),
-            added_tests: grading
-                .suite
-                .added
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect(),
             only: grading.suite.only.clone(),
             audience: grading.audience,
             suite: hex(&suite),

@@ -223,7 +223,7 @@ fn a_grader_that_fails_is_not_gradable_and_never_a_zero() {
 /// A rendezvous-router challenge folder in `dir` whose one group `many`
 /// holds `cases` copies of the first sample case (the reference's answers
 /// as expected files).
-fn many_cases(dir: &Path, cases: usize) {
+pub(crate) fn many_cases(dir: &Path, cases: usize) {
     let copy = dir.join("rendezvous-router");
     copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
         !rel.starts_with("tests")
@@ -251,7 +251,7 @@ fn many_cases(dir: &Path, cases: usize) {
 /// A wrong router that prints hostile text on every route: controls, bidi
 /// overrides and characters beyond the BMP, each written as a longer
 /// escape in JSON.
-const CHATTY_WRONG: &str = r#"import sys
+pub(crate) const CHATTY_WRONG: &str = r#"import sys
 class Router:
     def __init__(self, nodes):
         self.nodes = list(nodes)

@@ -156,6 +156,7 @@ fn folded() -> HumanOptions {
             in_full: 3,
             all_command: "grader grade --all router.py".to_owned(),
         }),
+        ..Default::default()
     }
 }
 

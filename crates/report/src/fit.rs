@@ -19,10 +19,13 @@ pub(crate) const TEST_OUTPUT: usize = 8 * 1024;
 pub(crate) const LINE: usize = 1024;
 
 /// The human report of `report` as plain text: what the audience's
-/// terminal would show, without its colours.
-pub(crate) fn human_text(report: &super::Report) -> io::Result<String> {
+/// terminal would show (as `options` ask), without its colours.
+pub(crate) fn human_text(
+    report: &super::Report,
+    options: &super::HumanOptions,
+) -> io::Result<String> {
     let mut human = Vec::new();
-    super::render_human(report, &mut human)?;
+    super::render_human_with(report, options, &mut human)?;
     Ok(anstream::adapter::strip_str(&String::from_utf8_lossy(&human)).to_string())
 }
 

@@ -33,6 +33,38 @@ fn stand_in_wheel(dir: &Path) -> PathBuf {
     wheel
 }
 
+/// A wheel pip installs in `dir`: its `grader` script runs this build's
+/// grader.
+pub(crate) fn shim_wheel(dir: &Path) -> PathBuf {
+    let wheel = dir.join(WHEEL);
+    let script = format!(
+        "#!/bin/sh\nexec '{}' \"$@\"\n",
+        env!("CARGO_BIN_EXE_grader")
+    );
+    let out = python(
+        r#"import base64, hashlib, sys, zipfile
+files = {
+    "rendezvous_grader-0.0.0.data/scripts/grader": sys.argv[2].encode(),
+    "rendezvous_grader-0.0.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: rendezvous-grader\nVersion: 0.0.0\n",
+    "rendezvous_grader-0.0.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\nTag: py3-none-manylinux_2_17_x86_64\n",
+}
+record = ""
+for name, data in files.items():
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record += f"{name},sha256={digest},{len(data)}\n"
+files["rendezvous_grader-0.0.0.dist-info/RECORD"] = (record + "rendezvous_grader-0.0.0.dist-info/RECORD,,\n").encode()
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for name, data in files.items():
+        info = zipfile.ZipInfo(name)
+        info.external_attr = (0o100755 if name.endswith("/grader") else 0o100644) << 16
+        z.writestr(info, data)
+"#,
+        &[&wheel, Path::new(&script)],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    wheel
+}
+
 /// The names in the zip at `zip`, and the modes of its files.
 fn listing(zip: &Path) -> Vec<(String, u32)> {
     let out = python(

@@ -438,3 +438,35 @@ fn a_student_folder_without_router_is_the_students_format_error() {
     assert!(message.contains("several entry files"), "{message}");
     assert!(!message.contains("Tell your instructor"), "{message}");
 }
+
+/// PrairieLearn's image without Docker: packaging/check-prairielearn.sh
+/// takes every step of tools/prairielearn/Dockerfile in a scratch root
+/// (pip installing a wheel of this build's grader into a virtual
+/// environment), then runs info.json's entrypoint on a known mistake in
+/// /grade's layout there; CI runs it with the real wheel.
+#[test]
+fn the_images_steps_install_the_grader_and_its_entrypoint_grades() {
+    let dir = tempdir();
+    let wheel = crate::gradescope::shim_wheel(dir.path());
+    let out = output(
+        std::process::Command::new("bash")
+            .arg(root().join("packaging/check-prairielearn.sh"))
+            .arg(&wheel),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let said = text(&out.stdout);
+    // Every step but FROM and apt-get ran.
+    for step in [
+        "RUN bash install-node.sh",
+        "RUN python3 -m pip install",
+        "RUN grader --version",
+    ] {
+        assert!(said.contains(step), "{step}: {said}");
+    }
+}

@@ -470,3 +470,35 @@ fn the_images_steps_install_the_grader_and_its_entrypoint_grades() {
         assert!(said.contains(step), "{step}: {said}");
     }
 }
+
+/// The info.json the docs show is the one in tools/prairielearn, whose
+/// entrypoint is among the course files it copies into the job.
+#[test]
+fn the_docs_show_the_info_json_in_the_repository() {
+    let docs = std::fs::read_to_string(root().join("docs/ci-and-instructors.md")).unwrap();
+    let shown: Vec<Value> = docs
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|block| block.split_once("```").map(|(json, _)| json))
+        .filter(|json| json.contains("externalGradingOptions"))
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tools/prairielearn/info.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(shown, std::slice::from_ref(&file));
+    let options = &file["externalGradingOptions"];
+    let entrypoint = options["entrypoint"].as_str().unwrap();
+    let copied = entrypoint
+        .strip_prefix("/grade/serverFilesCourse/")
+        .unwrap();
+    assert!(
+        options["serverFilesCourse"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == copied),
+        "{options}"
+    );
+}

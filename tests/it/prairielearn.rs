@@ -502,3 +502,91 @@ fn the_docs_show_the_info_json_in_the_repository() {
         "{options}"
     );
 }
+
+/// Standard base64 decoded (the test's own, RFC 4648).
+fn unbase64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let mut bytes = Vec::new();
+    for chunk in text.as_bytes().chunks(4) {
+        let digits: Vec<u8> = chunk
+            .iter()
+            .filter(|&&c| c != b'=')
+            .map(|&c| value(c))
+            .collect();
+        let n = digits
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        bytes.extend(n.to_be_bytes()[1..digits.len()].iter());
+    }
+    bytes
+}
+
+/// A vnode-ring router whose load answers name a node with markup: the
+/// learner's text in a chart.
+const MARKUP_LOAD: &str = r#"
+_load = Router.load
+def load(self, n):
+    return [["n</text><script>alert(1)</script>", c] for _, c in _load(self, n)]
+Router.load = load
+"#;
+
+/// A wrong `load` gets a chart of each node's share against the fair
+/// share in the test's `images`: an SVG data URL PrairieLearn shows, the
+/// learner's node names escaped in it.
+#[test]
+fn a_wrong_load_is_charted_in_the_tests_images() {
+    let dir = tempdir();
+    job(dir.path(), &[]);
+    std::fs::write(
+        dir.path().join("data/data.json"),
+        r#"{"params": {"challenge": "vnode-ring"}}"#,
+    )
+    .unwrap();
+    let correct =
+        std::fs::read_to_string(root().join("submissions/vnode-ring/python/correct.py")).unwrap();
+    std::fs::write(
+        dir.path().join("student/router.py"),
+        format!("{correct}\n{MARKUP_LOAD}"),
+    )
+    .unwrap();
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(0));
+    let tests = results["tests"].as_array().unwrap();
+    let images: Vec<&Value> = tests
+        .iter()
+        .flat_map(|t| t["images"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!images.is_empty(), "{results}");
+    for image in &images {
+        let label = image["label"].as_str().unwrap();
+        assert!(label.starts_with("load("), "{label}");
+        let url = image["url"].as_str().unwrap();
+        let svg = url
+            .strip_prefix("data:image/svg+xml;base64,")
+            .unwrap_or_else(|| panic!("{url}"));
+        let svg = String::from_utf8(unbase64(svg)).unwrap();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
+        assert!(svg.ends_with("</svg>"), "{svg}");
+        assert!(svg.contains("fair share"), "{svg}");
+        // The student's node, as text: never markup.
+        assert!(svg.contains("n&lt;/text&gt;&lt;script&gt;"), "{svg}");
+        assert!(!svg.contains("<script"), "{svg}");
+    }
+    // Only tests that failed carry charts.
+    for t in tests {
+        if t["message"] == "passed" {
+            assert!(t.get("images").is_none(), "{t}");
+        }
+    }
+}

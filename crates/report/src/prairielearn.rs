@@ -151,6 +151,7 @@ fn results(s: &SubmissionReport, human: &str, limit: usize) -> (Value, Layout) {
 fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
     let mut texts = vec![(Slot::Field("output"), human.to_owned())];
     let mut tests = Vec::new();
+    let mut charts = IMAGES;
     for (i, t) in s.tests.iter().enumerate() {
         if t.verdict != Verdict::Accepted {
             let first = super::text::visible(super::text::first_line(&t.message));
@@ -166,14 +167,20 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
             ));
             texts.push((Slot::TestText(i, "output"), output));
         }
-        tests.push(json!({
+        let mut test = json!({
             "name": format!("{}/{}", t.group, t.name),
             "description": format!("group {}, {}", t.group, t.visibility_word()),
             "points": t.points.score(),
             "max_points": t.points.max_score(),
             "message": if t.verdict == Verdict::Accepted { "passed" } else { t.verdict.as_str() },
             "output": "",
-        }));
+        });
+        let images = load_images(t, charts);
+        if !images.is_empty() {
+            charts -= images.len();
+            test["images"] = Value::Array(images);
+        }
+        tests.push(test);
     }
     let summary = format!(
         "{}: {} of {} tests passed, {}",
@@ -228,6 +235,61 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
     value["output"] = Value::String(String::new());
     debug_assert_eq!(value["gradable"] == true, gradable(s));
     (value, texts)
+}
+
+/// The most charts a results.json carries, so that a long session of
+/// loads cannot crowd out the texts.
+const IMAGES: usize = 4;
+
+/// PrairieLearn's `images` of a failing test, at most `most`: a chart of
+/// each `load(n)` around its first wrong answer (the keys' share of each
+/// node, expected and the student's, against the fair share), an SVG
+/// data URL. A hidden test has no window in a learner's report, so no
+/// chart.
+fn load_images(t: &super::TestReport, most: usize) -> Vec<Value> {
+    let Some(window) = t.window.as_ref().filter(|_| t.verdict != Verdict::Accepted) else {
+        return Vec::new();
+    };
+    let id = format!("test-{}-{}", t.group, t.name);
+    let mut charts = super::html::load_charts(window, &id);
+    // The loads answered wrong first.
+    charts.sort_by_key(|c| {
+        let i = c.op - window.first_op;
+        window.actual.get(i).and_then(Option::as_ref) == window.expected.get(i)
+    });
+    charts
+        .into_iter()
+        .take(most)
+        .map(|chart| {
+            let svg = super::html::standalone_svg(&chart.svg);
+            json!({
+                "label": format!("load({}) at operation {} of {}/{}", chart.keys, chart.op, t.group, t.name),
+                "url": format!("data:image/svg+xml;base64,{}", base64(svg.as_bytes())),
+            })
+        })
+        .collect()
+}
+
+/// `bytes` in standard base64, padded (RFC 4648).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 impl super::TestReport {
@@ -332,6 +394,22 @@ mod tests {
             "{message}"
         );
         assert_eq!(value["output"], "the human report");
+    }
+
+    #[test]
+    fn base64_is_rfc_4648s() {
+        // RFC 4648, section 10.
+        for (text, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(text.as_bytes()), encoded, "{text}");
+        }
     }
 
     #[test]

@@ -377,8 +377,21 @@ fn a_bad_course_folder_or_wheel_is_refused_by_name() {
     assert!(!zip.exists() && !dir.path().join("autograder.zip.partial").exists());
     std::fs::remove_file(&link).unwrap();
 
+    // A wheel for another platform than Gradescope's.
+    let mac = dir
+        .path()
+        .join("rendezvous_grader-0.0.0-py3-none-macosx_11_0_arm64.whl");
+    std::fs::copy(&wheel, &mac).unwrap();
+    let out = make_autograder(&[&mac, &challenges, &zip]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("built for macosx_11_0_arm64"),
+        "{}",
+        text(&out.stderr)
+    );
+
     // Not a wheel, and a challenge that is not there.
-    let not_wheel = dir.path().join("rendezvous_grader-0.0.0-py3-none-any.whl");
+    let not_wheel = dir.path().join("rendezvous_grader-0.0.0-py3-none-linux_x86_64.whl");
     std::fs::write(&not_wheel, "not a zip").unwrap();
     let out = make_autograder(&[&not_wheel, &challenges, &zip]);
     assert_eq!(out.status.code(), Some(2));
@@ -461,5 +474,63 @@ fn gradescope_results_stay_within_one_megabyte_however_many_tests_print() {
                 "each test keeps some of its output"
             );
         }
+    }
+}
+
+/// An image whose Python refuses pip outside a virtual environment
+/// (PEP 668, as Ubuntu 24.04's does) gets the wheel installed all the
+/// same; one that does not is not told to break anything.
+#[test]
+fn setup_installs_the_wheel_into_an_externally_managed_python() {
+    for managed in ["True", "False"] {
+        let dir = tempdir();
+        let source = dir.path().join("autograder/source");
+        std::fs::create_dir_all(&source).unwrap();
+        std::fs::write(source.join(WHEEL), "stand-in").unwrap();
+        std::fs::copy(
+            root().join("tools/install-node.sh"),
+            source.join("install-node.sh"),
+        )
+        .unwrap();
+        // The image's python3: answers pip's and the marker's questions,
+        // and records the install.
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let log = dir.path().join("pip.log");
+        std::fs::write(
+            bin.join("python3"),
+            format!(
+                "#!/bin/sh\ncase \"$*\" in\n  '-m pip --version') exit 0 ;;\n  -c*) echo {managed}; exit 0 ;;\n  '-m pip install '*) echo \"$*\" >'{}'; ln -sf '{}' '{}/grader'; exit 0 ;;\nesac\nexit 1\n",
+                log.display(),
+                env!("CARGO_BIN_EXE_grader"),
+                bin.display(),
+            ),
+        )
+        .unwrap();
+        make_executable(&bin.join("python3"));
+        let out = output(
+            Command::new("bash")
+                .arg(root().join("tools/gradescope/setup.sh"))
+                .env("AUTOGRADER_ROOT", dir.path().join("autograder"))
+                .env("PATH", path_with(&bin))
+                .env("NODE_DIST", "file:///nonexistent"),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{managed}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        let installed = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            installed.ends_with(&format!("{}\n", source.join(WHEEL).display())),
+            "{installed}"
+        );
+        assert_eq!(
+            installed.contains("--break-system-packages"),
+            managed == "True",
+            "{managed}: {installed}"
+        );
     }
 }

@@ -38,6 +38,13 @@ command -v python3 >/dev/null 2>&1 || apt_install python3 python3-pip
 if [ -z "${PIP:-}" ]; then
   python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
   PIP="python3 -m pip install --no-index --disable-pip-version-check"
+  # A distribution's Python that refuses pip outside a virtual
+  # environment (PEP 668; Ubuntu 24.04's): the wheel brings the grader's
+  # binary alone, nothing the distribution's packages import.
+  managed=$(python3 -c 'import os, sys, sysconfig; print(sys.prefix == sys.base_prefix and os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))')
+  if [ "$managed" = True ]; then
+    PIP="$PIP --break-system-packages"
+  fi
 fi
 # (PIP is a command and its arguments, split on spaces.)
 $PIP "${wheels[0]}"

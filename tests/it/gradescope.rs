@@ -391,7 +391,9 @@ fn a_bad_course_folder_or_wheel_is_refused_by_name() {
     );
 
     // Not a wheel, and a challenge that is not there.
-    let not_wheel = dir.path().join("rendezvous_grader-0.0.0-py3-none-linux_x86_64.whl");
+    let not_wheel = dir
+        .path()
+        .join("rendezvous_grader-0.0.0-py3-none-linux_x86_64.whl");
     std::fs::write(&not_wheel, "not a zip").unwrap();
     let out = make_autograder(&[&not_wheel, &challenges, &zip]);
     assert_eq!(out.status.code(), Some(2));

@@ -174,3 +174,38 @@ fn results(report: &Report, s: &SubmissionReport, human: &str) -> (Value, Vec<(S
     }
     (value, texts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_too_many_to_list_leave_the_score_and_the_report() {
+        let mut report: Report = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/reports/rendezvous-scores.json"
+        ))
+        .unwrap();
+        report.submissions.truncate(1);
+        let s = &mut report.submissions[0];
+        let one = s.tests[0].clone();
+        s.tests = (0..10_000)
+            .map(|i| {
+                let mut t = one.clone();
+                t.name = format!("a-case-with-a-long-descriptive-name-{i}");
+                t
+            })
+            .collect();
+        let mut out = Vec::new();
+        render_gradescope(&report, &mut out).unwrap();
+        assert!(out.len() <= LIMIT, "{}", out.len());
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["tests"], json!([]));
+        assert!(value["score"].is_number());
+        let output = value["output"].as_str().unwrap();
+        assert!(
+            output.starts_with("(10000 tests, too many to list"),
+            "{output}"
+        );
+        assert!(output.contains("tests passed"), "{output}");
+    }
+}

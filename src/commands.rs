@@ -228,6 +228,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
             in_full: FAILURES_IN_FULL,
             all_command: command_with_all(),
         }),
+        ..Default::default()
     };
     publish(
         &report,

@@ -19,6 +19,7 @@ mod course_challenges;
 mod examples;
 mod fair_time;
 mod formats;
+mod gradescope;
 mod hidden_fields;
 mod hidden_runs;
 mod hostile;

@@ -223,7 +223,7 @@ fn a_grader_that_fails_is_not_gradable_and_never_a_zero() {
 /// A rendezvous-router challenge folder in `dir` whose one group `many`
 /// holds `cases` copies of the first sample case (the reference's answers
 /// as expected files).
-fn many_cases(dir: &Path, cases: usize) {
+pub(crate) fn many_cases(dir: &Path, cases: usize) {
     let copy = dir.join("rendezvous-router");
     copy_tree(&root().join("challenges/rendezvous-router"), &copy, |rel| {
         !rel.starts_with("tests")
@@ -251,7 +251,7 @@ fn many_cases(dir: &Path, cases: usize) {
 /// A wrong router that prints hostile text on every route: controls, bidi
 /// overrides and characters beyond the BMP, each written as a longer
 /// escape in JSON.
-const CHATTY_WRONG: &str = r#"import sys
+pub(crate) const CHATTY_WRONG: &str = r#"import sys
 class Router:
     def __init__(self, nodes):
         self.nodes = list(nodes)
@@ -437,4 +437,156 @@ fn a_student_folder_without_router_is_the_students_format_error() {
     let message = results["message"].as_str().unwrap();
     assert!(message.contains("several entry files"), "{message}");
     assert!(!message.contains("Tell your instructor"), "{message}");
+}
+
+/// PrairieLearn's image without Docker: packaging/check-prairielearn.sh
+/// takes every step of tools/prairielearn/Dockerfile in a scratch root
+/// (pip installing a wheel of this build's grader into a virtual
+/// environment), then runs info.json's entrypoint on a known mistake in
+/// /grade's layout there; CI runs it with the real wheel.
+#[test]
+fn the_images_steps_install_the_grader_and_its_entrypoint_grades() {
+    let dir = tempdir();
+    let wheel = crate::gradescope::shim_wheel(dir.path());
+    let out = output(
+        std::process::Command::new("bash")
+            .arg(root().join("packaging/check-prairielearn.sh"))
+            .arg(&wheel),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let said = text(&out.stdout);
+    // Every step but FROM and apt-get ran.
+    for step in [
+        "RUN bash install-node.sh",
+        "RUN python3 -m pip install",
+        "RUN grader --version",
+    ] {
+        assert!(said.contains(step), "{step}: {said}");
+    }
+}
+
+/// The info.json the docs show is the one in tools/prairielearn, whose
+/// entrypoint is among the course files it copies into the job.
+#[test]
+fn the_docs_show_the_info_json_in_the_repository() {
+    let docs = std::fs::read_to_string(root().join("docs/ci-and-instructors.md")).unwrap();
+    let shown: Vec<Value> = docs
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|block| block.split_once("```").map(|(json, _)| json))
+        .filter(|json| json.contains("externalGradingOptions"))
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    let file: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tools/prairielearn/info.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(shown, std::slice::from_ref(&file));
+    let options = &file["externalGradingOptions"];
+    let entrypoint = options["entrypoint"].as_str().unwrap();
+    let copied = entrypoint
+        .strip_prefix("/grade/serverFilesCourse/")
+        .unwrap();
+    assert!(
+        options["serverFilesCourse"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == copied),
+        "{options}"
+    );
+}
+
+/// Standard base64 decoded (the test's own, RFC 4648).
+fn unbase64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let mut bytes = Vec::new();
+    for chunk in text.as_bytes().chunks(4) {
+        let digits: Vec<u8> = chunk
+            .iter()
+            .filter(|&&c| c != b'=')
+            .map(|&c| value(c))
+            .collect();
+        let n = digits
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        bytes.extend(n.to_be_bytes()[1..digits.len()].iter());
+    }
+    bytes
+}
+
+/// A vnode-ring router whose load answers name a node with markup: the
+/// learner's text in a chart.
+const MARKUP_LOAD: &str = r#"
+_load = Router.load
+def load(self, n):
+    return [["n</text><script>alert(1)</script>", c] for _, c in _load(self, n)]
+Router.load = load
+"#;
+
+/// A wrong `load` gets a chart of each node's share against the fair
+/// share in the test's `images`: an SVG data URL PrairieLearn shows, the
+/// learner's node names escaped in it.
+#[test]
+fn a_wrong_load_is_charted_in_the_tests_images() {
+    let dir = tempdir();
+    job(dir.path(), &[]);
+    std::fs::write(
+        dir.path().join("data/data.json"),
+        r#"{"params": {"challenge": "vnode-ring"}}"#,
+    )
+    .unwrap();
+    let correct =
+        std::fs::read_to_string(root().join("submissions/vnode-ring/python/correct.py")).unwrap();
+    std::fs::write(
+        dir.path().join("student/router.py"),
+        format!("{correct}\n{MARKUP_LOAD}"),
+    )
+    .unwrap();
+    let (code, results) = grade(dir.path());
+    assert_eq!(code, Some(0));
+    let tests = results["tests"].as_array().unwrap();
+    let images: Vec<&Value> = tests
+        .iter()
+        .flat_map(|t| t["images"].as_array().into_iter().flatten())
+        .collect();
+    assert!(!images.is_empty(), "{results}");
+    for image in &images {
+        let label = image["label"].as_str().unwrap();
+        assert!(label.starts_with("load("), "{label}");
+        let url = image["url"].as_str().unwrap();
+        let svg = url
+            .strip_prefix("data:image/svg+xml;base64,")
+            .unwrap_or_else(|| panic!("{url}"));
+        let svg = String::from_utf8(unbase64(svg)).unwrap();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
+        assert!(svg.ends_with("</svg>"), "{svg}");
+        assert!(svg.contains("fair share"), "{svg}");
+        // The student's node, as text: never markup.
+        assert!(svg.contains("n&lt;/text&gt;&lt;script&gt;"), "{svg}");
+        assert!(!svg.contains("<script"), "{svg}");
+    }
+    // Only tests that failed carry charts.
+    for t in tests {
+        if t["message"] == "passed" {
+            assert!(t.get("images").is_none(), "{t}");
+        }
+    }
 }

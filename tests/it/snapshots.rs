@@ -157,6 +157,7 @@ fn folded() -> HumanOptions {
             in_full: 3,
             all_command: "grader grade --all router.py".to_owned(),
         }),
+        ..Default::default()
     }
 }
 

@@ -1,6 +1,10 @@
-//! Gradescope's `results.json` for one submission: its score, and a test
-//! per case with its score, status, output and visibility.
+//! Gradescope's `results.json` for one submission
+//! (<https://gradescope-autograders.readthedocs.io/en/latest/specs/>): its
+//! score, the learner's whole human report in `output`, and a test per
+//! case with its score, status, output and visibility; within the same
+//! 1 MB as PrairieLearn's (see [`super::fit`]).
 
+use super::fit::{LIMIT, Slot, TEST_OUTPUT, cut, fit, written};
 use super::{Report, SubmissionReport, Ungraded};
 use crate::contract::{Verdict, Visibility};
 use serde_json::{Value, json};
@@ -14,8 +18,31 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
             report.submissions.len()
         )));
     };
-    super::text::safe_json(&as_text(results(report, submission)), out)?;
-    writeln!(out)
+    // Students read `output`: the containment in force is the
+    // instructors' business, in `extra_data`.
+    let options = super::HumanOptions {
+        without_setup: true,
+        ..Default::default()
+    };
+    let human = super::fit::human_text(report, &options)?;
+    let (value, texts) = results(report, submission, &human);
+    let (value, layout) = fit(
+        as_text(value),
+        texts,
+        LIMIT,
+        "the results' 1 MB limit",
+        |_, texts, tests| {
+            if let Some((_, output)) = texts.first_mut() {
+                output.insert_str(
+                    0,
+                    &format!(
+                        "({tests} tests, too many to list within 1 MB: see the report below)\n"
+                    ),
+                );
+            }
+        },
+    );
+    out.write_all(&written(&value, layout)?)
 }
 
 /// How Gradescope shows every text of a results.json: as plain text,
@@ -66,21 +93,30 @@ pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> i
     writeln!(out)
 }
 
-fn results(report: &Report, s: &SubmissionReport) -> Value {
+/// The results with every text empty, and the texts with their slots: the
+/// summary and the human report (what the learner's terminal would show:
+/// the verdict, the mistake and its hint, each failure explained), then
+/// each failing test's output.
+fn results(report: &Report, s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
+    let mut texts = vec![(Slot::Field("output"), String::new())];
     let tests: Vec<Value> = s
         .tests
         .iter()
-        .map(|t| {
-            let output = if t.verdict == Verdict::Accepted {
-                String::new()
-            } else {
-                super::failing::failure_text(t)
-            };
+        .enumerate()
+        .map(|(i, t)| {
+            if t.verdict != Verdict::Accepted {
+                let output = cut(
+                    &super::failing::failure_text(t),
+                    TEST_OUTPUT,
+                    "the room of each test",
+                );
+                texts.push((Slot::TestText(i, "output"), output));
+            }
             let mut test = json!({
                 "name": format!("{}/{}", t.group, t.name),
                 "max_score": t.points.max_score(),
                 "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
-                "output": output,
+                "output": "",
                 // A hidden group's results wait for the instructor to
                 // publish them; what they hold depends on --audience.
                 "visibility": match t.visibility {
@@ -103,20 +139,20 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
     } else {
         "not graded (the grader failed on this submission; this is not your code's fault: tell your instructor): "
     };
+    // Students read `output`: the summary, then the report.
+    texts[0].1 = format!(
+        "{not_graded}{} ({}): {}: {} of {} tests passed, {}\n\n{human}",
+        super::text::visible(&s.name),
+        super::text::visible(&s.path),
+        s.verdict,
+        s.passed,
+        s.total,
+        super::text::score_of(&s.points),
+    );
     let mut value = json!({
         "max_score": s.points.max_score(),
         "execution_time": seconds,
-        // Students read `output`; the containment in force is the
-        // instructors' business, in `extra_data`.
-        "output": format!(
-            "{not_graded}{} ({}): {}: {} of {} tests passed, {}",
-            super::text::visible(&s.name),
-            super::text::visible(&s.path),
-            s.verdict,
-            s.passed,
-            s.total,
-            super::text::score_of(&s.points),
-        ),
+        "output": "",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
@@ -136,5 +172,40 @@ fn results(report: &Report, s: &SubmissionReport) -> Value {
     if let Some(score) = s.points.score() {
         value["score"] = json!(score);
     }
-    value
+    (value, texts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tests_too_many_to_list_leave_the_score_and_the_report() {
+        let mut report: Report = serde_json::from_str(include_str!(
+            "../../../tests/fixtures/reports/rendezvous-scores.json"
+        ))
+        .unwrap();
+        report.submissions.truncate(1);
+        let s = &mut report.submissions[0];
+        let one = s.tests[0].clone();
+        s.tests = (0..10_000)
+            .map(|i| {
+                let mut t = one.clone();
+                t.name = format!("a-case-with-a-long-descriptive-name-{i}");
+                t
+            })
+            .collect();
+        let mut out = Vec::new();
+        render_gradescope(&report, &mut out).unwrap();
+        assert!(out.len() <= LIMIT, "{}", out.len());
+        let value: Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(value["tests"], json!([]));
+        assert!(value["score"].is_number());
+        let output = value["output"].as_str().unwrap();
+        assert!(
+            output.starts_with("(10000 tests, too many to list"),
+            "{output}"
+        );
+        assert!(output.contains("tests passed"), "{output}");
+    }
 }

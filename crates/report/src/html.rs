@@ -19,6 +19,9 @@ mod failing;
 mod student;
 mod svg;
 
+pub(crate) use failing::load_charts;
+pub(crate) use svg::standalone as standalone_svg;
+
 use super::Report;
 use super::contract::Audience;
 use super::text::visible;

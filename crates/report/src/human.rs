@@ -14,13 +14,18 @@ use crate::contract::{
 };
 use std::io::{self, Write};
 
-/// How much of each failure the human report shows.
+/// How much the human report shows: of each failure, and of the grading
+/// machine.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HumanOptions {
     /// Show only this many failures of a submission in full, the rest in
     /// a line each, with `all_command` to see them all; `None` shows every
     /// failure in full.
     pub folded: Option<Folded>,
+    /// Leave the machine's set-up out of the header (the tests' and the
+    /// challenges' folders, the sandbox): a platform's results show the
+    /// report to students, and the set-up is the instructors' business.
+    pub without_setup: bool,
 }
 
 /// Failures past the first few, in one line each.
@@ -43,12 +48,29 @@ pub fn render_human_with(
     options: &HumanOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    writeln!(
-        out,
-        "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
-        report.challenge,
-        report.tests_from()
-    )?;
+    if options.without_setup {
+        writeln!(out, "{HEAD}{}{HEAD:#}", report.challenge)?;
+    } else {
+        writeln!(
+            out,
+            "{HEAD}{}{HEAD:#} {DIM}· tests from {}{DIM:#}",
+            report.challenge,
+            report.tests_from()
+        )?;
+        if let Some(source) = &report.challenges {
+            writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;
+        }
+        let style = if report.sandbox.enabled && report.sandbox.missing.is_empty() {
+            DIM
+        } else {
+            BAD
+        };
+        writeln!(
+            out,
+            "{style}sandbox: {}{style:#}",
+            report.sandbox.describe()
+        )?;
+    }
     if !report.only.is_empty() {
         writeln!(
             out,
@@ -56,19 +78,6 @@ pub fn render_human_with(
             super::text::visible(&report.only.join(", "))
         )?;
     }
-    if let Some(source) = &report.challenges {
-        writeln!(out, "{DIM}challenges: {}{DIM:#}", source.label())?;
-    }
-    let style = if report.sandbox.enabled && report.sandbox.missing.is_empty() {
-        DIM
-    } else {
-        BAD
-    };
-    writeln!(
-        out,
-        "{style}sandbox: {}{style:#}",
-        report.sandbox.describe()
-    )?;
     if let Some(limits) = &report.limits {
         writeln!(out, "{DIM}limits: {}{DIM:#}", visible(&limits.describe()))?;
         for lowered in &limits.lowered {

@@ -14,6 +14,7 @@ pub mod contract;
 mod ctrf;
 pub mod entry;
 mod failing;
+mod fit;
 mod github;
 pub mod gradebook;
 mod gradescope;

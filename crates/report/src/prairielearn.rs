@@ -3,24 +3,13 @@
 //! "Grading results"): `gradable`, `score` in 0..1, `message`, `output`,
 //! `format_errors` when not gradable, and `tests[]` with `name`,
 //! `description`, `points`, `max_points`, `message` and `output`. The
-//! whole file stays within PrairieLearn's 1 MB, measured on the bytes
-//! written, whatever the learner's code printed and however many tests
-//! there are: every test is listed, and the texts share what room is left.
+//! whole file stays within PrairieLearn's 1 MB (see [`super::fit`]).
 
+use super::fit::{LIMIT, LINE, Layout, Slot, TEST_OUTPUT, cut, fit, written};
 use super::{Report, SubmissionReport};
 use crate::contract::{Verdict, Visibility};
 use serde_json::{Value, json};
 use std::io::{self, Write};
-
-/// The most bytes results.json takes: under PrairieLearn's 1 MB however
-/// a megabyte is counted, with a margin.
-pub const LIMIT: usize = 1_000_000 - 1024;
-/// The most output one test carries before the sharing out, so that one
-/// chatty test cannot crowd out the others.
-const TEST_OUTPUT: usize = 8 * 1024;
-/// The most of one line of learner text (a test's message, the reason a
-/// module did not load) carried before the sharing out.
-const LINE: usize = 1024;
 
 /// Writes the report of its single submission as PrairieLearn's results.
 pub fn render_prairielearn(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -30,9 +19,7 @@ pub fn render_prairielearn(report: &Report, out: &mut dyn Write) -> io::Result<(
             report.submissions.len()
         )));
     };
-    let mut human = Vec::new();
-    super::render_human(report, &mut human)?;
-    let human = anstream::adapter::strip_str(&String::from_utf8_lossy(&human)).to_string();
+    let human = super::fit::human_text(report, &super::HumanOptions::default())?;
     let (value, layout) = results(submission, &human, LIMIT);
     out.write_all(&written(&value, layout)?)
 }
@@ -126,28 +113,6 @@ pub(super) fn no_entry_file(found: &[String], expected: &[String]) -> String {
     )
 }
 
-/// How results.json is laid out: pretty for a person who opens it, unless
-/// the layout itself would take the room the texts need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Layout {
-    Pretty,
-    Compact,
-}
-
-/// The bytes written for `value`, a line of safe JSON.
-fn written(value: &Value, layout: Layout) -> io::Result<Vec<u8>> {
-    let mut bytes = match layout {
-        Layout::Pretty => {
-            let mut bytes = Vec::new();
-            super::text::safe_json(value, &mut bytes)?;
-            bytes
-        }
-        Layout::Compact => super::text::safe_json_compact(value)?.into_bytes(),
-    };
-    bytes.push(b'\n');
-    Ok(bytes)
-}
-
 /// Whether PrairieLearn should grade the attempt: a submission that does
 /// not load or compile is the learner's, but charges no attempt; one the
 /// grader failed on was never judged.
@@ -161,178 +126,32 @@ fn never_loaded(s: &SubmissionReport) -> bool {
     !s.tests.is_empty() && s.tests.iter().all(|t| t.load_failed)
 }
 
-/// Where a text of the results sits in the value.
-#[derive(Debug, Clone, Copy)]
-enum Slot {
-    Output,
-    /// A test's message, after its verdict (always kept).
-    Message(usize, &'static str),
-    /// A test's output.
-    TestOutput(usize),
-}
-
 /// The results and their layout, the texts (the human output, each test's
 /// message and output) cut so that the file written is at most `limit`
 /// bytes.
 fn results(s: &SubmissionReport, human: &str, limit: usize) -> (Value, Layout) {
-    let (mut value, texts) = skeleton(s, human);
-    let pretty = written(&value, Layout::Pretty).map_or(usize::MAX, |b| b.len());
-    // The layout's indentation grows with the tests, not with the texts.
-    let layout = if pretty > limit / 4 {
-        Layout::Compact
-    } else {
-        Layout::Pretty
-    };
-    let mut bare = written(&value, layout).map_or(usize::MAX, |b| b.len());
-    let mut texts = texts;
-    if bare > limit {
-        // Too many tests to list even without their texts: the score
-        // stands, the list goes, and the message says so.
-        let note = format!(
-            " ({} tests, too many to list within PrairieLearn's 1 MB)",
-            s.tests.len()
-        );
-        value["tests"] = Value::Array(Vec::new());
-        if let Some(Value::String(message)) = value.get_mut("message") {
-            message.push_str(&note);
-        }
-        texts.retain(|(slot, _)| matches!(slot, Slot::Output));
-        bare = written(&value, layout).map_or(usize::MAX, |b| b.len());
-    }
-    let sizes: Vec<usize> = texts.iter().map(|(_, t)| escaped(t)).collect();
-    let mut room = limit.saturating_sub(bare);
-    loop {
-        let shares = share(&sizes, room);
-        for ((slot, text), (&size, &share)) in texts.iter().zip(sizes.iter().zip(&shares)) {
-            let text = if size <= share {
-                text.clone()
-            } else {
-                // A message stays one line.
-                let why = match slot {
-                    Slot::Message(..) => None,
-                    _ => Some("PrairieLearn's 1 MB limit"),
-                };
-                cut_escaped(text, share, why)
-            };
-            put(&mut value, *slot, text);
-        }
-        let size = written(&value, layout).map_or(usize::MAX, |b| b.len());
-        // Sizes add up exactly, so this is a guard, not a search.
-        if size <= limit || room == 0 {
-            return (value, layout);
-        }
-        room = room.saturating_sub(size - limit + 64);
-    }
-}
-
-/// Puts `text` in its slot of `value`, a message after its verdict.
-fn put(value: &mut Value, slot: Slot, text: String) {
-    match slot {
-        Slot::Output => value["output"] = Value::String(text),
-        Slot::Message(i, verdict) => {
-            value["tests"][i]["message"] = Value::String(format!("{verdict}{text}"));
-        }
-        Slot::TestOutput(i) => value["tests"][i]["output"] = Value::String(text),
-    }
-}
-
-/// How `room` bytes are shared among texts of these escaped sizes: the
-/// human output (the first) is promised half of it, the tests share the
-/// rest alike (a text smaller than the share keeps all of it, and leaves
-/// what it does not use to the others), and what the tests leave is the
-/// human output's.
-fn share(sizes: &[usize], room: usize) -> Vec<usize> {
-    let Some((&human, tests)) = sizes.split_first() else {
-        return Vec::new();
-    };
-    if sizes
-        .iter()
-        .fold(0usize, |sum, &size| sum.saturating_add(size))
-        <= room
-    {
-        return sizes.to_vec();
-    }
-    let promised = human.min(room / 2);
-    let cap = level(tests, room - promised);
-    let used: usize = tests.iter().map(|&t| t.min(cap)).sum();
-    let mut shares = vec![human.min(room - used)];
-    shares.extend(tests.iter().map(|&t| t.min(cap)));
-    shares
-}
-
-/// The largest `cap` with `sum(min(size, cap)) <= room`.
-fn level(sizes: &[usize], room: usize) -> usize {
-    let mut sorted = sizes.to_vec();
-    sorted.sort_unstable();
-    let mut left = room;
-    for (i, &size) in sorted.iter().enumerate() {
-        let rest = sorted.len() - i;
-        if size.saturating_mul(rest) > left {
-            return left / rest;
-        }
-        left -= size;
-    }
-    usize::MAX
-}
-
-/// The bytes `text` takes in the file, its quotes aside: escapes make it
-/// longer than its UTF-8 (the layout does not change a string).
-fn escaped(text: &str) -> usize {
-    super::text::safe_json_compact(text).map_or(usize::MAX, |s| s.len() - 2)
-}
-
-/// `text` within `bytes` bytes of the file, cut at a character boundary
-/// with a note saying how much was kept (`why` it was cut, or for a line,
-/// an ellipsis); empty when not even an ellipsis fits.
-fn cut_escaped(text: &str, bytes: usize, why: Option<&str>) -> String {
-    let note = |end: usize| match why {
-        Some(why) => format!("\n… (cut at {end} of {} bytes, for {why})\n", text.len()),
-        None => "…".to_owned(),
-    };
-    let long = |end: usize| escaped(&text[..end]) + escaped(&note(end)) <= bytes;
-    // In a small room, an ellipsis is the note.
-    let short = |end: usize| escaped(&text[..end]) + escaped("…") <= bytes;
-    let fits: &dyn Fn(usize) -> bool = if long(0) {
-        &long
-    } else if short(0) {
-        &short
-    } else {
-        return String::new();
-    };
-    // The longest prefix that fits, by bisection over character
-    // boundaries (a longer prefix never takes fewer bytes).
-    let bounds: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([text.len()])
-        .collect();
-    let low = bounds[bounds.partition_point(|&end| fits(end)) - 1];
-    if long(0) {
-        format!("{}{}", &text[..low], note(low))
-    } else {
-        format!("{}…", &text[..low])
-    }
-}
-
-/// `text` within `bytes` bytes of UTF-8, cut at a character boundary with
-/// a note saying so.
-pub fn cut(text: &str, bytes: usize, why: &str) -> String {
-    if text.len() <= bytes {
-        return text.to_owned();
-    }
-    let note = format!("\n… (cut at {bytes} of {} bytes, for {why})\n", text.len());
-    let mut end = bytes.saturating_sub(note.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}{note}", &text[..end])
+    let (value, texts) = skeleton(s, human);
+    fit(
+        value,
+        texts,
+        limit,
+        "PrairieLearn's 1 MB limit",
+        |value, _, tests| {
+            if let Some(Value::String(message)) = value.get_mut("message") {
+                message.push_str(&format!(
+                    " ({tests} tests, too many to list within PrairieLearn's 1 MB)"
+                ));
+            }
+        },
+    )
 }
 
 /// The results with every text empty, and the texts with their slots: the
 /// human output first, then each failing test's message and output.
 fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
-    let mut texts = vec![(Slot::Output, human.to_owned())];
+    let mut texts = vec![(Slot::Field("output"), human.to_owned())];
     let mut tests = Vec::new();
+    let mut charts = IMAGES;
     for (i, t) in s.tests.iter().enumerate() {
         if t.verdict != Verdict::Accepted {
             let first = super::text::visible(super::text::first_line(&t.message));
@@ -342,17 +161,26 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
                 TEST_OUTPUT,
                 "the room of each test",
             );
-            texts.push((Slot::Message(i, t.verdict.as_str()), message));
-            texts.push((Slot::TestOutput(i), output));
+            texts.push((
+                Slot::TestLine(i, "message", t.verdict.as_str().to_owned()),
+                message,
+            ));
+            texts.push((Slot::TestText(i, "output"), output));
         }
-        tests.push(json!({
+        let mut test = json!({
             "name": format!("{}/{}", t.group, t.name),
             "description": format!("group {}, {}", t.group, t.visibility_word()),
             "points": t.points.score(),
             "max_points": t.points.max_score(),
             "message": if t.verdict == Verdict::Accepted { "passed" } else { t.verdict.as_str() },
             "output": "",
-        }));
+        });
+        let images = load_images(t, charts);
+        if !images.is_empty() {
+            charts -= images.len();
+            test["images"] = Value::Array(images);
+        }
+        tests.push(test);
     }
     let summary = format!(
         "{}: {} of {} tests passed, {}",
@@ -407,6 +235,61 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
     value["output"] = Value::String(String::new());
     debug_assert_eq!(value["gradable"] == true, gradable(s));
     (value, texts)
+}
+
+/// The most charts a results.json carries, so that a long session of
+/// loads cannot crowd out the texts.
+const IMAGES: usize = 4;
+
+/// PrairieLearn's `images` of a failing test, at most `most`: a chart of
+/// each `load(n)` around its first wrong answer (the keys' share of each
+/// node, expected and the student's, against the fair share), an SVG
+/// data URL. A hidden test has no window in a learner's report, so no
+/// chart.
+fn load_images(t: &super::TestReport, most: usize) -> Vec<Value> {
+    let Some(window) = t.window.as_ref().filter(|_| t.verdict != Verdict::Accepted) else {
+        return Vec::new();
+    };
+    let id = format!("test-{}-{}", t.group, t.name);
+    let mut charts = super::html::load_charts(window, &id);
+    // The loads answered wrong first.
+    charts.sort_by_key(|c| {
+        let i = c.op - window.first_op;
+        window.actual.get(i).and_then(Option::as_ref) == window.expected.get(i)
+    });
+    charts
+        .into_iter()
+        .take(most)
+        .map(|chart| {
+            let svg = super::html::standalone_svg(&chart.svg);
+            json!({
+                "label": format!("load({}) at operation {} of {}/{}", chart.keys, chart.op, t.group, t.name),
+                "url": format!("data:image/svg+xml;base64,{}", base64(svg.as_bytes())),
+            })
+        })
+        .collect()
+}
+
+/// `bytes` in standard base64, padded (RFC 4648).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 impl super::TestReport {
@@ -484,7 +367,7 @@ mod tests {
         assert!(first.starts_with(failing.verdict.as_str()), "{first}");
         assert!(first.len() > failing.verdict.as_str().len(), "{first}");
         assert!(listed.iter().all(|t| t["message"] == first));
-        let output = escaped(parsed["output"].as_str().unwrap());
+        let output = crate::fit::escaped(parsed["output"].as_str().unwrap());
         assert!(output >= (LIMIT - 600_000) / 2, "{output}");
     }
 
@@ -514,24 +397,18 @@ mod tests {
     }
 
     #[test]
-    fn sharing_gives_small_texts_all_they_need() {
-        assert_eq!(share(&[10, 5, 7], 100), [10, 5, 7]);
-        // Half is promised to the first; the rest levelled, what the
-        // small ones leave going to the large ones, and back to the first.
-        assert_eq!(share(&[1000, 10, 1000, 1000], 100), [50, 10, 20, 20]);
-        assert_eq!(share(&[10, 1000, 1000], 100), [10, 45, 45]);
-    }
-
-    #[test]
-    fn a_cut_text_fits_its_room_in_the_file() {
-        let text = "\u{1b}[31m🦀\"x".repeat(1000);
-        for room in [0, 10, 80, 81, 500, 4096] {
-            let cut = cut_escaped(&text, room, Some("a test"));
-            assert!(escaped(&cut) <= room, "{room}: {}", escaped(&cut));
-            assert!(
-                cut.is_empty() || cut.ends_with('…') || cut.contains("(cut at "),
-                "{cut}"
-            );
+    fn base64_is_rfc_4648s() {
+        // RFC 4648, section 10.
+        for (text, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(text.as_bytes()), encoded, "{text}");
         }
     }
 

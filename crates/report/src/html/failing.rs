@@ -144,6 +144,26 @@ pub(super) fn write_failure(
 /// Every `load(n)` of the window with a well-formed expected answer,
 /// charted against the fair share, the submission's answer beside it.
 fn write_loads(w: &crate::Window, id: &str, page: &mut String) -> Result {
+    let charts: Vec<String> = load_charts(w, id).into_iter().map(|c| c.svg).collect();
+    if !charts.is_empty() {
+        writeln!(page, "<div class=\"charts\">{}</div>", charts.join("\n"))?;
+    }
+    Ok(())
+}
+
+/// A chart of one `load(keys)` of a window.
+pub(crate) struct LoadChart {
+    /// The operation's index in the session.
+    pub op: usize,
+    /// The keys it looks up.
+    pub keys: u64,
+    /// The chart, an `<svg>` element for the page.
+    pub svg: String,
+}
+
+/// The charts of every `load(n)` of the window with a well-formed
+/// expected answer, their ids made from `id`.
+pub(crate) fn load_charts(w: &crate::Window, id: &str) -> Vec<LoadChart> {
     let mut charts = Vec::new();
     for (i, op) in w.ops.iter().enumerate() {
         let Some(keys) = load_keys(op) else {
@@ -153,19 +173,20 @@ fn write_loads(w: &crate::Window, id: &str, page: &mut String) -> Result {
             continue;
         };
         let yours = w.actual.get(i).and_then(|a| a.as_ref());
-        charts.push(svg::load_chart(
-            &format!("{id}-load-{}", w.first_op + i),
-            w.first_op + i,
+        charts.push(LoadChart {
+            op: w.first_op + i,
             keys,
-            &expected,
-            yours.and_then(load_answer).as_deref(),
-            yours.is_some(),
-        ));
+            svg: svg::load_chart(
+                &format!("{id}-load-{}", w.first_op + i),
+                w.first_op + i,
+                keys,
+                &expected,
+                yours.and_then(load_answer).as_deref(),
+                yours.is_some(),
+            ),
+        });
     }
-    if !charts.is_empty() {
-        writeln!(page, "<div class=\"charts\">{}</div>", charts.join("\n"))?;
-    }
-    Ok(())
+    charts
 }
 
 /// The number of keys a `["load", n]` operation looks up.

@@ -20,6 +20,25 @@ pub(super) const PATTERNS: &str = concat!(
     "</defs></svg>\n"
 );
 
+/// The style of a chart outside the page: black on white.
+const STANDALONE_STYLE: &str = "svg { font: 12px sans-serif; } text { fill: #000; } .fair { stroke: #000; stroke-dasharray: 6 4; } .bar { stroke: #000; } .bar.expected { fill: url(#pattern-hatch); } .bar.yours { fill: url(#pattern-dots); } .pattern-line { stroke: #000; } .pattern-dot { fill: #000; }";
+
+/// `chart` (an `<svg>` element of the page) as an SVG document of its own,
+/// for an image file or a data URL: its namespace, the patterns and the
+/// style it needs inside it, on a white ground.
+pub(crate) fn standalone(chart: &str) -> String {
+    let defs = PATTERNS
+        .find("<defs>")
+        .zip(PATTERNS.find("</defs>"))
+        .map_or("", |(from, to)| &PATTERNS[from..to + "</defs>".len()]);
+    let Some((open, rest)) = chart.strip_prefix("<svg ").and_then(|c| c.split_once('>')) else {
+        return chart.to_owned();
+    };
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" {open}>{defs}<style>{STANDALONE_STYLE}</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>{rest}"
+    )
+}
+
 /// The score histogram: a bar per bin, its count above it.
 pub(super) fn histogram(bins: &[Bin], scored: usize) -> String {
     let (left, step, bar, base, tall) = (36.0, 46.0, 34.0, 170.0, 140.0);

@@ -76,3 +76,7 @@ alone grader grade --require-sandbox ../correct.py >"$tmp/correct.txt" || code=$
 [ "$code" = 0 ] || { cat "$tmp/correct.txt" >&2; fail "grading a correct example exited $code, not 0"; }
 alone grader show | cmp - challenges/rendezvous-router/README.md || fail "grader show printed something else"
 echo "check-wheel: the installed grader stands alone (starter: exit 1, a correct example: exit 0)"
+
+# The dev container template a course ships for macOS, Windows and
+# Codespaces installs this wheel and grades with it.
+tools/devcontainer/check.sh "$wheel"

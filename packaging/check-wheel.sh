@@ -21,6 +21,11 @@ if [ -z "$wheel" ]; then
   wheel=$(packaging/build-wheel.sh)
 fi
 echo "checking $wheel"
+# pip on an older system installs only a wheel whose tag it accepts.
+case "$(basename "$wheel")" in
+  *-manylinux2014_*.whl | *.manylinux_2_17_*.whl | *-manylinux_2_17_*.whl) ;;
+  *) echo "check-wheel: $wheel is not tagged manylinux2014 (manylinux_2_17): build it with packaging/build-wheel.sh" >&2; exit 1 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,36 +1,31 @@
 #!/usr/bin/env bash
-# Builds the Python wheel (maturin, bindings = "bin": the grader binary
-# alone), installs it into a fresh virtual environment, and grades there
-# with no checkout beside it: in an empty temporary folder, with a home of
-# its own and no $GRADER_CHALLENGES, `grader init --lang python` writes
-# the starter, `grader grade router.py` gives the starter's failing
-# verdict (exit 1) and a correct example passes (exit 0), all from the
-# challenges built into the binary.
+# Builds the Python wheel (packaging/build-wheel.sh: manylinux2014, the
+# grader binary alone), checks the binary it installs needs no glibc newer
+# than 2.17, installs it into a fresh virtual environment, and grades
+# there with no checkout beside it and the sandbox fully on
+# (`--require-sandbox`, every layer in the report): in an empty temporary
+# folder, with a home of its own and no $GRADER_CHALLENGES, `grader init
+# --lang python` writes the starter, `grader grade router.py` gives the
+# starter's failing verdict (exit 1) and a correct example passes (exit
+# 0), all from the challenges built into the binary.
 #
 # Usage: packaging/check-wheel.sh [WHEEL]  (from anywhere; builds the wheel
-# into target/wheels when none is given, with maturin from PATH or
-# installed from PyPI into target/packaging/maturin). Needs python3 with
-# venv (Debian: python3-venv).
+# into target/wheels when none is given). Needs python3 with venv
+# (Debian: python3-venv) and objdump (binutils).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
 wheel=${1:-}
 if [ -z "$wheel" ]; then
-  maturin=$(command -v maturin || true)
-  if [ -z "$maturin" ]; then
-    tools=$root/target/packaging/maturin
-    if [ ! -x "$tools/bin/maturin" ]; then
-      python3 -m venv "$tools"
-      "$tools/bin/pip" install --quiet --disable-pip-version-check "maturin>=1.5,<2"
-    fi
-    maturin=$tools/bin/maturin
-  fi
-  rm -f target/wheels/rendezvous_grader-*.whl
-  "$maturin" build --release --quiet
-  wheel=$(ls target/wheels/rendezvous_grader-*.whl)
+  wheel=$(packaging/build-wheel.sh)
 fi
 echo "checking $wheel"
+# pip on an older system installs only a wheel whose tag it accepts.
+case "$(basename "$wheel")" in
+  *-manylinux2014_*.whl | *.manylinux_2_17_*.whl | *-manylinux_2_17_*.whl) ;;
+  *) echo "check-wheel: $wheel is not tagged manylinux2014 (manylinux_2_17): build it with packaging/build-wheel.sh" >&2; exit 1 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,20 +47,26 @@ fail() {
 }
 
 [ "$(alone sh -c "command -v grader")" = "$tmp/venv/bin/grader" ] || fail "grader is not on the environment's PATH"
+packaging/check-glibc.sh "$tmp/venv/bin/grader" 2.17 || fail "the installed grader needs a newer glibc than manylinux2014 allows"
 alone grader --version
 alone grader init --lang python >/dev/null || fail "grader init --lang python failed"
 cmp "$tmp/work/router.py" challenges/rendezvous-router/starters/router.py ||
   fail "init wrote something else than the starter"
 
 code=0
-alone grader grade --format json --output "$tmp/starter.json" router.py || code=$?
+alone grader grade --require-sandbox --format json --output "$tmp/starter.json" router.py || code=$?
 [ "$code" = 1 ] || fail "grading the starter exited $code, not 1"
 python3 - "$tmp/starter.json" "$tmp/home" <<'PY' || fail "the starter's report is not what it should be"
 import json
+import os
 import sys
 
 report = json.load(open(sys.argv[1], encoding="utf-8"))
 home = sys.argv[2]
+sandbox = report["sandbox"]
+assert sandbox["enabled"] and sandbox["missing"] == [], sandbox
+assert sandbox["landlock"] and sandbox["seccomp"], sandbox
+assert os.geteuid() != 0 or sandbox["accounting"], sandbox
 submission = report["submissions"][0]
 assert submission["verdict"] == "wrong-answer", submission["verdict"]
 assert submission["passed"] == 0, submission["passed"]
@@ -76,7 +77,11 @@ assert challenges["path"].startswith(home + "/.cache/rendezvous-grader/"), chall
 PY
 
 code=0
-alone grader grade ../correct.py >"$tmp/correct.txt" || code=$?
+alone grader grade --require-sandbox ../correct.py >"$tmp/correct.txt" || code=$?
 [ "$code" = 0 ] || { cat "$tmp/correct.txt" >&2; fail "grading a correct example exited $code, not 0"; }
 alone grader show | cmp - challenges/rendezvous-router/README.md || fail "grader show printed something else"
 echo "check-wheel: the installed grader stands alone (starter: exit 1, a correct example: exit 0)"
+
+# The dev container template a course ships for macOS, Windows and
+# Codespaces installs this wheel and grades with it.
+tools/devcontainer/check.sh "$wheel"

@@ -5,17 +5,29 @@
 # dependencies, and the platform package of this machine,
 # `@rendezvous-grader/linux-<arch>`, holding the binary.
 #
-# Usage: packaging/npm/pack.sh [BINARY [OUT]]  BINARY defaults to
-# target/release/grader (built when missing), OUT to target/npm; writes
-# the two tarballs (`npm pack`) into OUT and prints their paths.
+# The binary is the wheel's (packaging/build-wheel.sh), so it runs on
+# every Linux with glibc 2.17 or newer; any binary given is checked for
+# that floor first (packaging/check-glibc.sh), since the platform package
+# claims every Linux of its CPU.
+#
+# Usage: packaging/npm/pack.sh [BINARY [OUT]]  BINARY defaults to the one
+# in the wheel build-wheel.sh builds, OUT to target/npm; writes the two
+# tarballs (`npm pack`) into OUT and prints their paths.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-binary=${1:-target/release/grader}
+binary=${1:-}
 out=${2:-target/npm}
-if [ ! -x "$binary" ] && [ "$binary" = target/release/grader ]; then
-  cargo build --release --quiet --bin grader
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+if [ -z "$binary" ]; then
+  wheel=$(packaging/build-wheel.sh)
+  binary=$(packaging/wheel-binary.sh "$wheel" "$stage/grader")
 fi
 [ -x "$binary" ] || { echo "pack.sh: no grader binary at $binary" >&2; exit 2; }
+packaging/check-glibc.sh "$binary" 2.17 >&2 || {
+  echo "pack.sh: $binary would not run on every Linux the package claims; pack the wheel's binary (no BINARY)" >&2
+  exit 2
+}
 version=$(cargo metadata --no-deps --format-version 1 |
   python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "rendezvous-grader"))')
 case "$(uname -s)-$(uname -m)" in
@@ -26,8 +38,6 @@ esac
 description="Grades consistent-hashing challenge submissions against a reference and explains every difference"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
 
 # The platform package: the binary, for npm to install only on its
 # operating system and CPU.

@@ -33,6 +33,7 @@ mod mistakes;
 mod names;
 mod nondeterminism;
 mod not_graded;
+mod packaging;
 mod prairielearn;
 mod python_start;
 mod rejudge;

@@ -487,6 +487,9 @@ class SourceOnlyEverywhere:
     def __init__(self, learner_dir):
         from importlib._bootstrap_external import _compile_bytecode
         self.compile_bytecode = _compile_bytecode.__code__
+        # The call of _compile_bytecode whose marshal.loads of the
+        # interpreter's own bytecode was let through last.
+        self.unmarshalling = None
         self.learner_dir = os.path.realpath(learner_dir)
         # The folders Python was started with, but this driver's own (a
         # scratch folder a program might write in).
@@ -509,13 +512,29 @@ class SourceOnlyEverywhere:
         elif event == "marshal.loads":
             caller = sys._getframe(1)
             if caller.f_code is self.compile_bytecode and self.interpreters_own(caller, args[0]):
+                self.unmarshalling = caller
                 return
             self.refuse(self.what(caller), caller)
         elif event == "marshal.load":
             self.refuse("bytecode read with marshal.load", sys._getframe(1))
         elif event == "code.__new__":
-            self.refuse("a code object built from bytes (types.CodeType, code.replace)",
-                        sys._getframe(1))
+            # Pythons 3.8 and 3.9 audit each code object of the bytecode
+            # they unmarshal as code.__new__ (3.8 with no marshal.loads
+            # before it), from the import system's _compile_bytecode: the
+            # interpreter's own bytecode is let through as above, checked
+            # once per call. (The frame is kept, so that no other call can
+            # take its place.)
+            caller = sys._getframe(1)
+            if caller is self.unmarshalling:
+                return
+            if caller.f_code is self.compile_bytecode and self.interpreters_own(
+                    caller, caller.f_locals.get("data")):
+                self.unmarshalling = caller
+                return
+            # Python 3.8's zipimport unmarshals an archive's bytecode with
+            # no marshal.loads event: named as the file it is, when found.
+            self.refuse(self.what(caller, "a code object built from bytes "
+                                          "(types.CodeType, code.replace)"), caller)
 
     def check_import(self, name, filename):
         # An extension's init function is named for the last part of its
@@ -543,8 +562,8 @@ class SourceOnlyEverywhere:
         except (OSError, TypeError):
             return False
 
-    def what(self, frame):
-        """The bytecode's file, as the learner knows it."""
+    def what(self, frame, otherwise="bytecode read with marshal.loads"):
+        """The bytecode's file, as the learner knows it, else `otherwise`."""
         for _ in range(8):
             if frame is None:
                 break
@@ -555,7 +574,7 @@ class SourceOnlyEverywhere:
             if isinstance(found.get("bytecode_path"), str):
                 return self.shown(found["bytecode_path"])
             frame = frame.f_back
-        return "bytecode read with marshal.loads"
+        return otherwise
 
     def shown(self, path):
         real = os.path.realpath(path)

@@ -303,3 +303,93 @@ fn the_drivers_json_is_the_json_packages() {
         );
     }
 }
+
+/// Every Python 3.7 or later this machine has: `python3`, the
+/// `python3.N` on PATH, and pyenv's versions (whose bytecode and audit
+/// events differ from one version to the next).
+fn pythons() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut consider = |python: PathBuf| {
+        let Ok(out) = Command::new(&python)
+            .args([
+                "-c",
+                "import sys; print(sys.version_info >= (3, 7)); print(sys.executable)",
+            ])
+            .output()
+        else {
+            return;
+        };
+        let said = text(&out.stdout);
+        let mut lines = said.lines();
+        if lines.next() != Some("True") {
+            return;
+        }
+        let real = std::fs::canonicalize(lines.next().unwrap_or_default()).unwrap_or(python);
+        if !found.contains(&real) {
+            found.push(real);
+        }
+    };
+    consider(PathBuf::from("python3"));
+    for minor in 7..=14 {
+        consider(PathBuf::from(format!("python3.{minor}")));
+    }
+    let pyenv = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pyenv")));
+    if let Some(Ok(versions)) = pyenv.map(|p| std::fs::read_dir(p.join("versions"))) {
+        for version in versions.flatten() {
+            consider(version.path().join("bin/python3"));
+        }
+    }
+    found
+}
+
+/// The driver lets through the interpreter's own bytecode and nothing
+/// else, on every Python it may meet: 3.8 audits each code object of an
+/// import's bytecode as `code.__new__` (and no `marshal.loads`), which
+/// once made every correct submission importing the standard library a
+/// `compile-error` there.
+#[test]
+fn every_python_here_runs_the_standard_library_and_refuses_bytecode() {
+    let pythons = pythons();
+    assert!(!pythons.is_empty(), "no python3 found");
+    let dir = tempdir();
+    let correct = dir.path().join("importing");
+    std::fs::create_dir(&correct).unwrap();
+    // Modules the driver does not import itself: their bytecode is read
+    // from the interpreter's cache, as a learner's import reads it.
+    let source =
+        std::fs::read_to_string(root().join("submissions/python/correct_class.py")).unwrap();
+    std::fs::write(
+        correct.join("router.py"),
+        format!("import bisect, colorsys, fractions, heapq, statistics\n{source}"),
+    )
+    .unwrap();
+    let bytecode = root().join("submissions/hostile/lang_marshal_bytecode.py");
+    let mut ran = Vec::new();
+    for python in &pythons {
+        let out = output(
+            grader()
+                .env("GRADER_PYTHON", python)
+                .args(["grade", "--format", "json", "--tests", SAMPLE])
+                .arg(correct.join("router.py"))
+                .arg(&bytecode),
+        );
+        let report: Value = json(&out);
+        let verdicts: Vec<&str> = report["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            verdicts,
+            ["accepted", "compile-error"],
+            "{}: {}",
+            python.display(),
+            report["submissions"]
+        );
+        ran.push(python.display().to_string());
+    }
+    eprintln!("graded with {}", ran.join(", "));
+}

@@ -416,6 +416,21 @@ fn a_bad_course_folder_or_wheel_is_refused_by_name() {
     );
     assert!(!zip.exists());
 
+    // A hidden group declared whose cases are kept outside the challenge
+    // (hidden-tests/, for --add-tests): the zip would grade without it.
+    let declared = challenges.join("rendezvous-router/challenge.toml");
+    let mut toml = std::fs::read_to_string(&declared).unwrap();
+    toml.push_str("\n[[groups]]\nname = \"extra\"\nweight = 40\nvisibility = \"hidden\"\n");
+    std::fs::write(&declared, toml).unwrap();
+    let out = make_autograder(&[&wheel, &challenges, &zip]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("hidden group `extra`") && said.contains("hidden-tests/extra"),
+        "{said}"
+    );
+    assert!(!zip.exists());
+
     // setup.sh in a source/ without the wheel.
     let autograder = dir.path().join("autograder");
     std::fs::create_dir_all(autograder.join("source")).unwrap();

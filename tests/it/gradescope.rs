@@ -416,6 +416,21 @@ fn a_bad_course_folder_or_wheel_is_refused_by_name() {
     );
     assert!(!zip.exists());
 
+    // A hidden group declared whose cases are kept outside the challenge
+    // (hidden-tests/, for --add-tests): the zip would grade without it.
+    let declared = challenges.join("rendezvous-router/challenge.toml");
+    let mut toml = std::fs::read_to_string(&declared).unwrap();
+    toml.push_str("\n[[groups]]\nname = \"extra\"\nweight = 40\nvisibility = \"hidden\"\n");
+    std::fs::write(&declared, toml).unwrap();
+    let out = make_autograder(&[&wheel, &challenges, &zip]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("hidden group `extra`") && said.contains("hidden-tests/extra"),
+        "{said}"
+    );
+    assert!(!zip.exists());
+
     // setup.sh in a source/ without the wheel.
     let autograder = dir.path().join("autograder");
     std::fs::create_dir_all(autograder.join("source")).unwrap();
@@ -533,6 +548,62 @@ fn setup_installs_the_wheel_into_an_externally_managed_python() {
             installed.contains("--break-system-packages"),
             managed == "True",
             "{managed}: {installed}"
+        );
+    }
+}
+
+/// Gradescope shows `output` at once and a hidden group's tests
+/// (`after_published`) once grades are published, and hides the total
+/// score until then: `output` holds nothing of the hidden tests, for the
+/// learner's audience (their names, verdicts, scores, the totals that count
+/// them) and for the instructor's (their cases, and the mistake worked out
+/// from them). The fixture's hidden keys hold CANARY.
+#[test]
+fn gradescope_output_keeps_the_hidden_tests_until_grades_are_published() {
+    let dir = tempdir();
+    let student = dir.path().join("student");
+    std::fs::create_dir_all(&student).unwrap();
+    let hostile = root().join("submissions/hostile");
+    std::fs::copy(hostile.join("_router.py"), student.join("_router.py")).unwrap();
+    std::fs::copy(
+        hostile.join("errs_and_sleeps_on_hidden.py"),
+        student.join("router.py"),
+    )
+    .unwrap();
+    for audience in ["learner", "instructor"] {
+        let out = output(
+            grader()
+                .args(["--challenges", "tests/fixtures/hidden-mistakes", "grade"])
+                .args(["--challenge", "hidden-mistake", "--audience", audience])
+                .args(["--format", "gradescope"])
+                .arg(&student),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let shown = results["output"].as_str().unwrap();
+        for secret in ["secret", "CANARY", "50 of 100", "wrong-answer", "lowest"] {
+            assert!(!shown.contains(secret), "{audience}: {secret:?} in {shown}");
+        }
+        assert!(
+            shown.contains("2 of 2 visible tests passed")
+                && shown.contains("3 hidden tests: their results, and your total score, are shown once grades are published"),
+            "{audience}: {shown}"
+        );
+        // The hidden tests wait in the list, with the score.
+        let tests = results["tests"].as_array().unwrap();
+        let hidden: Vec<_> = tests
+            .iter()
+            .filter(|t| t["visibility"] == "after_published")
+            .collect();
+        assert_eq!(hidden.len(), 3, "{results}");
+        assert!(hidden.iter().all(|t| t["status"] == "failed"), "{results}");
+        assert_eq!(results["score"], 50.0);
+        assert_eq!(
+            hidden
+                .iter()
+                .any(|t| t["output"].as_str().unwrap().contains("CANARY")),
+            audience == "instructor",
+            "{results}"
         );
     }
 }

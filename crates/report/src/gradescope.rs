@@ -6,7 +6,7 @@
 
 use super::fit::{LIMIT, Slot, TEST_OUTPUT, cut, fit, written};
 use super::{Report, SubmissionReport, Ungraded};
-use crate::contract::{Verdict, Visibility};
+use crate::contract::{Audience, Points, Verdict, Visibility};
 use serde_json::{Value, json};
 use std::io::{self, Write};
 
@@ -24,8 +24,11 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
         without_setup: true,
         ..Default::default()
     };
-    let human = super::fit::human_text(report, &options)?;
-    let (value, texts) = results(report, submission, &human);
+    // `output` is shown at once; the hidden tests wait for the grades to
+    // be published, and so does everything worked out from them.
+    let shown = before_publishing(report);
+    let human = super::fit::human_text(&shown, &options)?;
+    let (value, texts) = results(report, submission, &shown.submissions[0], &human);
     let (value, layout) = fit(
         as_text(value),
         texts,
@@ -43,6 +46,56 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
         },
     );
     out.write_all(&written(&value, layout)?)
+}
+
+/// `report` (of one submission) as its `output` may show it before the
+/// grades are published: without the hidden groups' tests, their scores or
+/// the totals that count them (Gradescope hides the total score until then
+/// when any test is hidden). For an instructor's audience, whose report
+/// holds the hidden cases and works out its diagnosis from them too, the
+/// diagnosis goes as well: it could quote a hidden case (the reproducer,
+/// the h32 check's strings) or tell what the hidden tests found.
+fn before_publishing(report: &Report) -> Report {
+    let mut shown = report.clone();
+    let Some(s) = shown.submissions.first_mut() else {
+        return shown;
+    };
+    if s.tests.iter().all(|t| t.visibility == Visibility::Visible) {
+        return shown;
+    }
+    s.tests.retain(|t| t.visibility == Visibility::Visible);
+    s.groups.retain(|g| g.visibility == Visibility::Visible);
+    s.passed = s
+        .tests
+        .iter()
+        .filter(|t| t.verdict == Verdict::Accepted)
+        .count();
+    s.total = s.tests.len();
+    s.verdict = s
+        .tests
+        .iter()
+        .map(|t| t.verdict)
+        .max()
+        .unwrap_or(Verdict::Accepted);
+    let earned = s.groups.iter().try_fold(0u64, |sum, g| {
+        g.points.earned.map(|e| sum.saturating_add(e))
+    });
+    let total = s.groups.iter().map(|g| g.points.total).sum();
+    s.points = Points {
+        earned,
+        total,
+        denominator: s.points.denominator,
+    };
+    if report.audience == Audience::Instructor {
+        s.h32 = None;
+        s.hash_hint = None;
+        s.mistake = None;
+        s.unexplained = false;
+        s.nondeterministic = None;
+        s.property = None;
+        s.reproducer = None;
+    }
+    shown
 }
 
 /// How Gradescope shows every text of a results.json: as plain text,
@@ -97,7 +150,12 @@ pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> i
 /// summary and the human report (what the learner's terminal would show:
 /// the verdict, the mistake and its hint, each failure explained), then
 /// each failing test's output.
-fn results(report: &Report, s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
+fn results(
+    report: &Report,
+    s: &SubmissionReport,
+    shown: &SubmissionReport,
+    human: &str,
+) -> (Value, Vec<(Slot, String)>) {
     let mut texts = vec![(Slot::Field("output"), String::new())];
     let tests: Vec<Value> = s
         .tests
@@ -133,21 +191,33 @@ fn results(report: &Report, s: &SubmissionReport, human: &str) -> (Value, Vec<(S
             test
         })
         .collect();
-    let seconds: u64 = s.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
+    let seconds: u64 = shown.tests.iter().map(|t| t.time_ms).sum::<u64>() / 1000;
     let not_graded = if s.points.graded() {
         ""
     } else {
         "not graded (the grader failed on this submission; this is not your code's fault: tell your instructor): "
     };
+    let hidden = s.total - shown.total;
+    let (visible, later) = if hidden == 0 {
+        ("", String::new())
+    } else {
+        (
+            " visible",
+            format!(
+                "; {}: their results, and your total score, are shown once grades are published",
+                grading::words::counted(hidden, "hidden test")
+            ),
+        )
+    };
     // Students read `output`: the summary, then the report.
     texts[0].1 = format!(
-        "{not_graded}{} ({}): {}: {} of {} tests passed, {}\n\n{human}",
+        "{not_graded}{} ({}): {}: {} of {}{visible} tests passed, {}{later}\n\n{human}",
         super::text::visible(&s.name),
         super::text::visible(&s.path),
-        s.verdict,
-        s.passed,
-        s.total,
-        super::text::score_of(&s.points),
+        shown.verdict,
+        shown.passed,
+        shown.total,
+        super::text::score_of(&shown.points),
     );
     let mut value = json!({
         "max_score": s.points.max_score(),

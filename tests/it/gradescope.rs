@@ -607,3 +607,59 @@ fn gradescope_output_keeps_the_hidden_tests_until_grades_are_published() {
         );
     }
 }
+
+#[test]
+fn a_zip_made_to_require_the_sandbox_grades_only_with_it() {
+    let dir = tempdir();
+    let challenges = course(dir.path());
+    let wheel = stand_in_wheel(dir.path());
+    // The grader on PATH tells what it was run with.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let said = dir.path().join("args");
+    std::fs::write(
+        bin.join("grader"),
+        format!(
+            "#!/bin/sh\necho \"$@\" >'{}'\nexec '{}' \"$@\"\n",
+            said.display(),
+            env!("CARGO_BIN_EXE_grader")
+        ),
+    )
+    .unwrap();
+    make_executable(&bin.join("grader"));
+    for require in [false, true] {
+        let zip = dir.path().join(format!("autograder-{require}.zip"));
+        let mut args = vec![wheel.as_path(), challenges.as_path(), zip.as_path()];
+        if require {
+            args.push(Path::new("--require-sandbox"));
+        }
+        let out = make_autograder(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let listed: BTreeSet<String> = listing(&zip).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(listed.contains("require-sandbox"), require, "{listed:?}");
+        let autograder = dir.path().join(format!("autograder-{require}"));
+        unpack(&zip, &autograder.join("source"));
+        let submission = autograder.join("submission");
+        std::fs::create_dir_all(&submission).unwrap();
+        std::fs::copy(
+            root().join("submissions/python/correct_class.py"),
+            submission.join("router.py"),
+        )
+        .unwrap();
+        let run = output(
+            Command::new(autograder.join("source/run_autograder"))
+                .env("AUTOGRADER_ROOT", &autograder)
+                .env("PATH", path_with(&bin))
+                .env_remove("REQUIRE_SANDBOX"),
+        );
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        let args = std::fs::read_to_string(&said).unwrap();
+        assert_eq!(args.contains("--require-sandbox"), require, "{args}");
+        // This machine has every layer: graded either way.
+        let results: Value = serde_json::from_slice(
+            &std::fs::read(autograder.join("results/results.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(results["score"], results["max_score"], "{results}");
+    }
+}

@@ -137,7 +137,8 @@ fn grade(
     };
     let report = super::graded(challenges, &grade, &[], None, None)?;
     let mut human = Vec::new();
-    report::render_human(&report, &mut human).map_err(Error::io("cannot render the report"))?;
+    report::render_human_with(&report, &report::learner_options(), &mut human)
+        .map_err(Error::io("cannot render the report"))?;
     let plain = anstream::adapter::strip_str(&String::from_utf8_lossy(&human)).to_string();
     super::quiet_broken_pipe(out.write_all(&human))
         .map_err(Error::io("cannot write the report"))?;

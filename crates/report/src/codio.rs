@@ -33,9 +33,7 @@ pub fn render_codio(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             report.submissions.len()
         )));
     };
-    let mut human = Vec::new();
-    super::render_human(report, &mut human)?;
-    let human = anstream::adapter::strip_str(&String::from_utf8_lossy(&human)).to_string();
+    let human = super::fit::learner_text(report)?;
     let points = &submission.points;
     let percent = points.earned.map(|earned| match points.total {
         0 if submission.verdict == super::contract::Verdict::Accepted => 100,

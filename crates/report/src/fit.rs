@@ -20,6 +20,22 @@ pub(crate) const LINE: usize = 1024;
 
 /// The human report of `report` as plain text: what the audience's
 /// terminal would show (as `options` ask), without its colours.
+/// The human report as a student reads it on a platform, in plain text:
+/// without the set-up lines (the containment in force and the folders
+/// the challenges and tests came from), which are the instructors'
+/// business and in the results' other fields where the format has them.
+pub(crate) fn learner_text(report: &super::Report) -> io::Result<String> {
+    human_text(report, &learner_options())
+}
+
+/// The options of the human report a student reads on a platform.
+pub fn learner_options() -> super::HumanOptions {
+    super::HumanOptions {
+        without_setup: true,
+        ..Default::default()
+    }
+}
+
 pub(crate) fn human_text(
     report: &super::Report,
     options: &super::HumanOptions,

@@ -18,16 +18,11 @@ pub fn render_gradescope(report: &Report, out: &mut dyn Write) -> io::Result<()>
             report.submissions.len()
         )));
     };
-    // Students read `output`: the containment in force is the
-    // instructors' business, in `extra_data`.
-    let options = super::HumanOptions {
-        without_setup: true,
-        ..Default::default()
-    };
     // `output` is shown at once; the hidden tests wait for the grades to
-    // be published, and so does everything worked out from them.
+    // be published, and so does everything worked out from them. The
+    // containment in force is in `extra_data`.
     let shown = before_publishing(report);
-    let human = super::fit::human_text(&shown, &options)?;
+    let human = super::fit::learner_text(&shown)?;
     let (value, texts) = results(report, submission, &shown.submissions[0], &human);
     let (value, layout) = fit(
         as_text(value),

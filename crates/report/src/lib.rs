@@ -32,6 +32,7 @@ mod watch;
 
 pub use codio::{render_codio, render_codio_ungraded};
 pub use ctrf::render_ctrf;
+pub use fit::learner_options;
 pub use github::{append_summary, render_github, summary as github_summary};
 pub use gradescope::{render_gradescope, render_gradescope_ungraded};
 pub use html::render_html;

@@ -19,7 +19,7 @@ pub fn render_prairielearn(report: &Report, out: &mut dyn Write) -> io::Result<(
             report.submissions.len()
         )));
     };
-    let human = super::fit::human_text(report, &super::HumanOptions::default())?;
+    let human = super::fit::learner_text(report)?;
     let (value, layout) = results(submission, &human, LIMIT);
     out.write_all(&written(&value, layout)?)
 }

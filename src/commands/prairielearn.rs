@@ -116,18 +116,34 @@ fn grade(
 }
 
 /// The names in the student's folder, sorted, a folder's with a `/`;
-/// hidden ones left out, as the grader leaves them.
+/// hidden ones left out, as the grader leaves them. An entry file one
+/// folder down (an upload of the folder that holds the work, `src/`) is
+/// listed too, as `src/router.py`, so that the learner is told to move it.
 pub(super) fn listing(dir: &Path) -> Result<Vec<String>, Error> {
     let entries =
         std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let folder = e.file_type().is_ok_and(|t| t.is_dir());
-            (!name.starts_with('.')).then(|| if folder { format!("{name}/") } else { name })
-        })
-        .collect();
+    let entry_names = grading::lang::entry_names();
+    let mut names: Vec<String> = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        // Never followed: a link is listed by its own name.
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            names.push(name);
+            continue;
+        }
+        names.push(format!("{name}/"));
+        names.extend(
+            entry_names
+                .iter()
+                .filter(|entry| {
+                    std::fs::symlink_metadata(e.path().join(entry)).is_ok_and(|m| m.is_file())
+                })
+                .map(|entry| format!("{name}/{entry}")),
+        );
+    }
     names.sort();
     Ok(names)
 }

@@ -25,11 +25,9 @@ fn job(dir: &Path, files: &[(&str, &str)]) {
     )
     .unwrap();
     for (name, source) in files {
-        std::fs::copy(
-            root().join("submissions").join(source),
-            dir.join("student").join(name),
-        )
-        .unwrap();
+        let to = dir.join("student").join(name);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root().join("submissions").join(source), &to).unwrap();
     }
 }
 
@@ -404,6 +402,16 @@ fn a_student_folder_without_router_is_the_students_format_error() {
             "helper.py, main.py",
         ),
         (&[][..], "no files"),
+        // The folder that holds the work, uploaded whole.
+        (
+            &[("src/router.py", "python/lowest_score.py")][..],
+            "move src/router.py to the top of your submission, as router.py",
+        ),
+        // A folder where the file should be.
+        (
+            &[("router.py/router.py", "python/lowest_score.py")][..],
+            "router.py/ is there but is not a regular file",
+        ),
     ] {
         let dir = tempdir();
         job(dir.path(), files);

@@ -103,9 +103,33 @@ pub(super) fn no_entry_file(found: &[String], expected: &[String]) -> String {
                 .map(|m| (f, m))
         })
         .collect();
-    let fix = match renames.as_slice() {
-        [(from, to)] => format!("rename {} to {to}", super::text::visible(from)),
-        _ => "rename the file that defines your Router to one of these names".to_owned(),
+    // A file of the right name that is not one (a folder, a pipe, a link)
+    // cannot be renamed to itself; one in a folder is moved up.
+    let unreadable = found.iter().find(|f| {
+        let name = f.strip_suffix('/').unwrap_or(f);
+        modules.iter().any(|m| m == name) || name == bare
+    });
+    let moved: Vec<&String> = found
+        .iter()
+        .filter(|f| {
+            f.rsplit_once('/')
+                .is_some_and(|(_, name)| modules.iter().any(|m| m == name) || name == bare)
+        })
+        .collect();
+    let fix = match (unreadable, moved.as_slice(), renames.as_slice()) {
+        (Some(name), _, _) => format!(
+            "{0} is there but is not a regular file (a folder, a pipe or a link); submit {0} itself",
+            super::text::visible(name)
+        ),
+        (None, [from], _) => {
+            let to = from.rsplit_once('/').map_or(from.as_str(), |(_, n)| n);
+            format!(
+                "move {} to the top of your submission, as {to}",
+                super::text::visible(from)
+            )
+        }
+        (None, [], [(from, to)]) => format!("rename {} to {to}", super::text::visible(from)),
+        _ => "rename the file that defines your Router to one of these names, at the top of your submission".to_owned(),
     };
     format!(
         "no file is named {wanted} (found {}); {fix}",

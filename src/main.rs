@@ -33,6 +33,17 @@ fn main() -> ExitCode {
     anstream::ColorChoice::write_global(match cli.color.forced(env) {
         Some(true) => anstream::ColorChoice::Always,
         Some(false) => anstream::ColorChoice::Never,
+        // anstream's own rule takes any CLICOLOR_FORCE, 0 included, for
+        // a force: with CLICOLOR_FORCE=0 the terminal decides here.
+        None if std::env::var_os("CLICOLOR_FORCE").is_some() => {
+            let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout())
+                && env("TERM").is_none_or(|t| t != "dumb");
+            if terminal {
+                anstream::ColorChoice::Always
+            } else {
+                anstream::ColorChoice::Never
+            }
+        }
         None => anstream::ColorChoice::Auto,
     });
     report::progress::set_quiet(cli.quiet);

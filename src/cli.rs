@@ -545,9 +545,15 @@ pub struct PrairielearnArgs {
     pub challenge: Option<String>,
 
     /// Run submissions without namespaces, Landlock or a dropped uid
-    /// (rlimits still apply), where the container allows none
-    #[arg(long)]
+    /// (rlimits still apply): for trying a set-up only, never for
+    /// grading, since a submission could then read the tests
+    #[arg(long, conflicts_with = "require_sandbox")]
     pub no_sandbox: bool,
+
+    /// Refuse to grade (not graded, exit 2) if any sandbox layer is
+    /// missing where the container runs
+    #[arg(long)]
+    pub require_sandbox: bool,
 
     /// Where compiled and transpiled submissions are cached
     #[arg(long, value_name = "DIR")]
@@ -567,9 +573,15 @@ pub struct Classroom50Args {
     pub challenge: String,
 
     /// Run submissions without namespaces, Landlock or a dropped uid
-    /// (rlimits still apply), where the runner allows none
-    #[arg(long)]
+    /// (rlimits still apply): for trying a set-up only, never for
+    /// grading, since a submission could then read the tests
+    #[arg(long, conflicts_with = "require_sandbox")]
     pub no_sandbox: bool,
+
+    /// Refuse to grade (not graded, exit 2) if any sandbox layer is
+    /// missing where the runner runs
+    #[arg(long)]
+    pub require_sandbox: bool,
 
     /// Where compiled and transpiled submissions are cached
     #[arg(long, value_name = "DIR")]

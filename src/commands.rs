@@ -211,13 +211,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         }
         (Err(e), None) => return Err(e),
     };
-    let layers = &report.sandbox;
-    if layers.enabled && !layers.missing.is_empty() {
-        eprintln!(
-            "warning: the sandbox is incomplete on this machine ({}); --require-sandbox refuses to grade on it",
-            layers.missing.join(", ")
-        );
-    }
+    warn_of_missing_layers(&report);
     // On a terminal, a reader sees the first failures in full and the
     // rest in a line each; files, pipes and CI logs keep every one.
     let human = report::HumanOptions {
@@ -783,4 +777,16 @@ fn show(cli: &Cli, id: &str, out: &mut dyn Write) -> Result<Status, Error> {
     quiet_broken_pipe(out.write_all(&text).and_then(|()| out.flush()))
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
+}
+
+/// Says on standard error (a platform's job log, which instructors read)
+/// which layers of the sandbox were missing in `report`'s grading.
+fn warn_of_missing_layers(report: &report::Report) {
+    let layers = &report.sandbox;
+    if layers.enabled && !layers.missing.is_empty() {
+        eprintln!(
+            "warning: the sandbox is incomplete on this machine ({}); --require-sandbox refuses to grade on it",
+            layers.missing.join(", ")
+        );
+    }
 }

@@ -94,6 +94,7 @@ fn grade(
     };
     let grading = GradingArgs {
         no_sandbox: args.no_sandbox,
+        require_sandbox: args.require_sandbox,
         ..GradingArgs::of(args.challenge.clone(), args.cache_dir.clone())
     };
     if !crate::batch::holds_entry_file(root) {
@@ -136,6 +137,7 @@ fn grade(
         ..GradeArgs::of(grading, vec![root.to_owned()])
     };
     let report = super::graded(challenges, &grade, &[], None, None)?;
+    super::warn_of_missing_layers(&report);
     let mut human = Vec::new();
     report::render_human_with(&report, &report::learner_options(), &mut human)
         .map_err(Error::io("cannot render the report"))?;

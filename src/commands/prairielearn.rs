@@ -99,6 +99,7 @@ fn grade(
         ..GradeArgs::of(
             GradingArgs {
                 no_sandbox: args.no_sandbox,
+                require_sandbox: args.require_sandbox,
                 ..GradingArgs::of(challenge, args.cache_dir.clone())
             },
             vec![student],
@@ -111,6 +112,7 @@ fn grade(
         None,
         None,
     )?;
+    super::warn_of_missing_layers(&report);
     let human = report::HumanOptions::default();
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
 }

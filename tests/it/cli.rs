@@ -580,7 +580,10 @@ fn colour_follows_the_flag_then_no_color_then_force_color() {
     assert!(coloured(&[], &[("CLICOLOR_FORCE", "1")]));
     assert!(!coloured(&[], &[("NO_COLOR", "1"), ("FORCE_COLOR", "1")]));
     assert!(!coloured(&[], &[("FORCE_COLOR", "")]));
-    assert!(!coloured(&[], &[("CLICOLOR_FORCE", "0")]), "0 forces nothing");
+    assert!(
+        !coloured(&[], &[("CLICOLOR_FORCE", "0")]),
+        "0 forces nothing"
+    );
     assert!(!coloured(&[], &[("CLICOLOR_FORCE", "")]));
 }
 

@@ -598,3 +598,49 @@ fn a_wrong_load_is_charted_in_the_tests_images() {
         }
     }
 }
+
+#[test]
+fn run_sh_requires_the_sandbox_when_the_course_says_so() {
+    // The grader run.sh starts tells what it was run with.
+    let dir = tempdir();
+    let spy = dir.path().join("grader");
+    let said = dir.path().join("args");
+    std::fs::write(
+        &spy,
+        format!(
+            "#!/bin/sh\necho \"$@\" >'{}'\nexec '{}' \"$@\"\n",
+            said.display(),
+            env!("CARGO_BIN_EXE_grader")
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&spy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for (require, passed) in [(None, false), (Some("0"), false), (Some("1"), true)] {
+        let job_dir = dir.path().join(format!("job-{require:?}"));
+        job(&job_dir, &[("router.py", "python/correct_class.py")]);
+        let mut command = std::process::Command::new(root().join("tools/prairielearn/run.sh"));
+        command
+            .env("GRADE_ROOT", &job_dir)
+            .env("GRADER", &spy)
+            .env_remove("REQUIRE_SANDBOX");
+        if let Some(value) = require {
+            command.env("REQUIRE_SANDBOX", value);
+        }
+        let out = output(&mut command);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let args = std::fs::read_to_string(&said).unwrap();
+        assert_eq!(
+            args.contains("--require-sandbox"),
+            passed,
+            "{require:?}: {args}"
+        );
+        // This machine has every layer: graded either way.
+        let results: Value =
+            serde_json::from_slice(&std::fs::read(job_dir.join("results/results.json")).unwrap())
+                .unwrap();
+        assert_eq!(results["score"], 1.0, "{results}");
+    }
+}

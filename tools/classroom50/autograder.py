@@ -22,10 +22,11 @@ from pathlib import Path
 
 # The course sets these. GRADER_WHEEL is the grader's wheel: a URL, or a
 # path relative to this file's folder (ship the wheel in the bundle).
-GRADER_WHEEL = "https://example.edu/cs101/rendezvous_grader-0.1.0-py3-none-manylinux_2_17_x86_64.whl"
+GRADER_WHEEL = "https://example.edu/cs101/rendezvous_grader-0.1.0-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
 CHALLENGE = "rendezvous-router"
-# Extra options of `grader classroom50`, e.g. ["--no-sandbox"] on a runner
-# whose containers allow no user namespaces.
+# Extra options of `grader classroom50`, e.g. ["--require-sandbox"] to grade
+# only with every layer of the sandbox in force (a student's code could
+# otherwise touch the result files).
 OPTIONS = []
 
 HERE = Path(__file__).resolve().parent

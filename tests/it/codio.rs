@@ -209,7 +209,7 @@ fn learner_text_is_never_markup_in_the_feedback() {
 }
 
 #[test]
-fn a_server_error_or_no_server_is_said_and_still_exits_zero() {
+fn a_server_error_or_no_server_is_said_and_no_url_is_no_pass() {
     let work = tempdir();
     student(work.path(), "python/correct_class.py");
     let (url, received) = server(500);
@@ -231,9 +231,10 @@ fn a_server_error_or_no_server_is_said_and_still_exits_zero() {
     let said = text(&out.stdout);
     assert!(said.contains("Codio could not be reached"), "{said}");
 
-    // No URL at all: partial points are off in the assessment.
+    // No URL at all: partial points are off in the assessment, and Codio
+    // would take an exit of 0 for a pass with full marks.
     let out = output(&mut script(work.path(), None));
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("Allow Partial Points"));
 }
 

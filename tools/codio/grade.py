@@ -9,9 +9,10 @@ with "Allow Partial Points" on. It runs
            --format codio --output BODY --exit-zero SUBMISSION
 
 and POSTs BODY (points=0..100, format=html, feedback=the learner's report)
-to $CODIO_PARTIAL_POINTS_V2_URL. It always exits 0, as Codio asks (any other
-exit is a grade of 0): a grading that failed sends no points at all and says
-so. Only python3's standard library is used. See
+to $CODIO_PARTIAL_POINTS_V2_URL. It exits 0, as Codio asks of partial
+points (any other exit is a grade of 0): a grading that failed sends no
+points at all and says so. Only without the URL (partial points off, when
+Codio takes an exit of 0 for a pass with full marks) does it exit 1. Only python3's standard library is used. See
 docs/ci-and-instructors.md#codio.
 
 Environment, all optional: GRADER (the binary, default `grader`),
@@ -135,9 +136,13 @@ def main():
     )
     url = os.environ.get(URL_VARIABLE)
     if not url:
-        say(f"Graded ({points}%), but ${URL_VARIABLE} is not set: turn on "
-            "Allow Partial Points in the assessment's Grading settings.")
-        return 0
+        # Without partial points, Codio takes an exit of 0 for a pass with
+        # full marks: this one is not a pass, whatever was graded.
+        say(f"Graded ({points}%), but ${URL_VARIABLE} is not set, so the grade "
+            "cannot be sent: turn on Allow Partial Points in the assessment's "
+            "Grading settings. (Exit 1, so that Codio does not count this as a "
+            "pass.) Tell your instructor.")
+        return 1
     try:
         send(url, data)
     except urllib.error.HTTPError as e:

@@ -21,6 +21,14 @@ const CANARY: &str = "CANARY-ci-7f3a";
 /// cases are in `hidden-tests/`, out of the challenge's folder), and a
 /// class in `submissions/`: ada correct, bob and cy failing.
 fn course(dir: &Path) {
+    // The course's wheel, which the workflows install (pip and pipx are
+    // stand-ins that check it is there).
+    std::fs::create_dir_all(dir.join("grader")).unwrap();
+    std::fs::write(
+        dir.join("grader/rendezvous_grader-0.1.0-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"),
+        "",
+    )
+    .unwrap();
     let challenge = dir.join("challenges/rendezvous-router");
     copy_tree(
         &root().join("challenges/rendezvous-router"),
@@ -336,12 +344,44 @@ fn shell(script: &str, dir: &Path, env: &BTreeMap<String, String>) -> (bool, Str
     (out.status.success(), log)
 }
 
-/// A folder holding `grader` (the binary under test, as `cargo install`
-/// leaves it) and a `sudo` that runs its command as this user, logging it.
-fn tools(dir: &Path) -> PathBuf {
+/// A folder for PATH holding a `sudo` that runs its command as this user,
+/// logging it, and `pip` and `pipx` whose `install` of a wheel that is
+/// there puts `grader` (the binary under test) beside them; with
+/// `installed`, `grader` is there from the start.
+fn tools(dir: &Path, installed: bool) -> PathBuf {
     let bin = dir.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), bin.join("grader")).unwrap();
+    if installed {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), bin.join("grader")).unwrap();
+    }
+    for pip in ["pip", "pipx"] {
+        let path = bin.join(pip);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh
+[ \"$1\" = install ] || {{ echo \"{pip}: install only\" >&2; exit 2; }}
+shift
+wheels=0
+for a; do
+  case \"$a\" in
+    -*) ;;
+    *.whl) [ -f \"$a\" ] || {{ echo \"{pip}: no such wheel: $a\" >&2; exit 1; }}; wheels=$((wheels + 1)) ;;
+    *) echo \"{pip}: not a wheel: $a\" >&2; exit 1 ;;
+  esac
+done
+[ \"$wheels\" = 1 ] || {{ echo \"{pip}: $wheels wheels\" >&2; exit 1; }}
+ln -sf '{}' '{}'
+",
+                env!("CARGO_BIN_EXE_grader"),
+                bin.join("grader").display()
+            ),
+        )
+        .unwrap();
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&path, perms).unwrap();
+    }
     let sudo = bin.join("sudo");
     let log = dir.join("sudo.log");
     std::fs::write(
@@ -472,14 +512,9 @@ fn the_documented_github_workflow_keeps_its_gradebook_when_students_fail() {
                 std::fs::remove_dir_all(&ws).unwrap();
             }
             std::fs::create_dir_all(&ws).unwrap();
-            let bin_dir = runner.join("installed");
-            let tools = tools(&runner.join("tools"));
+            let tools = tools(&runner.join("tools"), false);
             let summary = runner.join("summary.md");
             let mut env = job_env(&tools);
-            env.insert(
-                "PATH".into(),
-                format!("{}:{}", bin_dir.display(), env["PATH"]),
-            );
             env.insert("GITHUB_WORKSPACE".into(), ws.display().to_string());
             env.insert("GITHUB_STEP_SUMMARY".into(), summary.display().to_string());
             env.insert("GITHUB_ACTIONS".into(), "true".into());
@@ -528,16 +563,10 @@ fn the_documented_github_workflow_keeps_its_gradebook_when_students_fail() {
                         !run.contains("${{"),
                         "an expression the test cannot fill: {run}"
                     );
-                    if run.starts_with("cargo install --path .") {
-                        // The grader, built: what the install leaves on PATH.
-                        tools_install(&bin_dir);
-                        true
-                    } else {
-                        let (ok, log) = shell(&run, &ws, &env);
-                        assert!(ok, "job {name} {shard}: `{run}` failed:\n{log}");
-                        ran += 1;
-                        ok
-                    }
+                    let (ok, log) = shell(&run, &ws, &env);
+                    assert!(ok, "job {name} {shard}: `{run}` failed:\n{log}");
+                    ran += 1;
+                    ok
                 };
                 failed |= !ok;
             }
@@ -557,12 +586,6 @@ fn the_documented_github_workflow_keeps_its_gradebook_when_students_fail() {
     );
 }
 
-/// What `cargo install --path .` leaves: `grader` in a folder on PATH.
-fn tools_install(bin: &Path) {
-    std::fs::create_dir_all(bin).unwrap();
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), bin.join("grader")).unwrap();
-}
-
 #[test]
 fn the_documented_gitlab_pipeline_keeps_its_gradebook_when_students_fail() {
     let doc = std::fs::read_to_string(root().join("docs/ci-and-instructors.md")).unwrap();
@@ -574,7 +597,19 @@ fn the_documented_gitlab_pipeline_keeps_its_gradebook_when_students_fail() {
     course(&repo);
     // Each job's artifacts, by job name.
     let mut kept: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    // What every job runs first.
+    let before: Vec<String> = pipeline
+        .get("default")
+        .and_then(|d| d.get("before_script"))
+        .map(Yaml::items)
+        .unwrap_or_default()
+        .iter()
+        .map(|l| l.str().to_owned())
+        .collect();
     for (name, job) in pipeline.entries() {
+        if name == "default" {
+            continue;
+        }
         let total: usize = job.get("parallel").map_or(1, |p| p.str().parse().unwrap());
         for index in 1..=total {
             // Every job clones into a folder of its own, as a runner that
@@ -590,19 +625,23 @@ fn the_documented_gitlab_pipeline_keeps_its_gradebook_when_students_fail() {
                     std::fs::copy(f, ws.join(f.file_name().unwrap())).unwrap();
                 }
             }
-            let tools = tools(&scratch.path().join(format!("tools-{name}-{index}")));
+            let tools = tools(&scratch.path().join(format!("tools-{name}-{index}")), false);
             let mut env = job_env(&tools);
             env.insert("GITLAB_CI".into(), "true".into());
             if job.get("parallel").is_some() {
                 env.insert("CI_NODE_INDEX".into(), index.to_string());
                 env.insert("CI_NODE_TOTAL".into(), total.to_string());
             }
-            let script: Vec<String> = job
-                .get("script")
-                .unwrap()
-                .items()
+            let script: Vec<String> = before
                 .iter()
-                .map(|l| l.str().to_owned())
+                .cloned()
+                .chain(
+                    job.get("script")
+                        .unwrap()
+                        .items()
+                        .iter()
+                        .map(|l| l.str().to_owned()),
+                )
                 .collect();
             let (ok, log) = shell(&script.join("\n"), &ws, &env);
             assert!(ok, "job {name} {index} failed:\n{log}");
@@ -666,7 +705,7 @@ fn the_readmes_ci_commands_run_as_written() {
     let scratch = tempdir();
     let repo = scratch.path().join("repo");
     course(&repo);
-    let tools = tools(&scratch.path().join("tools"));
+    let tools = tools(&scratch.path().join("tools"), true);
     let mut env = job_env(&tools);
     for index in 1..=2 {
         env.insert("CI_NODE_INDEX".into(), index.to_string());

@@ -157,8 +157,8 @@ pub struct GradeArgs {
     pub all: bool,
 
     /// Who reads the report: `learner` hides every detail of hidden groups
-    /// [default: learner with --format gradescope or prairielearn, whose
-    /// results students see once published; else instructor]
+    /// [default: learner with --format gradescope, prairielearn or codio,
+    /// whose results students see; else instructor]
     #[arg(long, value_enum)]
     pub audience: Option<report::Audience>,
 
@@ -258,8 +258,8 @@ pub struct GradingArgs {
 
     /// Run only the tests GROUP or GROUP/NAME selects (globs of `*` and
     /// `?`; repeatable): a partial run, whose score is no grade (refused
-    /// with --gradebook, --results and the gradescope and prairielearn
-    /// formats)
+    /// with --gradebook, --results and the gradescope, prairielearn and
+    /// codio formats)
     #[arg(long, value_name = "GROUP[/NAME]")]
     pub only: Vec<String>,
 

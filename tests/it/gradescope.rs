@@ -430,6 +430,21 @@ fn a_bad_course_folder_or_wheel_is_refused_by_name() {
         "{said}"
     );
     assert!(!zip.exists());
+    // The same on a Python without tomllib (before 3.11).
+    let script = root().join("tools/gradescope/make-autograder");
+    let out = output(Command::new("python3").args([
+        "-c",
+        "import sys; sys.modules['tomllib'] = None; sys.argv = sys.argv[1:]; \
+         exec(compile(open(sys.argv[0]).read(), sys.argv[0], 'exec'), {'__name__': '__main__', '__file__': sys.argv[0]})",
+        script.to_str().unwrap(),
+        wheel.to_str().unwrap(),
+        challenges.to_str().unwrap(),
+        zip.to_str().unwrap(),
+    ]));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(said.contains("hidden group `extra` (weight 40)"), "{said}");
+    assert!(!zip.exists());
 
     // setup.sh in a source/ without the wheel.
     let autograder = dir.path().join("autograder");

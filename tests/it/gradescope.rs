@@ -630,18 +630,7 @@ fn a_zip_made_to_require_the_sandbox_grades_only_with_it() {
     let wheel = stand_in_wheel(dir.path());
     // The grader on PATH tells what it was run with.
     let bin = dir.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    let said = dir.path().join("args");
-    std::fs::write(
-        bin.join("grader"),
-        format!(
-            "#!/bin/sh\necho \"$@\" >'{}'\nexec '{}' \"$@\"\n",
-            said.display(),
-            env!("CARGO_BIN_EXE_grader")
-        ),
-    )
-    .unwrap();
-    make_executable(&bin.join("grader"));
+    let (_, said) = crate::support::grader_telling_its_args(&bin);
     for require in [false, true] {
         let zip = dir.path().join(format!("autograder-{require}.zip"));
         let mut args = vec![wheel.as_path(), challenges.as_path(), zip.as_path()];

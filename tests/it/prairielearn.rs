@@ -603,21 +603,7 @@ fn a_wrong_load_is_charted_in_the_tests_images() {
 fn run_sh_requires_the_sandbox_when_the_course_says_so() {
     // The grader run.sh starts tells what it was run with.
     let dir = tempdir();
-    let spy = dir.path().join("grader");
-    let said = dir.path().join("args");
-    std::fs::write(
-        &spy,
-        format!(
-            "#!/bin/sh\necho \"$@\" >'{}'\nexec '{}' \"$@\"\n",
-            said.display(),
-            env!("CARGO_BIN_EXE_grader")
-        ),
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&spy, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    let (spy, said) = crate::support::grader_telling_its_args(&dir.path().join("bin"));
     for (require, passed) in [(None, false), (Some("0"), false), (Some("1"), true)] {
         let job_dir = dir.path().join(format!("job-{require:?}"));
         job(&job_dir, &[("router.py", "python/correct_class.py")]);

@@ -276,3 +276,23 @@ pub fn edge_suite(dir: &Path) -> PathBuf {
     std::fs::create_dir_all(&edge).unwrap();
     edge
 }
+
+/// A `grader` in `dir` that writes the arguments it is run with to
+/// `dir/args`, then runs the grader under test with them: what a script
+/// that starts the grader passes it. Answers the program and the file.
+pub fn grader_telling_its_args(dir: &Path) -> (PathBuf, PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).unwrap();
+    let (spy, said) = (dir.join("grader"), dir.join("args"));
+    std::fs::write(
+        &spy,
+        format!(
+            "#!/bin/sh\necho \"$@\" >'{}'\nexec '{}' \"$@\"\n",
+            said.display(),
+            env!("CARGO_BIN_EXE_grader")
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&spy, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (spy, said)
+}

@@ -276,7 +276,7 @@ impl<'a> Grading<'a> {
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
         let diagnosis = if nondeterministic.is_none() {
-            diagnose::diagnose(challenge, &observed)
+            diagnose::diagnose(challenge, &observed, submission.language.syntax())
         } else {
             diagnose::Diagnosis::default()
         };
@@ -593,12 +593,14 @@ impl Grading<'_> {
 /// and on every string in the explanations, and puts them beside the pinned
 /// values.
 /// The h32 check is an extra run: it gets `budget`'s limit for a case of
-/// `base_ms`, at most [`HASH_LIMIT`].
+/// `base_ms`, at most [`HASH_LIMIT`]. Its wrong steps are told in the
+/// words for code of `syntax`.
 fn check_hash(
     runner: &mut Runner<'_>,
     ran: &mut [Slot<'_>],
     budget: &Budget,
     base_ms: u64,
+    syntax: reference::Syntax,
 ) -> Result<Option<explain::HashCheck>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
@@ -619,5 +621,5 @@ fn check_hash(
             explain::annotate(e, &texts, &yours);
         }
     }
-    Ok(Some(explain::check_hash(&texts, &yours)))
+    Ok(Some(explain::check_hash(&texts, &yours, syntax)))
 }

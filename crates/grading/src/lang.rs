@@ -80,6 +80,19 @@ pub const TABLE: [Spec; 4] = [
 pub const ENTRY_STEM: &str = "router";
 
 impl Language {
+    /// The syntax of the code in what its learners read (hints, snippets,
+    /// steps): TypeScript shares JavaScript's, and a program of its own
+    /// (or none found) gets words.
+    pub fn syntax(self) -> reference::Syntax {
+        use reference::Syntax;
+        match self {
+            Language::Python => Syntax::Python,
+            Language::JavaScript | Language::TypeScript => Syntax::JavaScript,
+            Language::Rust => Syntax::Rust,
+            Language::Executable | Language::Unknown => Syntax::Words,
+        }
+    }
+
     /// What the language runs on, for the limits a correct submission
     /// needs (a program of its own, or of no known language, is held to
     /// what a compiled one needs).

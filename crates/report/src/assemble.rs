@@ -190,7 +190,9 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
             .count(),
         total: tests.len(),
         h32: h32.as_ref().map(Into::into),
-        hash_hint: hash_hint.as_ref().map(Into::into),
+        hash_hint: hash_hint
+            .as_ref()
+            .map(|hint| contract::HashHint::of(hint, language)),
         mistake,
         unexplained,
         nondeterministic: nondeterministic.as_ref().map(Into::into),

@@ -171,13 +171,13 @@ mod tests {
                 "{syntax:?}"
             );
         }
-        // Python's markers are foreign to Rust, and `let ` (both
+        // Python's markers are foreign to Rust, and `const ` (both
         // JavaScript's and Rust's) to Python only; Rust's `.len()` is no
         // Python `len(`.
         assert_eq!(foreign_in("`lambda n: n`", Syntax::Rust), ["lambda"]);
-        assert_eq!(foreign_in("`let x = 1;`", Syntax::Python), ["let "]);
-        assert!(foreign_in("`let x = 1;`", Syntax::Rust).is_empty());
-        assert_eq!(foreign_in("`let x = 1;`", Syntax::Words), ["let "]);
+        assert_eq!(foreign_in("`const X: u8 = 1;`", Syntax::Python), ["const "]);
+        assert!(foreign_in("`const X: u8 = 1;`", Syntax::Rust).is_empty());
+        assert_eq!(foreign_in("`const X: u8 = 1;`", Syntax::Words), ["const "]);
         assert!(foreign_in("`ring.len()`", Syntax::Rust).is_empty());
         assert_eq!(foreign_in("`len(ring)`", Syntax::Rust), ["len("]);
     }

@@ -336,12 +336,21 @@ impl<'a> Grading<'a> {
         // A Router of another challenge that nothing here explains is told
         // which, alone: a hint of this one would coach it towards the
         // wrong challenge.
-        let (diagnosis, hash_hint, property) = match &api_gap {
+        let (mut diagnosis, hash_hint, property) = match &api_gap {
             Some(g) if g.other_challenge.is_some() && !explained => {
                 (diagnose::Diagnosis::default(), None, None)
             }
             _ => (diagnosis, hash_hint, property),
         };
+        // The starter as shipped fails for what is still to write, which
+        // no mistake explains: it is told so, not that nothing does.
+        let untouched_starter = records
+            .iter()
+            .any(|t| t.deciding().judgement.verdict != Verdict::Accepted)
+            && submission.is_untouched_starter(challenge);
+        if untouched_starter {
+            diagnosis.unexplained = false;
+        }
         Graded {
             name,
             path: submission.path.display().to_string(),
@@ -358,6 +367,7 @@ impl<'a> Grading<'a> {
             property,
             reproducer,
             api_gap,
+            untouched_starter,
         }
     }
 }
@@ -395,6 +405,8 @@ pub struct Graded<'a> {
     pub reproducer: Option<crate::shrink::Reproducer>,
     /// The challenge's operations the Router lacks.
     pub api_gap: Option<ApiGap>,
+    /// It fails, and its file is the challenge's starter as shipped.
+    pub untouched_starter: bool,
 }
 
 impl Grading<'_> {

@@ -288,12 +288,9 @@ fn render_submission(
         writeln!(out)?;
         writeln!(out, "{}", visible(why))?;
     }
-    if s.unexplained {
+    if let Some(cause) = crate::text::unnamed_cause(s) {
         writeln!(out)?;
-        writeln!(
-            out,
-            "none of the known mistakes explains these answers: the diffs below are the evidence"
-        )?;
+        writeln!(out, "{cause}")?;
     }
     if let Some(m) = &s.mistake {
         writeln!(out)?;

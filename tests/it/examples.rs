@@ -617,8 +617,12 @@ fn a_hash_without_h32_is_blamed_on_two_node_routes() {
         against >= 3 && against <= hint["asked"].as_u64().unwrap(),
         "{hint}"
     );
+    // How to give the grader its h32, in Python's terms.
     assert!(
-        hint["message"].as_str().unwrap().contains("export h32"),
+        hint["message"]
+            .as_str()
+            .unwrap()
+            .contains("define `h32(text)` beside your Router"),
         "{hint}"
     );
     // At least one failing test shows such a route: two nodes, and the

@@ -80,6 +80,14 @@ fn failures_without_a_diff_are_not_said_to_be_diffs() {
     assert_eq!(windows, 0, "no test answered wrong: no diff");
     for format in ["human", "html"] {
         let (said, _) = grade("rendezvous-router", &path, format, None);
+        if format == "human" {
+            // The sample group is worth no points: said so, with its
+            // tests, never as "0/0".
+            assert!(
+                said.contains("by group: sample no points (0 of 3 passed) · edge 0/30"),
+                "{said}"
+            );
+        }
         assert!(!said.contains("the diffs below"), "{format}: {said}");
         assert!(
             said.contains(
@@ -136,4 +144,25 @@ fn a_score_table_shows_a_tiny_weight_as_the_case_gives_it() {
             .all(|s| s.parse::<f64>().is_ok_and(|x| x > 0.0)),
         "{scores:?}"
     );
+}
+
+#[test]
+fn a_typescript_syntax_error_shows_its_line_and_a_caret() {
+    let dir = tempdir();
+    let path = dir.path().join("router.ts");
+    std::fs::write(
+        &path,
+        "export class Router {\n  constructor(nodes: string[]) {\n    const x: number = ;\n  }\n}\n",
+    )
+    .unwrap();
+    let (_, report) = grade("rendezvous-router", &path, "json", None);
+    let test = &report["submissions"][0]["tests"][0];
+    assert_eq!(test["verdict"], "compile-error", "{test}");
+    let traceback = test["error"]["traceback"].as_str().unwrap();
+    let lines: Vec<&str> = traceback.lines().collect();
+    assert!(lines[0].starts_with("router.ts:3:23: "), "{traceback}");
+    assert_eq!(lines[2], "3 |     const x: number = ;", "{traceback}");
+    assert_eq!(lines[3], "  |                       ^", "{traceback}");
+    let (human, _) = grade("rendezvous-router", &path, "human", None);
+    assert!(human.contains("  3 |     const x: number = ;\n"), "{human}");
 }

@@ -382,12 +382,17 @@ fn render_submission(
                 } else {
                     ""
                 };
-                format!(
-                    "{} {}/{}{rule}",
-                    g.name,
-                    earned(&g.points),
-                    possible(&g.points)
-                )
+                // A group worth nothing says so, with its tests: "0/0"
+                // would read as a group without any.
+                match g.points.total {
+                    0 => format!("{} no points ({} of {} passed)", g.name, g.passed, g.total),
+                    _ => format!(
+                        "{} {}/{}{rule}",
+                        g.name,
+                        earned(&g.points),
+                        possible(&g.points)
+                    ),
+                }
             })
             .collect();
         writeln!(out, "\n{DIM}by group: {}{DIM:#}", groups.join(" · "))?;

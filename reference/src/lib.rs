@@ -20,6 +20,7 @@ pub mod operation;
 mod ranking;
 pub mod rendezvous;
 pub mod spec;
+pub mod text;
 pub mod vnode_ring;
 pub mod weighted_hrw;
 
@@ -28,6 +29,7 @@ pub use hash::h32;
 pub use model::Model;
 pub use operation::{Arg, Effect, Kind, Op, Returns, Signature};
 pub use spec::ModelSpec;
+pub use text::{Syntax, Text};
 
 /// Every challenge with a reference, by id.
 pub fn challenges() -> &'static [&'static ModelSpec] {

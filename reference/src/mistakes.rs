@@ -23,8 +23,8 @@ mod shared;
 
 pub use catalogue::{Catalogue, Made, Mistake, VariantRun};
 pub use hash::{
-    ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, float_finalizer_h32, float_multiply_h32,
-    hash_compositions,
+    ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, SIGNED_RESULT, float_finalizer_h32,
+    float_multiply_h32, hash_compositions,
 };
 pub(crate) use ranking::{HRW_TOP, WEIGHTED_HRW};
 pub(crate) use ring::VNODE_RING;
@@ -33,6 +33,47 @@ pub(crate) use router::RENDEZVOUS;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::{Syntax, Text, foreign_in};
+
+    /// Every text of every catalogue entry and of every wrong step of
+    /// h32, in every syntax, shows no other language's code: a Python
+    /// learner reads no `>>> 0`, a program of any language no code at all.
+    #[test]
+    fn no_text_shows_another_languages_syntax() {
+        let mut texts: Vec<(String, Text)> = Vec::new();
+        for catalogue in [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING] {
+            for m in catalogue.mistakes {
+                texts.push((format!("{} title", m.id), m.title));
+                texts.push((format!("{} explanation", m.id), m.explanation));
+                texts.push((format!("{} hint", m.id), m.hint));
+            }
+        }
+        for v in &HASH_VARIANTS {
+            texts.push((format!("{} step", v.id), v.step));
+        }
+        texts.push(("signed result step".to_owned(), SIGNED_RESULT));
+        let mut found = Vec::new();
+        for syntax in Syntax::ALL {
+            for (what, text) in &texts {
+                let shown = foreign_in(text.get(syntax), syntax);
+                if !shown.is_empty() {
+                    found.push(format!("{what} for {syntax:?}: {shown:?}"));
+                }
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+        // Each syntax's texts do show code of their own.
+        let each = |syntax: Syntax| {
+            texts
+                .iter()
+                .map(|(_, t)| t.get(syntax))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert!(each(Syntax::JavaScript).contains("Math.imul"));
+        assert!(each(Syntax::Python).contains("lambda"));
+        assert!(each(Syntax::Rust).contains("wrapping_mul"));
+    }
 
     /// Each wrong step the h32 check knows is the hash its catalogue
     /// mistake makes (the two are written apart: `hash` is the leaf).

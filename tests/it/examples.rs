@@ -45,6 +45,10 @@ struct Example {
     /// The form of `mistake` named, when it has several.
     #[serde(default)]
     form: Option<String>,
+    /// Must appear in the named mistake's hint: the fix in the
+    /// submission's own language.
+    #[serde(default)]
+    hint: Option<String>,
     /// The report must say that no known mistake explains the answers.
     #[serde(default)]
     unexplained: bool,
@@ -337,6 +341,14 @@ fn check_example(example: &Example) -> Result<(), String> {
                     example.third
                 ));
             }
+            if let Some(hint) = &example.hint
+                && !named["hint"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains(hint.as_str())
+            {
+                return Err(format!("hint {} lacks {hint:?}", named["hint"]));
+            }
             // Every failing test carries it too.
             if failing.iter().any(|t| t["mistake"] != *named) {
                 return Err("a failing test lacks the mistake".into());
@@ -403,6 +415,11 @@ fn check_example(example: &Example) -> Result<(), String> {
     }
     if example.verdict == "accepted" && submission["passed"] != submission["total"] {
         return Err("accepted but not every test passed".into());
+    }
+    // What the grader tells the learner shows no other language's code.
+    let foreign = crate::syntax::foreign_texts(submission);
+    if !foreign.is_empty() {
+        return Err(foreign.join("; "));
     }
     // Whatever a report says, it speaks of the learner's files, never of
     // the grader's own (its drivers, its folders).
@@ -600,8 +617,12 @@ fn a_hash_without_h32_is_blamed_on_two_node_routes() {
         against >= 3 && against <= hint["asked"].as_u64().unwrap(),
         "{hint}"
     );
+    // How to give the grader its h32, in Python's terms.
     assert!(
-        hint["message"].as_str().unwrap().contains("export h32"),
+        hint["message"]
+            .as_str()
+            .unwrap()
+            .contains("define `h32(text)` beside your Router"),
         "{hint}"
     );
     // At least one failing test shows such a route: two nodes, and the

@@ -9,8 +9,8 @@
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
 use crate::run::Outcome;
-use reference::Effect;
 use reference::mistakes::{Made, VariantRun};
+use reference::{Effect, Syntax};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -76,12 +76,13 @@ pub struct NamedMistake {
 }
 
 impl NamedMistake {
-    fn of(made: Made) -> NamedMistake {
+    /// `made`, told in the words for code of `syntax`.
+    fn of(made: Made, syntax: Syntax) -> NamedMistake {
         NamedMistake {
             id: made.mistake.id.to_owned(),
-            title: made.mistake.title.to_owned(),
-            explanation: made.mistake.explanation.to_owned(),
-            hint: made.mistake.hint.to_owned(),
+            title: made.mistake.title.get(syntax).to_owned(),
+            explanation: made.mistake.explanation.get(syntax).to_owned(),
+            hint: made.mistake.hint.get(syntax).to_owned(),
             form: made.form_label().map(|f| format!("{f:?}")),
         }
     }
@@ -142,7 +143,9 @@ pub struct Diagnosis {
 ///   failing tests and more than any other mistake does;
 /// - otherwise none is named, and `unexplained` says so when the
 ///   submission gave wrong answers at all.
-pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis {
+///
+/// The mistake is told in the words for code of `syntax`, the learner's.
+pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Syntax) -> Diagnosis {
     let failing_all = observed.iter().filter(|o| !o.passed).count();
     let mut failing: Vec<(&Case, &Behaviour)> = observed
         .iter()
@@ -227,7 +230,10 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis 
         .then(|| together(challenge, &failing, &passing, TOGETHER_SEARCH_SUITES))
         .flatten()
     {
-        let with = made[1..].iter().map(|m| NamedMistake::of(*m)).collect();
+        let with = made[1..]
+            .iter()
+            .map(|m| NamedMistake::of(*m, syntax))
+            .collect();
         (made[0], with, failing_all)
     } else if let Some((made, reproduced, _)) = closest(&scored, failing_all) {
         (made, Vec::new(), reproduced)
@@ -243,7 +249,7 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>]) -> Diagnosis 
         explanation,
         hint,
         form,
-    } = NamedMistake::of(named);
+    } = NamedMistake::of(named, syntax);
     Diagnosis {
         mistake: Some(MistakeReport {
             id,
@@ -429,7 +435,7 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
         rows.push(AuditRow {
             id: made.mistake.id.to_owned(),
             form: made.form_label().map(|f| format!("{f:?}")),
-            title: made.mistake.title.to_owned(),
+            title: made.mistake.title.get(Syntax::Words).to_owned(),
             caught_by,
         });
     }
@@ -563,9 +569,13 @@ mod tests {
 
     /// The ids of what `diagnose` names exactly, in order.
     fn named_exactly(challenge: &Challenge, observed: &[Observed<'_>]) -> Vec<String> {
-        let named = diagnose(challenge, &observed.iter().collect::<Vec<_>>())
-            .mistake
-            .unwrap();
+        let named = diagnose(
+            challenge,
+            &observed.iter().collect::<Vec<_>>(),
+            Syntax::Python,
+        )
+        .mistake
+        .unwrap();
         assert!(named.exact);
         std::iter::once(named.id)
             .chain(named.with.into_iter().map(|w| w.id))

@@ -6,6 +6,7 @@
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::Divergence;
+use reference::Syntax;
 use reference::explanation::{
     Explanation, PointsView, RingPoint, RingView, ScoreTable, WeightedScore, WinRule,
 };
@@ -356,8 +357,9 @@ pub fn hash_texts<'a>(
     texts
 }
 
-/// Compares the submission's values for `texts` with the pinned h32.
-pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
+/// Compares the submission's values for `texts` with the pinned h32; the
+/// wrong steps are told in the words for code of `syntax`.
+pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> HashCheck {
     let first_mismatch = texts.iter().zip(yours).find_map(|(text, value)| {
         let pinned = reference::h32(text);
         (value.as_u64() != Some(u64::from(pinned))).then(|| HashMismatch {
@@ -368,7 +370,7 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
     });
     let step = first_mismatch
         .as_ref()
-        .and_then(|_| wrong_step(texts, yours));
+        .and_then(|_| wrong_step(texts, yours, syntax));
     HashCheck {
         checked: texts.len().min(yours.len()),
         first_mismatch,
@@ -383,7 +385,7 @@ pub fn check_hash(texts: &[String], yours: &[Value]) -> HashCheck {
 /// explanation: its steps), with the shortest text where the values part
 /// from the pinned ones. None when no explanation fits, or they share no
 /// step.
-fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
+fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashStep> {
     // A negative value is a signed result (`h | 0`, `as i32`): its bits
     // are compared, and the sign is a step of its own.
     let signed = yours.iter().any(|v| v.as_i64().is_some_and(|n| n < 0));
@@ -412,7 +414,7 @@ fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
     let as_step = |v: &reference::mistakes::HashVariant| WrongStep {
         mistake: v.id.to_owned(),
         form: v.form.map(str::to_owned),
-        step: v.step.to_owned(),
+        step: v.step.get(syntax).to_owned(),
     };
     let mut steps: Vec<WrongStep> = match matching.first() {
         Some(first) => {
@@ -436,7 +438,7 @@ fn wrong_step(texts: &[String], yours: &[Value]) -> Option<HashStep> {
         steps.push(WrongStep {
             mistake: "signed-comparison".to_owned(),
             form: None,
-            step: "the result is a signed 32-bit number (`h | 0` in JavaScript, `as i32` in Rust), not an unsigned one (`h >>> 0`, u32)".to_owned(),
+            step: reference::mistakes::SIGNED_RESULT.get(syntax).to_owned(),
         });
     }
     let mut steps = steps.into_iter();
@@ -499,7 +501,7 @@ mod hash_check_tests {
             &["fnv-1"],
         ] {
             let hash = composed(ids);
-            let check = check_hash(&texts(), &values(|t| hash.h32(t)));
+            let check = check_hash(&texts(), &values(|t| hash.h32(t)), Syntax::JavaScript);
             let step = check.step.expect("named");
             let mut named = vec![step.mistake.as_str()];
             named.extend(step.also.iter().map(|w| w.mistake.as_str()));
@@ -510,7 +512,7 @@ mod hash_check_tests {
 
     #[test]
     fn no_step_is_named_for_the_pinned_hash_or_another_hash() {
-        let right = check_hash(&texts(), &values(reference::h32));
+        let right = check_hash(&texts(), &values(reference::h32), Syntax::Python);
         assert!(right.first_mismatch.is_none() && right.step.is_none());
         // A hash that is no composition of known steps (a multiplier of its
         // own): a mismatch, and no step.
@@ -520,6 +522,7 @@ mod hash_check_tests {
                 t.bytes()
                     .fold(7u32, |h, b| h.wrapping_mul(31) ^ u32::from(b))
             }),
+            Syntax::Rust,
         );
         assert!(other.first_mismatch.is_some());
         assert!(other.step.is_none(), "{:?}", other.step);
@@ -535,7 +538,9 @@ mod hash_check_tests {
         };
         // The pinned bits, read as signed: that step alone, shown on the
         // shortest text whose h32 is 2^31 or more.
-        let step = check_hash(&texts(), &signed(reference::h32)).step.unwrap();
+        let step = check_hash(&texts(), &signed(reference::h32), Syntax::Words)
+            .step
+            .unwrap();
         assert_eq!(step.mistake, "signed-comparison");
         assert!(step.also.is_empty());
         assert!(step.yours < 0 && i64::from(step.pinned) == step.yours + (1 << 32));
@@ -545,7 +550,7 @@ mod hash_check_tests {
             .iter()
             .map(|t| Value::from(i64::from(fnv1.h32(t) as i32)))
             .collect();
-        let step = check_hash(&texts(), &values).step.unwrap();
+        let step = check_hash(&texts(), &values, Syntax::Rust).step.unwrap();
         assert_eq!(
             (step.mistake.as_str(), step.also[0].mistake.as_str()),
             ("fnv-1", "signed-comparison")

@@ -276,7 +276,7 @@ impl<'a> Grading<'a> {
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
         let diagnosis = if nondeterministic.is_none() {
-            diagnose::diagnose(challenge, &observed)
+            diagnose::diagnose(challenge, &observed, submission.language.syntax())
         } else {
             diagnose::Diagnosis::default()
         };
@@ -336,12 +336,21 @@ impl<'a> Grading<'a> {
         // A Router of another challenge that nothing here explains is told
         // which, alone: a hint of this one would coach it towards the
         // wrong challenge.
-        let (diagnosis, hash_hint, property) = match &api_gap {
+        let (mut diagnosis, hash_hint, property) = match &api_gap {
             Some(g) if g.other_challenge.is_some() && !explained => {
                 (diagnose::Diagnosis::default(), None, None)
             }
             _ => (diagnosis, hash_hint, property),
         };
+        // The starter as shipped fails for what is still to write, which
+        // no mistake explains: it is told so, not that nothing does.
+        let untouched_starter = records
+            .iter()
+            .any(|t| t.deciding().judgement.verdict != Verdict::Accepted)
+            && submission.is_untouched_starter(challenge);
+        if untouched_starter {
+            diagnosis.unexplained = false;
+        }
         Graded {
             name,
             path: submission.path.display().to_string(),
@@ -358,6 +367,7 @@ impl<'a> Grading<'a> {
             property,
             reproducer,
             api_gap,
+            untouched_starter,
         }
     }
 }
@@ -395,6 +405,8 @@ pub struct Graded<'a> {
     pub reproducer: Option<crate::shrink::Reproducer>,
     /// The challenge's operations the Router lacks.
     pub api_gap: Option<ApiGap>,
+    /// It fails, and its file is the challenge's starter as shipped.
+    pub untouched_starter: bool,
 }
 
 impl Grading<'_> {
@@ -593,12 +605,14 @@ impl Grading<'_> {
 /// and on every string in the explanations, and puts them beside the pinned
 /// values.
 /// The h32 check is an extra run: it gets `budget`'s limit for a case of
-/// `base_ms`, at most [`HASH_LIMIT`].
+/// `base_ms`, at most [`HASH_LIMIT`]. Its wrong steps are told in the
+/// words for code of `syntax`.
 fn check_hash(
     runner: &mut Runner<'_>,
     ran: &mut [Slot<'_>],
     budget: &Budget,
     base_ms: u64,
+    syntax: reference::Syntax,
 ) -> Result<Option<explain::HashCheck>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
@@ -619,5 +633,5 @@ fn check_hash(
             explain::annotate(e, &texts, &yours);
         }
     }
-    Ok(Some(explain::check_hash(&texts, &yours)))
+    Ok(Some(explain::check_hash(&texts, &yours, syntax)))
 }

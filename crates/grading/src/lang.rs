@@ -80,6 +80,19 @@ pub const TABLE: [Spec; 4] = [
 pub const ENTRY_STEM: &str = "router";
 
 impl Language {
+    /// The syntax of the code in what its learners read (hints, snippets,
+    /// steps): TypeScript shares JavaScript's, and a program of its own
+    /// (or none found) gets words.
+    pub fn syntax(self) -> reference::Syntax {
+        use reference::Syntax;
+        match self {
+            Language::Python => Syntax::Python,
+            Language::JavaScript | Language::TypeScript => Syntax::JavaScript,
+            Language::Rust => Syntax::Rust,
+            Language::Executable | Language::Unknown => Syntax::Words,
+        }
+    }
+
     /// What the language runs on, for the limits a correct submission
     /// needs (a program of its own, or of no known language, is held to
     /// what a compiled one needs).
@@ -127,6 +140,30 @@ pub struct Submission {
 }
 
 impl Submission {
+    /// Whether its file is `challenge`'s starter for its language as
+    /// shipped, but for the whitespace that ends its lines and the file:
+    /// nothing of it written yet. A file of another size class (past
+    /// 1 MiB), or one that cannot be read as a regular file, is none.
+    pub fn is_untouched_starter(&self, challenge: &Challenge) -> bool {
+        let Some(starter) = self.language.starter() else {
+            return false;
+        };
+        let read = |path: &Path| -> Option<String> {
+            let meta = std::fs::metadata(path).ok()?;
+            if !meta.is_file() || meta.len() > 1 << 20 {
+                return None;
+            }
+            let text = String::from_utf8(std::fs::read(path).ok()?).ok()?;
+            let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+            Some(lines.join("\n").trim_end().to_owned())
+        };
+        let shipped = challenge.dir.join("starters").join(starter);
+        match (read(&self.absolute), read(&shipped)) {
+            (Some(yours), Some(shipped)) => yours == shipped,
+            _ => false,
+        }
+    }
+
     /// Recognises the submission at `path` by its extension (see
     /// [`TABLE`]), or as an executable file without one.
     pub fn detect(path: &Path) -> Result<Submission, Error> {

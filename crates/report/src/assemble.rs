@@ -136,6 +136,7 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         property,
         reproducer,
         api_gap,
+        untouched_starter,
     } = graded;
     let mistake = diagnosis.mistake.as_ref().map(MistakeReport::from);
     let unexplained = diagnosis.unexplained;
@@ -190,9 +191,12 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
             .count(),
         total: tests.len(),
         h32: h32.as_ref().map(Into::into),
-        hash_hint: hash_hint.as_ref().map(Into::into),
+        hash_hint: hash_hint
+            .as_ref()
+            .map(|hint| contract::HashHint::of(hint, language)),
         mistake,
         unexplained,
+        untouched_starter,
         nondeterministic: nondeterministic.as_ref().map(Into::into),
         second_opinion_cut_short: second_opinion_cut_short.map(|budget| {
             format!(
@@ -360,6 +364,7 @@ fn ungraded(
         hash_hint: None,
         mistake: None,
         unexplained: false,
+        untouched_starter: false,
         nondeterministic: None,
         second_opinion_cut_short: None,
         property: None,

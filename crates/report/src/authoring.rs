@@ -29,16 +29,17 @@ pub fn render_list(
             ops.join(", ")
         )?;
         for g in &suite.groups {
+            // The points are the group's, never each test's.
+            let points = match (g.weight, g.scoring) {
+                (0, _) => "no points".to_owned(),
+                (w, Scoring::PerTest) => format!("{w} points, shared by its cases"),
+                (w, Scoring::AllOrNothing) => format!("{w} points, all or nothing"),
+            };
             writeln!(
                 out,
-                "  {:<10} {:>10}  weight {} ({})  {}  {} ms",
+                "  {:<10} {:>10}  {points:<30}  {}  {} ms",
                 g.name,
                 counted(g.cases.len(), "case"),
-                g.weight,
-                match g.scoring {
-                    Scoring::PerTest => "per test",
-                    Scoring::AllOrNothing => "all or nothing",
-                },
                 match g.visibility {
                     Visibility::Visible => "visible",
                     Visibility::Hidden => "hidden",

@@ -124,6 +124,11 @@ pub struct SubmissionReport {
     /// (the evidence rule of docs/diagnosis.md); written only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unexplained: bool,
+    /// It fails, and its file is the challenge's starter for its language
+    /// as shipped: what fails is what is still to write (`unexplained`
+    /// is then false); written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untouched_starter: bool,
     /// Answers that changed between two runs of the same files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nondeterministic: Option<Nondeterminism>,

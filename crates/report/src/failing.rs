@@ -11,7 +11,7 @@ use super::text::{
 use super::{SubmissionReport, TestReport, Window};
 use crate::contract::{
     ExpectedFrom, ExplanationReport, PointsView, RankedRow, RingReport, ScoreReport, ShownPoint,
-    TopReport, Verdict, WinRule,
+    TopReport, Verdict, WeightedScore, WinRule,
 };
 use serde_json::Value;
 use std::io::{self, Write};
@@ -210,6 +210,9 @@ fn yours_cell(yours: &Option<Value>, pinned: u32, width: usize) -> String {
 struct ScoreColumns {
     weighted: bool,
     yours: bool,
+    /// Decimals of U, -ln(U) and the score: enough to tell the rows
+    /// apart ([`crate::text::decimals`]).
+    places: [usize; 3],
 }
 
 impl ScoreColumns {
@@ -217,6 +220,7 @@ impl ScoreColumns {
         ScoreColumns {
             weighted: rows.clone().any(|r| r.weighted.is_some()),
             yours: rows.clone().any(|r| r.yours.is_some()),
+            places: weighted_places(rows),
         }
     }
 
@@ -237,8 +241,9 @@ impl ScoreColumns {
     fn cells(&self, r: &RankedRow) -> String {
         let mut s = format!("{:>10}", r.h32);
         if let (true, Some(w)) = (self.weighted, r.weighted) {
+            let [u, ln, score] = self.places;
             s.push_str(&format!(
-                "  {:>8}  {:>12.10}  {:>8.5}  {:>12.6}",
+                "  {:>8}  {:>12.u$}  {:>8.ln$}  {:>12.score$}",
                 number(w.weight),
                 w.u,
                 w.neg_ln_u,
@@ -250,6 +255,20 @@ impl ScoreColumns {
         }
         s
     }
+}
+
+/// The decimals of a weighted table's U, -ln(U) and score columns for
+/// `rows`: 10, 5 and 6 at least, more where rows would look alike.
+pub(crate) fn weighted_places<'a>(rows: impl Iterator<Item = &'a RankedRow>) -> [usize; 3] {
+    let steps: Vec<_> = rows.filter_map(|r| r.weighted).collect();
+    let column = |f: fn(&_) -> f64, least| {
+        crate::text::decimals(&steps.iter().map(f).collect::<Vec<_>>(), least)
+    };
+    [
+        column(|w: &WeightedScore| w.u, 10),
+        column(|w: &WeightedScore| w.neg_ln_u, 5),
+        column(|w: &WeightedScore| w.score, 6),
+    ]
 }
 
 fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -> io::Result<()> {
@@ -375,7 +394,7 @@ fn render_top(t: &TopReport, out: &mut dyn Write) -> io::Result<()> {
     // is on the expected side, where each node also appears.
     let ranked_by = if columns.weighted { "score" } else { "h32" };
     let value = |r: &RankedRow| match r.weighted {
-        Some(w) => format!("{:>12.6}", w.score),
+        Some(w) => format!("{:>12.*}", columns.places[2], w.score),
         None => format!("{:>12}", r.h32),
     };
     writeln!(

@@ -288,12 +288,9 @@ fn render_submission(
         writeln!(out)?;
         writeln!(out, "{}", visible(why))?;
     }
-    if s.unexplained {
+    if let Some(cause) = crate::text::unnamed_cause(s) {
         writeln!(out)?;
-        writeln!(
-            out,
-            "none of the known mistakes explains these answers: the diffs below are the evidence"
-        )?;
+        writeln!(out, "{cause}")?;
     }
     if let Some(m) = &s.mistake {
         writeln!(out)?;
@@ -385,12 +382,17 @@ fn render_submission(
                 } else {
                     ""
                 };
-                format!(
-                    "{} {}/{}{rule}",
-                    g.name,
-                    earned(&g.points),
-                    possible(&g.points)
-                )
+                // A group worth nothing says so, with its tests: "0/0"
+                // would read as a group without any.
+                match g.points.total {
+                    0 => format!("{} no points ({} of {} passed)", g.name, g.passed, g.total),
+                    _ => format!(
+                        "{} {}/{}{rule}",
+                        g.name,
+                        earned(&g.points),
+                        possible(&g.points)
+                    ),
+                }
             })
             .collect();
         writeln!(out, "\n{DIM}by group: {}{DIM:#}", groups.join(" · "))?;

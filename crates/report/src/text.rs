@@ -181,6 +181,27 @@ fn escape_into(out: &mut String, s: &str, quoted: bool) {
     }
 }
 
+/// What a report says above its failures when no known mistake is named
+/// for them: that `s` is the starter untouched, or that no known mistake
+/// explains its failures, and where the evidence is (diffs of answers, or
+/// the failures themselves when none answered wrong). `None` when it says
+/// neither.
+pub fn unnamed_cause(s: &crate::contract::SubmissionReport) -> Option<&'static str> {
+    if s.untouched_starter {
+        return Some(
+            "this is the challenge's starter as shipped: the tests fail because its TODOs are still to write",
+        );
+    }
+    if !s.unexplained {
+        return None;
+    }
+    Some(if s.tests.iter().any(|t| t.window.is_some()) {
+        "none of the known mistakes explains these answers: the diffs below are the evidence"
+    } else {
+        "none of the known mistakes explains these failures: each is shown below"
+    })
+}
+
 /// How many terminal columns `s` takes (wide CJK characters take two).
 /// How a report says `count` mistakes made together, and that no fewer
 /// of them explain the answers.
@@ -295,15 +316,34 @@ pub fn millis(ms: u64) -> String {
     format!("{ms} ms")
 }
 
-/// A measured number for people (a node's weight), whole numbers bare,
-/// others to two decimals. Scores are exact: see [`points`].
+/// A number a case gives (a node's weight), as it was written: the
+/// shortest decimal that reads back as it, whole numbers bare (0.001 is
+/// never 0). Points are rounded once: see [`points`].
 pub fn number(x: f64) -> String {
-    let rounded = (x * 100.0).round() / 100.0;
-    if rounded.fract() == 0.0 {
-        format!("{rounded:.0}")
-    } else {
-        format!("{rounded:.2}")
-    }
+    x.to_string()
+}
+
+/// How many decimals show every one of `values` (a column of a score
+/// table) to the precision that decides a ranking: at least `least`, and
+/// more until two different values never look alike and no value but 0
+/// looks like 0 (at most 17, past which an f64 has no more to show).
+pub fn decimals(values: &[f64], least: usize) -> usize {
+    (least..17)
+        .find(|&d| {
+            let shown: Vec<String> = values.iter().map(|v| format!("{v:.d$}")).collect();
+            let zero = format!("{:.d$}", 0.0);
+            values
+                .iter()
+                .zip(&shown)
+                .all(|(v, s)| *v == 0.0 || *s != zero)
+                && values.iter().zip(&shown).enumerate().all(|(i, (a, sa))| {
+                    values[i + 1..]
+                        .iter()
+                        .zip(&shown[i + 1..])
+                        .all(|(b, sb)| a == b || sa != sb)
+                })
+        })
+        .unwrap_or(17)
 }
 
 /// Points for people: `units` of 1/`denominator` of a point, rounded
@@ -419,6 +459,19 @@ impl Utc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_weight_is_shown_as_written_and_scores_as_far_as_they_differ() {
+        assert_eq!(number(0.001), "0.001");
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(1.25), "1.25");
+        // Six decimals tell these apart; two that agree to the sixth need
+        // more, and a tiny score is never shown as 0.
+        assert_eq!(decimals(&[44.139814, 19.620749], 6), 6);
+        assert_eq!(decimals(&[1.000_000_1, 1.000_000_2], 6), 7);
+        assert_eq!(decimals(&[0.000_000_04, 1.0], 6), 8);
+        assert_eq!(decimals(&[3.0, 3.0, 0.0], 6), 6);
+    }
 
     #[test]
     fn a_list_of_problems_is_put_on_one_line() {

@@ -2,6 +2,7 @@
 
 use super::knobs::Knobs;
 use crate::operation::{Arg, Op};
+use crate::text::Text;
 use serde_json::Value;
 
 /// A mistake a learner makes, as a change to a right solution's choices.
@@ -9,11 +10,11 @@ pub struct Mistake {
     /// A stable id, e.g. `lowest-score`.
     pub id: &'static str,
     /// One line, e.g. "keeps the lowest score".
-    pub title: &'static str,
+    pub title: Text,
     /// What goes wrong, in words a learner understands.
-    pub explanation: &'static str,
+    pub explanation: Text,
     /// How to fix it.
-    pub hint: &'static str,
+    pub hint: Text,
     /// Variations of the same mistake (the separator used, say); one empty
     /// label when there are none.
     pub forms: &'static [&'static str],

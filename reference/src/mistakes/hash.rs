@@ -5,6 +5,7 @@
 use crate::hash::fmix32;
 #[cfg(test)]
 use crate::hash::h32;
+use crate::text::Text;
 
 /// Which hash a mistaken router uses: the pinned hash's steps, each done
 /// the right way or one of the ways learners get it wrong. The steps
@@ -200,7 +201,7 @@ pub struct HashVariant {
     /// Its form, for a mistake with several.
     pub form: Option<&'static str>,
     /// The step that is wrong, in words.
-    pub step: &'static str,
+    pub step: Text,
     /// Makes the step wrong.
     set: fn(&mut Hash),
 }
@@ -220,7 +221,12 @@ pub static HASH_VARIANTS: [HashVariant; 9] = [
     HashVariant {
         id: "float-multiply",
         form: None,
-        step: "every product is a floating-point `*` (JavaScript), not Math.imul",
+        step: Text::Each {
+            python: "every product is a float, not an integer reduced modulo 2^32",
+            javascript: "every product is a floating-point `*`, not `Math.imul`",
+            rust: "every product is an f64, not a u32 `wrapping_mul`",
+            words: "every product is a floating-point one, not a 32-bit integer's",
+        },
         set: |h| {
             h.float_loop = true;
             h.float_finalizer = true;
@@ -229,52 +235,81 @@ pub static HASH_VARIANTS: [HashVariant; 9] = [
     HashVariant {
         id: "float-finalizer",
         form: None,
-        step: "the finalizer's two products are floating-point `*` (JavaScript), not Math.imul",
+        step: Text::Each {
+            python: "the finalizer's two products are floats, not integers reduced modulo 2^32",
+            javascript: "the finalizer's two products are floating-point `*`, not `Math.imul`",
+            rust: "the finalizer's two products are f64 values, not a u32 `wrapping_mul`",
+            words: "the finalizer's two products are floating-point ones, not 32-bit integers'",
+        },
         set: |h| h.float_finalizer = true,
     },
     HashVariant {
         id: "fnv-1",
         form: None,
-        step: "the loop multiplies before the XOR (FNV-1, not FNV-1a)",
+        step: Text::Plain("the loop multiplies before the XOR (FNV-1, not FNV-1a)"),
         set: |h| h.fnv1 = true,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[0]),
-        step: "the finalizer is missing: the value is FNV-1a's alone",
+        step: Text::Plain("the finalizer is missing: the value is FNV-1a's alone"),
         set: |h| h.finalizer = Finalizer::Missing,
     },
     HashVariant {
         id: "missing-finalizer",
         form: Some(FINALIZER_FORMS[1]),
-        step: "the finalizer lacks its last `h ^= h >> 16`",
+        step: Text::Each {
+            python: "the finalizer lacks its last `h ^= h >> 16`",
+            javascript: "the finalizer lacks its last `h ^= h >>> 16`",
+            rust: "the finalizer lacks its last `h ^= h >> 16`",
+            words: "the finalizer lacks its last XOR with h shifted right by 16",
+        },
         set: |h| h.finalizer = Finalizer::LastShiftMissing,
     },
     HashVariant {
         id: "utf16-units",
         form: None,
-        step: "the loop reads UTF-16 code units (charCodeAt), not UTF-8 bytes",
+        step: Text::Each {
+            python: "the loop reads UTF-16 code units, not UTF-8 bytes",
+            javascript: "the loop reads UTF-16 code units (`charCodeAt`), not UTF-8 bytes",
+            rust: "the loop reads UTF-16 code units (`encode_utf16`), not UTF-8 bytes",
+            words: "the loop reads UTF-16 code units, not UTF-8 bytes",
+        },
         set: |h| h.source = Source::Utf16,
     },
     HashVariant {
         id: "code-points",
         form: None,
-        step: "the loop reads code points (ord), not UTF-8 bytes",
+        step: Text::Each {
+            python: "the loop reads code points (`ord`), not UTF-8 bytes",
+            javascript: "the loop reads code points (`codePointAt`), not UTF-8 bytes",
+            rust: "the loop reads chars (`chars()`), not UTF-8 bytes",
+            words: "the loop reads code points, not UTF-8 bytes",
+        },
         set: |h| h.source = Source::CodePoints,
     },
     HashVariant {
         id: "signed-bytes",
         form: None,
-        step: "the loop reads bytes as signed numbers",
+        step: Text::Plain("the loop reads bytes as signed numbers"),
         set: |h| h.source = Source::SignedBytes,
     },
     HashVariant {
         id: "byte-sum",
         form: None,
-        step: "the hash is a sum of the bytes, not FNV-1a with the finalizer",
+        step: Text::Plain("the hash is a sum of the bytes, not FNV-1a with the finalizer"),
         set: |h| h.byte_sum = true,
     },
 ];
+
+/// The step of a learner's h32 whose values are signed (a step of the
+/// `signed-comparison` mistake), in words.
+pub const SIGNED_RESULT: Text = Text::Each {
+    python: "the result is a signed 32-bit number, not an unsigned one (`h & 0xFFFFFFFF`)",
+    javascript: "the result is a signed 32-bit number (`h | 0`), not an unsigned one (`h >>> 0`)",
+    rust: "the result is a signed 32-bit number (`as i32`), not a u32",
+    words: "the result is a signed 32-bit number, not an unsigned one",
+};
 
 /// A learner's h32 as wrong steps made together: each of [`HASH_VARIANTS`],
 /// in their order.

@@ -9,6 +9,7 @@ use super::shared::{
     TOP_ZERO_RETURNS_ALL, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
+use crate::text::Text;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -186,12 +187,34 @@ pub(crate) static HRW_TOP: Catalogue = Catalogue {
     build,
 };
 
+/// How to rank by descending score, then ascending name, in each
+/// language.
+const BY_SCORE_THEN_NAME: Text = Text::Each {
+    python: "Sort by (descending score, ascending name): `sorted(nodes, key=lambda n: (-score(n), n))`, not `reverse=True` on (score, name).",
+    javascript: "Sort by descending score, then ascending name: `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`, with no `reverse()` after.",
+    rust: "Sort by descending score, then ascending name: `sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.name.cmp(&b.name)))` (`b.score.cmp(&a.score)` for u32 scores).",
+    words: "Rank by descending score, then by ascending name: the smaller name first among equal scores.",
+};
+
+/// How to hash key + "|" + node, in each language.
+const KEY_BAR_NODE: Text = Text::Each {
+    python: "Hash `f\"{key}|{node}\"`: the key, a vertical bar, then the node.",
+    javascript: "Hash `` `${key}|${node}` ``: the key, a vertical bar, then the node.",
+    rust: "Hash `format!(\"{key}|{node}\")`: the key, a vertical bar, then the node.",
+    words: "Hash the key, a vertical bar, then the node's name.",
+};
+
 /// Ties left in the order nodes were added (a ranking).
 const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
     id: "ties-in-insertion-order",
-    title: "sorts by score alone, so tied nodes keep the order they were added in",
-    explanation: "Your ranking sorts by score only (`sort((a, b) => b.score - a.score)`, `sorted(..., key=score, reverse=True)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
-    hint: "Sort by (descending score, ascending name): `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)` in JavaScript, `key=lambda n: (-score(n), n)` in Python.",
+    title: Text::Plain("sorts by score alone, so tied nodes keep the order they were added in"),
+    explanation: Text::Each {
+        python: "Your ranking sorts by score only (`sorted(..., key=score, reverse=True)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
+        javascript: "Your ranking sorts by score only (`sort((a, b) => b.score - a.score)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
+        rust: "Your ranking sorts by score only (`sort_by(|a, b| b.score.cmp(&a.score))`, or `sort_by_key` on the score). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
+        words: "Your ranking sorts by score only. The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
+    },
+    hint: BY_SCORE_THEN_NAME,
     forms: &[""],
     tweak: |k, _| k.ties = Ties::FirstSeen,
 };
@@ -199,41 +222,59 @@ const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
 static HRW_TOP_MISTAKES: [Mistake; 20] = [
     Mistake {
         id: "ascending-order",
-        title: "ranks nodes from the lowest score up",
-        explanation: "Your ranking puts the smallest h32(key + \"|\" + node) first; the replica list starts with the highest score, and route is its first name.",
-        hint: "Sort by descending score, then ascending name: in Python `sorted(nodes, key=lambda n: (-score(n), n))`, in JavaScript `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`.",
+        title: Text::Plain("ranks nodes from the lowest score up"),
+        explanation: Text::Plain(
+            "Your ranking puts the smallest h32(key + \"|\" + node) first; the replica list starts with the highest score, and route is its first name.",
+        ),
+        hint: BY_SCORE_THEN_NAME,
         forms: &[""],
         tweak: |k, _| k.order = Order::Lowest,
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: "breaks ties the wrong way (larger name first)",
-        explanation: "When two nodes have the same score, your ranking puts the larger name first; the smaller name must come first.",
-        hint: "Sort by (descending score, ascending name): in Python `key=lambda n: (-score(n), n)`, not reverse=True on (score, name); in JavaScript compare names ascending after scores descending, without a final reverse().",
+        title: Text::Plain("breaks ties the wrong way (larger name first)"),
+        explanation: Text::Plain(
+            "When two nodes have the same score, your ranking puts the larger name first; the smaller name must come first.",
+        ),
+        hint: BY_SCORE_THEN_NAME,
         forms: &[""],
         tweak: |k, _| k.ties = Ties::LargerName,
     },
     Mistake {
         id: "wrong-text",
-        title: "hashes another text than key + \"|\" + node",
-        explanation: "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
-        hint: "Hash key + \"|\" + node.",
+        title: Text::Plain("hashes another text than key + \"|\" + node"),
+        explanation: Text::Plain(
+            "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
+        ),
+        hint: KEY_BAR_NODE,
         forms: &["node + \":\" + key", "key + \":\" + node", "key + node"],
         tweak: |k, form| (k.key_first, k.separator) = WRONG_TEXTS[form],
     },
     Mistake {
         id: "node-key-order",
-        title: "hashes node + \"|\" + key instead of key + \"|\" + node",
-        explanation: "hrw-top puts the key first: h32(key + \"|\" + node). Your ranking hashes the node's name first, as rendezvous-router does with its own separator.",
-        hint: "Hash key + \"|\" + node (the key first).",
+        title: Text::Plain("hashes node + \"|\" + key instead of key + \"|\" + node"),
+        explanation: Text::Plain(
+            "hrw-top puts the key first: h32(key + \"|\" + node). Your ranking hashes the node's name first, as rendezvous-router does with its own separator.",
+        ),
+        hint: KEY_BAR_NODE,
         forms: &[""],
         tweak: |k, _| k.key_first = false,
     },
     Mistake {
         id: "top-fails-past-count",
-        title: "fails when n is larger than the number of nodes",
-        explanation: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (slicing past the end in Rust, say).",
-        hint: "Take min(n, number of nodes) names: `ranked[:n]` in Python and `slice(0, n)` in JavaScript do; in Rust use `ranked.iter().take(n)`, not `ranked[..n]`.",
+        title: Text::Plain("fails when n is larger than the number of nodes"),
+        explanation: Text::Each {
+            python: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (reading `ranked[i]` for every i below n, say).",
+            javascript: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (reading a name of `ranked[i]` for every i below n, say).",
+            rust: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (slicing `ranked[..n]` past the end, say).",
+            words: "top(key, n) with n above the node count must return every node, ranked; your code fails instead.",
+        },
+        hint: Text::Each {
+            python: "Take at most n names: `ranked[:n]` stops at the end.",
+            javascript: "Take at most n names: `ranked.slice(0, n)` stops at the end.",
+            rust: "Take at most n names: `ranked.iter().take(n)` stops at the end, where `ranked[..n]` panics.",
+            words: "Take at most n names: stop at the end of the ranking.",
+        },
         forms: &[""],
         tweak: |k, _| k.top_raises_past_count = true,
     },
@@ -273,44 +314,67 @@ pub(crate) static WEIGHTED_HRW: Catalogue = Catalogue {
     build,
 };
 
+/// How to score a weighted node, in each language.
+const WEIGHTED_SCORE: Text = Text::Each {
+    python: "Score `weight / -math.log(u)` with `u = (h32(f\"{node}:{key}\") + 0.5) / 2**32`.",
+    javascript: "Score `weight / -Math.log(u)` with `u = (h32(node + \":\" + key) + 0.5) / 2 ** 32`.",
+    rust: "Score `weight / -u.ln()` with `u = (f64::from(h32(&format!(\"{node}:{key}\"))) + 0.5) / 4294967296.0`.",
+    words: "Score weight / -ln(U) with U = (h32(node + \":\" + key) + 0.5) / 2^32, the natural logarithm.",
+};
+
 static WEIGHTED_HRW_MISTAKES: [Mistake; 19] = [
     Mistake {
         id: "h32-times-weight",
-        title: "scores h32 * weight instead of weight / -ln(U)",
-        explanation: "Multiplying the hash by the weight does not make shares proportional: a node of weight 2 beats a node of weight 1 far more than twice as often. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
-        hint: "u = (h32(node + \":\" + key) + 0.5) / 2^32; score = weight / -ln(u): math.log in Python, Math.log in JavaScript, f64::ln in Rust.",
+        title: Text::Plain("scores h32 * weight instead of weight / -ln(U)"),
+        explanation: Text::Plain(
+            "Multiplying the hash by the weight does not make shares proportional: a node of weight 2 beats a node of weight 1 far more than twice as often. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
+        ),
+        hint: WEIGHTED_SCORE,
         forms: &[""],
         tweak: |k, _| k.rule = Rule::Times,
     },
     Mistake {
         id: "h32-over-weight",
-        title: "scores h32 / weight, which starves heavy nodes",
-        explanation: "Dividing the hash by the weight makes heavier nodes score lower, so they get fewer keys, not more. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
-        hint: "u = (h32(node + \":\" + key) + 0.5) / 2^32; score = weight / -ln(u): math.log in Python, Math.log in JavaScript, f64::ln in Rust.",
+        title: Text::Plain("scores h32 / weight, which starves heavy nodes"),
+        explanation: Text::Plain(
+            "Dividing the hash by the weight makes heavier nodes score lower, so they get fewer keys, not more. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
+        ),
+        hint: WEIGHTED_SCORE,
         forms: &[""],
         tweak: |k, _| k.rule = Rule::Over,
     },
     Mistake {
         id: "weights-ignored",
-        title: "ignores the weights",
-        explanation: "Your router ranks by the hash alone, so every node gets the same share whatever its weight.",
-        hint: "Score weight / -ln(U) with U = (h32(node + \":\" + key) + 0.5) / 2^32.",
+        title: Text::Plain("ignores the weights"),
+        explanation: Text::Plain(
+            "Your router ranks by the hash alone, so every node gets the same share whatever its weight.",
+        ),
+        hint: WEIGHTED_SCORE,
         forms: &[""],
         tweak: |k, _| k.rule = Rule::Plain,
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: "ties go to the larger name",
-        explanation: "Two nodes of one weight whose h32 values are equal have equal scores; the smaller name must win (and rank first). Your code picks the larger one, as `max` over (score, name) pairs does.",
-        hint: "Rank by (descending score, ascending name): in Python `sorted(nodes, key=lambda n: (-score(n), n))`; in JavaScript `(a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)`.",
+        title: Text::Plain("ties go to the larger name"),
+        explanation: Text::Plain(
+            "Two nodes of one weight whose h32 values are equal have equal scores; the smaller name must win (and rank first). Your code picks the larger one, as taking the largest (score, name) pair does.",
+        ),
+        hint: BY_SCORE_THEN_NAME,
         forms: &[""],
         tweak: |k, _| k.ties = Ties::LargerName,
     },
     Mistake {
         id: "add-keeps-old-weight",
-        title: "adding a present node does not change its weight",
-        explanation: "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
-        hint: "Store the weight whether or not the node is present: `weights[node] = weight` (a dict), `weights.set(node, weight)` (a Map), `insert` (a HashMap).",
+        title: Text::Plain("adding a present node does not change its weight"),
+        explanation: Text::Plain(
+            "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
+        ),
+        hint: Text::Each {
+            python: "Store the weight whether or not the node is present: `weights[node] = weight`.",
+            javascript: "Store the weight whether or not the node is present: `weights.set(node, weight)`.",
+            rust: "Store the weight whether or not the node is present: `weights.insert(node.to_string(), weight)`.",
+            words: "Store the new weight whether or not the node is present.",
+        },
         forms: &[""],
         tweak: |k, _| k.add_keeps_weight = true,
     },
@@ -330,9 +394,16 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 19] = [
     }),
     Mistake {
         id: "wrong-unit-interval",
-        title: "makes U from h32 another way than (h32 + 0.5) / 2^32",
-        explanation: "The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32, which is never 0 nor 1. Your U differs by a hair, which changes nothing for most hashes, but near the ends -ln(U) is tiny (U near 1) or infinite (U = 0): there a node's score is far off, infinite or zero, and it wins or loses keys it should not.",
-        hint: "Compute u = (h32(node + \":\" + key) + 0.5) / 2^32 exactly (4294967296, not 4294967295), then weight / -ln(u).",
+        title: Text::Plain("makes U from h32 another way than (h32 + 0.5) / 2^32"),
+        explanation: Text::Plain(
+            "The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32, which is never 0 nor 1. Your U differs by a hair, which changes nothing for most hashes, but near the ends -ln(U) is tiny (U near 1) or infinite (U = 0): there a node's score is far off, infinite or zero, and it wins or loses keys it should not.",
+        ),
+        hint: Text::Each {
+            python: "Compute `u = (h32(f\"{node}:{key}\") + 0.5) / 2**32` exactly (4294967296, not 4294967295), then `weight / -math.log(u)`.",
+            javascript: "Compute `u = (h32(node + \":\" + key) + 0.5) / 2 ** 32` exactly (4294967296, not 4294967295), then `weight / -Math.log(u)`.",
+            rust: "Compute `u = (f64::from(h32(&format!(\"{node}:{key}\"))) + 0.5) / 4294967296.0` exactly (not 4294967295.0), then `weight / -u.ln()`.",
+            words: "Compute U = (h32(node + \":\" + key) + 0.5) / 2^32 exactly (4294967296, not 4294967295), then weight / -ln(U).",
+        },
         forms: &UNIT_FORMS,
         tweak: |k, form| k.unit = UNITS[form],
     },

@@ -7,6 +7,7 @@ use super::shared::{
     REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
+use crate::text::Text;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -181,17 +182,31 @@ pub(crate) static VNODE_RING: Catalogue = Catalogue {
 static MISTAKES: [Mistake; 14] = [
     Mistake {
         id: "strictly-after",
-        title: "takes the first point strictly after the key, not at or after",
-        explanation: "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
-        hint: "Find the first position >= h32(key): bisect_left (not bisect_right) in Python, `partition_point(|e| e.0 < h)` in Rust, `>=` rather than `>` in a hand-written search.",
+        title: Text::Plain("takes the first point strictly after the key, not at or after"),
+        explanation: Text::Plain(
+            "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
+        ),
+        hint: Text::Each {
+            python: "Find the first position >= h32(key): `bisect_left`, not `bisect_right`.",
+            javascript: "Find the first position >= h32(key): in your binary search, stop where the position is `>=` the key's, not `>`.",
+            rust: "Find the first position >= h32(key): `partition_point(|&(p, _)| p < h)`.",
+            words: "Find the first point at or after h32(key), not strictly after it.",
+        },
         forms: &[""],
         tweak: |k, _| k.strict = true,
     },
     Mistake {
         id: "no-wrap",
-        title: "does not wrap past the last point",
-        explanation: "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
-        hint: "When the search returns the length of the ring, use index 0: `ring[i % len(ring)]` (not `ring[min(i, len(ring) - 1)]`, which keeps the key on the last point).",
+        title: Text::Plain("does not wrap past the last point"),
+        explanation: Text::Plain(
+            "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
+        ),
+        hint: Text::Each {
+            python: "When the search returns `len(ring)`, use index 0: `ring[i % len(ring)]` (not `ring[min(i, len(ring) - 1)]`, which keeps the key on the last point).",
+            javascript: "When the search returns `ring.length`, use index 0: `ring[i % ring.length]` (not `ring[Math.min(i, ring.length - 1)]`, which keeps the key on the last point).",
+            rust: "When the search returns `ring.len()`, use index 0: `ring[i % ring.len()]` (not `ring[i.min(ring.len() - 1)]`, which keeps the key on the last point).",
+            words: "When no point is at or after the key's position, take the first point of the ring (not the last one): the ring wraps around.",
+        },
         forms: &["fails", "answers null", "answers the last point's node"],
         tweak: |k, form| {
             k.past_end = [PastEnd::Raises, PastEnd::Null, PastEnd::Clamps][form];
@@ -199,9 +214,16 @@ static MISTAKES: [Mistake; 14] = [
     },
     Mistake {
         id: "partial-removal",
-        title: "removes only some of a node's points",
-        explanation: "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
-        hint: "Rebuild the list without the node (a list comprehension in Python, filter in JavaScript, retain in Rust); never delete from a list while looping over it.",
+        title: Text::Plain("removes only some of a node's points"),
+        explanation: Text::Plain(
+            "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
+        ),
+        hint: Text::Each {
+            python: "Rebuild the list without the node: `ring = [(p, n) for p, n in ring if n != node]`; never delete from a list while looping over it.",
+            javascript: "Rebuild the array without the node: `ring = ring.filter(([, n]) => n !== node)`; never splice an array while looping over it.",
+            rust: "Keep the other nodes' points: `ring.retain(|(_, n)| n != node)`; never remove from a `Vec` while looping over its indices.",
+            words: "Rebuild the ring without any of the node's points; never delete from a list while walking through it.",
+        },
         forms: &[
             "only its point #0",
             "skips the point after each one removed",
@@ -216,9 +238,16 @@ static MISTAKES: [Mistake; 14] = [
     },
     Mistake {
         id: "map-by-position",
-        title: "keeps the ring in a map keyed by position, so colliding points vanish",
-        explanation: "Two points can share a position; both stay on the ring, the smaller name first. Keyed by position, the later point overwrites the earlier one.",
-        hint: "Keep a sorted list of (position, node) pairs, not a dict from position to node.",
+        title: Text::Plain("keeps the ring in a map keyed by position, so colliding points vanish"),
+        explanation: Text::Plain(
+            "Two points can share a position; both stay on the ring, the smaller name first. Keyed by position, the later point overwrites the earlier one.",
+        ),
+        hint: Text::Each {
+            python: "Keep a sorted list of (position, node) tuples, not a dict from position to node.",
+            javascript: "Keep a sorted array of [position, node] pairs, not a `Map` or an object keyed by position.",
+            rust: "Keep a sorted `Vec<(u32, String)>`, not a `BTreeMap` or `HashMap` keyed by position.",
+            words: "Keep a sorted list of (position, node) pairs, not a map keyed by position.",
+        },
         forms: &[""],
         tweak: |k, _| k.by_position = true,
     },

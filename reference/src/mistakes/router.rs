@@ -9,6 +9,7 @@ use super::shared::{
     UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
+use crate::text::Text;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -150,60 +151,96 @@ pub(crate) static RENDEZVOUS: Catalogue = Catalogue {
     build,
 };
 
+/// How to hash node + ":" + key, in each language.
+const NODE_COLON_KEY: Text = Text::Each {
+    python: "Hash `f\"{node}:{key}\"`: the node, a colon, then the key.",
+    javascript: "Hash `` `${node}:${key}` ``: the node, a colon, then the key.",
+    rust: "Hash `format!(\"{node}:{key}\")`: the node, a colon, then the key.",
+    words: "Hash the node's name, a colon, then the key.",
+};
+
+/// How to keep the smaller name on equal scores, in each language.
+const SMALLER_NAME_ON_TIES: Text = Text::Each {
+    python: "On equal scores, keep the smaller name: `score > best or (score == best and node < best_node)`, or `min(nodes, key=lambda n: (-score(n), n))`.",
+    javascript: "On equal scores, keep the smaller name: `score > best || (score === best && node < bestNode)`.",
+    rust: "On equal scores, keep the smaller name: `score > best || (score == best && node < best_node)`, or `max_by(|a, b| score(a).cmp(&score(b)).then(b.cmp(a)))`.",
+    words: "On equal scores, keep the smaller name, whatever the order the nodes were added in.",
+};
+
 static MISTAKES: [Mistake; 21] = [
     Mistake {
         id: "lowest-score",
-        title: "the lowest score wins instead of the highest",
-        explanation: "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
-        hint: "Keep the maximum: replace min with max, or flip the comparison.",
+        title: Text::Plain("the lowest score wins instead of the highest"),
+        explanation: Text::Plain(
+            "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
+        ),
+        hint: Text::Plain("Keep the maximum: take the largest score, or flip the comparison."),
         forms: &[""],
         tweak: |k, _| k.order = Order::Lowest,
     },
     Mistake {
         id: "first-maximum",
-        title: "ties go to the node seen first, not to the smaller name",
-        explanation: "Your router keeps the first maximum it meets, so when two nodes tie the one added earlier wins. Ties must go to the smaller name, whatever the order nodes were added in.",
-        hint: "On equal scores, compare the names: `score > best or (score == best and node < best_node)`.",
+        title: Text::Plain("ties go to the node seen first, not to the smaller name"),
+        explanation: Text::Plain(
+            "Your router keeps the first maximum it meets, so when two nodes tie the one added earlier wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+        ),
+        hint: SMALLER_NAME_ON_TIES,
         forms: &[""],
         tweak: |k, _| k.ties = Ties::FirstSeen,
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: "ties go to the larger name",
-        explanation: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max(nodes, key=lambda n: (score(n), n))` does this: the larger name makes the larger pair.",
-        hint: "Break ties towards the smaller name: `min(nodes, key=lambda n: (-score(n), n))`, or compare explicitly: `score > best or (score == best and node < best_node)`.",
+        title: Text::Plain("ties go to the larger name"),
+        explanation: Text::Each {
+            python: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max(nodes, key=lambda n: (score(n), n))` does this: the larger name makes the larger pair.",
+            javascript: "When two nodes tie, your router picks the larger name; ties must go to the smaller one (a comparison such as `node > bestNode` on equal scores does this).",
+            rust: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max_by_key(|n| (score(n), n))` does this: the larger name makes the larger pair.",
+            words: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. Taking the largest (score, name) pair does this: the larger name makes the larger pair.",
+        },
+        hint: SMALLER_NAME_ON_TIES,
         forms: &[""],
         tweak: |k, _| k.ties = Ties::LargerName,
     },
     Mistake {
         id: "last-maximum",
-        title: "ties go to the node seen last, not to the smaller name",
-        explanation: "Your router keeps the last maximum it meets, so when two nodes tie the one added later wins (Rust's `max_by_key` returns the last of equal maxima). Ties must go to the smaller name, whatever the order nodes were added in.",
-        hint: "Compare (score, Reverse(name)) in Rust: `max_by(|a, b| score(a).cmp(&score(b)).then(b.cmp(a)))`; elsewhere, on equal scores keep the smaller name.",
+        title: Text::Plain("ties go to the node seen last, not to the smaller name"),
+        explanation: Text::Each {
+            python: "Your router keeps the last maximum it meets (`>=` where `>` belongs), so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+            javascript: "Your router keeps the last maximum it meets (`>=` where `>` belongs), so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+            rust: "Your router keeps the last maximum it meets (`max_by_key` returns the last of equal maxima), so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+            words: "Your router keeps the last maximum it meets, so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
+        },
+        hint: SMALLER_NAME_ON_TIES,
         forms: &[""],
         tweak: |k, _| k.ties = Ties::LastSeen,
     },
     Mistake {
         id: "key-node-swapped",
-        title: "hashes key + \":\" + node instead of node + \":\" + key",
-        explanation: "Your router scores the text key + \":\" + node; the pinned score hashes the node's name first.",
-        hint: "Hash f\"{node}:{key}\" (node first).",
+        title: Text::Plain("hashes key + \":\" + node instead of node + \":\" + key"),
+        explanation: Text::Plain(
+            "Your router scores the text key + \":\" + node; the pinned score hashes the node's name first.",
+        ),
+        hint: NODE_COLON_KEY,
         forms: &[""],
         tweak: |k, _| k.key_first = true,
     },
     Mistake {
         id: "no-separator",
-        title: "hashes node + key with no \":\" between them",
-        explanation: "Your router scores node + key; the pinned score puts a colon between them, so \"a\" + \"bc\" and \"ab\" + \"c\" stay apart.",
-        hint: "Hash node + \":\" + key.",
+        title: Text::Plain("hashes node + key with no \":\" between them"),
+        explanation: Text::Plain(
+            "Your router scores node + key; the pinned score puts a colon between them, so \"a\" + \"bc\" and \"ab\" + \"c\" stay apart.",
+        ),
+        hint: NODE_COLON_KEY,
         forms: &[""],
         tweak: |k, _| k.separator = "",
     },
     Mistake {
         id: "wrong-separator",
-        title: "joins node and key with another separator than \":\"",
-        explanation: "Your router puts another character between node and key; the pinned score uses a colon.",
-        hint: "Hash node + \":\" + key.",
+        title: Text::Plain("joins node and key with another separator than \":\""),
+        explanation: Text::Plain(
+            "Your router puts another character between node and key; the pinned score uses a colon.",
+        ),
+        hint: NODE_COLON_KEY,
         forms: &WRONG_SEPARATORS,
         tweak: |k, form| k.separator = WRONG_SEPARATORS[form],
     },
@@ -211,9 +248,16 @@ static MISTAKES: [Mistake; 21] = [
     FLOAT_MULTIPLY,
     Mistake {
         id: "byte-sum",
-        title: "uses a toy hash (the sum of the bytes) instead of h32",
-        explanation: "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
-        hint: "Implement h32: FNV-1a over the bytes, then the finalizer (see the starter).",
+        title: Text::Plain("uses a toy hash (the sum of the bytes) instead of h32"),
+        explanation: Text::Plain(
+            "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
+        ),
+        hint: Text::Each {
+            python: "Implement h32: FNV-1a over the UTF-8 bytes, then the finalizer (the starter has it done).",
+            javascript: "Implement h32: FNV-1a over the UTF-8 bytes, then the finalizer (the starter has it done).",
+            rust: "Implement h32: FNV-1a over the UTF-8 bytes, then the finalizer (the starter has it done).",
+            words: "Implement h32: FNV-1a over the UTF-8 bytes, then the finalizer (the statement gives every step).",
+        },
         forms: &[""],
         tweak: |k, _| k.hash.byte_sum = true,
     },

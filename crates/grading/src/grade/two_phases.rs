@@ -92,7 +92,13 @@ impl<'a> Grading<'a> {
         };
         let budget = Budget::start(self.extras, Duration::from_millis(base));
         // The h32 check first: one quick run, and the explanations show it.
-        let h32 = unless_busy(check_hash(&mut runner, &mut ran, &budget, base))?;
+        let h32 = unless_busy(check_hash(
+            &mut runner,
+            &mut ran,
+            &budget,
+            base,
+            submission.language.syntax(),
+        ))?;
         let graded: Vec<&Tested<'_>> = ran.iter().flatten().collect();
         let (property, reproducer) =
             unless_busy(self.extras(&mut runner, submission, &graded, &budget))?;

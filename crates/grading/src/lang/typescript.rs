@@ -313,10 +313,9 @@ pub fn transpile_module(
     }
     let refused = |refusal: lower::Refusal| {
         let (line, column) = line_column(source, refusal.offset as usize);
-        TranspileFailure::Learner(syntax_error(
-            vec![format!("{name}:{line}:{column}: {}", refusal.message)],
-            Some(line as u64),
-        ))
+        let mut lines = vec![format!("{name}:{line}:{column}: {}", refusal.message)];
+        lines.extend(excerpt(source, refusal.offset as usize, 1));
+        TranspileFailure::Learner(syntax_error(lines, Some(line as u64)))
     };
     let form = form::of(&parsed.program).map_err(refused)?;
     let emit = |allocator, program, source: &str| {
@@ -447,11 +446,22 @@ fn compile_error(
             .first()
             .map(|l| line_column(source, l.offset() as usize))
     };
+    // Each diagnostic, the first few with the line they point at.
     let all: Vec<String> = diagnostics
         .iter()
-        .map(|d| match at(d) {
-            Some((line, column)) => format!("{name}:{line}:{column}: {}", d.message),
-            None => format!("{name}: {}", d.message),
+        .enumerate()
+        .flat_map(|(i, d)| {
+            let head = match at(d) {
+                Some((line, column)) => format!("{name}:{line}:{column}: {}", d.message),
+                None => format!("{name}: {}", d.message),
+            };
+            let shown = d
+                .labels
+                .first()
+                .filter(|_| i < EXCERPTS)
+                .map(|l| excerpt(source, l.offset() as usize, l.len() as usize))
+                .unwrap_or_default();
+            std::iter::once(head).chain(shown)
         })
         .collect();
     let line = diagnostics
@@ -459,6 +469,56 @@ fn compile_error(
         .and_then(at)
         .map(|(line, _)| line as u64);
     syntax_error(all, line)
+}
+
+/// The diagnostics of a compile error shown with their source line.
+const EXCERPTS: usize = 3;
+
+/// The line of `source` holding byte `offset`, numbered, with carets
+/// under the `len` bytes from there (one at least, to the line's end at
+/// most), as rustc shows its errors: a tab keeps its place in the caret
+/// line, and a long line is cut to the part around the offset.
+fn excerpt(source: &str, offset: usize, len: usize) -> Vec<String> {
+    /// The most characters of a line shown, and before the offset.
+    const WIDTH: usize = 120;
+    const BEFORE: usize = 60;
+    let offset = offset.min(source.len());
+    let Some(offset) = (0..=offset).rev().find(|&i| source.is_char_boundary(i)) else {
+        return Vec::new();
+    };
+    let start = source[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = source[offset..]
+        .find('\n')
+        .map_or(source.len(), |i| offset + i);
+    let line = source[..offset].matches('\n').count() + 1;
+    let text = source[start..end].trim_end_matches('\r');
+    let before: Vec<char> = text[..(offset - start).min(text.len())].chars().collect();
+    let skip = before.len().saturating_sub(BEFORE);
+    let marked = source[offset..end.max(offset)]
+        .chars()
+        .scan(0, |bytes, c| {
+            *bytes += c.len_utf8();
+            (*bytes <= len.max(1)).then_some(c)
+        })
+        .count()
+        .max(1);
+    let shown: String = text.chars().skip(skip).take(WIDTH).collect();
+    let pad: String = before[skip..]
+        .iter()
+        .map(|&c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    let cut = if skip > 0 { "…" } else { "" };
+    vec![
+        format!("{gutter} |"),
+        format!("{number} | {cut}{shown}"),
+        format!(
+            "{gutter} | {}{pad}{}",
+            " ".repeat(cut.chars().count()),
+            "^".repeat(marked.min(WIDTH))
+        ),
+    ]
 }
 
 /// A compile error of the learner's: the first of `lines` its message, all
@@ -506,6 +566,39 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::SyntaxError);
         assert_eq!(e.line, Some(2));
         assert!(e.message.starts_with("router.ts:2:"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_syntax_error_shows_its_line_with_a_caret_under_the_place() {
+        let e = learner(
+            transpile(
+                "export class R {\n\tf() { const x: number = ; }\n}\n",
+                Path::new("/x/router.ts"),
+                Decorators::Standard,
+            )
+            .unwrap_err(),
+        );
+        let traceback = e.traceback.to_string();
+        let lines: Vec<&str> = traceback.lines().collect();
+        assert!(lines[0].starts_with("router.ts:2:"), "{traceback}");
+        // The column the message names is where the caret stands.
+        let column: usize = lines[0].split(':').nth(2).unwrap().parse().unwrap();
+        assert_eq!(lines[2], "2 | \tf() { const x: number = ; }", "{traceback}");
+        let caret = lines[3].strip_prefix("  | ").unwrap();
+        assert_eq!(caret.find('^'), Some(column - 1), "{traceback}");
+        assert!(
+            caret.starts_with('\t'),
+            "a tab keeps its place: {traceback}"
+        );
+        // A long line is cut around the place it points at.
+        let long = format!("export const a = [{}1 1];\n", "1, ".repeat(200));
+        let e =
+            learner(transpile(&long, Path::new("/x/router.ts"), Decorators::Standard).unwrap_err());
+        let traceback = e.traceback.to_string();
+        assert!(
+            traceback.lines().all(|l| l.chars().count() < 200),
+            "{traceback}"
+        );
     }
 
     #[test]

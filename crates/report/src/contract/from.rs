@@ -345,14 +345,29 @@ impl From<&explain::HashMismatch> for HashMismatch {
     }
 }
 
-impl From<&diagnose::HashHint> for HashHint {
-    fn from(hint: &diagnose::HashHint) -> HashHint {
+impl HashHint {
+    /// `hint` in words, for a submission in `language`: how to give the
+    /// grader its own h32 is told in its language's terms.
+    pub(crate) fn of(hint: &diagnose::HashHint, language: grading::lang::Language) -> HashHint {
+        use grading::lang::Language;
         let diagnose::HashHint { against, asked } = hint;
+        let expose = match language {
+            Language::Python => "define `h32(text)` beside your Router (the starter does)",
+            Language::JavaScript | Language::TypeScript => {
+                "export `h32(text)` beside your Router (the starter does)"
+            }
+            Language::Rust => {
+                "make `pub fn h32(text: &str) -> u32` beside your Router (the starter does)"
+            }
+            Language::Executable | Language::Unknown => {
+                "say `\"h32\": true` in your hello and answer the grader's h32 requests (docs/protocol.md)"
+            }
+        };
         HashHint {
             against: *against,
             asked: *asked,
             message: format!(
-                "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: export h32(text) beside your Router (the starters do) and the grader will show the first text where your hash parts from it"
+                "{against} of the {asked} routes between two nodes chose the node with the lower pinned score; with two nodes only the hash decides, so your scores do not follow h32 as pinned: {expose}, and the grader will show the first text where your hash parts from it"
             ),
         }
     }
@@ -668,7 +683,8 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             changes,
             ranking: true,
         } => format!(
-            "top({key:?}, ...) still holds {ghost} after {}: it was {before} and became {after}, and a node that left is in no ranking",
+            "top({}, ...) still holds {ghost} after {}: it was {before} and became {after}, and a node that left is in no ranking",
+            quoted(key),
             changed(changes)
         ),
         Evidence::StillThere {
@@ -678,7 +694,8 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             ranking: false,
             ..
         } => format!(
-            "key {key:?} still goes to {ghost} after {}: a node that left gets no keys",
+            "key {} still goes to {ghost} after {}: a node that left gets no keys",
+            quoted(key),
             changed(changes)
         ),
         Evidence::Reranked {
@@ -690,7 +707,8 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             tie,
         } => {
             let was = format!(
-                "top({key:?}, ...) was {before} and became {after} when only {}",
+                "top({}, ...) was {before} and became {after} when only {}",
+                quoted(key),
                 changed(changes)
             );
             match (tie, property) {
@@ -714,10 +732,11 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             tie,
         } => {
             // A null answer is no node: said so, never named as one.
+            let key = quoted(key);
             let moved = match (before.is_null(), after.is_null()) {
-                (true, false) => format!("key {key:?} had no node, then {after}"),
-                (false, true) => format!("key {key:?} was on {before}, then had no node"),
-                _ => format!("key {key:?} moved from {before} to {after}"),
+                (true, false) => format!("key {key} had no node, then {after}"),
+                (false, true) => format!("key {key} was on {before}, then had no node"),
+                _ => format!("key {key} moved from {before} to {after}"),
             };
             let changes = changed(changes);
             match (tie, property) {
@@ -770,11 +789,23 @@ fn changed(changes: &diagnose::Changes) -> String {
 fn tied(tie: &diagnose::Tie) -> String {
     match tie {
         diagnose::Tie::Weighted { score } => format!("one weighted score, {score}"),
-        diagnose::Tie::Hash { a, b, h32 } => format!("h32({a:?}) = h32({b:?}) = {h32}"),
+        diagnose::Tie::Hash { a, b, h32 } => {
+            format!("h32({}) = h32({}) = {h32}", quoted(a), quoted(b))
+        }
         diagnose::Tie::Ring { a, b, position } => {
-            format!("points {a:?} and {b:?} both at position {position}")
+            format!(
+                "points {} and {} both at position {position}",
+                quoted(a),
+                quoted(b)
+            )
         }
     }
+}
+
+/// `text` as a JSON string: the notation of every answer in a report,
+/// whatever characters it holds.
+fn quoted(text: &str) -> String {
+    Value::from(text).to_string()
 }
 
 /// What makes answers change between processes, in `language`.
@@ -795,9 +826,9 @@ fn nondeterminism_causes(language: grading::lang::Language) -> &'static str {
              nodes and the key alone"
         }
         _ => {
-            "something the program reads changes between processes (a salted hash such as \
-             Python's hash(), a hash set's order, a random number or the clock): an answer \
-             must follow from the nodes and the key alone"
+            "something the program reads changes between processes (a hash function salted \
+             per process, a hash set's order, a random number or the clock): an answer must \
+             follow from the nodes and the key alone"
         }
     }
 }

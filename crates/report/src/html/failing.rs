@@ -213,12 +213,13 @@ fn load_answer(answer: &Value) -> Option<Vec<(String, u64)>> {
 /// A row's cells after the node: h32, the weighted steps where there are
 /// some, the submission's own h32 where it gave one, marked when it
 /// differs.
-fn score_cells(r: &RankedRow, weighted: bool, yours: bool) -> String {
+fn score_cells(r: &RankedRow, weighted: bool, yours: bool, places: [usize; 3]) -> String {
+    let [u, ln, score] = places;
     let mut cells = format!("<td class=\"n\">{}</td>", r.h32);
     if weighted {
         match r.weighted {
             Some(w) => cells.push_str(&format!(
-                "<td class=\"n\">{}</td><td class=\"n\">{:.10}</td><td class=\"n\">{:.5}</td><td class=\"n\">{:.6}</td>",
+                "<td class=\"n\">{}</td><td class=\"n\">{:.u$}</td><td class=\"n\">{:.ln$}</td><td class=\"n\">{:.score$}</td>",
                 number(w.weight),
                 w.u,
                 w.neg_ln_u,
@@ -263,6 +264,7 @@ fn write_scores(s: &ScoreReport, actual: Option<&Value>, page: &mut String) -> R
     writeln!(page, "<p>{}</p>", esc(&scores_why(s)))?;
     let weighted = s.rows.iter().any(|r| r.weighted.is_some());
     let yours = s.rows.iter().any(|r| r.yours.is_some());
+    let places = crate::failing::weighted_places(s.rows.iter());
     writeln!(
         page,
         "<table class=\"scores\"><thead><tr><th class=\"n\">rank</th><th>node</th>{}<th>text hashed</th><th></th></tr></thead><tbody>",
@@ -291,7 +293,7 @@ fn write_scores(s: &ScoreReport, actual: Option<&Value>, page: &mut String) -> R
             },
             r.rank,
             esc(&visible_str(&r.node)),
-            score_cells(r, weighted, yours),
+            score_cells(r, weighted, yours, places),
             esc(&visible_str(&r.hashed)),
             if notes.is_empty() {
                 String::new()
@@ -325,6 +327,7 @@ fn write_top(t: &TopReport, page: &mut String) -> Result {
         .flat_map(|l| l.expected.iter().chain(l.yours_row.iter()));
     let weighted = rows.clone().any(|r| r.weighted.is_some());
     let yours = rows.clone().any(|r| r.yours.is_some());
+    let places = crate::failing::weighted_places(rows.clone());
     let ranked_by = if weighted { "score" } else { "h32" };
     let columns = 2 + usize::from(yours) + if weighted { 4 } else { 0 };
     writeln!(
@@ -337,14 +340,17 @@ fn write_top(t: &TopReport, page: &mut String) -> Result {
     }
     for l in &t.lines {
         let (name, cells) = match &l.expected {
-            Some(r) => (esc(&visible_str(&r.node)), score_cells(r, weighted, yours)),
+            Some(r) => (
+                esc(&visible_str(&r.node)),
+                score_cells(r, weighted, yours, places),
+            ),
             None => ("(none)".to_owned(), "<td></td>".repeat(columns - 1)),
         };
         let (your_name, your_value) = match (&l.yours, &l.yours_row) {
             (Some(_), Some(r)) => (
                 esc(&visible_str(&r.node)),
                 match r.weighted {
-                    Some(w) => format!("{:.6}", w.score),
+                    Some(w) => format!("{:.*}", places[2], w.score),
                     None => r.h32.to_string(),
                 },
             ),

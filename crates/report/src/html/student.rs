@@ -70,11 +70,8 @@ pub(super) fn write_student(
         )?;
     }
     write_nondeterminism(s, page)?;
-    if s.unexplained {
-        writeln!(
-            page,
-            "<p>none of the known mistakes explains these answers: the diffs below are the evidence</p>"
-        )?;
+    if let Some(cause) = crate::text::unnamed_cause(s) {
+        writeln!(page, "<p>{}</p>", esc(cause))?;
     }
     write_mistake(s, page)?;
     // A hash that is not h32 changes nearly every answer: it is the first

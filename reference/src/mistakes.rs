@@ -9,11 +9,13 @@
 
 //!
 //! The children import one another from the leaf up and never this module:
-//! `hash` (the wrong h32s) ← `knobs` ← `catalogue` (mistakes and variants)
+//! `hash` (the wrong h32s) ← `knobs` ← `family` (the mistakes of one knob)
+//! ← `catalogue` (mistakes and variants)
 //! ← `shared` (the mistakes every challenge can make) ← one module of
 //! variants and catalogues per kind of challenge.
 
 mod catalogue;
+mod family;
 mod hash;
 mod knobs;
 mod ranking;
@@ -22,6 +24,7 @@ mod router;
 mod shared;
 
 pub use catalogue::{Catalogue, Made, Mistake, VariantRun};
+pub use family::Family;
 pub use hash::{
     ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, SIGNED_RESULT, float_finalizer_h32,
     float_multiply_h32, hash_compositions,
@@ -73,6 +76,54 @@ mod tests {
         assert!(each(Syntax::JavaScript).contains("Math.imul"));
         assert!(each(Syntax::Python).contains("lambda"));
         assert!(each(Syntax::Rust).contains("wrapping_mul"));
+    }
+
+    /// Ways of turning one knob form its family; mistakes of two knobs,
+    /// and a knob with one wrong setting, none.
+    #[test]
+    fn mistakes_of_one_knob_form_a_family() {
+        let made = |catalogue: &Catalogue, id: &str, form: usize| {
+            catalogue
+                .each()
+                .find(|m| m.mistake.id == id && m.form == form)
+                .unwrap_or_else(|| panic!("{id} form {form}"))
+        };
+        let family = |catalogue: &Catalogue, ids: &[(&str, usize)]| {
+            let made: Vec<Made> = ids.iter().map(|(id, f)| made(catalogue, id, *f)).collect();
+            catalogue.family(&made).map(|f| f.id)
+        };
+        let r = &RENDEZVOUS;
+        let ties = [("first-maximum", 0), ("ties-to-larger-name", 0)];
+        assert_eq!(family(r, &ties), Some("ties-another-way"));
+        let three = [ties[0], ties[1], ("last-maximum", 0)];
+        assert_eq!(family(r, &three), Some("ties-another-way"));
+        assert_eq!(
+            family(r, &[("key-node-swapped", 0), ("no-separator", 0)]),
+            Some("another-text-hashed")
+        );
+        assert_eq!(
+            family(r, &[("utf16-units", 0), ("code-points", 0)]),
+            Some("h32-another-way")
+        );
+        // Two knobs: nothing one fix puts right.
+        assert_eq!(family(r, &[ties[0], ("lowest-score", 0)]), None);
+        // The highest score made the lowest is the one way to turn it.
+        assert_eq!(family(r, &[("lowest-score", 0)]), None);
+        // Forms of one mistake are ways of one knob.
+        assert_eq!(
+            family(&VNODE_RING, &[("no-wrap", 1), ("no-wrap", 2)]),
+            Some("past-the-end")
+        );
+        // No family takes a mistake's id: a report names one or the other.
+        let ids: Vec<&str> = [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING]
+            .iter()
+            .flat_map(|c| c.mistakes.iter().map(|m| m.id))
+            .collect();
+        for knob in family::ALL_KNOBS {
+            if let Some(f) = knob.family() {
+                assert!(!ids.contains(&f.id), "{} is a mistake's id", f.id);
+            }
+        }
     }
 
     /// Each wrong step the h32 check knows is the hash its catalogue

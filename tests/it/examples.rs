@@ -67,6 +67,15 @@ struct Example {
     /// The consistent-hashing property the grader must show broken.
     #[serde(default)]
     property: Option<String>,
+    /// A folder of tests (from the checkout's root) to grade against
+    /// instead of the challenge's own.
+    #[serde(default)]
+    tests: Option<String>,
+    /// The mistakes of the family named as `mistake` when the tests
+    /// cannot tell which of them was made, in the catalogue's order (and,
+    /// for every other example, none).
+    #[serde(default)]
+    candidates: Vec<String>,
 }
 
 fn default_challenge() -> String {
@@ -245,10 +254,14 @@ fn check_example(example: &Example) -> Result<(), String> {
         "time-limit" => &[],
         _ => &UNHURRIED,
     };
+    let mut extra = limits.to_vec();
+    if let Some(tests) = &example.tests {
+        extra.extend(["--tests", tests.as_str()]);
+    }
     let (code, report, stderr) = grade_on(
         &example.challenge,
         &Path::new("submissions").join(&example.path),
-        limits,
+        &extra,
     );
     check_contract(&report, &example.challenge);
     let submission = &report["submissions"][0];
@@ -348,6 +361,16 @@ fn check_example(example: &Example) -> Result<(), String> {
                     .contains(hint.as_str())
             {
                 return Err(format!("hint {} lacks {hint:?}", named["hint"]));
+            }
+            let candidates: Vec<&str> = named["candidates"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|c| c["id"].as_str()).collect())
+                .unwrap_or_default();
+            if candidates != example.candidates {
+                return Err(format!(
+                    "candidates {candidates:?}, expected {:?}",
+                    example.candidates
+                ));
             }
             // Every failing test carries it too.
             if failing.iter().any(|t| t["mistake"] != *named) {

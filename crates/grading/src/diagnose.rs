@@ -100,6 +100,10 @@ pub struct MistakeReport {
     /// The other mistakes made together with this one (one or two), when
     /// only all of them together explain the answers; empty otherwise.
     pub with: Vec<NamedMistake>,
+    /// When the cases cannot tell which of several mistakes of one knob
+    /// was made, each of them, and the mistake reported is their family
+    /// (its id is no mistake's); empty otherwise.
+    pub candidates: Vec<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,
@@ -214,15 +218,32 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Synta
         .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
         .map(|(_, hit)| hit);
     let catalogue_alike = |a: Made, b: Made| catalogue.alike(&[a], &[b]);
-    if let Some((made, _, passes)) = exact
-        && scored.iter().any(|(other, reproduced, p)| {
-            *reproduced == failing_all && p == passes && !catalogue_alike(*made, *other)
-        })
-    {
-        // Two mistakes that make different solutions explain the answers
-        // equally well: they do not say which was made, and a wrong name is
-        // worse than none.
-        return Diagnosis::default();
+    if let Some((made, _, passes)) = exact {
+        // One mistake per solution that explains the answers as well.
+        let mut candidates: Vec<Made> = vec![*made];
+        for (other, reproduced, p) in &scored {
+            if *reproduced == failing_all
+                && p == passes
+                && !candidates.iter().any(|c| catalogue_alike(*c, *other))
+            {
+                candidates.push(*other);
+            }
+        }
+        if candidates.len() > 1 {
+            // Mistakes that make different solutions explain the answers
+            // equally well: they do not say which was made, and a wrong
+            // name is worse than none. When all of them turn one knob,
+            // that knob is what the answers say, and it is named as such.
+            candidates.sort_by_key(|c| {
+                scored
+                    .iter()
+                    .position(|(m, ..)| m.mistake.id == c.mistake.id && m.form == c.form)
+            });
+            return Diagnosis {
+                mistake: family_report(catalogue, &candidates, failing_all, syntax),
+                unexplained: false,
+            };
+        }
     }
     let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
         (*made, Vec::new(), *reproduced)
@@ -258,12 +279,56 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Synta
             hint,
             form,
             with,
+            candidates: Vec::new(),
             exact: reproduced == failing_all,
             reproduced,
             compared: failing_all,
         }),
         unexplained: false,
     }
+}
+
+/// The family of `candidates`, mistakes that each explain the answers as
+/// well as the others, as the mistake reported: `None` when they do not
+/// all turn one knob. Its hint is theirs when they share one, else the
+/// family's own.
+fn family_report(
+    catalogue: &reference::mistakes::Catalogue,
+    candidates: &[Made],
+    failing: usize,
+    syntax: Syntax,
+) -> Option<MistakeReport> {
+    let family = catalogue.family(candidates)?;
+    let named: Vec<NamedMistake> = candidates
+        .iter()
+        .map(|m| NamedMistake::of(*m, syntax))
+        .collect();
+    let hint = match named.iter().all(|n| n.hint == named[0].hint) {
+        true => named[0].hint.clone(),
+        false => family.hint.get(syntax).to_owned(),
+    };
+    let each: Vec<String> = named
+        .iter()
+        .map(|n| match &n.form {
+            Some(form) => format!("{} ({form})", n.title),
+            None => n.title.clone(),
+        })
+        .collect();
+    Some(MistakeReport {
+        id: family.id.to_owned(),
+        title: family.title.get(syntax).to_owned(),
+        explanation: format!(
+            "Your answers fit each of these equally, and these tests cannot tell which you made: {}.",
+            each.join("; or ")
+        ),
+        hint,
+        form: None,
+        with: Vec::new(),
+        candidates: named,
+        exact: true,
+        reproduced: failing,
+        compared: failing,
+    })
 }
 
 /// How many replays of the whole suite the search for mistakes made

@@ -956,6 +956,11 @@ pub struct MistakeReport {
     /// together explain the answers; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub third: Option<NamedMistake>,
+    /// When the tests cannot tell which of several mistakes of one knob
+    /// was made: each of them, and `id`, `title` and `hint` are then
+    /// their family's (an id no mistake has); absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<NamedMistake>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,

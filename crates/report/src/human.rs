@@ -464,7 +464,8 @@ pub(super) fn render_mistake(m: &MistakeReport, out: &mut dyn Write) -> io::Resu
         writeln!(out, "{BAD}likely mistake{BAD:#}: {}", titled(&m.named()[0]))?;
         writeln!(out, "  {}", m.explanation)?;
         writeln!(out, "  {HEAD}hint{HEAD:#}: {}", m.hint)?;
-        writeln!(out, "  {DIM}(this mistake reproduces {failing}){DIM:#}")?;
+        let who = crate::text::reproduced_by(m);
+        writeln!(out, "  {DIM}({who} {failing}){DIM:#}")?;
     } else {
         writeln!(
             out,

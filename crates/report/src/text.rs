@@ -202,7 +202,6 @@ pub fn unnamed_cause(s: &crate::contract::SubmissionReport) -> Option<&'static s
     })
 }
 
-/// How many terminal columns `s` takes (wide CJK characters take two).
 /// How a report says `count` mistakes made together, and that no fewer
 /// of them explain the answers.
 pub fn made_together(count: usize) -> (&'static str, &'static str) {
@@ -213,6 +212,17 @@ pub fn made_together(count: usize) -> (&'static str, &'static str) {
     }
 }
 
+/// What a report says reproduces the failing tests: the mistake named,
+/// or each mistake of a family the tests cannot choose between.
+pub fn reproduced_by(m: &crate::contract::MistakeReport) -> &'static str {
+    if m.candidates.is_empty() {
+        "this mistake reproduces"
+    } else {
+        "each of them reproduces"
+    }
+}
+
+/// How many terminal columns `s` takes (wide CJK characters take two).
 pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }

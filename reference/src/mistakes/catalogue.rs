@@ -1,5 +1,6 @@
 //! A challenge's catalogue of mistakes, and the variants it runs.
 
+use super::family::Family;
 use super::knobs::Knobs;
 use crate::operation::{Arg, Op};
 use crate::text::Text;
@@ -176,6 +177,21 @@ impl Catalogue {
     /// either order of making them gives one solution.
     fn commute(&self, a: Made, b: Made) -> bool {
         a.mistake.id != b.mistake.id && self.knobs(&[a, b]) == self.knobs(&[b, a])
+    }
+
+    /// The family the mistakes of `candidates` belong to, when each alone
+    /// turns one knob, the same one, and it has a family: what can be said
+    /// when a suite's cases cannot tell which of them was made.
+    pub fn family(&self, candidates: &[Made]) -> Option<Family> {
+        let mut knobs = candidates
+            .iter()
+            .map(|m| self.solution(&[*m]).turned(&self.base));
+        let first = knobs.next()?;
+        let [knob] = first.as_slice() else {
+            return None;
+        };
+        knobs.all(|turned| turned == first).then_some(())?;
+        knob.family()
     }
 
     /// Whether making the mistakes of `a` and those of `b` gives one

@@ -263,10 +263,8 @@ fn write_mistake(s: &SubmissionReport, page: &mut String) -> Result {
         )?;
         writeln!(page, "<p>{}</p>", esc(&m.explanation))?;
         writeln!(page, "<p><strong>hint</strong>: {}</p>", esc(&m.hint))?;
-        writeln!(
-            page,
-            "<p class=\"dim\">(this mistake reproduces {failing})</p>"
-        )?;
+        let who = crate::text::reproduced_by(m);
+        writeln!(page, "<p class=\"dim\">({who} {failing})</p>")?;
     } else {
         writeln!(
             page,

@@ -24,9 +24,12 @@ pub fn visible_json(value: &Value) -> String {
     }
 }
 
-/// A quoted string in the one notation every report uses for what cannot
-/// be seen (see [`visible`]), with `"` and `\` escaped too, and every `##[`
-/// written `##\u{005b}` as there.
+/// A quoted string as a JSON string literal that reads back as `s`: what
+/// cannot be seen (see [`visible`]) written as JSON's `\uXXXX` escapes (a
+/// character beyond the BMP as its surrogate pair), `"` and `\` escaped,
+/// and every `##[` written `##\u005b`. Answers and values are JSON, so a
+/// report shows them in JSON's one notation, never another language's
+/// escapes inside JSON's quotes.
 pub fn visible_str(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
@@ -165,7 +168,19 @@ fn hidden(c: char) -> bool {
             | '\u{e0000}'..='\u{e0fff}')
 }
 
+/// `s` with what cannot be seen escaped: in JSON's notation when `quoted`
+/// (a JSON string literal's inside), else as `\u{...}`.
 fn escape_into(out: &mut String, s: &str, quoted: bool) {
+    let code = |out: &mut String, c: char| {
+        if quoted {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push_str(&format!("\\u{{{:04x}}}", c as u32));
+        }
+    };
     for c in s.chars() {
         match c {
             '"' if quoted => out.push_str("\\\""),
@@ -173,9 +188,9 @@ fn escape_into(out: &mut String, s: &str, quoted: bool) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if hidden(c) => out.push_str(&format!("\\u{{{:04x}}}", c as u32)),
+            c if hidden(c) => code(out, c),
             // GitHub's legacy command form is read anywhere in a line.
-            '[' if out.ends_with("##") => out.push_str("\\u{005b}"),
+            '[' if out.ends_with("##") => code(out, c),
             c => out.push(c),
         }
     }
@@ -547,8 +562,9 @@ mod tests {
             visible_lines("x\r\ny\rz\n").collect::<Vec<_>>(),
             ["x", "y\\rz"]
         );
-        // Quoted, the same notation, and quotes and backslashes escaped.
+        // Quoted, JSON's notation, and quotes and backslashes escaped.
         assert_eq!(visible_str("a\"\\\r"), "\"a\\\"\\\\\\r\"");
+        assert_eq!(visible_str("\u{1b}[0m"), "\"\\u001b[0m\"");
     }
 
     #[test]
@@ -570,10 +586,10 @@ mod tests {
     fn quoted_learner_text_holds_no_legacy_command() {
         // An answer or a value is shown quoted: its `##[` too is written
         // so that no runner reads it.
-        assert_eq!(visible_str("x ##[group]y"), "\"x ##\\u{005b}group]y\"");
+        assert_eq!(visible_str("x ##[group]y"), "\"x ##\\u005bgroup]y\"");
         assert_eq!(
             visible_json(&serde_json::json!(["##[error]", {"##[k": 1}])),
-            "[\"##\\u{005b}error]\",{\"##\\u{005b}k\":1}]"
+            "[\"##\\u005berror]\",{\"##\\u005bk\":1}]"
         );
         assert_eq!(visible("###[ ##["), "###\\u{005b} ##\\u{005b}");
     }
@@ -606,6 +622,14 @@ mod tests {
         ] {
             let shown = visible(&format!("a{c}b"));
             assert_eq!(shown, format!("a\\u{{{:04x}}}b", c as u32));
+            // Quoted, an answer reads back as itself, as JSON, and shows
+            // nothing hidden.
+            let quoted = visible_str(&format!("a{c}b"));
+            assert!(!quoted.contains(c), "{quoted}");
+            assert_eq!(
+                serde_json::from_str::<String>(&quoted).unwrap(),
+                format!("a{c}b")
+            );
             let mut out = Vec::new();
             safe_json(&format!("a{c}b"), &mut out).unwrap();
             let text = String::from_utf8(out).unwrap();

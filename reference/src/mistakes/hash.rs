@@ -649,14 +649,33 @@ mod tests {
             has(&["float-finalizer", "missing-finalizer"]),
             "float, no last shift"
         );
+        // A float loop and a float finalizer: of one form, they are
+        // float-multiply; of two, a hash of their own.
+        let forms = |c: &ComposedHash| c.steps.iter().map(|v| v.form).collect::<Vec<_>>();
+        let floats = all
+            .iter()
+            .filter(|c| ids(c) == ["float-loop", "float-finalizer"])
+            .map(forms)
+            .collect::<Vec<_>>();
+        assert_eq!(
+            floats,
+            [
+                [Some(FLOAT_FORMS[0]), Some(FLOAT_FORMS[1])],
+                [Some(FLOAT_FORMS[1]), Some(FLOAT_FORMS[0])]
+            ]
+        );
         // No hash twice: a step another overrides adds nothing, and two
         // ways of one knob are no hash.
         assert!(!has(&["float-multiply", "float-finalizer"]));
+        assert!(!has(&["float-multiply", "float-loop"]));
         assert!(!has(&["utf16-units", "code-points"]));
         assert!(
             !all.iter()
                 .any(|c| c.steps.len() > 1 && ids(c).contains(&"byte-sum"))
         );
+        // The h32 check holds a learner's values to each: a few hundred
+        // at most keep it instant.
+        assert!(all.len() < 300, "{} compositions", all.len());
         for (i, a) in all.iter().enumerate() {
             assert!(a.steps.len() <= MOST_STEPS);
             for b in &all[i + 1..] {

@@ -26,8 +26,8 @@ mod shared;
 pub use catalogue::{Catalogue, Made, Mistake, VariantRun};
 pub use family::Family;
 pub use hash::{
-    ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, SIGNED_RESULT, float_finalizer_h32,
-    float_multiply_h32, hash_compositions,
+    ComposedHash, HASH_VARIANTS, HashVariant, MOST_STEPS, Product, SIGNED_RESULT, arithmetic_h32,
+    hash_compositions,
 };
 pub(crate) use ranking::{HRW_TOP, WEIGHTED_HRW};
 pub(crate) use ring::VNODE_RING;

@@ -3,12 +3,13 @@
 //! shipped suite and on one with a gap.
 
 use crate::support::{copy_tree, grader, json, output, root, tempdir};
+use reference::mistakes::Product::{self, FloatSigned, FloatUnsigned, Integer};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
 /// Texts of every kind: empty, ASCII, the spec's, Cyrillic, astral, long.
-const TEXTS: [&str; 8] = [
+const TEXTS: [&str; 10] = [
     "",
     "a",
     "hello",
@@ -17,6 +18,8 @@ const TEXTS: [&str; 8] = [
     "ключ",
     "🙂 emoji",
     "node-522789:key-0",
+    "a text long enough for every product of the loop to exceed 2^53",
+    "9",
 ];
 
 /// Node's values for [`TEXTS`] of the JavaScript function `h32` in `body`
@@ -37,17 +40,31 @@ fn node_h32(body: &str) -> Vec<u64> {
     json(&out)
 }
 
-/// `variant` on every text of [`TEXTS`].
-fn ours(variant: fn(&[u8]) -> u32) -> Vec<u64> {
+/// The pinned hash with its three products (the loop's, the finalizer's
+/// two) computed as `products` says, on every text of [`TEXTS`].
+fn ours(products: [Product; 3]) -> Vec<u64> {
     TEXTS
         .iter()
-        .map(|t| u64::from(variant(t.as_bytes())))
+        .map(|t| u64::from(reference::mistakes::arithmetic_h32(t.as_bytes(), products)))
         .collect()
 }
 
+/// The learner's function, run by Node, gives the model's values for its
+/// products, and those part from the pinned hash.
+fn is_what_node_computes(body: &str, products: [Product; 3]) {
+    let node = node_h32(body);
+    assert_eq!(ours(products), node, "{products:?}");
+    assert!(
+        TEXTS
+            .iter()
+            .zip(&node)
+            .any(|(t, &n)| n != u64::from(reference::h32(t))),
+        "{products:?} is the pinned hash"
+    );
+}
 #[test]
 fn the_float_multiply_variant_is_what_node_computes() {
-    let node = node_h32(
+    is_what_node_computes(
         r#"function h32(text) {
           let h = 2166136261;
           for (const b of Buffer.from(text, 'utf8')) { h ^= b; h = (h * 16777619) >>> 0; }
@@ -55,19 +72,58 @@ fn the_float_multiply_variant_is_what_node_computes() {
           h ^= h >>> 13; h = (h * 0xc2b2ae35) >>> 0;
           h ^= h >>> 16; return h >>> 0;
         }"#,
+        [FloatSigned; 3],
     );
-    assert_eq!(ours(reference::mistakes::float_multiply_h32), node);
-    // And the mistake is a mistake: it parts from the pinned hash.
-    assert!(
-        TEXTS
-            .iter()
-            .any(|t| reference::mistakes::float_multiply_h32(t.as_bytes()) != reference::h32(t))
+}
+
+/// `*` everywhere with every operand kept unsigned: other bits are lost
+/// than of the signed operands `^` leaves.
+#[test]
+fn the_unsigned_float_variant_is_what_node_computes() {
+    is_what_node_computes(
+        r#"function h32(text) {
+          let h = 2166136261;
+          for (const b of Buffer.from(text, 'utf8')) { h = (h ^ b) >>> 0; h = (h * 16777619) % 4294967296; }
+          h = (h ^ (h >>> 16)) >>> 0; h = (h * 0x85ebca6b) % 4294967296;
+          h = (h ^ (h >>> 13)) >>> 0; h = (h * 0xc2b2ae35) % 4294967296;
+          h = (h ^ (h >>> 16)) >>> 0; return h;
+        }"#,
+        [FloatUnsigned; 3],
+    );
+    assert_ne!(ours([FloatUnsigned; 3]), ours([FloatSigned; 3]));
+}
+
+/// `*` in the loop only, the widely copied line, beside a finalizer with
+/// `Math.imul`; and the same loop over unsigned operands.
+#[test]
+fn the_float_loop_variants_are_what_node_computes() {
+    let finalizer = r#"
+          h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
+          h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+          h ^= h >>> 16; return h >>> 0;
+        }"#;
+    is_what_node_computes(
+        &format!(
+            r#"function h32(text) {{
+          let hash = 0x811c9dc5;
+          for (const b of new TextEncoder().encode(text)) {{ hash ^= b; hash = (hash * 16777619) >>> 0; }}
+          let h = hash; {finalizer}"#
+        ),
+        [FloatSigned, Integer, Integer],
+    );
+    is_what_node_computes(
+        &format!(
+            r#"function h32(text) {{
+          let h = 0x811c9dc5;
+          for (const b of new TextEncoder().encode(text)) h = (((h ^ b) >>> 0) * 16777619) % 2 ** 32; {finalizer}"#
+        ),
+        [FloatUnsigned, Integer, Integer],
     );
 }
 
 #[test]
-fn the_float_finalizer_variant_is_what_node_computes() {
-    let node = node_h32(
+fn the_float_finalizer_variants_are_what_node_computes() {
+    is_what_node_computes(
         r#"function h32(text) {
           let h = 0x811c9dc5;
           for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 16777619);
@@ -75,11 +131,21 @@ fn the_float_finalizer_variant_is_what_node_computes() {
           h ^= h >>> 13; h = (h * 0xc2b2ae35) % 4294967296;
           h ^= h >>> 16; return h >>> 0;
         }"#,
+        [Integer, FloatSigned, FloatSigned],
     );
-    assert_eq!(ours(reference::mistakes::float_finalizer_h32), node);
+    is_what_node_computes(
+        r#"function h32(text) {
+          let h = 0x811c9dc5;
+          for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 16777619);
+          h = (h ^ (h >>> 16)) >>> 0; h = (h * 0x85ebca6b) >>> 0;
+          h = (h ^ (h >>> 13)) >>> 0; h = (h * 0xc2b2ae35) >>> 0;
+          return (h ^ (h >>> 16)) >>> 0;
+        }"#,
+        [Integer, FloatUnsigned, FloatUnsigned],
+    );
     // Wrong from the empty text on: the finalizer alone parts.
     assert_ne!(
-        reference::mistakes::float_finalizer_h32(b""),
+        reference::mistakes::arithmetic_h32(b"", [Integer, FloatSigned, FloatSigned]),
         reference::h32("")
     );
 }

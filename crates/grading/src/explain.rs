@@ -33,6 +33,13 @@ pub const PROBES: [&str; 6] = [
     "a text long enough for every product of the loop to exceed 2^53",
 ];
 
+/// Texts a learner's own h32 is asked for besides [`PROBES`], so that each
+/// two ways of computing the hash's three products (each a 32-bit integer
+/// product, or a float of a signed or of an unsigned operand) give
+/// different values on at least two texts: found by a search over the
+/// decimal numbers, which a test repeats.
+pub const ARITHMETIC_PROBES: [&str; 1] = ["1"];
+
 /// Why the expected answer of a divergent operation is what it is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExplanationReport {
@@ -345,6 +352,7 @@ pub fn hash_texts<'a>(
     let mut texts: Vec<String> = CHECK_VALUES
         .iter()
         .chain(&PROBES)
+        .chain(&ARITHMETIC_PROBES)
         .map(|s| s.to_string())
         .collect();
     for e in explanations {
@@ -477,7 +485,8 @@ mod hash_check_tests {
     fn texts() -> Vec<String> {
         CHECK_VALUES
             .iter()
-            .chain(PROBES.iter())
+            .chain(&PROBES)
+            .chain(&ARITHMETIC_PROBES)
             .map(|t| (*t).to_owned())
             .collect()
     }
@@ -554,6 +563,175 @@ mod hash_check_tests {
         assert_eq!(
             (step.mistake.as_str(), step.also[0].mistake.as_str()),
             ("fnv-1", "signed-comparison")
+        );
+    }
+
+    /// Every arithmetic of the pinned hash's three products (the loop's,
+    /// the finalizer's two).
+    fn arithmetics() -> Vec<[reference::mistakes::Product; 3]> {
+        use reference::mistakes::Product;
+        let mut all = Vec::new();
+        for a in Product::ALL {
+            for b in Product::ALL {
+                for c in Product::ALL {
+                    all.push([a, b, c]);
+                }
+            }
+        }
+        all
+    }
+
+    /// How many texts must tell two arithmetics apart.
+    const APART_ON: usize = 2;
+
+    /// The probes a search finds: after the check values and the probes
+    /// that isolate a step, each text in turn of the decimal numbers that
+    /// tells apart two arithmetics fewer than [`APART_ON`] texts before it
+    /// do, until every two are told apart on that many.
+    fn separating_probes() -> Vec<String> {
+        let arithmetics = arithmetics();
+        let values = |t: &str| {
+            arithmetics
+                .iter()
+                .map(|&a| reference::mistakes::arithmetic_h32(t.as_bytes(), a))
+                .collect::<Vec<u32>>()
+        };
+        let pairs: Vec<(usize, usize)> = (0..arithmetics.len())
+            .flat_map(|i| (i + 1..arithmetics.len()).map(move |j| (i, j)))
+            .collect();
+        let mut apart = vec![0; pairs.len()];
+        // Counts the pairs `t` tells apart; whether one was short of
+        // APART_ON texts.
+        let count = |t: &str, apart: &mut [usize]| {
+            let v = values(t);
+            let mut more = false;
+            for (n, &(i, j)) in apart.iter_mut().zip(&pairs) {
+                if v[i] != v[j] {
+                    more |= *n < APART_ON;
+                    *n += 1;
+                }
+            }
+            more
+        };
+        for t in CHECK_VALUES.iter().chain(&PROBES) {
+            count(t, &mut apart);
+        }
+        let mut found = Vec::new();
+        for n in 0..1_000_000u32 {
+            if apart.iter().all(|&n| n >= APART_ON) {
+                break;
+            }
+            let text = n.to_string();
+            let mut next = apart.clone();
+            if count(&text, &mut next) {
+                apart = next;
+                found.push(text);
+            }
+        }
+        found
+    }
+
+    /// The arithmetic probes are what the search finds, and with them
+    /// every two ways of computing the products are told apart on two
+    /// texts or more; every two hashes the check knows, on one or more.
+    #[test]
+    fn the_probes_tell_every_two_arithmetics_and_hashes_apart() {
+        assert_eq!(separating_probes(), ARITHMETIC_PROBES);
+        let texts = texts();
+        for (i, a) in arithmetics().iter().enumerate() {
+            for b in &arithmetics()[i + 1..] {
+                let on = texts
+                    .iter()
+                    .filter(|t| {
+                        reference::mistakes::arithmetic_h32(t.as_bytes(), *a)
+                            != reference::mistakes::arithmetic_h32(t.as_bytes(), *b)
+                    })
+                    .count();
+                assert!(on >= APART_ON, "{a:?} and {b:?} apart on {on} texts");
+            }
+        }
+        let all = reference::mistakes::hash_compositions();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert!(
+                    texts.iter().any(|t| a.h32(t) != b.h32(t)),
+                    "{:?} and {:?}",
+                    a.steps,
+                    b.steps
+                );
+            }
+        }
+    }
+
+    /// Every product of a float made alone (with the loop and the finalizer
+    /// otherwise right) is named in its form, and told from the others: an
+    /// operand kept unsigned, the loop's product alone.
+    #[test]
+    fn each_float_arithmetic_is_named_in_its_form() {
+        use reference::mistakes::Product::{FloatSigned, FloatUnsigned, Integer};
+        for (products, id, form) in [
+            ([FloatSigned; 3], "float-multiply", "signed operands"),
+            ([FloatUnsigned; 3], "float-multiply", "unsigned operands"),
+            (
+                [FloatSigned, Integer, Integer],
+                "float-loop",
+                "signed operands",
+            ),
+            (
+                [FloatUnsigned, Integer, Integer],
+                "float-loop",
+                "unsigned operands",
+            ),
+            (
+                [Integer, FloatSigned, FloatSigned],
+                "float-finalizer",
+                "signed operands",
+            ),
+            (
+                [Integer, FloatUnsigned, FloatUnsigned],
+                "float-finalizer",
+                "unsigned operands",
+            ),
+        ] {
+            let values = values(|t| reference::mistakes::arithmetic_h32(t.as_bytes(), products));
+            let step = check_hash(&texts(), &values, Syntax::JavaScript)
+                .step
+                .unwrap_or_else(|| panic!("{products:?} named"));
+            assert_eq!(
+                (step.mistake.as_str(), step.form.as_deref(), step.also.len()),
+                (id, Some(form), 0),
+                "{products:?}"
+            );
+        }
+        // Floats in the finalizer's first product only: no step names it,
+        // and none is named.
+        let values = values(|t| {
+            reference::mistakes::arithmetic_h32(t.as_bytes(), [Integer, FloatUnsigned, Integer])
+        });
+        assert!(check_hash(&texts(), &values, Syntax::Python).step.is_none());
+    }
+
+    /// When the values cannot tell two explanations apart, no step of one
+    /// is named: on the empty text the loop's arithmetic is never at work,
+    /// so floats everywhere and floats in the finalizer alone give one
+    /// value; on "1" the loop's one product rounds alike from a signed
+    /// operand and an unsigned one. The probes tell them apart.
+    #[test]
+    fn steps_the_values_cannot_tell_apart_are_not_named() {
+        use reference::mistakes::Product::FloatSigned;
+        let floats = |t: &str| reference::mistakes::arithmetic_h32(t.as_bytes(), [FloatSigned; 3]);
+        let check = |texts: &[&str]| {
+            let texts: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
+            let values: Vec<Value> = texts.iter().map(|t| Value::from(floats(t))).collect();
+            check_hash(&texts, &values, Syntax::JavaScript).step
+        };
+        assert!(check(&[""]).is_none());
+        assert!(check(&["", "1"]).is_none());
+        let all = texts();
+        let step = check(&all.iter().map(String::as_str).collect::<Vec<_>>()).expect("named");
+        assert_eq!(
+            (step.mistake.as_str(), step.form.as_deref()),
+            ("float-multiply", Some("signed operands"))
         );
     }
 }

@@ -5,8 +5,8 @@ use super::catalogue::{Catalogue, Mistake, Variant};
 use super::knobs::{Knobs, Order, Rule, Stale, Ties, Unit};
 use super::shared::{
     ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, DUPLICATE_MEMBERSHIP, FLOAT_FINALIZER,
-    FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON,
-    TOP_ZERO_RETURNS_ALL, UTF16_UNITS, stale_after_change,
+    FLOAT_LOOP, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES,
+    SIGNED_COMPARISON, TOP_ZERO_RETURNS_ALL, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use crate::text::Text;
@@ -219,7 +219,7 @@ const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
     tweak: |k, _| k.ties = Ties::FirstSeen,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 20] = [
+static HRW_TOP_MISTAKES: [Mistake; 21] = [
     Mistake {
         id: "ascending-order",
         title: Text::Plain("ranks nodes from the lowest score up"),
@@ -287,6 +287,7 @@ static HRW_TOP_MISTAKES: [Mistake; 20] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    FLOAT_LOOP,
     REMOVE_ABSENT_RAISES,
     ABSENT_REMOVES_LAST,
     BOOLEAN_COMPARATOR,
@@ -322,7 +323,7 @@ const WEIGHTED_SCORE: Text = Text::Each {
     words: "Score weight / -ln(U) with U = (h32(node + \":\" + key) + 0.5) / 2^32, the natural logarithm.",
 };
 
-static WEIGHTED_HRW_MISTAKES: [Mistake; 19] = [
+static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     Mistake {
         id: "h32-times-weight",
         title: Text::Plain("scores h32 * weight instead of weight / -ln(U)"),
@@ -385,6 +386,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 19] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    FLOAT_LOOP,
     REMOVE_ABSENT_RAISES,
     ABSENT_REMOVES_LAST,
     BOOLEAN_COMPARATOR,

@@ -3,8 +3,8 @@
 use super::catalogue::{Catalogue, Mistake, Variant};
 use super::knobs::{Knobs, PastEnd, Removal, Rule, Stale};
 use super::shared::{
-    ABSENT_REMOVES_LAST, CODE_POINTS, FLOAT_FINALIZER, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER,
-    REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, stale_after_change,
+    ABSENT_REMOVES_LAST, CODE_POINTS, FLOAT_FINALIZER, FLOAT_LOOP, FLOAT_MULTIPLY, FNV1,
+    MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use crate::text::Text;
@@ -179,7 +179,7 @@ pub(crate) static VNODE_RING: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 14] = [
+static MISTAKES: [Mistake; 15] = [
     Mistake {
         id: "strictly-after",
         title: Text::Plain("takes the first point strictly after the key, not at or after"),
@@ -258,6 +258,7 @@ static MISTAKES: [Mistake; 14] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    FLOAT_LOOP,
     REMOVE_ABSENT_RAISES,
     ABSENT_REMOVES_LAST,
     stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),

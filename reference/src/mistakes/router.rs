@@ -5,8 +5,8 @@ use super::catalogue::{Catalogue, Mistake, Variant};
 use super::knobs::{Knobs, Order, Rule, Stale, Ties};
 use super::shared::{
     ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, DUPLICATE_MEMBERSHIP, FLOAT_FINALIZER,
-    FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, SIGNED_COMPARISON,
-    UTF16_UNITS, stale_after_change,
+    FLOAT_LOOP, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES,
+    SIGNED_COMPARISON, UTF16_UNITS, stale_after_change,
 };
 use crate::operation::{Arg, Op};
 use crate::text::Text;
@@ -167,7 +167,7 @@ const SMALLER_NAME_ON_TIES: Text = Text::Each {
     words: "On equal scores, keep the smaller name, whatever the order the nodes were added in.",
 };
 
-static MISTAKES: [Mistake; 21] = [
+static MISTAKES: [Mistake; 22] = [
     Mistake {
         id: "lowest-score",
         title: Text::Plain("the lowest score wins instead of the highest"),
@@ -267,6 +267,7 @@ static MISTAKES: [Mistake; 21] = [
     FNV1,
     MISSING_FINALIZER,
     FLOAT_FINALIZER,
+    FLOAT_LOOP,
     DUPLICATE_MEMBERSHIP,
     REMOVE_ABSENT_RAISES,
     ABSENT_REMOVES_LAST,

@@ -3,7 +3,7 @@
 //! past a change.
 
 use super::catalogue::Mistake;
-use super::hash::{FINALIZER_FORMS, FINALIZERS, Source};
+use super::hash::{FINALIZER_FORMS, FINALIZERS, FLOAT_FORMS, FLOATS, Source};
 use super::knobs::Knobs;
 use crate::text::Text;
 
@@ -38,9 +38,9 @@ pub(crate) const FLOAT_MULTIPLY: Mistake = Mistake {
     },
     explanation: Text::Each {
         python: "Your products are floats (a float operand makes one): past 2^53 a float loses its low bits before the reduction modulo 2^32, so your hash drifts from the pinned one.",
-        javascript: "`h * 16777619` is a floating-point product: past 2^53 it loses its low bits before `>>> 0` reduces it, so your hash drifts from the pinned one.",
-        rust: "Your products are f64 values: past 2^53 they lose their low bits before the reduction modulo 2^32, so your hash drifts from the pinned one.",
-        words: "Your products are floating-point numbers: past 2^53 they lose their low bits before the reduction modulo 2^32, so your hash drifts from the pinned one.",
+        javascript: "`h * 16777619` is a floating-point product: past 2^53 it loses its low bits before `>>> 0` (or `% 2 ** 32`) reduces it, so your hash drifts from the pinned one. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
+        rust: "Your products are f64 values: past 2^53 they lose their low bits before the reduction modulo 2^32, so your hash drifts from the pinned one. Which bits are lost depends on the operand: an i32's value or a u32's (the form says which).",
+        words: "Your products are floating-point numbers: past 2^53 they lose their low bits before the reduction modulo 2^32, so your hash drifts from the pinned one. Which bits are lost depends on the operand: the 32 bits read as a signed number or as an unsigned one (the form says which).",
     },
     hint: Text::Each {
         python: "Multiply integers and reduce: `h = ((h ^ b) * 16777619) & 0xFFFFFFFF`, and the same for the finalizer's two products (no float anywhere).",
@@ -48,11 +48,37 @@ pub(crate) const FLOAT_MULTIPLY: Mistake = Mistake {
         rust: "Multiply u32 values with `wrapping_mul`: `h = (h ^ u32::from(b)).wrapping_mul(16777619)`, and the same for the finalizer's two products.",
         words: "Multiply 32-bit integers and keep the low 32 bits of each product, in the loop and in the finalizer's two products; never go through floating point.",
     },
-    forms: &[""],
-    tweak: |k, _| {
-        k.hash.float_loop = true;
-        k.hash.float_finalizer = true;
+    forms: &FLOAT_FORMS,
+    tweak: |k, form| {
+        k.hash.loop_product = FLOATS[form];
+        k.hash.mix_products = [FLOATS[form]; 2];
     },
+};
+
+/// Floating-point products in the FNV-1a loop alone: the widely copied
+/// `hash = (hash * 16777619) >>> 0` beside a finalizer with `Math.imul`.
+pub(crate) const FLOAT_LOOP: Mistake = Mistake {
+    id: "float-loop",
+    title: Text::Each {
+        python: "multiplies in floating point in the FNV-1a loop",
+        javascript: "multiplies with `*` in the FNV-1a loop",
+        rust: "multiplies in floating point (f64) in the FNV-1a loop",
+        words: "multiplies in floating point in the FNV-1a loop",
+    },
+    explanation: Text::Each {
+        python: "Your loop's products are floats (a float operand makes one): `(h ^ b) * 16777619` exceeds 2^53, and as a float loses its low bits before the reduction modulo 2^32. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong.",
+        javascript: "`(h ^ b) * 16777619` is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or `% 2 ** 32`) reduces it. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
+        rust: "Your loop's products are f64 values: `(h ^ b) * 16777619` exceeds 2^53 and loses its low bits before the reduction modulo 2^32. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong. Which bits are lost depends on the operand: an i32's value or a u32's (the form says which).",
+        words: "Your loop's products are floating-point numbers: (h XOR byte) times 16777619 exceeds 2^53 and loses its low bits before the reduction modulo 2^32. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong. Which bits are lost depends on the operand: the 32 bits read as a signed number or as an unsigned one (the form says which).",
+    },
+    hint: Text::Each {
+        python: "Multiply integers in the loop: `h = ((h ^ b) * 16777619) & 0xFFFFFFFF`, with no float anywhere, as in your finalizer.",
+        javascript: "Use `h = Math.imul(h ^ b, 16777619)` in the loop, as in your finalizer.",
+        rust: "Multiply u32 values in the loop: `h = (h ^ u32::from(b)).wrapping_mul(16777619)`, as in your finalizer.",
+        words: "Multiply 32-bit integers in the loop and keep the low 32 bits of each product, as in your finalizer; never go through floating point.",
+    },
+    forms: &FLOAT_FORMS,
+    tweak: |k, form| k.hash.loop_product = FLOATS[form],
 };
 
 /// How to hash the UTF-8 bytes, in each language.
@@ -152,9 +178,9 @@ pub(crate) const FLOAT_FINALIZER: Mistake = Mistake {
     },
     explanation: Text::Each {
         python: "Your finalizer's products are floats: `h * 0x85EBCA6B` exceeds 2^53, and as a float loses its low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
-        javascript: "`h * 0x85ebca6b` is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or `% 4294967296`) reduces it. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
-        rust: "Your finalizer's products are f64 values: they exceed 2^53 and lose their low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
-        words: "Your finalizer's products are floating-point numbers: they exceed 2^53 and lose their low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
+        javascript: "`h * 0x85ebca6b` is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or `% 4294967296`) reduces it. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
+        rust: "Your finalizer's products are f64 values: they exceed 2^53 and lose their low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong. Which bits are lost depends on the operand: an i32's value or a u32's (the form says which).",
+        words: "Your finalizer's products are floating-point numbers: they exceed 2^53 and lose their low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong. Which bits are lost depends on the operand: the 32 bits read as a signed number or as an unsigned one (the form says which).",
     },
     hint: Text::Each {
         python: "Multiply integers: `h = (h * 0x85EBCA6B) & 0xFFFFFFFF` and `h = (h * 0xC2B2AE35) & 0xFFFFFFFF`.",
@@ -162,8 +188,8 @@ pub(crate) const FLOAT_FINALIZER: Mistake = Mistake {
         rust: "Multiply u32 values: `h = h.wrapping_mul(0x85eb_ca6b)` and `h = h.wrapping_mul(0xc2b2_ae35)`.",
         words: "Multiply 32-bit integers and keep the low 32 bits of each of the finalizer's two products; never go through floating point.",
     },
-    forms: &[""],
-    tweak: |k, _| k.hash.float_finalizer = true,
+    forms: &FLOAT_FORMS,
+    tweak: |k, form| k.hash.mix_products = [FLOATS[form]; 2],
 };
 
 /// Raising on the removal of an absent node, which every challenge's

@@ -46,7 +46,7 @@ mod tests {
         let mut texts: Vec<(String, Text)> = Vec::new();
         for catalogue in [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING] {
             for m in catalogue.mistakes {
-                texts.push((format!("{} title", m.id), m.title));
+                texts.push((format!("{} title", m.id), Text::Plain(m.title)));
                 texts.push((format!("{} explanation", m.id), m.explanation));
                 texts.push((format!("{} hint", m.id), m.hint));
             }

@@ -273,7 +273,7 @@ fn others(said: &str, language: &str) -> Vec<String> {
     let mut texts: Vec<Text> = Vec::new();
     for spec in reference::challenges() {
         for m in spec.catalogue.mistakes {
-            texts.extend([m.title, m.explanation, m.hint]);
+            texts.extend([Text::Plain(m.title), m.explanation, m.hint]);
         }
     }
     texts.extend(reference::mistakes::HASH_VARIANTS.iter().map(|v| v.step));

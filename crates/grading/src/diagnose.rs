@@ -80,7 +80,7 @@ impl NamedMistake {
     fn of(made: Made, syntax: Syntax) -> NamedMistake {
         NamedMistake {
             id: made.mistake.id.to_owned(),
-            title: made.mistake.title.get(syntax).to_owned(),
+            title: made.mistake.title.to_owned(),
             explanation: made.mistake.explanation.get(syntax).to_owned(),
             hint: made.mistake.hint.get(syntax).to_owned(),
             form: made.form_label().map(|f| format!("{f:?}")),
@@ -316,7 +316,7 @@ fn family_report(
         .collect();
     Some(MistakeReport {
         id: family.id.to_owned(),
-        title: family.title.get(syntax).to_owned(),
+        title: family.title.to_owned(),
         explanation: format!(
             "Your answers fit each of these equally, and these tests cannot tell which you made: {}.",
             each.join("; or ")
@@ -500,7 +500,7 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
         rows.push(AuditRow {
             id: made.mistake.id.to_owned(),
             form: made.form_label().map(|f| format!("{f:?}")),
-            title: made.mistake.title.get(Syntax::Words).to_owned(),
+            title: made.mistake.title.to_owned(),
             caught_by,
         });
     }

@@ -10,8 +10,10 @@ use serde_json::Value;
 pub struct Mistake {
     /// A stable id, e.g. `lowest-score`.
     pub id: &'static str,
-    /// One line, e.g. "keeps the lowest score".
-    pub title: Text,
+    /// One line, e.g. "keeps the lowest score", in words that hold for
+    /// every language (no code): a class's table shows one title for the
+    /// mistake, whatever its students wrote in.
+    pub title: &'static str,
     /// What goes wrong, in words a learner understands.
     pub explanation: Text,
     /// How to fix it.

@@ -135,8 +135,9 @@ impl Knobs {
 pub struct Family {
     /// A stable id, e.g. `ties-another-way`, never a mistake's.
     pub id: &'static str,
-    /// One line, e.g. "breaks ties another way than by the smaller name".
-    pub title: Text,
+    /// One line, e.g. "breaks ties another way than by the smaller name",
+    /// in words for every language (as a mistake's title).
+    pub title: &'static str,
     /// The fix, whichever way the knob was turned.
     pub hint: Text,
 }
@@ -150,73 +151,73 @@ impl Knob {
         match self {
             Knob::Hash => family(
                 "h32-another-way",
-                Text::Plain("computes h32 another way than the pinned hash"),
+                "computes h32 another way than the pinned hash",
                 Text::Plain(
                     "Compare your h32 with the statement's check values, step by step: FNV-1a over the UTF-8 bytes in 32-bit arithmetic, then the finalizer.",
                 ),
             ),
             Knob::Ties => family(
                 "ties-another-way",
-                Text::Plain("breaks ties another way than by the smaller name"),
+                "breaks ties another way than by the smaller name",
                 Text::Plain(
                     "On equal scores the smaller name wins (and ranks first), whatever the order the nodes were added in.",
                 ),
             ),
             Knob::Text => family(
                 "another-text-hashed",
-                Text::Plain("hashes another text for a node and a key than the statement's"),
+                "hashes another text for a node and a key than the statement's",
                 Text::Plain(
                     "Hash exactly the text the statement gives: its parts in its order, with its separator between them.",
                 ),
             ),
             Knob::Membership => family(
                 "node-kept-twice",
-                Text::Plain("keeps a node twice when it is listed or added again"),
+                "keeps a node twice when it is listed or added again",
                 Text::Plain(
                     "Keep the nodes as a set: a node listed twice, or added while present, is there once.",
                 ),
             ),
             Knob::Absent => family(
                 "absent-node-removal",
-                Text::Plain("does something when asked to remove a node that is not there"),
+                "does something when asked to remove a node that is not there",
                 Text::Plain(
                     "Removing a node that is not there changes nothing and raises nothing.",
                 ),
             ),
             Knob::TopEdges => family(
                 "top-count-edges",
-                Text::Plain("answers top(key, n) wrongly when n is 0 or past the node count"),
+                "answers top(key, n) wrongly when n is 0 or past the node count",
                 Text::Plain(
                     "top(key, n) answers the first n names of the ranking: none for 0, all of them when n is more than there are.",
                 ),
             ),
             Knob::Rule => family(
                 "weighted-score-another-way",
-                Text::Plain("scores a node another way than weight / -ln(U)"),
+                "scores a node another way than weight / -ln(U)",
                 Text::Plain("Score each node weight / -ln(U), with U from its h32."),
             ),
             Knob::Unit => family(
                 "unit-another-way",
-                Text::Plain("makes U from h32 another way than (h32 + 0.5) / 2^32"),
+                "makes U from h32 another way than (h32 + 0.5) / 2^32",
                 Text::Plain("Make U = (h32 + 0.5) / 2^32, in double precision."),
             ),
             Knob::Stale => family(
                 "stale-state",
-                Text::Plain("answers from state left over from before the nodes changed"),
+                "answers from state left over from before the nodes changed",
                 Text::Plain(
                     "After an add or a remove, compute every answer from the nodes as they are now: keep nothing derived from the old ones.",
                 ),
             ),
             Knob::PastEnd => family(
                 "past-the-end",
-                Text::Plain("does not wrap past the last point"),
+                "does not wrap past the last point",
                 Text::Plain(
                     "When no point is at or after the key's position, the key goes to the first point of the ring.",
                 ),
             ),
             Knob::Removal => family(
                 "points-left-behind",
-                Text::Plain("removes only some of a node's points"),
+                "removes only some of a node's points",
                 Text::Plain("Removing a node takes all k of its points off the ring."),
             ),
             Knob::Signed

@@ -207,7 +207,7 @@ const KEY_BAR_NODE: Text = Text::Each {
 /// Ties left in the order nodes were added (a ranking).
 const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
     id: "ties-in-insertion-order",
-    title: Text::Plain("sorts by score alone, so tied nodes keep the order they were added in"),
+    title: "sorts by score alone, so tied nodes keep the order they were added in",
     explanation: Text::Each {
         python: "Your ranking sorts by score only (`sorted(..., key=score, reverse=True)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
         javascript: "Your ranking sorts by score only (`sort((a, b) => b.score - a.score)`). The sort is stable, so two nodes with equal scores stay in the order they were added; they must be ranked by name, the smaller first.",
@@ -222,7 +222,7 @@ const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
 static HRW_TOP_MISTAKES: [Mistake; 21] = [
     Mistake {
         id: "ascending-order",
-        title: Text::Plain("ranks nodes from the lowest score up"),
+        title: "ranks nodes from the lowest score up",
         explanation: Text::Plain(
             "Your ranking puts the smallest h32(key + \"|\" + node) first; the replica list starts with the highest score, and route is its first name.",
         ),
@@ -232,7 +232,7 @@ static HRW_TOP_MISTAKES: [Mistake; 21] = [
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: Text::Plain("breaks ties the wrong way (larger name first)"),
+        title: "breaks ties the wrong way (larger name first)",
         explanation: Text::Plain(
             "When two nodes have the same score, your ranking puts the larger name first; the smaller name must come first.",
         ),
@@ -242,7 +242,7 @@ static HRW_TOP_MISTAKES: [Mistake; 21] = [
     },
     Mistake {
         id: "wrong-text",
-        title: Text::Plain("hashes another text than key + \"|\" + node"),
+        title: "hashes another text than key + \"|\" + node",
         explanation: Text::Plain(
             "hrw-top scores h32(key + \"|\" + node): the key first, a vertical bar, then the node. Your ranking hashes something else (rendezvous-router's node + \":\" + key is the usual one).",
         ),
@@ -252,7 +252,7 @@ static HRW_TOP_MISTAKES: [Mistake; 21] = [
     },
     Mistake {
         id: "node-key-order",
-        title: Text::Plain("hashes node + \"|\" + key instead of key + \"|\" + node"),
+        title: "hashes node + \"|\" + key instead of key + \"|\" + node",
         explanation: Text::Plain(
             "hrw-top puts the key first: h32(key + \"|\" + node). Your ranking hashes the node's name first, as rendezvous-router does with its own separator.",
         ),
@@ -262,7 +262,7 @@ static HRW_TOP_MISTAKES: [Mistake; 21] = [
     },
     Mistake {
         id: "top-fails-past-count",
-        title: Text::Plain("fails when n is larger than the number of nodes"),
+        title: "fails when n is larger than the number of nodes",
         explanation: Text::Each {
             python: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (reading `ranked[i]` for every i below n, say).",
             javascript: "top(key, n) with n above the node count must return every node, ranked; your code fails instead (reading a name of `ranked[i]` for every i below n, say).",
@@ -326,7 +326,7 @@ const WEIGHTED_SCORE: Text = Text::Each {
 static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     Mistake {
         id: "h32-times-weight",
-        title: Text::Plain("scores h32 * weight instead of weight / -ln(U)"),
+        title: "scores h32 * weight instead of weight / -ln(U)",
         explanation: Text::Plain(
             "Multiplying the hash by the weight does not make shares proportional: a node of weight 2 beats a node of weight 1 far more than twice as often. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
         ),
@@ -336,7 +336,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     },
     Mistake {
         id: "h32-over-weight",
-        title: Text::Plain("scores h32 / weight, which starves heavy nodes"),
+        title: "scores h32 / weight, which starves heavy nodes",
         explanation: Text::Plain(
             "Dividing the hash by the weight makes heavier nodes score lower, so they get fewer keys, not more. The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32.",
         ),
@@ -346,7 +346,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     },
     Mistake {
         id: "weights-ignored",
-        title: Text::Plain("ignores the weights"),
+        title: "ignores the weights",
         explanation: Text::Plain(
             "Your router ranks by the hash alone, so every node gets the same share whatever its weight.",
         ),
@@ -356,7 +356,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: Text::Plain("ties go to the larger name"),
+        title: "ties go to the larger name",
         explanation: Text::Plain(
             "Two nodes of one weight whose h32 values are equal have equal scores; the smaller name must win (and rank first). Your code picks the larger one, as taking the largest (score, name) pair does.",
         ),
@@ -366,7 +366,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     },
     Mistake {
         id: "add-keeps-old-weight",
-        title: Text::Plain("adding a present node does not change its weight"),
+        title: "adding a present node does not change its weight",
         explanation: Text::Plain(
             "add(node, weight) on a node already there must set its new weight; your router keeps the old one.",
         ),
@@ -396,7 +396,7 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
     }),
     Mistake {
         id: "wrong-unit-interval",
-        title: Text::Plain("makes U from h32 another way than (h32 + 0.5) / 2^32"),
+        title: "makes U from h32 another way than (h32 + 0.5) / 2^32",
         explanation: Text::Plain(
             "The score is weight / -ln(U) with U = (h32 + 0.5) / 2^32, which is never 0 nor 1. Your U differs by a hair, which changes nothing for most hashes, but near the ends -ln(U) is tiny (U near 1) or infinite (U = 0): there a node's score is far off, infinite or zero, and it wins or loses keys it should not.",
         ),

@@ -182,7 +182,7 @@ pub(crate) static VNODE_RING: Catalogue = Catalogue {
 static MISTAKES: [Mistake; 15] = [
     Mistake {
         id: "strictly-after",
-        title: Text::Plain("takes the first point strictly after the key, not at or after"),
+        title: "takes the first point strictly after the key, not at or after",
         explanation: Text::Plain(
             "A key whose h32 equals a point's position belongs to that point. Your lookup skips it and answers the next point's node (with k = 4 and nodes A, B, C, the key \"A#2\" must go to A).",
         ),
@@ -197,7 +197,7 @@ static MISTAKES: [Mistake; 15] = [
     },
     Mistake {
         id: "no-wrap",
-        title: Text::Plain("does not wrap past the last point"),
+        title: "does not wrap past the last point",
         explanation: Text::Plain(
             "A key whose h32 is past the last point on the ring goes to the first point: the ring wraps around. Your lookup runs off the end instead.",
         ),
@@ -214,7 +214,7 @@ static MISTAKES: [Mistake; 15] = [
     },
     Mistake {
         id: "partial-removal",
-        title: Text::Plain("removes only some of a node's points"),
+        title: "removes only some of a node's points",
         explanation: Text::Plain(
             "Removing a node must take all k of its points off the ring; some of yours stay behind, so the removed node still gets keys and `points` counts too many.",
         ),
@@ -238,7 +238,7 @@ static MISTAKES: [Mistake; 15] = [
     },
     Mistake {
         id: "map-by-position",
-        title: Text::Plain("keeps the ring in a map keyed by position, so colliding points vanish"),
+        title: "keeps the ring in a map keyed by position, so colliding points vanish",
         explanation: Text::Plain(
             "Two points can share a position; both stay on the ring, the smaller name first. Keyed by position, the later point overwrites the earlier one.",
         ),

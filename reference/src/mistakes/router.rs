@@ -170,7 +170,7 @@ const SMALLER_NAME_ON_TIES: Text = Text::Each {
 static MISTAKES: [Mistake; 22] = [
     Mistake {
         id: "lowest-score",
-        title: Text::Plain("the lowest score wins instead of the highest"),
+        title: "the lowest score wins instead of the highest",
         explanation: Text::Plain(
             "Your router keeps the node with the smallest h32(node + \":\" + key); the rule is the largest.",
         ),
@@ -180,7 +180,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "first-maximum",
-        title: Text::Plain("ties go to the node seen first, not to the smaller name"),
+        title: "ties go to the node seen first, not to the smaller name",
         explanation: Text::Plain(
             "Your router keeps the first maximum it meets, so when two nodes tie the one added earlier wins. Ties must go to the smaller name, whatever the order nodes were added in.",
         ),
@@ -190,7 +190,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "ties-to-larger-name",
-        title: Text::Plain("ties go to the larger name"),
+        title: "ties go to the larger name",
         explanation: Text::Each {
             python: "When two nodes tie, your router picks the larger name; ties must go to the smaller one. `max(nodes, key=lambda n: (score(n), n))` does this: the larger name makes the larger pair.",
             javascript: "When two nodes tie, your router picks the larger name; ties must go to the smaller one (a comparison such as `node > bestNode` on equal scores does this).",
@@ -203,7 +203,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "last-maximum",
-        title: Text::Plain("ties go to the node seen last, not to the smaller name"),
+        title: "ties go to the node seen last, not to the smaller name",
         explanation: Text::Each {
             python: "Your router keeps the last maximum it meets (`>=` where `>` belongs), so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
             javascript: "Your router keeps the last maximum it meets (`>=` where `>` belongs), so when two nodes tie the one added later wins. Ties must go to the smaller name, whatever the order nodes were added in.",
@@ -216,7 +216,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "key-node-swapped",
-        title: Text::Plain("hashes key + \":\" + node instead of node + \":\" + key"),
+        title: "hashes key + \":\" + node instead of node + \":\" + key",
         explanation: Text::Plain(
             "Your router scores the text key + \":\" + node; the pinned score hashes the node's name first.",
         ),
@@ -226,7 +226,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "no-separator",
-        title: Text::Plain("hashes node + key with no \":\" between them"),
+        title: "hashes node + key with no \":\" between them",
         explanation: Text::Plain(
             "Your router scores node + key; the pinned score puts a colon between them, so \"a\" + \"bc\" and \"ab\" + \"c\" stay apart.",
         ),
@@ -236,7 +236,7 @@ static MISTAKES: [Mistake; 22] = [
     },
     Mistake {
         id: "wrong-separator",
-        title: Text::Plain("joins node and key with another separator than \":\""),
+        title: "joins node and key with another separator than \":\"",
         explanation: Text::Plain(
             "Your router puts another character between node and key; the pinned score uses a colon.",
         ),
@@ -248,7 +248,7 @@ static MISTAKES: [Mistake; 22] = [
     FLOAT_MULTIPLY,
     Mistake {
         id: "byte-sum",
-        title: Text::Plain("uses a toy hash (the sum of the bytes) instead of h32"),
+        title: "uses a toy hash (the sum of the bytes) instead of h32",
         explanation: Text::Plain(
             "A byte sum gives node + \":\" + key the node's sum plus the key's sum, so the same node wins every key.",
         ),

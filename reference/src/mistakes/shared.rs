@@ -14,7 +14,7 @@ use crate::text::Text;
 
 pub(crate) const SIGNED_COMPARISON: Mistake = Mistake {
     id: "signed-comparison",
-    title: Text::Plain("compares h32 values as signed 32-bit numbers"),
+    title: "compares h32 values as signed 32-bit numbers",
     explanation: Text::Plain(
         "Your code treats h32 values as signed 32-bit integers, so a value of 2^31 or more looks negative and sorts below smaller ones. h32 is unsigned.",
     ),
@@ -30,12 +30,7 @@ pub(crate) const SIGNED_COMPARISON: Mistake = Mistake {
 
 pub(crate) const FLOAT_MULTIPLY: Mistake = Mistake {
     id: "float-multiply",
-    title: Text::Each {
-        python: "multiplies in floating point, so the products lose their low bits",
-        javascript: "multiplies with `*` instead of `Math.imul`",
-        rust: "multiplies in floating point (f64), so the products lose their low bits",
-        words: "multiplies in floating point, so the products lose their low bits",
-    },
+    title: "multiplies in floating point, so the products lose their low bits",
     explanation: Text::Each {
         python: "Your products are floats (a float operand makes one): past 2^53 a float loses its low bits before the reduction modulo 2^32, so your hash drifts from the pinned one.",
         javascript: "`h * 16777619` is a floating-point product: past 2^53 it loses its low bits before `>>> 0` (or `% 2 ** 32`) reduces it, so your hash drifts from the pinned one. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
@@ -59,12 +54,7 @@ pub(crate) const FLOAT_MULTIPLY: Mistake = Mistake {
 /// `hash = (hash * 16777619) >>> 0` beside a finalizer with `Math.imul`.
 pub(crate) const FLOAT_LOOP: Mistake = Mistake {
     id: "float-loop",
-    title: Text::Each {
-        python: "multiplies in floating point in the FNV-1a loop",
-        javascript: "multiplies with `*` in the FNV-1a loop",
-        rust: "multiplies in floating point (f64) in the FNV-1a loop",
-        words: "multiplies in floating point in the FNV-1a loop",
-    },
+    title: "multiplies in floating point in the FNV-1a loop",
     explanation: Text::Each {
         python: "Your loop's products are floats (a float operand makes one): `(h ^ b) * 16777619` exceeds 2^53, and as a float loses its low bits before the reduction modulo 2^32. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong.",
         javascript: "`(h ^ b) * 16777619` is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or `% 2 ** 32`) reduces it. Your finalizer is right, but the loop's state drifts from the first byte on: h32(\"\") is right, most other values are wrong. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
@@ -91,7 +81,7 @@ const HASH_UTF8: Text = Text::Each {
 
 pub(crate) const UTF16_UNITS: Mistake = Mistake {
     id: "utf16-units",
-    title: Text::Plain("hashes UTF-16 code units instead of UTF-8 bytes"),
+    title: "hashes UTF-16 code units instead of UTF-8 bytes",
     explanation: Text::Each {
         python: "Your hash feeds UTF-16 code units (from `text.encode(\"utf-16-le\")`, say) to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
         javascript: "Your hash feeds `charCodeAt` values to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
@@ -105,7 +95,7 @@ pub(crate) const UTF16_UNITS: Mistake = Mistake {
 
 pub(crate) const CODE_POINTS: Mistake = Mistake {
     id: "code-points",
-    title: Text::Plain("hashes code points instead of UTF-8 bytes"),
+    title: "hashes code points instead of UTF-8 bytes",
     explanation: Text::Each {
         python: "Your hash feeds `ord(c)` of each character to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
         javascript: "Your hash feeds each character's code point (`codePointAt`, or a `for...of` loop over the text) to FNV-1a; h32 hashes the UTF-8 bytes. They agree on ASCII and part on other text.",
@@ -119,7 +109,7 @@ pub(crate) const CODE_POINTS: Mistake = Mistake {
 
 pub(crate) const SIGNED_BYTES: Mistake = Mistake {
     id: "signed-bytes",
-    title: Text::Plain("hashes bytes as signed numbers"),
+    title: "hashes bytes as signed numbers",
     explanation: Text::Plain(
         "Your hash reads the UTF-8 bytes as signed numbers, so a byte of 0x80 or more becomes negative and sets the high bits before the XOR. They agree on ASCII and part on other text.",
     ),
@@ -135,7 +125,7 @@ pub(crate) const SIGNED_BYTES: Mistake = Mistake {
 
 pub(crate) const FNV1: Mistake = Mistake {
     id: "fnv-1",
-    title: Text::Plain("multiplies before the XOR (FNV-1, not FNV-1a)"),
+    title: "multiplies before the XOR (FNV-1, not FNV-1a)",
     explanation: Text::Plain(
         "Each step of FNV-1a XORs the byte in, then multiplies by 16777619. Your loop multiplies first and XORs after, which is FNV-1, another hash.",
     ),
@@ -151,7 +141,7 @@ pub(crate) const FNV1: Mistake = Mistake {
 
 pub(crate) const MISSING_FINALIZER: Mistake = Mistake {
     id: "missing-finalizer",
-    title: Text::Plain("leaves out all or part of the finalizer"),
+    title: "leaves out all or part of the finalizer",
     explanation: Text::Each {
         python: "h32 is FNV-1a followed by the MurmurHash3 finalizer: `h ^= h >> 16`, `h = (h * 0x85EBCA6B) & 0xFFFFFFFF`, `h ^= h >> 13`, `h = (h * 0xC2B2AE35) & 0xFFFFFFFF`, `h ^= h >> 16`. Your hash stops before its end. h32(\"\") shows it: the pinned value is 2872998923, FNV-1a alone gives 2166136261.",
         javascript: "h32 is FNV-1a followed by the MurmurHash3 finalizer: `h ^= h >>> 16`, `h = Math.imul(h, 0x85ebca6b)`, `h ^= h >>> 13`, `h = Math.imul(h, 0xc2b2ae35)`, `h ^= h >>> 16`, then `h >>> 0`. Your hash stops before its end. h32(\"\") shows it: the pinned value is 2872998923, FNV-1a alone gives 2166136261.",
@@ -170,12 +160,7 @@ pub(crate) const MISSING_FINALIZER: Mistake = Mistake {
 
 pub(crate) const FLOAT_FINALIZER: Mistake = Mistake {
     id: "float-finalizer",
-    title: Text::Each {
-        python: "multiplies in floating point in the finalizer",
-        javascript: "multiplies with `*` in the finalizer",
-        rust: "multiplies in floating point (f64) in the finalizer",
-        words: "multiplies in floating point in the finalizer",
-    },
+    title: "multiplies in floating point in the finalizer",
     explanation: Text::Each {
         python: "Your finalizer's products are floats: `h * 0x85EBCA6B` exceeds 2^53, and as a float loses its low bits before the reduction modulo 2^32. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong.",
         javascript: "`h * 0x85ebca6b` is a floating-point product: it exceeds 2^53 and loses its low bits before `>>> 0` (or `% 4294967296`) reduces it. Your FNV-1a loop is right, but the finalizer drifts, so even h32(\"\") is wrong. Which bits are lost depends on the operand's sign: a signed number, as `^` leaves it, or an unsigned one, after `>>> 0` (the form says which).",
@@ -196,7 +181,7 @@ pub(crate) const FLOAT_FINALIZER: Mistake = Mistake {
 /// `remove` must ignore.
 pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
     id: "remove-absent-raises",
-    title: Text::Plain("fails when removing a node that is not there"),
+    title: "fails when removing a node that is not there",
     explanation: Text::Plain(
         "Removing an absent node must change nothing; your code fails with an error instead.",
     ),
@@ -214,7 +199,7 @@ pub(crate) const REMOVE_ABSENT_RAISES: Mistake = Mistake {
 /// names alone).
 pub(crate) const DUPLICATE_MEMBERSHIP: Mistake = Mistake {
     id: "duplicate-membership",
-    title: Text::Plain("keeps nodes in a list, so a node can be there twice"),
+    title: "keeps nodes in a list, so a node can be there twice",
     explanation: Text::Plain(
         "A node given twice is kept twice (where, the form says: in the constructor's list and by add, by add only, or in the constructor's list only), and removing it takes one copy away, so it still gets keys (and a ranking can name it twice). Membership is a set.",
     ),
@@ -235,7 +220,7 @@ pub(crate) const DUPLICATE_MEMBERSHIP: Mistake = Mistake {
 /// Removing the last node when the one asked for is absent.
 pub(crate) const ABSENT_REMOVES_LAST: Mistake = Mistake {
     id: "absent-removes-last",
-    title: Text::Plain("removing an absent node removes the last node added"),
+    title: "removing an absent node removes the last node added",
     explanation: Text::Each {
         python: "Removing a node that is not there must change nothing. Your remove takes the node's index, and for an absent node that is -1: `del nodes[-1]` removes the last node added instead, so its keys move for no reason.",
         javascript: "Removing a node that is not there must change nothing. Your remove takes the node's index, and for an absent node that is -1: `splice(-1, 1)` removes the last node added instead, so its keys move for no reason.",
@@ -255,7 +240,7 @@ pub(crate) const ABSENT_REMOVES_LAST: Mistake = Mistake {
 /// `top(key, 0)` taken for no count (hrw-top and weighted-hrw).
 pub(crate) const TOP_ZERO_RETURNS_ALL: Mistake = Mistake {
     id: "top-zero-returns-all",
-    title: Text::Plain("top(key, 0) returns every node instead of none"),
+    title: "top(key, 0) returns every node instead of none",
     explanation: Text::Each {
         python: "A count of 0 asks for no node, so the answer is []. Your code takes 0 for no count at all (`n or len(nodes)`, `ranked[:n] if n else ranked`) and returns the whole ranking.",
         javascript: "A count of 0 asks for no node, so the answer is []. Your code takes 0 for no count at all (`n || nodes.length`) and returns the whole ranking.",
@@ -276,7 +261,7 @@ pub(crate) const TOP_ZERO_RETURNS_ALL: Mistake = Mistake {
 /// ranks nodes by score).
 pub(crate) const BOOLEAN_COMPARATOR: Mistake = Mistake {
     id: "boolean-comparator",
-    title: Text::Plain("sorts with a comparator that returns a boolean, so nothing moves"),
+    title: "sorts with a comparator that returns a boolean, so nothing moves",
     explanation: Text::Each {
         python: "Your code sorts with `functools.cmp_to_key` and a comparison that returns True or False, like `lambda a, b: a.score < b.score`. A sort reads a comparison's result as negative, zero or positive; a bool is never negative, so every pair looks in order and the sort leaves the nodes as they were: the first node added comes first for every key.",
         javascript: "Your code sorts the nodes by score with a comparator that returns true or false, like `(a, b) => a.score < b.score`. A sort reads a comparator's result as negative, zero or positive; a boolean is never negative, so every pair looks in order and the sort leaves the nodes as they were: the first node added comes first for every key.",
@@ -302,7 +287,7 @@ pub(crate) const fn stale_after_change(
 ) -> Mistake {
     Mistake {
         id: "stale-after-change",
-        title: Text::Plain("answers from the nodes as they were before add or remove"),
+        title: "answers from the nodes as they were before add or remove",
         explanation: Text::Plain(
             "After a node is added or removed, some of your answers still come from before. Either each key's answer is remembered the first time and never forgotten when the nodes change, or something computed per node (its hash state, its weight) is kept in a list beside the names that `remove` does not update, so from the removed node on, each name is scored with another node's data. The form says which.",
         ),

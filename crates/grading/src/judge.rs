@@ -558,6 +558,58 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_prefix_diverges_only_among_its_own_operations() {
+        let c = three_ops();
+        // Right on the first two: the third, never asked, is no divergence.
+        let right = [json!("a"), Value::Null];
+        assert_eq!(first_divergence_before(&c, &right, 2), None);
+        let wrong = [json!("b"), Value::Null];
+        let d = first_divergence_before(&c, &wrong, 2).unwrap();
+        assert_eq!((d.op_index, d.missing, d.differing_ops), (0, false, 1));
+        assert_eq!((d.expected, d.actual), (json!("a"), json!("b")));
+        assert_eq!(d.replayed_ops, None);
+        // Past the case's end, the whole case.
+        assert_eq!(
+            first_divergence_before(&c, &[json!("a")], 9),
+            first_divergence(&c, &[json!("a")])
+        );
+    }
+
+    #[test]
+    fn a_limit_or_a_crash_says_where_it_stopped_and_nothing_else_does() {
+        let at = Some(At::Op(4));
+        let stopped = [
+            Cause::TimedOut {
+                limit: Duration::from_secs(1),
+                clock: Clock::Cpu,
+                at,
+            },
+            Cause::MemoryLimit {
+                limit_bytes: 1,
+                peak_bytes: 1,
+                at,
+            },
+            Cause::CpuLimit { seconds: 1, at },
+            Cause::Crashed {
+                status: Ended::Exited(3),
+                at,
+                starting: false,
+            },
+        ];
+        for cause in stopped {
+            assert_eq!(cause.stopped_at(), at, "{cause:?}");
+        }
+        let starting = Cause::Crashed {
+            status: Ended::Exited(3),
+            at,
+            starting: true,
+        };
+        assert_eq!(starting.stopped_at(), None);
+        let error = LearnerError::new(ErrorKind::Other("E".into()), String::new());
+        assert_eq!(Cause::Raised(error).stopped_at(), None);
+    }
+
+    #[test]
     fn the_worst_verdict_orders_after_accepted() {
         let worst = [Verdict::Accepted, Verdict::TimeLimit, Verdict::WrongAnswer]
             .into_iter()

@@ -76,6 +76,23 @@ struct Example {
     /// for every other example, none).
     #[serde(default)]
     candidates: Vec<String>,
+    /// The first wrong answer one test must show, in the JSON report and
+    /// in the text report.
+    #[serde(default)]
+    divergence: Option<Shown>,
+}
+
+/// The first wrong answer `test` (`group/name`) must show: at operation
+/// `op`, with `message` in its one-line message; none when `op` is not
+/// given.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Shown {
+    test: String,
+    #[serde(default)]
+    op: Option<u64>,
+    #[serde(default)]
+    message: Option<String>,
 }
 
 fn default_challenge() -> String {
@@ -315,6 +332,9 @@ fn check_example(example: &Example) -> Result<(), String> {
             return Err(format!("message {first:?} lacks {message:?}"));
         }
     }
+    if let Some(shown) = &example.divergence {
+        check_divergence(&report, shown)?;
+    }
     if let Some(traceback) = &example.traceback {
         let got = failing.first().ok_or("no failing test")?["error"]["traceback"]
             .as_str()
@@ -465,6 +485,65 @@ fn check_example(example: &Example) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Checks the first wrong answer `shown` of one test, in the JSON `report`
+/// of an example and in the text report made from it.
+fn check_divergence(report: &Value, shown: &Shown) -> Result<(), String> {
+    let test = report["submissions"][0]["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| {
+            format!(
+                "{}/{}",
+                t["group"].as_str().unwrap(),
+                t["name"].as_str().unwrap()
+            ) == shown.test
+        })
+        .ok_or_else(|| format!("no test {}", shown.test))?;
+    let divergence = &test["divergence"];
+    if divergence["op_index"].as_u64() != shown.op {
+        return Err(format!(
+            "{}: divergence {divergence}, expected at operation {:?}",
+            shown.test, shown.op
+        ));
+    }
+    let message = test["message"].as_str().unwrap_or_default();
+    if let Some(part) = &shown.message
+        && !message.contains(part.as_str())
+    {
+        return Err(format!(
+            "{}: message {message:?} lacks {part:?}",
+            shown.test
+        ));
+    }
+    // The text report of the same run shows it too, under the test's
+    // heading.
+    let dir = tempdir();
+    let json = dir.path().join("report.json");
+    std::fs::write(&json, report.to_string()).unwrap();
+    let out = output(grader().args(["merge", "--format", "human"]).arg(&json));
+    let report = text(&out.stdout);
+    let heading = format!(
+        "--- {} ({}) ---",
+        shown.test,
+        test["verdict"].as_str().unwrap()
+    );
+    let section = report
+        .split_once(&heading)
+        .map(|(_, rest)| rest.split("\n--- ").next().unwrap_or_default())
+        .ok_or_else(|| format!("the text report has no {heading:?}:\n{report}"))?;
+    let said = section.contains("first wrong answer at operation");
+    match shown.op {
+        Some(op) if !section.contains(&format!("first wrong answer at operation {op}:")) => Err(
+            format!("the text report's {heading} lacks its first wrong answer:\n{section}"),
+        ),
+        None if said => Err(format!(
+            "the text report's {heading} shows a wrong answer:\n{section}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 #[test]

@@ -35,6 +35,7 @@ mod nondeterminism;
 mod not_graded;
 mod packaging;
 mod prairielearn;
+mod prefix_replays;
 mod python_start;
 mod rejudge;
 mod rejudge_apply;

@@ -16,12 +16,14 @@ use sandbox::Environment;
 
 mod api;
 pub mod key;
+mod prefix;
 mod second_opinion;
 mod two_phases;
 
 pub use crate::tested::Share;
 use api::api_gap;
 pub use api::{ApiGap, Arity, Evidence, Shape};
+pub use prefix::PREFIX_REPLAYS;
 use std::time::Duration;
 
 /// The most a submission's h32 may take on the strings checked.

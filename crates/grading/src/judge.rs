@@ -63,8 +63,14 @@ pub struct Divergence {
     pub actual: Value,
     /// The submission gave no answer for this operation at all.
     pub missing: bool,
-    /// How many operations differ in all (missing answers included).
+    /// How many operations differ in all (missing answers included); of
+    /// a replayed divergence, how many of the operations replayed.
     pub differing_ops: usize,
+    /// Set when the answer was seen in a replay of the case's first
+    /// `replayed_ops` operations alone, in a fresh session: the test's own
+    /// run hit a limit or crashed at operation `replayed_ops`, and its
+    /// answers are sent only at the end of a case (`grade::prefix`).
+    pub replayed_ops: Option<usize>,
 }
 
 /// A judged test.
@@ -160,6 +166,28 @@ pub enum Cause {
     LoadTimedOut { executable: bool },
 }
 
+impl Cause {
+    /// The operation a limit or a crash stopped the case in, when the
+    /// code said which (its progress): the answers before it, sent only
+    /// at the end of a case, were lost with it. `None` for every other
+    /// cause, and for a process that died before its hello.
+    pub fn stopped_at(&self) -> Option<At> {
+        match self {
+            Cause::TimedOut { at, .. }
+            | Cause::MemoryLimit { at, .. }
+            | Cause::SharedMemoryLimit { at, .. }
+            | Cause::CpuLimit { at, .. }
+            | Cause::FileSizeLimit { at, .. }
+            | Cause::Crashed {
+                at,
+                starting: false,
+                ..
+            } => *at,
+            _ => None,
+        }
+    }
+}
+
 /// JSON equality where `1` and `1.0` are the same number: languages differ
 /// in how they print integers held as floats.
 pub fn same(a: &Value, b: &Value) -> bool {
@@ -178,16 +206,23 @@ pub fn same(a: &Value, b: &Value) -> bool {
 /// The first operation where `actual` departs from the case's expected
 /// output, counting answers `actual` lacks.
 pub fn first_divergence(case: &Case, actual: &[Value]) -> Option<Divergence> {
+    first_divergence_before(case, actual, case.expected.len())
+}
+
+/// [`first_divergence`] among the case's first `end` operations only.
+pub fn first_divergence_before(case: &Case, actual: &[Value], end: usize) -> Option<Divergence> {
     let expected = &case.expected;
+    let end = end.min(expected.len());
     let differs = |i: usize| actual.get(i).is_none_or(|a| !same(&expected[i], a));
-    let first = (0..expected.len()).find(|&i| differs(i))?;
+    let first = (0..end).find(|&i| differs(i))?;
     Some(Divergence {
         op_index: first,
         op: case.op_json(first),
         expected: expected[first].clone(),
         actual: actual.get(first).cloned().unwrap_or(Value::Null),
         missing: first >= actual.len(),
-        differing_ops: (first..expected.len()).filter(|&i| differs(i)).count(),
+        differing_ops: (first..end).filter(|&i| differs(i)).count(),
+        replayed_ops: None,
     })
 }
 
@@ -520,6 +555,58 @@ pub(crate) mod tests {
             (j.verdict, j.cause),
             (Verdict::MemoryLimit, Cause::RaisedAtMemoryLimit(memory))
         );
+    }
+
+    #[test]
+    fn a_prefix_diverges_only_among_its_own_operations() {
+        let c = three_ops();
+        // Right on the first two: the third, never asked, is no divergence.
+        let right = [json!("a"), Value::Null];
+        assert_eq!(first_divergence_before(&c, &right, 2), None);
+        let wrong = [json!("b"), Value::Null];
+        let d = first_divergence_before(&c, &wrong, 2).unwrap();
+        assert_eq!((d.op_index, d.missing, d.differing_ops), (0, false, 1));
+        assert_eq!((d.expected, d.actual), (json!("a"), json!("b")));
+        assert_eq!(d.replayed_ops, None);
+        // Past the case's end, the whole case.
+        assert_eq!(
+            first_divergence_before(&c, &[json!("a")], 9),
+            first_divergence(&c, &[json!("a")])
+        );
+    }
+
+    #[test]
+    fn a_limit_or_a_crash_says_where_it_stopped_and_nothing_else_does() {
+        let at = Some(At::Op(4));
+        let stopped = [
+            Cause::TimedOut {
+                limit: Duration::from_secs(1),
+                clock: Clock::Cpu,
+                at,
+            },
+            Cause::MemoryLimit {
+                limit_bytes: 1,
+                peak_bytes: 1,
+                at,
+            },
+            Cause::CpuLimit { seconds: 1, at },
+            Cause::Crashed {
+                status: Ended::Exited(3),
+                at,
+                starting: false,
+            },
+        ];
+        for cause in stopped {
+            assert_eq!(cause.stopped_at(), at, "{cause:?}");
+        }
+        let starting = Cause::Crashed {
+            status: Ended::Exited(3),
+            at,
+            starting: true,
+        };
+        assert_eq!(starting.stopped_at(), None);
+        let error = LearnerError::new(ErrorKind::Other("E".into()), String::new());
+        assert_eq!(Cause::Raised(error).stopped_at(), None);
     }
 
     #[test]

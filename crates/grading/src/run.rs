@@ -164,6 +164,11 @@ impl<'a> Runner<'a> {
         Some(Runner::new(self.env, Ok(program), self.cpu_seconds).with_seed(seed))
     }
 
+    /// The hash seed its sessions get.
+    pub fn seed(&self) -> u32 {
+        self.seed
+    }
+
     /// The program it runs, unless it did not compile.
     pub fn program(&self) -> Option<&Program> {
         self.program.as_ref()
@@ -214,7 +219,7 @@ impl<'a> Runner<'a> {
 
     /// [`Runner::run_input`] with `wall` of wall-clock time in place of the
     /// backstop.
-    fn run_input_within(
+    pub fn run_input_within(
         &mut self,
         input: &Value,
         bound: ReplyBound,

@@ -105,19 +105,48 @@ pub fn shared_time_message(
         ),
     };
     let least = grading::grade::Share::least(limit);
-    Some(format!(
+    let message = format!(
         "{stopped}: an earlier test of this group ran past the group's {} ms time limit, so the tests after it share one more {} ms of CPU time and {} ms of wall-clock time between them (each at least {} ms of CPU time and {} ms of wall-clock time)",
         limit.as_millis(),
         limit.as_millis(),
         grading::run::backstop(limit).as_millis(),
         least.cpu.as_millis(),
         least.wall.as_millis(),
-    ))
+    );
+    Some(with_replayed(case, judgement, message))
+}
+
+/// `message`, the limit or crash that stopped a test, followed by the
+/// wrong answer a replay of the operations before it found, if one did.
+fn with_replayed(case: &Case, judgement: &Judgement, message: String) -> String {
+    let replayed = judgement
+        .divergence
+        .as_ref()
+        .and_then(|d| Some((d, d.replayed_ops?)));
+    match replayed {
+        Some((d, k)) if judgement.cause.stopped_at().is_some() => {
+            let replay = match k {
+                1 => "the operation before it was run again on its own".to_owned(),
+                k => format!("the {k} operations before it were run again on their own"),
+            };
+            format!(
+                "{message}; before that, {} (seen when {replay}: a case's answers come only at its end)",
+                wrong_answer_message(case, d, k, k)
+            )
+        }
+        _ => message,
+    }
 }
 
 /// What went wrong in `judgement` of `case`, in one line; empty when it
-/// was accepted.
+/// was accepted. A test stopped by a limit or a crash says, after it, the
+/// wrong answer the operations before it gave when run again.
 pub fn message(case: &Case, judgement: &Judgement) -> String {
+    with_replayed(case, judgement, cause_message(case, judgement))
+}
+
+/// [`message`] without the replay's wrong answer.
+fn cause_message(case: &Case, judgement: &Judgement) -> String {
     let operation = |at: Option<At>| describe_op(case, at);
     let running = |at: Option<At>| match at {
         Some(_) => format!("while running {}", operation(at).trim_start_matches("in ")),

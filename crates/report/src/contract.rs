@@ -718,8 +718,15 @@ pub struct Divergence {
     /// only when true.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing: bool,
-    /// How many operations differ in all (missing answers included).
+    /// How many operations differ in all (missing answers included); of
+    /// a replayed divergence, how many of the operations replayed.
     pub differing_ops: usize,
+    /// Set when the test hit a limit or crashed at this operation index,
+    /// and the wrong answer was seen when the operations before it were
+    /// run again alone: a case's answers come only at its end, so the
+    /// test's own run gave none. Written only when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replayed_ops: Option<usize>,
 }
 
 /// An exception in the learner's code, as the driver reported it

@@ -75,11 +75,15 @@ fn redact(t: &mut TestReport) {
     (t.time_ms, t.cpu_ms, t.shared_limit_ms, t.shared_wall_ms) = (0, 0, None, None);
 }
 
-/// The operations around the first divergence, with both answers.
+/// The operations around the first divergence, with both answers: of a
+/// replayed one, only operations that were replayed (the rest were never
+/// answered in either run).
 fn window(case: &Case, judgement: &Judgement) -> Option<Window> {
     let d = judgement.divergence.as_ref()?;
     let first = d.op_index.saturating_sub(WINDOW_BEFORE);
-    let end = (d.op_index + WINDOW_AFTER + 1).min(case.ops.len());
+    let end = (d.op_index + WINDOW_AFTER + 1)
+        .min(case.ops.len())
+        .min(d.replayed_ops.unwrap_or(usize::MAX));
     Some(Window {
         first_op: first,
         ops: (first..end).map(|i| case.op_json(i)).collect(),

@@ -82,9 +82,10 @@ pub fn render_failure_head(t: &TestReport, out: &mut dyn Write) -> io::Result<()
             if d.differing_ops > 1 {
                 writeln!(out, "  {} operations differ from here on", d.differing_ops)?;
             }
-            // A wrong answer that came before an exception: the message
-            // names both.
-            if t.error.is_some() {
+            // A wrong answer that came before an exception, or before the
+            // limit or crash that decided the verdict: the message names
+            // both.
+            if t.error.is_some() || d.replayed_ops.is_some() {
                 for line in visible_lines(&t.message) {
                     writeln!(out, "  {line}")?;
                 }

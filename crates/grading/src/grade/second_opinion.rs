@@ -332,7 +332,7 @@ impl<'a> Grading<'a> {
 }
 
 /// The case `[args, ops]` of `case` with only the operations `kept`.
-fn subcase(case: &Case, kept: &[usize]) -> serde_json::Value {
+pub(super) fn subcase(case: &Case, kept: &[usize]) -> serde_json::Value {
     let ops = &case.input[1];
     serde_json::json!([
         case.input[0],

@@ -1,5 +1,7 @@
 //! A submission's grading in two phases. The visible phase runs every
-//! case a report may show in full, then the extras their answers call for
+//! case a report may show in full, then the operations before the limit
+//! of the first few of them that hit one (`prefix`), then the extras their
+//! answers call for
 //! (the h32 check, the reproducer, a broken property or the order check),
 //! then the second opinion's replays of them. The hidden phase
 //! runs the hidden cases (for a learner) in sessions of their own, then
@@ -81,6 +83,9 @@ impl<'a> Grading<'a> {
                     .transpose()
             })
             .collect::<Result<Vec<Slot<'a>>, Error>>()?;
+        // The answers lost with a limit or a crash first: they are the
+        // tests' own divergences, which the checks below explain.
+        self.replay_prefixes(&runner, &mut ran);
         // Every extra run shares one budget, from the time of the failing
         // case they start from (else the slowest case, for the h32 check).
         let base = {

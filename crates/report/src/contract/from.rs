@@ -212,6 +212,7 @@ impl From<&grading::judge::Divergence> for Divergence {
             actual,
             missing,
             differing_ops,
+            replayed_ops,
         } = divergence;
         Divergence {
             op_index: *op_index,
@@ -220,6 +221,7 @@ impl From<&grading::judge::Divergence> for Divergence {
             actual: actual.clone(),
             missing: *missing,
             differing_ops: *differing_ops,
+            replayed_ops: *replayed_ops,
         }
     }
 }

@@ -70,7 +70,7 @@ pub(super) fn write_failure(
                     d.differing_ops
                 )?;
             }
-            if t.error.is_some() {
+            if t.error.is_some() || d.replayed_ops.is_some() {
                 writeln!(page, "<p>{}</p>", lines(&t.message).join("<br>"))?;
             }
         }

@@ -44,12 +44,15 @@ fn plain_lookup(
     owner.1.to_owned()
 }
 
+/// The text of a node's point i.
+type PointText = fn(&str, usize) -> String;
+
 const KEYS: [&str; 8] = ["a", "user:1", "k7", "é", "A#2", "B#0", "0A", "key42"];
 
 #[test]
 fn each_point_text_puts_the_points_where_that_text_hashes() {
     let nodes = ["A", "B", "C"];
-    let texts: [(&str, fn(&str, usize) -> String); 8] = [
+    let texts: [(&str, PointText); 8] = [
         ("node + \":\" + i", |n, i| format!("{n}:{i}")),
         ("node + \"-\" + i", |n, i| format!("{n}-{i}")),
         ("node + i", |n, i| format!("{n}{i}")),

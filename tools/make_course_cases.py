@@ -308,6 +308,7 @@ def high_bits_tie(a, b):
 
 
 TOP_KEY = "key-a5a9r5d"
+NEAR_TOP_KEY = "key-4054019"
 
 
 def make_weighted_hrw(root, rng):
@@ -338,6 +339,21 @@ def make_weighted_hrw(root, rng):
     assert h32("top:" + TOP_KEY) == 2**32 - 1
     write("edge", "hash-at-the-top", [[[["top", 0.001], ["mid", 3500000], ["low", 700000]]],
           [["route", TOP_KEY], ["top", TOP_KEY, 3], ["route", "user:1"], ["top", "user:1", 3]]])
+    # h32("top:" + NEAR_TOP_KEY) is 2^32 - 8 (found by a search): in double
+    # precision U is below 1 however it is made, and "top" wins; in single
+    # precision every h32 from 2^32 - 128 up rounds to 2^32, U to 1, and
+    # the score to -inf, so "top" comes last. Only this case tells a U in
+    # single precision from h32 / (2^32 - 1), which is 1 at 2^32 - 1 only.
+    assert h32("top:" + NEAR_TOP_KEY) == 2**32 - 8
+    write("edge", "hash-near-the-top", [[[["top", 1], ["mid", 1], ["low", 1]]],
+          [["route", NEAR_TOP_KEY], ["top", NEAR_TOP_KEY, 3]]])
+    # "b" outscores "a" on "k2" by 2.9e-8 of its score (found by a search):
+    # far above the 1e-9 a test may hang on. A U in single precision moves
+    # the two scores by less than that here and keeps the order, but a
+    # logarithm and a score in single precision too, 24 bits, round the
+    # two scores to one, and the tie goes to "a".
+    write("edge", "scores-a-hair-apart", [[[["a", 1], ["b", 0.694492722]]],
+          [["route", "k2"], ["top", "k2", 2]]])
     write("weights", "add-sets-the-weight", [[caches], [["route", u] for u in users]
           + [["add", "cache-1", 50]] + [["route", u] for u in users]
           + [["add", "cache-1", 0.01]] + [["route", u] for u in users]

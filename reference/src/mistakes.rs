@@ -114,6 +114,22 @@ mod tests {
             family(&VNODE_RING, &[("no-wrap", 1), ("no-wrap", 2)]),
             Some("past-the-end")
         );
+        // Single precision is a way of making U: where the tests cannot
+        // tell it from h32 / (2^32 - 1), U's knob is what they say.
+        assert_eq!(
+            family(
+                &WEIGHTED_HRW,
+                &[("wrong-unit-interval", 1), ("single-precision", 0)]
+            ),
+            Some("unit-another-way")
+        );
+        assert_eq!(
+            family(
+                &VNODE_RING,
+                &[("wrong-point-text", 0), ("wrong-point-text", 1)]
+            ),
+            Some("another-point-text")
+        );
         // No family takes a mistake's id: a report names one or the other.
         let ids: Vec<&str> = [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING]
             .iter()

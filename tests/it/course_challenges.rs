@@ -606,3 +606,40 @@ fn a_ring_asking_for_absurd_work_is_refused_at_load() {
     assert!(stderr.contains("load.json:3:11"), "{stderr}");
     assert!(stderr.contains("an integer from 0 to 1000000"), "{stderr}");
 }
+
+/// Each two mistakes (in their forms) that make different solutions
+/// answer some shipped case differently: otherwise a submission that
+/// makes one fits both equally, and neither is named.
+#[test]
+fn every_two_mistakes_of_different_solutions_answer_some_case_apart() {
+    let mut alike = Vec::new();
+    for id in ALL {
+        let (challenge, suite) = suite(id);
+        let catalogue = challenge.model.catalogue;
+        let cases: Vec<&Case> = suite.cases().collect();
+        let runs: Vec<(reference::mistakes::Made, Vec<_>)> = catalogue
+            .each()
+            .map(|made| {
+                let runs = cases
+                    .iter()
+                    .map(|case| catalogue.run(&[made], &case.args, &case.ops))
+                    .collect();
+                (made, runs)
+            })
+            .collect();
+        for (i, (a, ra)) in runs.iter().enumerate() {
+            for (b, rb) in &runs[i + 1..] {
+                if ra == rb && !catalogue.alike(&[*a], &[*b]) {
+                    alike.push(format!(
+                        "{id}: {} {:?} and {} {:?}",
+                        a.mistake.id,
+                        a.form_label(),
+                        b.mistake.id,
+                        b.form_label()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(alike.is_empty(), "{}", alike.join("\n"));
+}

@@ -25,6 +25,8 @@ pub(crate) enum Knob {
     TopEdges,
     AddKeepsWeight,
     Rule,
+    /// How U is made from h32, and in which precision it and the score
+    /// are computed.
     Unit,
     Unsorted,
     Stale,
@@ -32,11 +34,16 @@ pub(crate) enum Knob {
     PastEnd,
     Removal,
     ByPosition,
+    /// Which nodes `top(key, n)` ranks.
+    Cut,
+    /// The text hashed for a node's point.
+    PointText,
+    LoadOwnersOnly,
 }
 
 /// Every knob, for the tests.
 #[cfg(test)]
-pub(crate) const ALL_KNOBS: [Knob; 17] = [
+pub(crate) const ALL_KNOBS: [Knob; 20] = [
     Knob::Hash,
     Knob::Signed,
     Knob::Order,
@@ -54,6 +61,9 @@ pub(crate) const ALL_KNOBS: [Knob; 17] = [
     Knob::PastEnd,
     Knob::Removal,
     Knob::ByPosition,
+    Knob::Cut,
+    Knob::PointText,
+    Knob::LoadOwnersOnly,
 ];
 
 impl Knobs {
@@ -84,6 +94,10 @@ impl Knobs {
             past_end,
             removal,
             by_position,
+            precision,
+            cut,
+            point,
+            load_owners_only,
         } = *self;
         let turned = [
             (Knob::Hash, hash != base.hash),
@@ -113,13 +127,19 @@ impl Knobs {
                 add_keeps_weight != base.add_keeps_weight,
             ),
             (Knob::Rule, rule != base.rule),
-            (Knob::Unit, unit != base.unit),
+            (Knob::Unit, (unit, precision) != (base.unit, base.precision)),
             (Knob::Unsorted, unsorted != base.unsorted),
             (Knob::Stale, stale != base.stale),
             (Knob::Strict, strict != base.strict),
             (Knob::PastEnd, past_end != base.past_end),
             (Knob::Removal, removal != base.removal),
             (Knob::ByPosition, by_position != base.by_position),
+            (Knob::Cut, cut != base.cut),
+            (Knob::PointText, point != base.point),
+            (
+                Knob::LoadOwnersOnly,
+                load_owners_only != base.load_owners_only,
+            ),
         ];
         turned
             .into_iter()
@@ -198,7 +218,7 @@ impl Knob {
             ),
             Knob::Unit => family(
                 "unit-another-way",
-                "makes U from h32 another way than (h32 + 0.5) / 2^32",
+                "makes U from h32 another way than (h32 + 0.5) / 2^32 in double precision",
                 Text::Plain("Make U = (h32 + 0.5) / 2^32, in double precision."),
             ),
             Knob::Stale => family(
@@ -220,7 +240,20 @@ impl Knob {
                 "removes only some of a node's points",
                 Text::Plain("Removing a node takes all k of its points off the ring."),
             ),
+            Knob::Cut => family(
+                "top-ranks-too-few",
+                "top(key, n) ranks n nodes taken before the ranking, not all of them",
+                Text::Plain("Rank every node first, then take the first n names of that ranking."),
+            ),
+            Knob::PointText => family(
+                "another-point-text",
+                "hashes another text than node + \"#\" + i for a node's points",
+                Text::Plain(
+                    "Place a node's k points at h32(node + \"#\" + i) for i from 0 to k - 1: the name, then \"#\", then the index.",
+                ),
+            ),
             Knob::Signed
+            | Knob::LoadOwnersOnly
             | Knob::Order
             | Knob::AddKeepsWeight
             | Knob::Unsorted

@@ -39,6 +39,11 @@ pub(crate) struct Knobs {
     pub(crate) rule: Rule,
     /// How the weighted score's U is made from h32.
     pub(crate) unit: Unit,
+    /// In which floating-point width the weighted score is computed.
+    pub(crate) precision: Precision,
+    /// Which nodes `top(key, n)` ranks: all of them, or n of them taken
+    /// before the ranking.
+    pub(crate) cut: Cut,
     /// The scored nodes taken in the order they are kept, never sorted: a
     /// comparator that returns a boolean (`(a, b) => a.score < b.score`)
     /// is never negative, so JavaScript's and Python's sorts move nothing.
@@ -53,6 +58,11 @@ pub(crate) struct Knobs {
     /// A map from position to node: a later point at a taken position
     /// replaces the earlier one.
     pub(crate) by_position: bool,
+    /// The text hashed for a node's point i.
+    pub(crate) point: PointText,
+    /// `load(n)` counts the owners it met only: a node with no key is
+    /// left out (a `Counter`, a `Map` of owners).
+    pub(crate) load_owners_only: bool,
 }
 
 impl Knobs {
@@ -76,12 +86,16 @@ impl Knobs {
             add_keeps_weight: false,
             rule,
             unit: Unit::Half,
+            precision: Precision::Double,
+            cut: Cut::Whole,
             unsorted: false,
             stale: Stale::Fresh,
             strict: false,
             past_end: PastEnd::Wraps,
             removal: Removal::All,
             by_position: false,
+            point: PointText::RIGHT,
+            load_owners_only: false,
         }
     }
 
@@ -107,16 +121,31 @@ impl Knobs {
         if self.raise_on_absent {
             self.absent_removes_last = false;
         }
+        // Unsorted, the first n added are the first n of the ranking.
+        if self.unsorted && self.cut == Cut::FirstAdded {
+            self.cut = Cut::Whole;
+        }
+        // In single precision 2^32 - 1 rounds to 2^32: h32 / (2^32 - 1)
+        // is h32 / 2^32.
+        if self.precision != Precision::Double && self.unit == Unit::OverMax {
+            self.unit = Unit::Floor;
+        }
         self
     }
 
     /// Whether these knobs score like `other`'s: the same hash of the
-    /// same text, its values compared alike.
+    /// same text, its values compared alike, a weighted score's U made
+    /// alike and computed in the same precision (U's mistakes change the
+    /// answers of a few hashes only, but they are the hash's arithmetic,
+    /// not what is done with the scores).
     pub(crate) fn scores_like(&self, other: &Knobs) -> bool {
         self.hash == other.hash
             && self.signed == other.signed
             && self.key_first == other.key_first
             && self.separator == other.separator
+            && self.point == other.point
+            && self.unit == other.unit
+            && self.precision == other.precision
     }
 
     /// The text hashed for `node` and `key`, in three parts.
@@ -182,6 +211,83 @@ impl Unit {
             Unit::Half => (h + 0.5) / 4_294_967_296.0,
             Unit::Floor => h / 4_294_967_296.0,
             Unit::OverMax => h / 4_294_967_295.0,
+        }
+    }
+
+    /// This U computed in single precision, as the learner's code writes
+    /// it: h32 made an f32 first (`h as f32`, which rounds it to 24 bits),
+    /// then the sum and the quotient, each rounded. From 2^32 - 128 up,
+    /// h32 rounds to 2^32 and U to 1.
+    pub(crate) fn single(self, h: u32) -> f32 {
+        let h = h as f32;
+        match self {
+            Unit::Half => (h + 0.5) / 4_294_967_296.0,
+            Unit::Floor => h / 4_294_967_296.0,
+            // 2^32 - 1 is no f32: it rounds to 2^32.
+            Unit::OverMax => h / 4_294_967_295.0_f32,
+        }
+    }
+}
+
+/// In which floating-point width the weighted score is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Precision {
+    /// Double precision throughout: right.
+    Double,
+    /// U in single precision (`f32`, `Math.fround`, `numpy.float32`), the
+    /// logarithm and the score in double.
+    UnitSingle,
+    /// U, the logarithm, the weight and the score in single precision.
+    Single,
+}
+
+impl Precision {
+    /// weight / -ln(U) of `h`, with U made by `unit`, in this precision.
+    pub(crate) fn score(self, unit: Unit, h: u32, weight: f64) -> f64 {
+        match self {
+            Precision::Double => weight / -unit.of(h).ln(),
+            Precision::UnitSingle => weight / -f64::from(unit.single(h)).ln(),
+            Precision::Single => f64::from(weight as f32 / -unit.single(h).ln()),
+        }
+    }
+}
+
+/// Which nodes `top(key, n)` ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// All of them, then the first n of the ranking: right.
+    Whole,
+    /// The first n added (`nodes[:n]`), then ranked.
+    FirstAdded,
+    /// The n smallest names (the first n of a sorted set or map), then
+    /// ranked.
+    SmallestNames,
+}
+
+/// The text hashed for a node's point i: node + "#" + i is right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PointText {
+    /// The index before the name (Go's `strconv.Itoa(i) + node`).
+    pub(crate) index_first: bool,
+    pub(crate) separator: &'static str,
+    /// The index of the first point: 1 for a loop from 1 to k.
+    pub(crate) first: usize,
+}
+
+impl PointText {
+    pub(crate) const RIGHT: PointText = PointText {
+        index_first: false,
+        separator: "#",
+        first: 0,
+    };
+
+    /// The text of `node`'s point `i` (0 to k - 1).
+    pub(crate) fn of(&self, node: &str, i: usize) -> String {
+        let index = (i + self.first).to_string();
+        if self.index_first {
+            format!("{index}{}{node}", self.separator)
+        } else {
+            format!("{node}{}{index}", self.separator)
         }
     }
 }

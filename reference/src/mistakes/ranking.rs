@@ -2,7 +2,7 @@
 //! ranker with one thing wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::knobs::{Knobs, Order, Rule, Stale, Ties, Unit};
+use super::knobs::{Cut, Knobs, Order, Precision, Rule, Stale, Ties, Unit};
 use super::shared::{
     ABSENT_REMOVES_LAST, BOOLEAN_COMPARATOR, CODE_POINTS, DUPLICATE_MEMBERSHIP, FLOAT_FINALIZER,
     FLOAT_LOOP, FLOAT_MULTIPLY, FNV1, MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES,
@@ -84,22 +84,25 @@ impl WrongRanker {
     }
 
     fn ranked(&self, key: &str) -> Vec<String> {
+        self.ranked_of(key, &(0..self.nodes.len()).collect::<Vec<_>>())
+    }
+
+    /// The ranking of the nodes at `among`, in the order they are kept.
+    fn ranked_of(&self, key: &str, among: &[usize]) -> Vec<String> {
         let k = &self.knobs;
         if k.unsorted {
             // Sorted by a boolean comparator: nothing moves.
-            return self.nodes.clone();
+            return among.iter().map(|&i| self.nodes[i].clone()).collect();
         }
-        let mut scored: Vec<(f64, &str)> = self
-            .nodes
+        let mut scored: Vec<(f64, &str)> = among
             .iter()
-            .zip(&self.hashed)
-            .zip(&self.weights)
-            .map(|((node, hashed), weight)| {
+            .map(|&i| (&self.nodes[i], &self.hashed[i], self.weights[i]))
+            .map(|(node, hashed, weight)| {
                 let h = k.hash.of(&k.text(hashed, key));
                 let score = match k.rule {
                     Rule::Plain if k.signed => f64::from(h as i32),
                     Rule::Plain => f64::from(h),
-                    Rule::Log => weight / -k.unit.of(h).ln(),
+                    Rule::Log => k.precision.score(k.unit, h, weight),
                     Rule::Times => f64::from(h) * weight,
                     Rule::Over => f64::from(h) / weight,
                 };
@@ -142,7 +145,19 @@ impl Variant for WrongRanker {
                 if self.knobs.top_raises_past_count && n > self.nodes.len() {
                     return Err(format!("top({n}) with {} nodes", self.nodes.len()));
                 }
-                let mut ranking = self.ranking(name);
+                let mut ranking = match self.knobs.cut {
+                    Cut::Whole => self.ranking(name),
+                    Cut::FirstAdded => {
+                        let first: Vec<usize> = (0..n.min(self.nodes.len())).collect();
+                        self.ranked_of(name, &first)
+                    }
+                    Cut::SmallestNames => {
+                        let mut by_name: Vec<usize> = (0..self.nodes.len()).collect();
+                        by_name.sort_by(|&a, &b| self.nodes[a].cmp(&self.nodes[b]));
+                        by_name.truncate(n);
+                        self.ranked_of(name, &by_name)
+                    }
+                };
                 ranking.truncate(n);
                 Ok(Value::from(ranking))
             }
@@ -219,7 +234,32 @@ const TIES_IN_INSERTION_ORDER: Mistake = Mistake {
     tweak: |k, _| k.ties = Ties::FirstSeen,
 };
 
-static HRW_TOP_MISTAKES: [Mistake; 21] = [
+/// Which n nodes learners rank for top(key, n) instead of all of them.
+const CUT_FORMS: [&str; 2] = ["the first n added", "the n smallest names"];
+const CUTS: [Cut; 2] = [Cut::FirstAdded, Cut::SmallestNames];
+
+/// `top(key, n)` ranking n nodes taken before the ranking (hrw-top and
+/// weighted-hrw).
+const TOP_CUTS_BEFORE_RANKING: Mistake = Mistake {
+    id: "top-cuts-before-ranking",
+    title: "top(key, n) ranks only n of the nodes, taken before the ranking",
+    explanation: Text::Each {
+        python: "top(key, n) ranks every node and returns the first n of that ranking. Your code takes n nodes first (`self.nodes[:n]`, or the first n of `sorted(self.nodes)`: the form says which) and ranks only those, so a node outside them never makes the list, however high it scores.",
+        javascript: "top(key, n) ranks every node and returns the first n of that ranking. Your code takes n nodes first (`[...this.nodes].slice(0, n)`, or the first n names in sorted order: the form says which) and ranks only those, so a node outside them never makes the list, however high it scores.",
+        rust: "top(key, n) ranks every node and returns the first n of that ranking. Your code takes n nodes first (`self.nodes.iter().take(n)`, the first n added, or over a `BTreeMap` the n smallest names: the form says which) and ranks only those, so a node outside them never makes the list, however high it scores.",
+        words: "top(key, n) ranks every node and returns the first n of that ranking. Your code takes n nodes first (the first n added, or the n smallest names: the form says which) and ranks only those, so a node outside them never makes the list, however high it scores.",
+    },
+    hint: Text::Each {
+        python: "Rank all the nodes, then cut: `sorted(self.nodes, key=lambda n: (-score(n), n))[:n]`.",
+        javascript: "Rank all the nodes, then cut: sort every node by score, then `.slice(0, n)`.",
+        rust: "Rank all the nodes, then cut: sort every node by score, then `.take(n)`.",
+        words: "Rank all the nodes by score first, then take the first n of that ranking.",
+    },
+    forms: &CUT_FORMS,
+    tweak: |k, form| k.cut = CUTS[form],
+};
+
+static HRW_TOP_MISTAKES: [Mistake; 22] = [
     Mistake {
         id: "ascending-order",
         title: "ranks nodes from the lowest score up",
@@ -294,6 +334,7 @@ static HRW_TOP_MISTAKES: [Mistake; 21] = [
     stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),
     TIES_IN_INSERTION_ORDER,
     DUPLICATE_MEMBERSHIP,
+    TOP_CUTS_BEFORE_RANKING,
 ];
 
 /// How a weighted ranker's answers stay as they were before a change.
@@ -323,7 +364,14 @@ const WEIGHTED_SCORE: Text = Text::Each {
     words: "Score weight / -ln(U) with U = (h32(node + \":\" + key) + 0.5) / 2^32, the natural logarithm.",
 };
 
-static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
+/// What learners compute in single precision.
+const PRECISION_FORMS: [&str; 2] = [
+    "U in single precision",
+    "U, the logarithm and the score in single precision",
+];
+const PRECISIONS: [Precision; 2] = [Precision::UnitSingle, Precision::Single];
+
+static WEIGHTED_HRW_MISTAKES: [Mistake; 22] = [
     Mistake {
         id: "h32-times-weight",
         title: "scores h32 * weight instead of weight / -ln(U)",
@@ -410,4 +458,23 @@ static WEIGHTED_HRW_MISTAKES: [Mistake; 20] = [
         tweak: |k, form| k.unit = UNITS[form],
     },
     TIES_IN_INSERTION_ORDER,
+    TOP_CUTS_BEFORE_RANKING,
+    Mistake {
+        id: "single-precision",
+        title: "computes U in single precision, which cannot hold it",
+        explanation: Text::Each {
+            python: "(h32 + 0.5) / 2^32 is right as written, but a single-precision float (`numpy.float32`, or a value packed as a C float) keeps 24 bits: from h32 = 2^32 - 128 up, U rounds to 1.0, -ln(U) to -0.0, and the node that should score highest of all scores minus infinity (or divides by zero). Elsewhere the rounding moves scores by about one part in ten million, enough to swap two close ones. The form says what is single: U alone, or the logarithm and the score too.",
+            javascript: "(h32 + 0.5) / 2^32 is right as written, but `Math.fround` rounds it to single precision, 24 bits: from h32 = 2^32 - 128 up, U rounds to 1, `-Math.log(u)` is -0, and the node that should score highest of all scores `-Infinity`. Elsewhere the rounding moves scores by about one part in ten million, enough to swap two close ones. The form says what is single: U alone, or the logarithm and the score too.",
+            rust: "(h32 + 0.5) / 2^32 is right as written, but an `f32` keeps 24 bits: from h32 = 2^32 - 128 up, `h as f32` rounds to 4294967296.0, U to 1.0 and `-u.ln()` to -0.0, and the node that should score highest of all scores minus infinity. Elsewhere the rounding moves scores by about one part in ten million, enough to swap two close ones. The form says what is `f32`: U alone, or the logarithm and the score too.",
+            words: "(h32 + 0.5) / 2^32 is right as written, but single precision keeps 24 bits: from h32 = 2^32 - 128 up, U rounds to 1, -ln(U) to -0, and the node that should score highest of all scores minus infinity. Elsewhere the rounding moves scores by about one part in ten million, enough to swap two close ones. The form says what is single: U alone, or the logarithm and the score too.",
+        },
+        hint: Text::Each {
+            python: "Compute with Python's own floats, which are double precision: `u = (h + 0.5) / 2**32`, then `weight / -math.log(u)`; no `numpy.float32`, no packing to a C float.",
+            javascript: "Drop `Math.fround`: numbers are double precision as they are, `u = (h + 0.5) / 2 ** 32`, then `weight / -Math.log(u)`.",
+            rust: "Compute in `f64`: `let u = (f64::from(h) + 0.5) / 4294967296.0;`, then `weight / -u.ln()` with an `f64` weight; no `f32` anywhere.",
+            words: "Compute U, the logarithm and the score in double precision (64-bit floating point): single precision cannot hold (h32 + 0.5) / 2^32.",
+        },
+        forms: &PRECISION_FORMS,
+        tweak: |k, form| k.precision = PRECISIONS[form],
+    },
 ];

@@ -1,7 +1,7 @@
 //! Mistakes of `vnode-ring`: a ring with one thing wrong.
 
 use super::catalogue::{Catalogue, Mistake, Variant};
-use super::knobs::{Knobs, PastEnd, Removal, Rule, Stale};
+use super::knobs::{Knobs, PastEnd, PointText, Removal, Rule, Stale};
 use super::shared::{
     ABSENT_REMOVES_LAST, CODE_POINTS, FLOAT_FINALIZER, FLOAT_LOOP, FLOAT_MULTIPLY, FNV1,
     MISSING_FINALIZER, REMOVE_ABSENT_RAISES, SIGNED_BYTES, UTF16_UNITS, stale_after_change,
@@ -24,7 +24,9 @@ struct WrongRing {
     knobs: Knobs,
 }
 
-/// A ring with the initial nodes placed, in the order given, once each.
+/// A ring with the initial nodes placed, in the order given: once each,
+/// or, with [`Knobs::list`] but not [`Knobs::listed_once`], once per
+/// time given.
 fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
     let (given, k) = match args {
         [Arg::Names(nodes), Arg::Count(k)] => {
@@ -40,20 +42,25 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         knobs,
     };
     for n in given {
-        ring.add(n);
+        ring.add(n, knobs.list && !knobs.listed_once);
     }
     Box::new(ring)
 }
 
 impl WrongRing {
-    fn add(&mut self, node: &str) {
+    /// Places `node`'s points, or, when it is there, places them `again`
+    /// or does nothing.
+    fn add(&mut self, node: &str, again: bool) {
         if self.nodes.iter().any(|n| n == node) {
-            return;
+            if !again {
+                return;
+            }
+        } else {
+            self.nodes.push(node.to_owned());
         }
-        self.nodes.push(node.to_owned());
         for i in 0..self.k {
             let entry = (
-                self.knobs.hash.of(&[node, "#", &i.to_string()]),
+                self.knobs.hash.of(&[&self.knobs.point.of(node, i)]),
                 node.to_owned(),
             );
             let at = self.entries.partition_point(|e| *e < entry);
@@ -75,7 +82,10 @@ impl WrongRing {
         match self.knobs.removal {
             Removal::All => self.entries.retain(|e| e.1 != node),
             Removal::FirstPoint => {
-                let first = (self.knobs.hash.of(&[node, "#0"]), node.to_owned());
+                let first = (
+                    self.knobs.hash.of(&[&self.knobs.point.of(node, 0)]),
+                    node.to_owned(),
+                );
                 if let Some(i) = self.entries.iter().position(|e| *e == first) {
                     self.entries.remove(i);
                 }
@@ -126,7 +136,7 @@ impl Variant for WrongRing {
         match op.name() {
             "lookup" => Ok(self.lookup(op.name_at(0))?.map_or(Value::Null, Value::from)),
             "add" => {
-                self.add(op.name_at(0));
+                self.add(op.name_at(0), self.knobs.list && !self.knobs.added_once);
                 Ok(Value::Null)
             }
             "remove" => {
@@ -147,14 +157,23 @@ impl Variant for WrongRing {
                 // Counted in a table of the members, as the statement's
                 // "every node, zero counts included" invites: a leftover
                 // point of a removed node is an owner the table lacks (a
-                // KeyError in Python).
+                // KeyError in Python). Counted per owner met instead, a
+                // node with no key is missing and a leftover owner shown.
                 let mut counts: std::collections::BTreeMap<String, u64> =
-                    self.nodes.iter().map(|n| (n.clone(), 0)).collect();
+                    if self.knobs.load_owners_only {
+                        std::collections::BTreeMap::new()
+                    } else {
+                        self.nodes.iter().map(|n| (n.clone(), 0)).collect()
+                    };
                 for i in 0..op.count_at(0) {
                     if let Some(owner) = self.lookup(&format!("key{i}"))? {
-                        *counts
-                            .get_mut(&owner)
-                            .ok_or_else(|| format!("{owner} is not a node"))? += 1;
+                        if self.knobs.load_owners_only {
+                            *counts.entry(owner).or_default() += 1;
+                        } else {
+                            *counts
+                                .get_mut(&owner)
+                                .ok_or_else(|| format!("{owner} is not a node"))? += 1;
+                        }
                     }
                 }
                 Ok(Value::from(
@@ -179,7 +198,41 @@ pub(crate) static VNODE_RING: Catalogue = Catalogue {
     build,
 };
 
-static MISTAKES: [Mistake; 15] = [
+/// Texts ring libraries hash for a node's point i instead of node + "#" +
+/// i: `node:i` (Rust's hash_ring, many Python and JavaScript rings),
+/// `node-i` (ketama, uhashring, Python's hash_ring), `node` + `i` with
+/// nothing between (PHP's Flexihash, Go's buraksezer/consistent), `i` +
+/// `node` (Go's groupcache and stathat/consistent), and the like.
+const POINT_TEXT_FORMS: [&str; 8] = [
+    "node + \":\" + i",
+    "node + \"-\" + i",
+    "node + i",
+    "node + \"_\" + i",
+    "node + \"&&\" + i",
+    "i + node",
+    "i + \"-\" + node",
+    "node + \"#\" + (i + 1)",
+];
+const POINT_TEXTS: [PointText; 8] = [
+    point(false, ":", 0),
+    point(false, "-", 0),
+    point(false, "", 0),
+    point(false, "_", 0),
+    point(false, "&&", 0),
+    point(true, "", 0),
+    point(true, "-", 0),
+    point(false, "#", 1),
+];
+
+const fn point(index_first: bool, separator: &'static str, first: usize) -> PointText {
+    PointText {
+        index_first,
+        separator,
+        first,
+    }
+}
+
+static MISTAKES: [Mistake; 18] = [
     Mistake {
         id: "strictly-after",
         title: "takes the first point strictly after the key, not at or after",
@@ -250,6 +303,58 @@ static MISTAKES: [Mistake; 15] = [
         },
         forms: &[""],
         tweak: |k, _| k.by_position = true,
+    },
+    Mistake {
+        id: "wrong-point-text",
+        title: "hashes another text than node + \"#\" + i for a node's points",
+        explanation: Text::Plain(
+            "A node's k points sit at h32(node + \"#\" + i) for i from 0 to k - 1: the name, a hash sign, then the index in decimal. Your points hash another text (the form says which: ring libraries each have their own, node + \"-\" + i in ketama, i + node in Go's groupcache), so every point sits elsewhere on the ring and keys go to other nodes.",
+        ),
+        hint: Text::Each {
+            python: "Hash `f\"{node}#{i}\"` for `i in range(k)`: the name, a hash sign, then the index from 0.",
+            javascript: "Hash `` `${node}#${i}` `` for `i` from 0 to k - 1: the name, a hash sign, then the index.",
+            rust: "Hash `format!(\"{node}#{i}\")` for `i in 0..k`: the name, a hash sign, then the index from 0.",
+            words: "Hash the node's name, a hash sign, then the index in decimal, for each index from 0 to k - 1.",
+        },
+        forms: &POINT_TEXT_FORMS,
+        tweak: |k, form| k.point = POINT_TEXTS[form],
+    },
+    Mistake {
+        id: "points-placed-again",
+        title: "places a node's points again when it is given twice",
+        explanation: Text::Plain(
+            "Adding a node already on the ring changes nothing, and a node listed twice is one node. Your code places its k points again (where, the form says: by add and in the constructor's list, by add only, or in the constructor's list only), so the ring holds each of them twice and `points` counts too many; a removal that takes only some points off then leaves copies behind.",
+        ),
+        hint: Text::Each {
+            python: "Keep the members in a set and return from `add` when the node is in it: `if node in self.nodes: return`.",
+            javascript: "Keep the members in a `Set` and return from `add` when `this.nodes.has(node)`.",
+            rust: "Keep the members in a `BTreeSet` and return from `add` when `!self.nodes.insert(node.to_string())`.",
+            words: "Keep the members as a set, and place a node's points only when it is not there yet.",
+        },
+        forms: &["listed or added twice", "added twice", "listed twice"],
+        tweak: |k, form| {
+            k.list = true;
+            k.listed_once = form == 1;
+            k.added_once = form == 2;
+        },
+    },
+    Mistake {
+        id: "load-leaves-out-idle-nodes",
+        title: "load(n) leaves out the nodes that got no key",
+        explanation: Text::Each {
+            python: "load(n) lists every node, sorted by name, zero counts included. Your counts come from the owners met (a `Counter` of the lookups, say), so a node that got no key is missing from the answer.",
+            javascript: "load(n) lists every node, sorted by name, zero counts included. Your counts come from the owners met (a `Map` filled from the lookups, say), so a node that got no key is missing from the answer.",
+            rust: "load(n) lists every node, sorted by name, zero counts included. Your counts come from the owners met (`*counts.entry(owner).or_insert(0) += 1`, say), so a node that got no key is missing from the answer.",
+            words: "load(n) lists every node, sorted by name, zero counts included. Your counts come from the owners met, so a node that got no key is missing from the answer.",
+        },
+        hint: Text::Each {
+            python: "Start from every member at zero, `counts = {node: 0 for node in self.nodes}`, then count the lookups.",
+            javascript: "Start from every member at zero, `const counts = new Map([...this.nodes].map((n) => [n, 0]))`, then count the lookups.",
+            rust: "Start from every member at zero, `let mut counts: BTreeMap<String, usize> = self.nodes.iter().map(|n| (n.clone(), 0)).collect();`, then count the lookups.",
+            words: "Start with every member at a count of zero, then count the lookups.",
+        },
+        forms: &[""],
+        tweak: |k, _| k.load_owners_only = true,
     },
     FLOAT_MULTIPLY,
     UTF16_UNITS,

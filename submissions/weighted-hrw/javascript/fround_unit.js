@@ -1,0 +1,46 @@
+'use strict';
+// weighted-hrw that keeps U in single precision, as the Float32Array it was
+// ported from did. Wrong: Math.fround keeps 24 bits, so from h32 = 2^32 -
+// 128 up U is 1, -Math.log(u) is -0 and the score -Infinity.
+
+function h32(text) {
+  let h = 0x811c9dc5;
+  for (const b of Buffer.from(text, 'utf8')) h = Math.imul(h ^ b, 16777619);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+class Router {
+  constructor(pairs) {
+    this.weights = new Map(pairs);
+  }
+
+  score(node, key) {
+    const u = Math.fround((h32(node + ':' + key) + 0.5) / 2 ** 32);
+    return this.weights.get(node) / -Math.log(u);
+  }
+
+  top(key, n) {
+    const scored = [...this.weights.keys()].map((node) => [this.score(node, key), node]);
+    scored.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    return scored.slice(0, n).map(([, node]) => node);
+  }
+
+  route(key) {
+    return this.top(key, 1)[0] ?? null;
+  }
+
+  add(node, weight) {
+    this.weights.set(node, weight);
+  }
+
+  remove(node) {
+    this.weights.delete(node);
+  }
+}
+
+module.exports = { Router, h32 };

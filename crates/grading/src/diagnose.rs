@@ -149,7 +149,18 @@ pub struct Diagnosis {
 ///   submission gave wrong answers at all.
 ///
 /// The mistake is told in the words for code of `syntax`, the learner's.
-pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Syntax) -> Diagnosis {
+///
+/// `own` holds the values of the learner's own h32 on the texts the h32
+/// check asked (empty without one): a mistake of the hash, alone or made
+/// with others, is a candidate only if its hash gives those values too (a
+/// router that fails like a missing last shift, from an h32 whose values
+/// show the shift is there, made another mistake).
+pub fn diagnose(
+    challenge: &Challenge,
+    observed: &[&Observed<'_>],
+    syntax: Syntax,
+    own: &[(&str, Option<u32>)],
+) -> Diagnosis {
     let failing_all = observed.iter().filter(|o| !o.passed).count();
     let mut failing: Vec<(&Case, &Behaviour)> = observed
         .iter()
@@ -174,9 +185,11 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Synta
     // The mistakes that reproduce every failing test, smallest first. Only
     // when none does is each mistake counted on every test, for the
     // closest.
+    let fits = |made: &[Made]| catalogue.hash_fits(made, own);
     let every: Vec<Made> = if failing.len() == failing_all {
         catalogue
             .each()
+            .filter(|&made| fits(&[made]))
             .filter(|&made| failing.iter().all(|f| reproduces(made, f)))
             .collect()
     } else {
@@ -196,6 +209,7 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Synta
     let scored: Vec<(Made, usize, usize)> = if every.is_empty() {
         catalogue
             .each()
+            .filter(|&made| fits(&[made]))
             .map(|made| {
                 (
                     made,
@@ -248,7 +262,7 @@ pub fn diagnose(challenge: &Challenge, observed: &[&Observed<'_>], syntax: Synta
     let (named, with, reproduced) = if let Some((made, reproduced, _)) = exact {
         (*made, Vec::new(), *reproduced)
     } else if let Some(made) = (failing.len() == failing_all)
-        .then(|| together(challenge, &failing, &passing, TOGETHER_SEARCH_SUITES))
+        .then(|| together(challenge, &failing, &passing, own, TOGETHER_SEARCH_SUITES))
         .flatten()
     {
         let with = made[1..]
@@ -378,6 +392,7 @@ fn together(
     challenge: &Challenge,
     failing: &[(&Case, &Behaviour)],
     passing: &[&Case],
+    own: &[(&str, Option<u32>)],
     suites: u64,
 ) -> Option<Vec<Made>> {
     let catalogue = challenge.model.catalogue;
@@ -395,9 +410,22 @@ fn together(
         passing,
         budget: suite.saturating_mul(suites),
     };
-    match search.first_fit(catalogue.pairs())? {
+    // Combinations the learner's own h32 rules out are not tried.
+    let fitting = |all: Vec<[Made; 3]>| -> Vec<[Made; 3]> {
+        all.into_iter()
+            .filter(|m| catalogue.hash_fits(m, own))
+            .collect()
+    };
+    let pairs: Vec<[Made; 2]> = catalogue
+        .pairs()
+        .into_iter()
+        .filter(|m| catalogue.hash_fits(m, own))
+        .collect();
+    match search.first_fit(pairs)? {
         Some(pair) => Some(pair.to_vec()),
-        None => search.first_fit(catalogue.triples())?.map(|t| t.to_vec()),
+        None => search
+            .first_fit(fitting(catalogue.triples()))?
+            .map(|t| t.to_vec()),
     }
 }
 
@@ -638,6 +666,7 @@ mod tests {
             challenge,
             &observed.iter().collect::<Vec<_>>(),
             Syntax::Python,
+            &[],
         )
         .mistake
         .unwrap();
@@ -684,7 +713,7 @@ mod tests {
         // With the work of one replay of the suite, the search stops before
         // it has tried every combination, and names none.
         let (failing, passing) = split(&observed);
-        assert!(together(&challenge, &failing, &passing, 1).is_none());
+        assert!(together(&challenge, &failing, &passing, &[], 1).is_none());
     }
 
     #[test]
@@ -703,7 +732,7 @@ mod tests {
         // With no budget the search stops before it starts, and nothing
         // is named exactly.
         let (failing, passing) = split(&observed);
-        assert!(together(&challenge, &failing, &passing, 0).is_none());
-        assert!(together(&challenge, &failing, &passing, TOGETHER_SEARCH_SUITES).is_some());
+        assert!(together(&challenge, &failing, &passing, &[], 0).is_none());
+        assert!(together(&challenge, &failing, &passing, &[], TOGETHER_SEARCH_SUITES).is_some());
     }
 }

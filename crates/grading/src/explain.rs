@@ -146,6 +146,27 @@ pub struct HashCheck {
     /// The steps of the hash that are wrong, when known wrong steps made
     /// together give every value the submission's gave.
     pub step: Option<HashStep>,
+    /// Each string asked with the 32 bits of the submission's value (a
+    /// negative value read as a signed 32-bit one), `None` for a value no
+    /// 32-bit integer is: what a named hash mistake must agree with.
+    pub own: Vec<(String, Option<u32>)>,
+}
+
+impl HashCheck {
+    /// [`HashCheck::own`], borrowed, as the diagnosis takes it.
+    pub fn own(&self) -> Vec<(&str, Option<u32>)> {
+        self.own.iter().map(|(t, b)| (t.as_str(), *b)).collect()
+    }
+}
+
+/// The 32 bits of a learner's h32 value: an unsigned 32-bit integer, or a
+/// negative signed one (`h | 0`, `as i32`); `None` for anything else.
+fn bits_of(value: &Value) -> Option<u32> {
+    match (value.as_u64(), value.as_i64()) {
+        (Some(n), _) => u32::try_from(n).ok(),
+        (None, Some(n)) => i32::try_from(n).ok().map(|n| n as u32),
+        _ => None,
+    }
 }
 
 /// The steps of a learner's h32 that are wrong, with the smallest text
@@ -383,6 +404,11 @@ pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> HashChec
         checked: texts.len().min(yours.len()),
         first_mismatch,
         step,
+        own: texts
+            .iter()
+            .zip(yours)
+            .map(|(t, v)| (t.clone(), bits_of(v)))
+            .collect(),
     }
 }
 

@@ -277,8 +277,12 @@ impl<'a> Grading<'a> {
         let second_opinion_cut_short = visible_cut_short;
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
+        let own = h32
+            .as_ref()
+            .map(explain::HashCheck::own)
+            .unwrap_or_default();
         let diagnosis = if nondeterministic.is_none() {
-            diagnose::diagnose(challenge, &observed, submission.language.syntax())
+            diagnose::diagnose(challenge, &observed, submission.language.syntax(), &own)
         } else {
             diagnose::Diagnosis::default()
         };

@@ -196,6 +196,21 @@ impl Catalogue {
         knob.family()
     }
 
+    /// Whether a solution that makes the mistakes of `made` would give
+    /// the values `own` of a learner's own h32: `own` holds each text
+    /// asked with the value's 32 bits (`None` for a value no 32-bit
+    /// integer is). Mistakes that leave the hash as pinned always would:
+    /// a router can score with another function than the h32 it exports,
+    /// and a wrong h32 is told by the h32 check. A hash mistake that
+    /// would not is ruled out by the learner's own values.
+    pub fn hash_fits(&self, made: &[Made], own: &[(&str, Option<u32>)]) -> bool {
+        let hash = self.knobs(made).deciding().hash;
+        hash == self.base.hash
+            || own
+                .iter()
+                .all(|(text, bits)| *bits == Some(hash.of(&[text])))
+    }
+
     /// Whether making the mistakes of `a` and those of `b` gives one
     /// solution.
     pub fn alike(&self, a: &[Made], b: &[Made]) -> bool {

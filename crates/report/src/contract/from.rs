@@ -293,6 +293,7 @@ impl From<&explain::HashCheck> for HashCheck {
             checked,
             first_mismatch,
             step,
+            own: _,
         } = check;
         HashCheck {
             checked: *checked,

@@ -23,6 +23,7 @@ mod ring;
 mod router;
 mod shared;
 
+use crate::text::Text;
 pub use catalogue::{Catalogue, Made, Mistake, VariantRun};
 pub use family::Family;
 pub use hash::{
@@ -33,28 +34,42 @@ pub(crate) use ranking::{HRW_TOP, WEIGHTED_HRW};
 pub(crate) use ring::VNODE_RING;
 pub(crate) use router::RENDEZVOUS;
 
+/// Every text the catalogues may tell a learner, each with what it is:
+/// every mistake's title, explanation and hint, every family's title and
+/// hint, every wrong step of h32 and the signed result's. What the tests
+/// of every report read to check that no learner is shown another
+/// language's code.
+pub fn learner_texts() -> Vec<(String, Text)> {
+    let mut texts: Vec<(String, Text)> = Vec::new();
+    for catalogue in [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING] {
+        for m in catalogue.mistakes {
+            texts.push((format!("{} title", m.id), Text::Plain(m.title)));
+            texts.push((format!("{} explanation", m.id), m.explanation));
+            texts.push((format!("{} hint", m.id), m.hint));
+        }
+    }
+    for f in family::KNOBS.iter().filter_map(|k| k.family()) {
+        texts.push((format!("{} title", f.id), Text::Plain(f.title)));
+        texts.push((format!("{} hint", f.id), f.hint));
+    }
+    for v in &HASH_VARIANTS {
+        texts.push((format!("{} step", v.id), v.step));
+    }
+    texts.push(("signed result step".to_owned(), SIGNED_RESULT));
+    texts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{Syntax, Text, foreign_in};
+    use crate::text::{Syntax, foreign_in};
 
-    /// Every text of every catalogue entry and of every wrong step of
-    /// h32, in every syntax, shows no other language's code: a Python
-    /// learner reads no `>>> 0`, a program of any language no code at all.
+    /// Every text a learner may read of the catalogues, in every syntax,
+    /// shows no other language's code: a Python learner reads no `>>> 0`,
+    /// a program of any language no code at all.
     #[test]
     fn no_text_shows_another_languages_syntax() {
-        let mut texts: Vec<(String, Text)> = Vec::new();
-        for catalogue in [&RENDEZVOUS, &HRW_TOP, &WEIGHTED_HRW, &VNODE_RING] {
-            for m in catalogue.mistakes {
-                texts.push((format!("{} title", m.id), Text::Plain(m.title)));
-                texts.push((format!("{} explanation", m.id), m.explanation));
-                texts.push((format!("{} hint", m.id), m.hint));
-            }
-        }
-        for v in &HASH_VARIANTS {
-            texts.push((format!("{} step", v.id), v.step));
-        }
-        texts.push(("signed result step".to_owned(), SIGNED_RESULT));
+        let texts = learner_texts();
         let mut found = Vec::new();
         for syntax in Syntax::ALL {
             for (what, text) in &texts {
@@ -135,7 +150,7 @@ mod tests {
             .iter()
             .flat_map(|c| c.mistakes.iter().map(|m| m.id))
             .collect();
-        for knob in family::ALL_KNOBS {
+        for knob in family::KNOBS {
             if let Some(f) = knob.family() {
                 assert!(!ids.contains(&f.id), "{} is a mistake's id", f.id);
             }

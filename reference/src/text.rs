@@ -77,70 +77,20 @@ impl Text {
     }
 }
 
+/// The marker lists of `tests/it/syntax_markers.txt`, read as the reports'
+/// tests read them.
+#[cfg(test)]
+#[path = "../../tests/it/markers.rs"]
+mod markers;
+
 /// The markers of other languages than `syntax`'s that `text` shows, by
 /// the marker lists of `tests/it/syntax_markers.txt`: what gives a
 /// language's code (or its name) away. A marker `syntax`'s language has
 /// too is its own, and so is one inside its own (`len(` in Rust's
 /// `.len()`); a plain text and a text in words may show none at all.
 #[cfg(test)]
-pub(crate) fn foreign_in<'m>(text: &str, syntax: Syntax) -> Vec<&'m str> {
-    let sections = markers();
-    let own: &[&str] = sections
-        .iter()
-        .find(|(name, _)| *name == syntax.name())
-        .map_or(&[], |(_, m)| m.as_slice());
-    let mut foreign: Vec<&str> = sections
-        .iter()
-        .filter(|(name, _)| *name != syntax.name())
-        .flat_map(|(_, m)| m.iter().copied())
-        .filter(|m| !own.contains(m))
-        .collect();
-    foreign.sort_unstable();
-    foreign.dedup();
-    let mut text = text.to_owned();
-    for marker in shown(&text.clone(), own) {
-        text = text.replace(marker, &" ".repeat(marker.len()));
-    }
-    shown(&text, &foreign)
-}
-
-/// The markers of `markers` that `text` shows, as the marker file says a
-/// marker matches.
-#[cfg(test)]
-pub(crate) fn shown<'m>(text: &str, markers: &[&'m str]) -> Vec<&'m str> {
-    markers
-        .iter()
-        .copied()
-        .filter(|m| {
-            text.match_indices(m).any(|(at, _)| {
-                let before = text[..at].chars().next_back();
-                let after = text[at + m.len()..].chars().next();
-                let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-                let starts = m.starts_with(char::is_alphanumeric);
-                let ends = m.ends_with(char::is_alphanumeric);
-                !(starts && (word(before) || before == Some('_')) || ends && word(after))
-            })
-        })
-        .collect()
-}
-
-/// The marker file's sections: `[name]`, then a marker a line (kept
-/// whole, spaces included, up to a tab-started comment).
-#[cfg(test)]
-fn markers() -> Vec<(&'static str, Vec<&'static str>)> {
-    let text = include_str!("../../tests/it/syntax_markers.txt");
-    let mut sections: Vec<(&str, Vec<&str>)> = Vec::new();
-    for line in text.lines() {
-        let line = line.split('\t').next().unwrap_or("");
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            Some(name) => sections.push((name, Vec::new())),
-            None => sections.last_mut().expect("a section first").1.push(line),
-        }
-    }
-    sections
+pub(crate) fn foreign_in(text: &str, syntax: Syntax) -> Vec<&'static str> {
+    markers::foreign_in(&markers::sections(markers::FILE), text, syntax.name())
 }
 
 #[cfg(test)]
@@ -162,7 +112,7 @@ mod tests {
 
     #[test]
     fn the_marker_file_has_every_language_and_a_foreign_section() {
-        let sections = markers();
+        let sections = markers::sections(markers::FILE);
         for syntax in [Syntax::Python, Syntax::JavaScript, Syntax::Rust] {
             assert!(
                 sections
@@ -184,6 +134,7 @@ mod tests {
 
     #[test]
     fn a_marker_of_letters_matches_only_as_a_word() {
+        use markers::shown;
         assert_eq!(shown("`bisect_left`", &["bisect"]), ["bisect"]);
         assert!(shown("JavaScript", &["Java"]).is_empty());
         assert!(shown("a model of", &["del "]).is_empty());

@@ -29,6 +29,7 @@ mod learner_values;
 mod limits;
 mod linked_layouts;
 mod links;
+mod markers;
 mod mistakes;
 mod names;
 mod nondeterminism;

@@ -6,44 +6,6 @@
 use crate::support::{grader, output, root, tempdir, text};
 use serde_json::Value;
 
-/// The marker file's sections: `[name]`, then a marker a line (kept
-/// whole, spaces included, up to a tab).
-fn markers() -> Vec<(String, Vec<String>)> {
-    let file = std::fs::read_to_string(root().join("tests/it/syntax_markers.txt")).unwrap();
-    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
-    for line in file.lines() {
-        let line = line.split('\t').next().unwrap_or("");
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            Some(name) => sections.push((name.to_owned(), Vec::new())),
-            None => sections.last_mut().unwrap().1.push(line.to_owned()),
-        }
-    }
-    sections
-}
-
-/// The markers of `markers` that `text` shows: one that starts (ends)
-/// with a letter or digit only where no letter or digit (before it, nor
-/// `_`) stands beside it.
-fn shown<'m>(text: &str, markers: &'m [String]) -> Vec<&'m str> {
-    markers
-        .iter()
-        .filter(|m| {
-            text.match_indices(m.as_str()).any(|(at, _)| {
-                let before = text[..at].chars().next_back();
-                let after = text[at + m.len()..].chars().next();
-                let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-                let starts = m.starts_with(char::is_alphanumeric);
-                let ends = m.ends_with(char::is_alphanumeric);
-                !(starts && (word(before) || before == Some('_')) || ends && word(after))
-            })
-        })
-        .map(String::as_str)
-        .collect()
-}
-
 /// The section of markers a report's `language` writes in: TypeScript
 /// JavaScript's, a program of its own none.
 fn section(language: &str) -> &str {
@@ -54,33 +16,11 @@ fn section(language: &str) -> &str {
     }
 }
 
-/// The markers of other languages than `language`'s that `text` shows:
-/// a marker its own language has too is its own, and so is one inside
-/// one of its own (`len(` in Rust's `.len()`).
-pub fn foreign_in(text: &str, language: &str) -> Vec<String> {
-    let sections = markers();
-    let name = section(language);
-    let own: Vec<String> = sections
-        .iter()
-        .filter(|(n, _)| n == name)
-        .flat_map(|(_, m)| m.clone())
-        .collect();
-    let mut foreign: Vec<String> = sections
-        .iter()
-        .filter(|(n, _)| n != name)
-        .flat_map(|(_, m)| m.clone())
-        .filter(|m| !own.contains(m))
-        .collect();
-    foreign.sort();
-    foreign.dedup();
-    let mut text = text.to_owned();
-    for marker in shown(&text.clone(), &own) {
-        text = text.replace(marker, &" ".repeat(marker.len()));
-    }
-    shown(&text, &foreign)
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
+/// The markers of other languages than `language`'s that `text` shows
+/// ([`crate::markers::foreign_in`]).
+pub fn foreign_in(text: &str, language: &str) -> Vec<&'static str> {
+    let sections = crate::markers::sections(crate::markers::FILE);
+    crate::markers::foreign_in(&sections, text, section(language))
 }
 
 /// Every text a JSON report's `submission` writes for its learner in
@@ -155,7 +95,7 @@ fn markers_match_as_words_and_a_languages_own_are_allowed() {
     assert!(
         foreign_in("JavaScript", "javascript")
             .iter()
-            .all(|m| m != "Java")
+            .all(|m| *m != "Java")
     );
     assert!(foreign_in("a model of it", "python").is_empty());
 }
@@ -263,23 +203,14 @@ fn every_format_tells_each_learner_in_their_own_language() {
 /// whose text for `language` is `said` (a mistake's title, explanation or
 /// hint, a step of h32), those that differ from it.
 fn others(said: &str, language: &str) -> Vec<String> {
-    use reference::{Syntax, Text};
-    let own = match section(language) {
-        "python" => Syntax::Python,
-        "javascript" => Syntax::JavaScript,
-        "rust" => Syntax::Rust,
-        _ => Syntax::Words,
-    };
-    let mut texts: Vec<Text> = Vec::new();
-    for spec in reference::challenges() {
-        for m in spec.catalogue.mistakes {
-            texts.extend([Text::Plain(m.title), m.explanation, m.hint]);
-        }
-    }
-    texts.extend(reference::mistakes::HASH_VARIANTS.iter().map(|v| v.step));
-    texts.push(reference::mistakes::SIGNED_RESULT);
-    texts
+    use reference::Syntax;
+    let own = Syntax::ALL
         .into_iter()
+        .find(|s| s.name() == section(language))
+        .expect("every section is a syntax's");
+    reference::mistakes::learner_texts()
+        .into_iter()
+        .map(|(_, t)| t)
         .filter(|t| t.get(own) == said)
         .flat_map(|t| Syntax::ALL.map(|s| t.get(s)))
         .filter(|other| *other != said && !said.contains(other))

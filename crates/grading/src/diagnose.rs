@@ -185,11 +185,15 @@ pub fn diagnose(
     // The mistakes that reproduce every failing test, smallest first. Only
     // when none does is each mistake counted on every test, for the
     // closest.
-    let fits = |made: &[Made]| catalogue.hash_fits(made, own);
+    // The mistakes the learner's own h32 does not rule out.
+    let admissible: Vec<Made> = catalogue
+        .each()
+        .filter(|&made| catalogue.hash_fits(&[made], own))
+        .collect();
     let every: Vec<Made> = if failing.len() == failing_all {
-        catalogue
-            .each()
-            .filter(|&made| fits(&[made]))
+        admissible
+            .iter()
+            .copied()
             .filter(|&made| failing.iter().all(|f| reproduces(made, f)))
             .collect()
     } else {
@@ -207,9 +211,9 @@ pub fn diagnose(
     // (mistake, failing reproduced, passing also passed), in the
     // catalogue's order.
     let scored: Vec<(Made, usize, usize)> = if every.is_empty() {
-        catalogue
-            .each()
-            .filter(|&made| fits(&[made]))
+        admissible
+            .iter()
+            .copied()
             .map(|made| {
                 (
                     made,
@@ -232,9 +236,10 @@ pub fn diagnose(
         .max_by_key(|(at, (_, _, passes))| (*passes, std::cmp::Reverse(*at)))
         .map(|(_, hit)| hit);
     let catalogue_alike = |a: Made, b: Made| catalogue.alike(&[a], &[b]);
-    if let Some((made, _, passes)) = exact {
-        // One mistake per solution that explains the answers as well.
-        let mut candidates: Vec<Made> = vec![*made];
+    if let Some((_, _, passes)) = exact {
+        // One mistake per solution that explains the answers as well, in
+        // the catalogue's order.
+        let mut candidates: Vec<Made> = Vec::new();
         for (other, reproduced, p) in &scored {
             if *reproduced == failing_all
                 && p == passes
@@ -248,11 +253,6 @@ pub fn diagnose(
             // equally well: they do not say which was made, and a wrong
             // name is worse than none. When all of them turn one knob,
             // that knob is what the answers say, and it is named as such.
-            candidates.sort_by_key(|c| {
-                scored
-                    .iter()
-                    .position(|(m, ..)| m.mistake.id == c.mistake.id && m.form == c.form)
-            });
             return Diagnosis {
                 mistake: family_report(catalogue, &candidates, failing_all, syntax),
                 unexplained: false,
@@ -411,21 +411,15 @@ fn together(
         budget: suite.saturating_mul(suites),
     };
     // Combinations the learner's own h32 rules out are not tried.
-    let fitting = |all: Vec<[Made; 3]>| -> Vec<[Made; 3]> {
-        all.into_iter()
-            .filter(|m| catalogue.hash_fits(m, own))
-            .collect()
-    };
-    let pairs: Vec<[Made; 2]> = catalogue
-        .pairs()
-        .into_iter()
-        .filter(|m| catalogue.hash_fits(m, own))
-        .collect();
+    let mut pairs = catalogue.pairs();
+    pairs.retain(|m| catalogue.hash_fits(m, own));
     match search.first_fit(pairs)? {
         Some(pair) => Some(pair.to_vec()),
-        None => search
-            .first_fit(fitting(catalogue.triples()))?
-            .map(|t| t.to_vec()),
+        None => {
+            let mut triples = catalogue.triples();
+            triples.retain(|m| catalogue.hash_fits(m, own));
+            search.first_fit(triples)?.map(|t| t.to_vec())
+        }
     }
 }
 

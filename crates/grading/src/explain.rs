@@ -428,11 +428,8 @@ fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashS
         .zip(yours)
         .map(|(t, v)| {
             let n = v.as_i64()?;
-            let bits = if signed {
-                i32::try_from(n).ok()? as u32
-            } else {
-                u32::try_from(n).ok()?
-            };
+            // Signed values, all of them: none at 2^31 or more.
+            let bits = bits_of(v).filter(|_| !signed || n < 1 << 31)?;
             Some((t, n, bits))
         })
         .collect::<Option<_>>()?;
@@ -619,7 +616,7 @@ mod hash_check_tests {
         let values = |t: &str| {
             arithmetics
                 .iter()
-                .map(|&a| reference::mistakes::arithmetic_h32(t.as_bytes(), a))
+                .map(|&a| reference::mistakes::arithmetic_h32(t, a))
                 .collect::<Vec<u32>>()
         };
         let pairs: Vec<(usize, usize)> = (0..arithmetics.len())
@@ -669,8 +666,8 @@ mod hash_check_tests {
                 let on = texts
                     .iter()
                     .filter(|t| {
-                        reference::mistakes::arithmetic_h32(t.as_bytes(), *a)
-                            != reference::mistakes::arithmetic_h32(t.as_bytes(), *b)
+                        reference::mistakes::arithmetic_h32(t, *a)
+                            != reference::mistakes::arithmetic_h32(t, *b)
                     })
                     .count();
                 assert!(on >= APART_ON, "{a:?} and {b:?} apart on {on} texts");
@@ -719,7 +716,7 @@ mod hash_check_tests {
                 "unsigned operands",
             ),
         ] {
-            let values = values(|t| reference::mistakes::arithmetic_h32(t.as_bytes(), products));
+            let values = values(|t| reference::mistakes::arithmetic_h32(t, products));
             let step = check_hash(&texts(), &values, Syntax::JavaScript)
                 .step
                 .unwrap_or_else(|| panic!("{products:?} named"));
@@ -731,9 +728,8 @@ mod hash_check_tests {
         }
         // Floats in the finalizer's first product only: no step names it,
         // and none is named.
-        let values = values(|t| {
-            reference::mistakes::arithmetic_h32(t.as_bytes(), [Integer, FloatUnsigned, Integer])
-        });
+        let values =
+            values(|t| reference::mistakes::arithmetic_h32(t, [Integer, FloatUnsigned, Integer]));
         assert!(check_hash(&texts(), &values, Syntax::Python).step.is_none());
     }
 
@@ -745,7 +741,7 @@ mod hash_check_tests {
     #[test]
     fn steps_the_values_cannot_tell_apart_are_not_named() {
         use reference::mistakes::Product::FloatSigned;
-        let floats = |t: &str| reference::mistakes::arithmetic_h32(t.as_bytes(), [FloatSigned; 3]);
+        let floats = |t: &str| reference::mistakes::arithmetic_h32(t, [FloatSigned; 3]);
         let check = |texts: &[&str]| {
             let texts: Vec<String> = texts.iter().map(|t| (*t).to_owned()).collect();
             let values: Vec<Value> = texts.iter().map(|t| Value::from(floats(t))).collect();

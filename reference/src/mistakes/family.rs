@@ -41,9 +41,8 @@ pub(crate) enum Knob {
     LoadOwnersOnly,
 }
 
-/// Every knob, for the tests.
-#[cfg(test)]
-pub(crate) const ALL_KNOBS: [Knob; 20] = [
+/// Every knob.
+pub(crate) const KNOBS: [Knob; 20] = [
     Knob::Hash,
     Knob::Signed,
     Knob::Order,
@@ -167,90 +166,78 @@ impl Knob {
     /// one wrong setting (a yes where no belongs): two mistakes that turn
     /// it alone turn it alike.
     pub(crate) fn family(self) -> Option<Family> {
-        let family = |id, title, hint| Some(Family { id, title, hint });
+        let family = |id, title, hint| {
+            Some(Family {
+                id,
+                title,
+                hint: Text::Plain(hint),
+            })
+        };
         match self {
             Knob::Hash => family(
                 "h32-another-way",
                 "computes h32 another way than the pinned hash",
-                Text::Plain(
-                    "Compare your h32 with the statement's check values, step by step: FNV-1a over the UTF-8 bytes in 32-bit arithmetic, then the finalizer.",
-                ),
+                "Compare your h32 with the statement's check values, step by step: FNV-1a over the UTF-8 bytes in 32-bit arithmetic, then the finalizer.",
             ),
             Knob::Ties => family(
                 "ties-another-way",
                 "breaks ties another way than by the smaller name",
-                Text::Plain(
-                    "On equal scores the smaller name wins (and ranks first), whatever the order the nodes were added in.",
-                ),
+                "On equal scores the smaller name wins (and ranks first), whatever the order the nodes were added in.",
             ),
             Knob::Text => family(
                 "another-text-hashed",
                 "hashes another text for a node and a key than the statement's",
-                Text::Plain(
-                    "Hash exactly the text the statement gives: its parts in its order, with its separator between them.",
-                ),
+                "Hash exactly the text the statement gives: its parts in its order, with its separator between them.",
             ),
             Knob::Membership => family(
                 "node-kept-twice",
                 "keeps a node twice when it is listed or added again",
-                Text::Plain(
-                    "Keep the nodes as a set: a node listed twice, or added while present, is there once.",
-                ),
+                "Keep the nodes as a set: a node listed twice, or added while present, is there once.",
             ),
             Knob::Absent => family(
                 "absent-node-removal",
                 "does something when asked to remove a node that is not there",
-                Text::Plain(
-                    "Removing a node that is not there changes nothing and raises nothing.",
-                ),
+                "Removing a node that is not there changes nothing and raises nothing.",
             ),
             Knob::TopEdges => family(
                 "top-count-edges",
                 "answers top(key, n) wrongly when n is 0 or past the node count",
-                Text::Plain(
-                    "top(key, n) answers the first n names of the ranking: none for 0, all of them when n is more than there are.",
-                ),
+                "top(key, n) answers the first n names of the ranking: none for 0, all of them when n is more than there are.",
             ),
             Knob::Rule => family(
                 "weighted-score-another-way",
                 "scores a node another way than weight / -ln(U)",
-                Text::Plain("Score each node weight / -ln(U), with U from its h32."),
+                "Score each node weight / -ln(U), with U from its h32.",
             ),
             Knob::Unit => family(
                 "unit-another-way",
                 "makes U from h32 another way than (h32 + 0.5) / 2^32 in double precision",
-                Text::Plain("Make U = (h32 + 0.5) / 2^32, in double precision."),
+                "Make U = (h32 + 0.5) / 2^32, in double precision.",
             ),
             Knob::Stale => family(
                 "stale-state",
                 "answers from state left over from before the nodes changed",
-                Text::Plain(
-                    "After an add or a remove, compute every answer from the nodes as they are now: keep nothing derived from the old ones.",
-                ),
+                "After an add or a remove, compute every answer from the nodes as they are now: keep nothing derived from the old ones.",
             ),
             Knob::PastEnd => family(
                 "past-the-end",
                 "does not wrap past the last point",
-                Text::Plain(
-                    "When no point is at or after the key's position, the key goes to the first point of the ring.",
-                ),
+                "When no point is at or after the key's position, the key goes to the first point of the ring.",
             ),
             Knob::Removal => family(
                 "points-left-behind",
                 "removes only some of a node's points",
-                Text::Plain("Removing a node takes all k of its points off the ring."),
+                "Removing a node takes all k of its points off the ring.",
             ),
             Knob::Cut => family(
                 "top-ranks-too-few",
                 "top(key, n) ranks n nodes taken before the ranking, not all of them",
-                Text::Plain("Rank every node first, then take the first n names of that ranking."),
+                "Rank every node first, then take the first n names of that ranking.",
             ),
             Knob::PointText => family(
                 "another-point-text",
                 "hashes another text than node + \"#\" + i for a node's points",
-                Text::Plain(
-                    "Place a node's k points at h32(node + \"#\" + i) for i from 0 to k - 1: the name, then \"#\", then the index.",
-                ),
+                "Place a node's k points at h32(node + \"#\" + i) for i from 0 to k - 1: the name, then \"#\", then the index.",
             ),
             Knob::Signed
             | Knob::LoadOwnersOnly

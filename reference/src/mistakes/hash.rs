@@ -466,12 +466,16 @@ fn compose() -> Vec<ComposedHash> {
     found
 }
 
-/// The pinned hash of `bytes` with its three products computed as given:
+/// The pinned hash of `text` with its three products computed as given:
 /// the loop's, then the finalizer's by 0x85ebca6b and by 0xc2b2ae35.
-pub fn arithmetic_h32(bytes: &[u8], products: [Product; 3]) -> u32 {
+pub fn arithmetic_h32(text: &str, products: [Product; 3]) -> u32 {
     let [loop_product, first, second] = products;
-    let state = fnv(bytes.iter().map(|&b| u32::from(b)), false, loop_product);
-    finalize(state, Finalizer::Full, [first, second])
+    Hash {
+        loop_product,
+        mix_products: [first, second],
+        ..Hash::PINNED
+    }
+    .of(&[text])
 }
 
 /// The finalizer (as much of it as `finalizer` says) of an FNV state, its

@@ -687,11 +687,14 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             after,
             changes,
             ranking: true,
-        } => format!(
-            "top({}, ...) still holds {ghost} after {}: it was {before} and became {after}, and a node that left is in no ranking",
-            quoted(key),
-            changed(changes)
-        ),
+        } => {
+            let (ghost, before, after) = (json(ghost), json(before), json(after));
+            format!(
+                "top({}, ...) still holds {ghost} after {}: it was {before} and became {after}, and a node that left is in no ranking",
+                quoted(key),
+                changed(changes)
+            )
+        }
         Evidence::StillThere {
             key,
             ghost,
@@ -699,8 +702,9 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             ranking: false,
             ..
         } => format!(
-            "key {} still goes to {ghost} after {}: a node that left gets no keys",
+            "key {} still goes to {} after {}: a node that left gets no keys",
             quoted(key),
+            json(ghost),
             changed(changes)
         ),
         Evidence::Reranked {
@@ -711,6 +715,7 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             swapped: (x, y),
             tie,
         } => {
+            let (before, after, x, y) = (json(before), json(after), json(x), json(y));
             let was = format!(
                 "top({}, ...) was {before} and became {after} when only {}",
                 quoted(key),
@@ -738,7 +743,9 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
         } => {
             // A null answer is no node: said so, never named as one.
             let key = quoted(key);
-            let moved = match (before.is_null(), after.is_null()) {
+            let (nothing_before, nothing_after) = (before.is_null(), after.is_null());
+            let (before, after) = (json(before), json(after));
+            let moved = match (nothing_before, nothing_after) {
                 (true, false) => format!("key {key} had no node, then {after}"),
                 (false, true) => format!("key {key} was on {before}, then had no node"),
                 _ => format!("key {key} moved from {before} to {after}"),
@@ -749,7 +756,7 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
                     "{moved} when only {changes}; {before} and {after} tie for it ({}), so the tie's winner changed: a tie goes to the same node, the smaller name, whatever else joins or leaves",
                     tied(tie)
                 ),
-                (None, Property::RemoveMovesOnlyItsKeys) if before.is_null() => format!(
+                (None, Property::RemoveMovesOnlyItsKeys) if nothing_before => format!(
                     "{moved} when only {changes}; a removal may only move the keys of the removed node, and gives none to a key that had no node"
                 ),
                 (None, Property::RemoveMovesOnlyItsKeys) => format!(
@@ -765,7 +772,10 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
             given,
             reversed,
         } => format!(
-            "{op} answers {given} with the initial nodes in the given order and {reversed} with them reversed; the answer must not depend on the order nodes were added"
+            "{} answers {} with the initial nodes in the given order and {} with them reversed; the answer must not depend on the order nodes were added",
+            json(op),
+            json(given),
+            json(reversed)
         ),
     }
 }
@@ -778,11 +788,11 @@ fn changed(changes: &diagnose::Changes) -> String {
         shown,
         more,
     } = changes;
-    let nodes: Vec<String> = nodes.iter().map(|n| n.to_string()).collect();
+    let nodes: Vec<String> = nodes.iter().map(json).collect();
     let verb = if *left { "left" } else { "joined" };
     let mut operations: Vec<String> = shown
         .iter()
-        .map(|(at, op)| format!("operation {at} {op}"))
+        .map(|(at, op)| format!("operation {at} {}", json(op)))
         .collect();
     if *more > 0 {
         operations.push(format!("{more} more"));
@@ -807,10 +817,15 @@ fn tied(tie: &diagnose::Tie) -> String {
     }
 }
 
-/// `text` as a JSON string: the notation of every answer in a report,
-/// whatever characters it holds.
+/// `text` as a JSON string, in the notation of every answer in a report
+/// (what cannot be seen escaped as JSON escapes it).
 fn quoted(text: &str) -> String {
-    Value::from(text).to_string()
+    crate::text::visible_str(text)
+}
+
+/// `value` as JSON, in the notation of every answer in a report.
+fn json(value: &Value) -> String {
+    crate::text::visible_json(value)
 }
 
 /// What makes answers change between processes, in `language`.

@@ -272,6 +272,33 @@ fn ring_points_at_one_position_that_trade_places_are_a_tie() {
     );
 }
 
+/// A node, a key and an operation in a property's message are written as
+/// the answers of a report are: JSON, what cannot be seen escaped as JSON
+/// escapes it, so that the message shows one notation once it is made
+/// visible for a terminal.
+#[test]
+fn a_property_message_quotes_in_json_notation_alone() {
+    let (node, key) = ("c\u{202e}", "k\u{200b}");
+    let c = case(json!([
+        [["a", "b", node]],
+        [["route", key], ["remove", node], ["route", key]]
+    ]));
+    let hint = property_hint(
+        &reference::rendezvous::SPEC,
+        &c,
+        &[json!(node), Value::Null, json!(node)],
+    )
+    .unwrap();
+    assert!(
+        hint.message.contains(
+            r#"key "k\u200b" still goes to "c\u202e" after "c\u202e" left (operation 1 ["remove","c\u202e"])"#
+        ),
+        "{}",
+        hint.message
+    );
+    assert_eq!(crate::text::visible(&hint.message), hint.message);
+}
+
 #[test]
 fn an_answer_naming_a_node_that_left_says_so() {
     let c = case(json!([

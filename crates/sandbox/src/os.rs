@@ -7,7 +7,10 @@
 pub mod cgroup;
 mod procfs;
 mod terminal;
-pub use procfs::{lowered_priority, machine_busy, own_cpu, process_tree, waited_for_cpu};
+pub use procfs::{
+    Deadline, MachineTime, OWN_TIME_CAP, lowered_priority, machine_busy, own_cpu, process_tree,
+    waited_for_cpu,
+};
 pub use terminal::{
     KeyMode, catch_stop_signals, default_stop_signals, kill_child_with_parent, read_some,
     stop_signal, terminal_size, time_of_day,

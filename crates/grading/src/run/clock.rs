@@ -12,7 +12,9 @@ pub const BACKSTOP_FACTOR: u32 = 3;
 /// into a time-out.
 pub const BACKSTOP_EXTRA: Duration = Duration::from_secs(5);
 
-/// How long the reading of a reply's CPU time may take.
+/// How long the reading of a reply's CPU time may take, in the grader's
+/// own time ([`sandbox::os::Deadline::own_time`]): the time it waits for
+/// a CPU on a starved machine does not count.
 pub(super) const FINAL_READING: Duration = Duration::from_secs(1);
 
 /// The wall-clock backstop of a case whose CPU time limit is `limit`:

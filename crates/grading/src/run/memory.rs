@@ -9,6 +9,7 @@
 //! both, which cannot see children the kernel reaped itself nor memory no
 //! process maps.
 
+use sandbox::os::Deadline;
 use sandbox::os::cgroup::Group;
 use std::time::{Duration, Instant};
 
@@ -63,7 +64,7 @@ impl Sampler {
         if now < self.next {
             return None;
         }
-        let reading = self.sample(deadline);
+        let reading = self.sample(&Deadline::at(deadline));
         // A sample slowed down (a machine starved by a fork bomb) comes
         // less often: sampling never takes more than a tenth of the time.
         let end = Instant::now();
@@ -72,7 +73,7 @@ impl Sampler {
     }
 
     /// The tree's CPU time now, or `None` when `deadline` passed first.
-    pub(super) fn cpu(&self, deadline: Instant) -> Option<Duration> {
+    pub(super) fn cpu(&self, deadline: &Deadline) -> Option<Duration> {
         if let Some(cpu) = self.group.as_ref().and_then(Group::cpu) {
             return Some(cpu);
         }
@@ -81,7 +82,7 @@ impl Sampler {
 
     /// The tree's CPU time now, and how long its processes have waited
     /// for a CPU ([`sandbox::os::waited_for_cpu`]), when the kernel says.
-    pub(super) fn cpu_and_wait(&self, deadline: Instant) -> Option<(Duration, Option<Duration>)> {
+    pub(super) fn cpu_and_wait(&self, deadline: &Deadline) -> Option<(Duration, Option<Duration>)> {
         let tree = tree(self.root, deadline)?;
         let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
         Some((cpu, sandbox::os::waited_for_cpu(&tree.pids)))
@@ -92,7 +93,7 @@ impl Sampler {
     /// ([`sandbox::os::lowered_priority`]).
     pub(super) fn cpu_wait_and_priority(
         &self,
-        deadline: Instant,
+        deadline: &Deadline,
     ) -> Option<(Duration, Option<Duration>, bool)> {
         let tree = tree(self.root, deadline)?;
         let waited = sandbox::os::waited_for_cpu(&tree.pids);
@@ -102,7 +103,7 @@ impl Sampler {
 
     /// The tree's CPU time, and the memory it holds when over the limit;
     /// `None` when `deadline` passed first.
-    fn sample(&self, deadline: Instant) -> Option<Reading> {
+    fn sample(&self, deadline: &Deadline) -> Option<Reading> {
         if let Some(group) = &self.group
             && let (Some(cpu), Some(held)) = (group.cpu(), group.held())
         {
@@ -117,7 +118,7 @@ impl Sampler {
         // settles it.
         let mut resident_total = 0;
         for &pid in &pids {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 return None;
             }
             resident_total += resident(pid);
@@ -127,7 +128,7 @@ impl Sampler {
         }
         let mut held = 0;
         for &pid in &pids {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 return None;
             }
             held += share(pid);
@@ -155,7 +156,7 @@ struct Tree {
 /// ones included) and its reaped children's, so that a process that ended
 /// still counts in its parent's, and the sandbox's init reaps every
 /// orphan; `None` when `deadline` passes first.
-fn tree(root: u32, deadline: Instant) -> Option<Tree> {
+fn tree(root: u32, deadline: &Deadline) -> Option<Tree> {
     let found = sandbox::os::process_tree(root, Some(deadline))?;
     let per_second = sandbox::os::clock_ticks_per_second();
     Some(Tree {
@@ -225,7 +226,7 @@ mod tests {
         )
         .unwrap();
         let me = std::process::id();
-        let far = Instant::now() + Duration::from_secs(60);
+        let far = &Deadline::at(Instant::now() + Duration::from_secs(60));
         assert!(tree(me, far).unwrap().pids.contains(&child.id()));
         let total: u64 = tree(child.id(), far)
             .unwrap()

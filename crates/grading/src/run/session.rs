@@ -182,7 +182,9 @@ impl Session {
         bound: ReplyBound,
     ) -> Result<Value, NoReply> {
         let deadline = clocks.deadline;
-        let now = self.memory.cpu_and_wait(deadline);
+        let now = self
+            .memory
+            .cpu_and_wait(&sandbox::os::Deadline::at(deadline));
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
         self.since =
             starved::Since::now(now.map(|(cpu, _)| cpu), now.and_then(|(_, waited)| waited));
@@ -308,7 +310,9 @@ impl Session {
                     // Measured once more as the reply comes: the verdict
                     // is the CPU time the case took, not the last sample.
                     if self.cpu.limited()
-                        && let Some(total) = self.memory.cpu(Instant::now() + FINAL_READING)
+                        && let Some(total) = self
+                            .memory
+                            .cpu(&sandbox::os::Deadline::own_time(FINAL_READING))
                     {
                         self.cpu.note(total);
                     }

@@ -6,14 +6,14 @@ use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
 /// When a request began, with the tree's CPU time and wait for a CPU then,
-/// and the machine's busy time ([`sandbox::os::machine_busy`]) (`None` when
+/// and the machine's time ([`sandbox::os::machine_busy`]) (`None` when
 /// unknown).
 #[derive(Debug)]
 pub(super) struct Since {
     pub(super) at: Instant,
     pub(super) cpu: Option<Duration>,
     pub(super) waited: Option<Duration>,
-    pub(super) machine: Option<Duration>,
+    pub(super) machine: Option<sandbox::os::MachineTime>,
     pub(super) grader: Option<Duration>,
 }
 
@@ -24,7 +24,7 @@ impl Since {
             at: Instant::now(),
             cpu,
             waited,
-            machine: sandbox::os::machine_busy().map(|(busy, _)| busy),
+            machine: sandbox::os::machine_busy(),
             grader: sandbox::os::own_cpu(),
         }
     }
@@ -37,7 +37,8 @@ impl Session {
     ///
     /// - the session wanted the CPU: its processes waited for one at
     ///   least as long as they ran, and ran or waited for most of the
-    ///   time; none of them lowered its own priority, and none passed the
+    ///   time (time the host of a virtual machine took its CPUs counts as
+    ///   a wait); none of them lowered its own priority, and none passed the
     ///   CPU time limit (read once more now: a sample may not have caught
     ///   it). A program that sleeps or blocks on a read neither runs nor
     ///   waits, and one that loops runs more than it waits on any machine
@@ -55,8 +56,8 @@ impl Session {
         if self.cpu.over() {
             return None;
         }
-        let deadline = Instant::now() + FINAL_READING;
-        let (cpu, waited, lowered) = self.memory.cpu_wait_and_priority(deadline)?;
+        let deadline = sandbox::os::Deadline::own_time(FINAL_READING);
+        let (cpu, waited, lowered) = self.memory.cpu_wait_and_priority(&deadline)?;
         self.cpu.note(cpu);
         if self.cpu.over() || lowered {
             return None;
@@ -64,13 +65,20 @@ impl Session {
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
-        let (busy, cpus) = sandbox::os::machine_busy()?;
+        let machine = sandbox::os::machine_busy()?;
+        let before = self.since.machine?;
+        // Time the host of a virtual machine took its CPUs is time no
+        // process here could run: for the session, a wait for a CPU the
+        // kernel's own account of it leaves out.
+        let stolen = machine.stolen.saturating_sub(before.stolen) / machine.cpus;
+        let waited = waited + stolen;
         let grader = sandbox::os::own_cpu()?.saturating_sub(self.since.grader?);
-        let others = busy
-            .saturating_sub(self.since.machine?)
+        let others = machine
+            .busy
+            .saturating_sub(before.busy)
             .saturating_sub(ran)
             .saturating_sub(grader);
-        let room = wall.saturating_mul(cpus).saturating_sub(others);
+        let room = wall.saturating_mul(machine.cpus).saturating_sub(others);
         let wanted = waited >= ran && (ran + waited) * 2 >= wall;
         (wanted && room * 2 < wall).then(|| {
             format!(

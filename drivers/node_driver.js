@@ -329,10 +329,12 @@ function sanitize(values) {
   return bad >= 0 ? values.slice(0, bad) : values;
 }
 
+// A value that is no integer goes as JavaScript shows it, so that its type
+// shows: a BigInt's n, a string's quotes.
 function runHash(id, texts, h32) {
   Atomics.store(progress, 0, NO_OP);
   try {
-    return { id, h32: texts.map((t) => { const v = h32(t); return Number.isInteger(v) ? v : String(v); }) };
+    return { id, h32: texts.map((t) => { const v = h32(t); return Number.isInteger(v) ? v : show(v, 100); }) };
   } catch (error) {
     return { id, error: describe(error) };
   }

@@ -766,7 +766,25 @@ def run_hash(case_id, texts, h32, learner_dir):
         flush_learner_output()
         return {"id": case_id, "error": describe(exc, learner_dir)}
     flush_learner_output()
-    return {"id": case_id, "h32": [v if isinstance(v, int) else repr(v) for v in values]}
+    return {"id": case_id, "h32": [hash_value(v) for v in values]}
+
+
+def hash_value(value):
+    """An int in 64 bits as JSON; anything else (a bool too, though an int
+    to Python) as Python writes it, so that its type shows, and an int
+    past 64 bits (an unmasked hash) as its digits, which JSON readers
+    would round to a float: past 100 digits, by its size."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            text = repr(value)
+        except Exception:
+            return type(value).__name__
+        return text if len(text) <= 100 else text[:100] + "..."
+    if -(2**63) <= value < 2**64:
+        return int(value)
+    if value.bit_length() > 330:
+        return "an int of %d bits" % value.bit_length()
+    return str(int(value))
 
 
 def arity(cls, name):

@@ -89,6 +89,76 @@ pub enum Outcome {
     LoadTimedOut { executable: bool },
 }
 
+impl Outcome {
+    /// The outcome with every place the program named (its `op_index`)
+    /// past the case's `ops` operations taken as not known: a program may
+    /// say anything, and "operation 1000000000000000000" of a case of ten
+    /// is nothing a report may repeat.
+    fn within(self, ops: usize) -> Outcome {
+        let known = |at: Option<At>| at.filter(|at| at.op().is_none_or(|i| i < ops));
+        match self {
+            Outcome::Raised { output, mut error } => {
+                error.op_index = known(error.op_index);
+                Outcome::Raised { output, error }
+            }
+            Outcome::TimedOut {
+                limit,
+                clock,
+                op_index,
+            } => Outcome::TimedOut {
+                limit,
+                clock,
+                op_index: known(op_index),
+            },
+            Outcome::Crashed {
+                status,
+                op_index,
+                starting,
+            } => Outcome::Crashed {
+                status,
+                op_index: known(op_index),
+                starting,
+            },
+            Outcome::MemoryLimit {
+                limit_bytes,
+                peak_bytes,
+                op_index,
+            } => Outcome::MemoryLimit {
+                limit_bytes,
+                peak_bytes,
+                op_index: known(op_index),
+            },
+            Outcome::SharedMemoryLimit {
+                limit_bytes,
+                held_bytes,
+                op_index,
+            } => Outcome::SharedMemoryLimit {
+                limit_bytes,
+                held_bytes,
+                op_index: known(op_index),
+            },
+            Outcome::CpuLimit { seconds, op_index } => Outcome::CpuLimit {
+                seconds,
+                op_index: known(op_index),
+            },
+            Outcome::FileSizeLimit {
+                limit_bytes,
+                op_index,
+            } => Outcome::FileSizeLimit {
+                limit_bytes,
+                op_index: known(op_index),
+            },
+            Outcome::Protocol(Violation::UnaskedProgress { limit, at }) => {
+                Outcome::Protocol(Violation::UnaskedProgress {
+                    limit,
+                    at: known(at),
+                })
+            }
+            other => other,
+        }
+    }
+}
+
 /// One case's run: its outcome, what it printed, how long it took on the
 /// wall clock and in CPU time (of all the session's processes).
 #[derive(Debug, Clone)]
@@ -232,11 +302,12 @@ impl<'a> Runner<'a> {
         self.last_cpu = Duration::ZERO;
         let mut body = Map::new();
         body.insert("case".into(), input.clone());
+        let ops = input.get(1).and_then(Value::as_array).map_or(0, Vec::len);
         let reply = match self.exchange(body, limit, wall, bound)? {
             Ok(reply) => reply,
             Err((outcome, captured)) => {
                 return Ok(CaseRun {
-                    outcome,
+                    outcome: outcome.within(ops),
                     captured,
                     elapsed: started.elapsed(),
                     cpu: self.last_cpu,
@@ -259,7 +330,7 @@ impl<'a> Runner<'a> {
             }
         };
         Ok(CaseRun {
-            outcome,
+            outcome: outcome.within(ops),
             captured,
             elapsed: started.elapsed(),
             cpu: self.last_cpu,

@@ -925,9 +925,26 @@ pub struct HashMismatch {
     pub text: String,
     /// The pinned h32 of `text`.
     pub pinned: u32,
-    /// The submission's value: negative when its h32 is signed.
-    /// What the submission's h32 returned for it, as it returned it.
+    /// What the submission's h32 returned for it: an integer (negative
+    /// when its h32 is signed), or, for anything else, the value as the
+    /// submission's language writes it (`"2872998923n"`, `"1.5e+28"`).
     pub yours: Value,
+}
+
+impl HashMismatch {
+    /// Whether `yours` is the pinned value itself in another type than an
+    /// integer: a JavaScript BigInt (`2872998923n`), a float
+    /// (`2872998923.0`), a string of its digits.
+    pub fn same_value_other_type(&self) -> bool {
+        let Value::String(literal) = &self.yours else {
+            return false;
+        };
+        let bare = literal
+            .trim_matches(|c| c == '"' || c == '\'')
+            .trim_end_matches('n');
+        bare.parse::<f64>()
+            .is_ok_and(|v| v == f64::from(self.pinned))
+    }
 }
 
 /// Routes between two nodes whose answer went against the pinned scores,

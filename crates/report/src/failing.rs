@@ -6,7 +6,8 @@
 
 use super::style::{BAD, DIM, HEAD, NEW, NEW_EMPH, OLD, OLD_EMPH};
 use super::text::{
-    abbreviate, display_width, number, pad, visible, visible_json, visible_lines, visible_str,
+    abbreviate, display_width, h32_value, number, pad, visible, visible_json, visible_lines,
+    visible_str,
 };
 use super::{SubmissionReport, TestReport, Window};
 use crate::contract::{
@@ -193,7 +194,7 @@ pub fn window_diff(w: &Window) -> Vec<Vec<grading::diff::Line>> {
 /// so it is shown as every report shows learner text.
 fn yours_cell(yours: &Option<Value>, pinned: u32, width: usize) -> String {
     let right = |v: &Value| {
-        let shown = visible_json(v);
+        let shown = h32_value(v);
         format!(
             "{}{shown}",
             " ".repeat(width.saturating_sub(display_width(&shown)))
@@ -206,11 +207,22 @@ fn yours_cell(yours: &Option<Value>, pinned: u32, width: usize) -> String {
     }
 }
 
+/// The width of a column of the submission's h32 values: 12, or the
+/// widest of `values`.
+fn yours_width<'a>(values: impl Iterator<Item = &'a Value>) -> usize {
+    values
+        .map(|v| display_width(&h32_value(v)))
+        .fold(12, usize::max)
+}
+
 /// The columns of a score row after the node: h32, the weighted steps
 /// where there are some, the submission's h32 where it gave one.
 struct ScoreColumns {
     weighted: bool,
     yours: bool,
+    /// The width of the submission's h32 column: a value past 32 bits (a
+    /// hash that lost its mask) is wider than the header.
+    yours_width: usize,
     /// Decimals of U, -ln(U) and the score: enough to tell the rows
     /// apart ([`crate::text::decimals`]).
     places: [usize; 3],
@@ -221,6 +233,7 @@ impl ScoreColumns {
         ScoreColumns {
             weighted: rows.clone().any(|r| r.weighted.is_some()),
             yours: rows.clone().any(|r| r.yours.is_some()),
+            yours_width: yours_width(rows.clone().filter_map(|r| r.yours.as_ref())),
             places: weighted_places(rows),
         }
     }
@@ -234,7 +247,7 @@ impl ScoreColumns {
             ));
         }
         if self.yours {
-            s.push_str(&format!("  {:>12}", "your h32"));
+            s.push_str(&format!("  {:>w$}", "your h32", w = self.yours_width));
         }
         s
     }
@@ -252,7 +265,10 @@ impl ScoreColumns {
             ));
         }
         if self.yours {
-            s.push_str(&format!("  {}", yours_cell(&r.yours, r.h32, 12)));
+            s.push_str(&format!(
+                "  {}",
+                yours_cell(&r.yours, r.h32, self.yours_width)
+            ));
         }
         s
     }
@@ -486,17 +502,27 @@ fn render_ring(r: &RingReport, out: &mut dyn Write) -> io::Result<()> {
         return writeln!(out, "  {RING_EMPTY}");
     }
     let yours = r.before.iter().chain(&r.after).any(|p| p.yours.is_some());
+    let width = yours_width(
+        r.before
+            .iter()
+            .chain(&r.after)
+            .filter_map(|p| p.yours.as_ref()),
+    );
     writeln!(
         out,
         "  {DIM}{:>6}  {:>10}{}  point{DIM:#}",
         "index",
         "position",
-        if yours { "      your h32" } else { "" }
+        if yours {
+            format!("  {:>width$}", "your h32")
+        } else {
+            String::new()
+        }
     )?;
     let line = |p: &ShownPoint, note: &str, out: &mut dyn Write| -> io::Result<()> {
         let mut cells = format!("{:>6}  {:>10}", p.index, p.position);
         if yours {
-            cells.push_str(&format!("  {}", yours_cell(&p.yours, p.position, 12)));
+            cells.push_str(&format!("  {}", yours_cell(&p.yours, p.position, width)));
         }
         writeln!(out, "  {cells}  {}{note}", visible_str(&p.hashed))
     };

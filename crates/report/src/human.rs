@@ -5,8 +5,8 @@
 use super::failing::{failures_shown, render_failure};
 use super::style::{BAD, DIM, GOOD, HEAD};
 use super::text::{
-    abbreviate, display_width, earned, first_line, millis, pad, possible, visible, visible_json,
-    visible_str,
+    SAME_VALUE_OTHER_TYPE, abbreviate, display_width, earned, first_line, h32_value, millis, pad,
+    possible, visible, visible_json, visible_str,
 };
 use super::{Report, SubmissionReport};
 use crate::contract::{
@@ -516,10 +516,15 @@ pub(super) fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::R
         Some(m) => {
             writeln!(
                 out,
-                "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}",
+                "{BAD}your h32 differs from the pinned hash{BAD:#}: h32({}) is {}, yours gave {}{}",
                 visible_str(&m.text),
                 m.pinned,
-                visible_json(&m.yours)
+                h32_value(&m.yours),
+                if m.same_value_other_type() {
+                    SAME_VALUE_OTHER_TYPE
+                } else {
+                    ""
+                }
             )?;
             match &check.step {
                 Some(step) => writeln!(

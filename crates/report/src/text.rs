@@ -24,6 +24,23 @@ pub fn visible_json(value: &Value) -> String {
     }
 }
 
+/// A value a submission's h32 returned: an integer as it is; a string,
+/// which a driver sends for anything else (a float, a JavaScript BigInt,
+/// a Python int past 128 bits), as the submission's language writes it,
+/// so without JSON's quotes (`2872998923n`, `1.5e+28`); anything else as
+/// JSON.
+pub fn h32_value(value: &Value) -> String {
+    match value {
+        Value::String(literal) => visible(literal),
+        other => visible_json(other),
+    }
+}
+
+/// Said after a learner's h32 value that is the pinned one in another
+/// type ([`crate::contract::HashMismatch::same_value_other_type`]).
+pub const SAME_VALUE_OTHER_TYPE: &str =
+    ": the right value, but not an integer: h32 must return a plain integer";
+
 /// A quoted string as a JSON string literal that reads back as `s`: what
 /// cannot be seen (see [`visible`]) written as JSON's `\uXXXX` escapes (a
 /// character beyond the BMP as its surrogate pair), `"` and `\` escaped,

@@ -13,7 +13,7 @@ use crate::contract::{
 use crate::failing::{
     RING_EMPTY, points_why, ring_belongs, scores_rule, scores_why, top_why, window_diff,
 };
-use crate::text::{number, visible_json, visible_lines, visible_str};
+use crate::text::{h32_value, number, visible_json, visible_lines, visible_str};
 use serde_json::Value;
 use std::fmt::{Result, Write};
 
@@ -239,11 +239,11 @@ fn score_cells(r: &RankedRow, weighted: bool, yours: bool, places: [usize; 3]) -
 fn yours_cell(yours: &Option<Value>, pinned: u32) -> String {
     match yours {
         Some(v) if v.as_u64() == Some(u64::from(pinned)) => {
-            format!("<td class=\"n\">{}</td>", esc(&visible_json(v)))
+            format!("<td class=\"n\">{}</td>", esc(&h32_value(v)))
         }
         Some(v) => format!(
             "<td class=\"n bad\"><strong>≠ {}</strong></td>",
-            esc(&visible_json(v))
+            esc(&h32_value(v))
         ),
         None => "<td></td>".to_owned(),
     }

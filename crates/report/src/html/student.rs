@@ -5,7 +5,7 @@
 use super::{esc, failing, learner, student_id};
 use crate::contract::{NamedMistake, Scoring, Verdict, Visibility};
 use crate::failing::failures_shown;
-use crate::text::{abbreviate, earned, millis, possible, visible_json, visible_str};
+use crate::text::{abbreviate, earned, h32_value, millis, possible, visible_json, visible_str};
 use crate::{Report, SubmissionReport};
 use std::fmt::{Result, Write};
 
@@ -343,10 +343,15 @@ fn write_wrong_hash(s: &SubmissionReport, page: &mut dyn Write) -> Result {
     {
         writeln!(
             page,
-            "<p><strong class=\"bad\">your h32 differs from the pinned hash</strong>: h32(<code>{}</code>) is {}, yours gave <code>{}</code></p>",
+            "<p><strong class=\"bad\">your h32 differs from the pinned hash</strong>: h32(<code>{}</code>) is {}, yours gave <code>{}</code>{}</p>",
             esc(&visible_str(&m.text)),
             m.pinned,
-            esc(&visible_json(&m.yours))
+            esc(&h32_value(&m.yours)),
+            if m.same_value_other_type() {
+                esc(crate::text::SAME_VALUE_OTHER_TYPE)
+            } else {
+                String::new()
+            }
         )?;
         if let Some(step) = &check.step {
             writeln!(

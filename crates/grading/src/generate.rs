@@ -58,17 +58,17 @@ impl Profile {
 }
 
 /// SplitMix64: small, fast, and the same everywhere.
-struct Rng(u64);
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
@@ -90,19 +90,19 @@ const DEFAULT_COUNT: u64 = 8;
 const WEIGHTS: [f64; 8] = [0.5, 1.0, 1.0, 1.5, 2.0, 3.0, 5.0, 10.0];
 
 /// What operations a challenge offers a generator, by their shapes.
-struct Shapes {
+pub(crate) struct Shapes {
     /// Changes membership: one name in, nothing out (`add`, `remove`);
     /// `add` may take a weight too.
-    add: &'static Signature,
-    remove: &'static Signature,
+    pub(crate) add: &'static Signature,
+    pub(crate) remove: &'static Signature,
     /// Asks which node owns a key (`route`, `lookup`).
-    owner: &'static Signature,
+    pub(crate) owner: &'static Signature,
     /// The other questions (`top`, `points`, `load`).
-    others: Vec<&'static Signature>,
+    pub(crate) others: Vec<&'static Signature>,
 }
 
 impl Shapes {
-    fn of(challenge: &Challenge) -> Result<Shapes, Error> {
+    pub(crate) fn of(challenge: &Challenge) -> Result<Shapes, Error> {
         let find = |effect: Effect| {
             challenge
                 .operations

@@ -15,6 +15,7 @@ pub mod diagnose;
 pub mod diff;
 pub mod error;
 pub mod explain;
+pub mod explore;
 pub mod extra;
 pub mod fsutil;
 pub mod generate;

@@ -193,6 +193,25 @@ pub struct GradeArgs {
     #[arg(long, hide = true)]
     pub events: bool,
 
+    /// Once a submission passes every test shown, run generated cases
+    /// against the reference for DURATION (`--explore=30s`, `=2m`; 10 s
+    /// when given alone) and show the first it answers otherwise, shrunk.
+    /// No verdict or score changes
+    #[arg(
+        long,
+        value_name = "DURATION",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "10s",
+        value_parser = duration
+    )]
+    pub explore: Option<std::time::Duration>,
+
+    /// The seed --explore draws its cases from: the same seed, the same
+    /// cases [default: 1]
+    #[arg(long, value_name = "N", requires = "explore")]
+    pub explore_seed: Option<u64>,
+
     /// Submission files, or folders holding one folder (or file) per student
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
@@ -216,6 +235,8 @@ impl GradeArgs {
             gradebook: None,
             exit_zero: false,
             events: false,
+            explore: None,
+            explore_seed: None,
             paths,
         }
     }
@@ -641,3 +662,27 @@ pub enum ChangesFormat {
 
 #[cfg(test)]
 mod tests;
+
+/// A duration as `--explore` takes it: a number with `ms`, `s` or `m`
+/// (seconds when bare), from 1 ms to an hour.
+fn duration(text: &str) -> Result<std::time::Duration, String> {
+    let bad =
+        || format!("`{text}` is not a duration: write a number with ms, s or m, e.g. 30s or 2m");
+    let (number, unit) = match text.find(|c: char| !c.is_ascii_digit() && c != '.') {
+        Some(at) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let number: f64 = number.parse().map_err(|_| bad())?;
+    let seconds = match unit {
+        "ms" => number / 1000.0,
+        "s" => number,
+        "m" => number * 60.0,
+        _ => return Err(bad()),
+    };
+    if !(0.001..=3600.0).contains(&seconds) {
+        return Err(format!(
+            "`{text}` is outside what --explore takes: from 1ms to 60m"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(seconds))
+}

@@ -366,6 +366,10 @@ fn graded(
         started_at_ms: grading::grade::now_ms(),
         derived: Default::default(),
         observer: Some(&told),
+        explore: args.explore.map(|time| grading::explore::Explore {
+            seed: args.explore_seed.unwrap_or(grading::explore::DEFAULT_SEED),
+            time,
+        }),
     };
     // What the flags lowered is said before anyone is graded by it (and
     // in the report).

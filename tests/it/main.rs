@@ -17,6 +17,7 @@ mod cli;
 mod codio;
 mod course_challenges;
 mod examples;
+mod explore;
 mod fair_time;
 mod formats;
 mod gradescope;

@@ -52,6 +52,12 @@ impl Budget {
     /// is the measured time of the failing case the extras are about.
     pub fn start(limits: ExtraLimits, case_time: Duration) -> Budget {
         let total = (case_time.saturating_mul(BUDGET_FACTOR) + BUDGET_BASE).min(limits.budget_cap);
+        Budget::of(limits, total)
+    }
+
+    /// A budget of exactly `total` (capped by nothing), from now: what a
+    /// learner gives exploring (`--explore 30s`).
+    pub fn of(limits: ExtraLimits, total: Duration) -> Budget {
         Budget {
             limits,
             total: Cell::new(total),

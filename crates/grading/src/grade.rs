@@ -78,6 +78,9 @@ pub struct Grading<'a> {
     pub derived: Derived,
     /// Told of every case as its first run ends.
     pub observer: Option<&'a dyn Observer>,
+    /// Generated cases to explore a submission with once it passes every
+    /// test the reader sees (`--explore`).
+    pub explore: Option<crate::explore::Explore>,
 }
 
 /// Told of each case as its first run ends (not of the extra runs after
@@ -111,6 +114,7 @@ pub struct Pending<'a> {
     h32: Option<explain::HashCheck>,
     property: Option<diagnose::PropertyHint>,
     reproducer: Option<crate::shrink::Reproducer>,
+    explored: Option<crate::explore::Exploration>,
     hello: Option<crate::protocol::Hello>,
     budget: Budget,
     opinion: second_opinion::SecondOpinion,
@@ -259,6 +263,7 @@ impl<'a> Grading<'a> {
             h32,
             property,
             reproducer,
+            explored,
             hello,
             budget: _,
             opinion,
@@ -372,6 +377,7 @@ impl<'a> Grading<'a> {
             second_opinion_cut_short,
             property,
             reproducer,
+            explored,
             api_gap,
             untouched_starter,
         }
@@ -409,6 +415,9 @@ pub struct Graded<'a> {
     pub property: Option<diagnose::PropertyHint>,
     /// A small case that fails the same way.
     pub reproducer: Option<crate::shrink::Reproducer>,
+    /// How exploring went, when it ran: every test the reader sees
+    /// passed, and `--explore` asked for it.
+    pub explored: Option<crate::explore::Exploration>,
     /// The challenge's operations the Router lacks.
     pub api_gap: Option<ApiGap>,
     /// It fails, and its file is the challenge's starter as shipped.

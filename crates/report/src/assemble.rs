@@ -135,6 +135,7 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         second_opinion_cut_short,
         property,
         reproducer,
+        explored,
         api_gap,
         untouched_starter,
     } = graded;
@@ -206,6 +207,7 @@ pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport
         }),
         property: property.as_ref().map(Into::into),
         reproducer: reproducer.as_ref().map(Into::into),
+        explore: explored.as_ref().map(Into::into),
         api_hint: api_gap.map(|gap| api_hint(grading.challenge, gap)),
         groups,
         tests,
@@ -369,6 +371,7 @@ fn ungraded(
         second_opinion_cut_short: None,
         property: None,
         reproducer: None,
+        explore: None,
         api_hint: None,
         groups,
         tests,

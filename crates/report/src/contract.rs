@@ -140,6 +140,11 @@ pub struct SubmissionReport {
     pub property: Option<PropertyHint>,
     /// A small case that fails the same way, with a snippet to run it.
     pub reproducer: Option<Reproducer>,
+    /// Generated cases run against the reference once every test the
+    /// reader sees passed (`--explore`); absent when none ran. It changes
+    /// no verdict and no score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explore: Option<ExploreReport>,
     /// The Router lacks operations of this challenge: which, and the
     /// challenge whose operations it has, if one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1086,6 +1091,49 @@ pub struct Reproducer {
     /// then the smallest found so far. Absent when shrinking finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut_short: Option<String>,
+}
+
+/// How exploring a submission with generated cases went.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExploreReport {
+    /// Generated cases run to the end.
+    pub cases: usize,
+    /// The seed they were drawn from (`--explore-seed`).
+    pub seed: u64,
+    /// The time exploring was given, in milliseconds.
+    pub budget_ms: u64,
+    /// The first generated case the submission answers otherwise than
+    /// the reference, shrunk; `null` when every case agreed.
+    pub counterexample: Option<Counterexample>,
+}
+
+/// A generated case the submission gets wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Counterexample {
+    /// Which of the exploration's cases found it, from 0.
+    pub index: usize,
+    /// The case, `[args, ops]`, shrunk while it still fails.
+    pub case: Value,
+    /// The reference's answers to its operations.
+    pub expected: Vec<Value>,
+    /// The submission's answers: as many, or fewer when its code raised.
+    pub actual: Vec<Value>,
+    /// What the submission's code raised on it, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raised: Option<LearnerError>,
+    /// Code in the submission's language that fails the same way.
+    pub snippet: String,
+}
+
+impl Counterexample {
+    /// The first operation the submission answered otherwise (or not at
+    /// all), with the reference's answer and its own (`None`: none).
+    pub fn first_difference(&self) -> (usize, &Value, Option<&Value>) {
+        let at = (0..self.expected.len())
+            .find(|&i| self.actual.get(i) != Some(&self.expected[i]))
+            .unwrap_or(self.expected.len().saturating_sub(1));
+        (at, &self.expected[at], self.actual.get(at))
+    }
 }
 
 /// Why the expected answer of a divergent operation is what it is, tagged

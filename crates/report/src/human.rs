@@ -10,7 +10,8 @@ use super::text::{
 };
 use super::{Report, SubmissionReport};
 use crate::contract::{
-    HashCheck, MistakeReport, NamedMistake, Nondeterminism, PropertyHint, Scoring, Verdict,
+    ExploreReport, HashCheck, MistakeReport, NamedMistake, Nondeterminism, PropertyHint, Scoring,
+    Verdict,
 };
 use std::io::{self, Write};
 
@@ -367,6 +368,10 @@ fn render_submission(
             writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
         }
     }
+    if let Some(e) = &s.explore {
+        writeln!(out)?;
+        render_explore(e, out)?;
+    }
     // An h32 that agrees is said at the end; one that does not, above.
     if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_none()) {
         writeln!(out)?;
@@ -502,6 +507,48 @@ pub(super) fn render_wrong_hash(s: &SubmissionReport, out: &mut dyn Write) -> io
     }
     if let Some(hint) = &s.hash_hint {
         writeln!(out, "\n{BAD}your hash{BAD:#}: {}", hint.message)?;
+    }
+    Ok(())
+}
+
+/// What exploring found: nothing in so many cases, or the first case
+/// that differs, shrunk, with its first wrong answer and the snippet.
+fn render_explore(e: &ExploreReport, out: &mut dyn Write) -> io::Result<()> {
+    let Some(c) = &e.counterexample else {
+        return writeln!(
+            out,
+            "{GOOD}explored{GOOD:#}: {} (seed {}, {:.1} s); every one answered as the reference does",
+            grading::words::counted(e.cases, "generated case"),
+            e.seed,
+            e.budget_ms as f64 / 1000.0
+        );
+    };
+    writeln!(
+        out,
+        "{BAD}passes the suite; fails this generated case{BAD:#} (case {} of seed {}, shrunk; no verdict or score changes):",
+        c.index + 1,
+        e.seed
+    )?;
+    writeln!(out, "  case: {}", visible_json(&c.case))?;
+    let (at, expected, actual) = c.first_difference();
+    let op = visible_json(&c.case[1][at]);
+    match (&c.raised, actual) {
+        (Some(error), None) => writeln!(
+            out,
+            "  operation {at} {op}: expected {}, yours raised {}: {}",
+            visible_json(expected),
+            error.kind,
+            visible(first_line(&error.message))
+        )?,
+        (_, actual) => writeln!(
+            out,
+            "  operation {at} {op}: expected {}, yours {}",
+            visible_json(expected),
+            actual.map_or_else(|| "gave no answer".to_owned(), visible_json)
+        )?,
+    }
+    for line in c.snippet.lines() {
+        writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
     }
     Ok(())
 }

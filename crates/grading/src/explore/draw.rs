@@ -99,10 +99,75 @@ fn text_among(rng: &mut Rng, texts: &[String]) -> String {
     }
 }
 
+/// Two names that tie, with the constructor's other arguments they tie
+/// under (a ring's k): from the challenge's own finder.
+#[derive(Debug, Clone)]
+pub struct Tied {
+    tie: reference::spec::Tie,
+    rest: Vec<Arg>,
+}
+
+/// Pairs of names that tie, for cases to hold now and then: two of
+/// [`colliding_names`], and one of the challenge's own finder. The
+/// searches take a fraction of a second, once per exploration.
+pub fn ties(challenge: &Challenge) -> Vec<Tied> {
+    let rest: Vec<Arg> = challenge.model.constructor[1..]
+        .iter()
+        .map(|kind| match kind {
+            Kind::Count | Kind::Size => Arg::Count(2),
+            Kind::Weight => Arg::Weight(1.0),
+            _ => Arg::Name("x".into()),
+        })
+        .collect();
+    let mut probe = vec![Arg::Names(Vec::new())];
+    probe.extend(rest.iter().cloned());
+    let tied = |tie| Tied {
+        tie,
+        rest: rest.clone(),
+    };
+    let mut ties: Vec<Tied> = (0..2)
+        .map(|seed| {
+            let nodes = colliding_names(seed);
+            tied(reference::spec::Tie {
+                nodes,
+                keys: Vec::new(),
+            })
+        })
+        .collect();
+    ties.push(tied((challenge.model.ties)("t", 0, &probe)));
+    ties
+}
+
+/// Two names whose FNV-1a states collide, the smaller first: every text
+/// that starts with either name hashes alike, so they tie on every key
+/// of every challenge (a score hashes the name then the key; a ring's
+/// point the name then its index). Of 3 to 9 letters of both cases, so
+/// that a tie rule other than the names' byte order (by length, by
+/// locale, case-blind) meets a pair it orders otherwise. A birthday
+/// search from `seed`: about 80,000 names.
+pub fn colliding_names(seed: u64) -> (String, String) {
+    const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let mut rng = Rng(seed);
+    let mut seen: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
+    loop {
+        let len = 3 + rng.below(7);
+        let name: String = (0..len)
+            .map(|_| char::from(LETTERS[rng.below(LETTERS.len())]))
+            .collect();
+        let state = reference::hash::fnv1a(name.as_bytes());
+        match seen.insert(state, name.clone()) {
+            Some(other) if other < name => return (other, name),
+            Some(other) if other > name => return (name, other),
+            _ => {}
+        }
+    }
+}
+
 /// Draws a case of `challenge` from `seed` alone: `[args, ops]`, or `None`
 /// for a challenge the generator cannot make cases of (one not built from
-/// its nodes first).
-pub fn case(challenge: &Challenge, seed: u64) -> Option<Value> {
+/// its nodes first). A third of the cases hold one of `ties`, the larger
+/// name first, so that insertion order and the rule disagree.
+pub fn case(challenge: &Challenge, seed: u64, ties: &[Tied]) -> Option<Value> {
     let shapes = Shapes::of(challenge).ok()?;
     let constructor = challenge.model.constructor;
     let weighted = match constructor.first() {
@@ -120,22 +185,36 @@ pub fn case(challenge: &Challenge, seed: u64) -> Option<Value> {
         nodes.push(name);
     }
     let weight = |rng: &mut Rng| WEIGHTS[rng.below(WEIGHTS.len())];
+    let tied = match (ties.is_empty(), rng.below(3)) {
+        (false, 0) => Some(&ties[rng.below(ties.len())]),
+        _ => None,
+    };
+    let mut weights: Vec<f64> = nodes.iter().map(|_| weight(&mut rng)).collect();
+    if let Some(Tied { tie, .. }) = tied {
+        // Tied names tie at equal weights.
+        for name in [&tie.nodes.1, &tie.nodes.0] {
+            let at = rng.below(nodes.len() + 1);
+            nodes.insert(at, name.clone());
+            weights.insert(at, 1.0);
+        }
+        weights.iter_mut().for_each(|w| *w = 1.0);
+        texts.extend(tie.keys.iter().cloned());
+        texts.push(tie.nodes.0.clone());
+    }
     let mut args = vec![if weighted {
-        Arg::WeightedNames(
-            nodes
-                .iter()
-                .map(|n| (n.clone(), weight(&mut rng)))
-                .collect(),
-        )
+        Arg::WeightedNames(nodes.iter().cloned().zip(weights).collect())
     } else {
         Arg::Names(nodes.clone())
     }];
     // A ring's points per node from 0 up; any other argument plain.
-    args.extend(constructor[1..].iter().map(|kind| match kind {
-        Kind::Count | Kind::Size => Arg::Count(rng.below(5) as u64),
-        Kind::Weight => Arg::Weight(weight(&mut rng)),
-        _ => Arg::Name(text(&mut rng)),
-    }));
+    match tied {
+        Some(Tied { rest, .. }) => args.extend(rest.iter().cloned()),
+        None => args.extend(constructor[1..].iter().map(|kind| match kind {
+            Kind::Count | Kind::Size => Arg::Count(rng.below(5) as u64),
+            Kind::Weight => Arg::Weight(weight(&mut rng)),
+            _ => Arg::Name(text(&mut rng)),
+        })),
+    }
     let mut sizes = Sizes::new(challenge.model, &args).ok()?;
     let mut model = (challenge.model.build)(&args);
     let mut members: std::collections::BTreeSet<String> = nodes.iter().cloned().collect();
@@ -235,7 +314,7 @@ fn question(
 
 #[cfg(test)]
 mod tests {
-    use super::case;
+    use super::{case, ties};
     use crate::challenge::{Case, Challenge, Operations};
     use serde_json::Value;
 
@@ -256,6 +335,23 @@ mod tests {
         }
     }
 
+    /// Colliding names hash alike whatever follows them, and the pinned
+    /// hash says so on its own.
+    #[test]
+    fn colliding_names_tie_on_every_key() {
+        for seed in 0..3 {
+            let (a, b) = super::colliding_names(seed);
+            assert!(a < b);
+            for key in ["", "k", ":x", "#3"] {
+                assert_eq!(
+                    reference::h32(&format!("{a}{key}")),
+                    reference::h32(&format!("{b}{key}")),
+                    "{a} {b} {key:?}"
+                );
+            }
+        }
+    }
+
     /// A thousand cases of each challenge: every one loads by the
     /// loader's rules, the same seed draws the same bytes, and the texts
     /// where bugs hide are all among them.
@@ -269,11 +365,12 @@ mod tests {
             };
             let mut all = Vec::new();
             let mut names = std::collections::BTreeSet::new();
+            let ties = ties(&challenge);
             for seed in 0..1000 {
                 let drawn =
-                    case(&challenge, seed).expect("every challenge is built from its nodes");
+                    case(&challenge, seed, &ties).expect("every challenge is built from its nodes");
                 assert_eq!(
-                    case(&challenge, seed),
+                    case(&challenge, seed, &ties),
                     Some(drawn.clone()),
                     "{id} seed {seed}"
                 );

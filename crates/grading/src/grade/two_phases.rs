@@ -127,6 +127,31 @@ impl<'a> Grading<'a> {
                 t.in_another_run = Some(Box::new(replay));
             }
         }
+        // Exploring, when every test the reader sees passed: cases of its
+        // own, none hidden, so it belongs to this phase.
+        let explored = match self.explore {
+            Some(explore) if ran.iter().flatten().all(Tested::passed) => {
+                let limit = self
+                    .suite
+                    .groups
+                    .iter()
+                    .map(|g| g.time_limit)
+                    .min()
+                    .unwrap_or(crate::run::STARTUP_LIMIT);
+                unless_busy(
+                    crate::explore::explore(
+                        self.challenge,
+                        &mut runner,
+                        submission,
+                        explore,
+                        limit,
+                        self.extras,
+                    )
+                    .map(Some),
+                )?
+            }
+            _ => None,
+        };
         // What the report shows of the submission's own words comes from
         // this phase's sessions only.
         let hello = runner.hello().cloned();
@@ -143,6 +168,7 @@ impl<'a> Grading<'a> {
             h32,
             property,
             reproducer,
+            explored,
             hello,
             budget,
             visible_cut_short: opinion.cut_short(),

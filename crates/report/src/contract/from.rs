@@ -478,6 +478,30 @@ impl From<&diagnose::PropertyHint> for PropertyHint {
     }
 }
 
+impl From<&grading::explore::Exploration> for ExploreReport {
+    fn from(explored: &grading::explore::Exploration) -> ExploreReport {
+        let grading::explore::Exploration {
+            seed,
+            cases,
+            budget,
+            counterexample,
+        } = explored;
+        ExploreReport {
+            cases: *cases,
+            seed: *seed,
+            budget_ms: budget.as_millis() as u64,
+            counterexample: counterexample.as_ref().map(|c| Counterexample {
+                index: c.index,
+                case: c.case.clone(),
+                expected: c.expected.clone(),
+                actual: c.actual.clone(),
+                raised: c.raised.as_ref().map(Into::into),
+                snippet: c.snippet.clone(),
+            }),
+        }
+    }
+}
+
 impl From<&grading::shrink::Reproducer> for Reproducer {
     fn from(reproducer: &grading::shrink::Reproducer) -> Reproducer {
         let grading::shrink::Reproducer {

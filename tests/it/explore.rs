@@ -1,0 +1,211 @@
+//! Exploring with generated cases (`--explore`): the learner-style
+//! submissions of `tests/fixtures/explore/`, each passing its challenge's
+//! shipped suite and still wrong, get a counterexample within the default
+//! budget, one that really differs when the reference and the submission
+//! run it as a case; a correct submission gets none; no verdict or score
+//! changes.
+
+use crate::support::{grader, json, output, root, tempdir};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    submission: Vec<Entry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    path: String,
+    challenge: String,
+    bug: String,
+    differs_on: String,
+}
+
+fn fixtures() -> std::path::PathBuf {
+    root().join("tests/fixtures/explore")
+}
+
+fn manifest() -> Manifest {
+    let text = std::fs::read_to_string(fixtures().join("expected.toml")).unwrap();
+    toml::from_str(&text).unwrap()
+}
+
+/// The verdict of `file` on one case, `input`, whose expected answers the
+/// reference gives.
+fn verdict_on(challenge: &str, input: &Value, file: &Path) -> String {
+    let dir = tempdir();
+    let group = dir.path().join("tests/edge");
+    std::fs::create_dir_all(&group).unwrap();
+    std::fs::write(group.join("found.json"), input.to_string()).unwrap();
+    let out = output(
+        grader()
+            .args([
+                "grade",
+                "--format",
+                "json",
+                "--challenge",
+                challenge,
+                "--tests",
+            ])
+            .arg(dir.path().join("tests"))
+            .arg(file),
+    );
+    let report: Value = json(&out);
+    report["submissions"][0]["verdict"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn every_suite_passing_wrong_submission_gets_a_counterexample_that_differs() {
+    let manifest = manifest();
+    // Every file is in the manifest, every entry a file.
+    let mut listed: Vec<&str> = manifest
+        .submission
+        .iter()
+        .map(|e| e.path.as_str())
+        .collect();
+    listed.sort_unstable();
+    let mut found = Vec::new();
+    for challenge in std::fs::read_dir(fixtures()).unwrap().flatten() {
+        if challenge.path().is_dir() {
+            for file in std::fs::read_dir(challenge.path()).unwrap().flatten() {
+                found.push(format!(
+                    "{}/{}",
+                    challenge.file_name().to_string_lossy(),
+                    file.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    found.sort_unstable();
+    assert_eq!(listed, found);
+    let mut by_challenge: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+    for entry in &manifest.submission {
+        by_challenge
+            .entry(&entry.challenge)
+            .or_default()
+            .push(entry);
+    }
+    for (challenge, entries) in by_challenge {
+        // At least two languages per challenge.
+        let languages: std::collections::BTreeSet<&str> = entries
+            .iter()
+            .filter_map(|e| e.path.rsplit('.').next())
+            .collect();
+        assert!(languages.len() >= 2, "{challenge}: {languages:?}");
+        // The whole challenge's files in one run, each explored for the
+        // default time.
+        let out = output(
+            grader()
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--explore",
+                    "--challenge",
+                    challenge,
+                ])
+                .args(entries.iter().map(|e| fixtures().join(&e.path))),
+        );
+        let report: Value = json(&out);
+        for (entry, s) in entries
+            .iter()
+            .zip(report["submissions"].as_array().unwrap())
+        {
+            let what = format!("{} ({})", entry.path, entry.bug);
+            // It passes the suite, and exploring changes nothing of that.
+            assert_eq!(s["verdict"], "accepted", "{what}");
+            assert_eq!(s["score"], s["max_score"], "{what}");
+            let explore = &s["explore"];
+            assert_eq!(explore["seed"], 1, "{what}");
+            assert_eq!(explore["budget_ms"], 10_000, "{what}");
+            let counterexample = &explore["counterexample"];
+            assert!(counterexample.is_object(), "{what}: {explore}");
+            assert!(explore["cases"].as_u64().unwrap() >= 1, "{what}");
+            // The reference's answers and the submission's differ...
+            assert_ne!(
+                counterexample["expected"], counterexample["actual"],
+                "{what}"
+            );
+            // ...and so does the case, graded as one.
+            let file = fixtures().join(&entry.path);
+            assert_eq!(
+                verdict_on(challenge, &counterexample["case"], &file),
+                "wrong-answer",
+                "{what}: {counterexample}"
+            );
+            // The manifest's own case is wrong too: the file is what it
+            // says.
+            let own: Value = serde_json::from_str(&entry.differs_on).unwrap();
+            assert_eq!(verdict_on(challenge, &own, &file), "wrong-answer", "{what}");
+        }
+    }
+}
+
+#[test]
+fn a_correct_submission_explored_gets_no_counterexample_within_its_budget() {
+    let mut correct: Vec<(String, std::path::PathBuf)> = vec![
+        (
+            "rendezvous-router".into(),
+            root().join("submissions/python/correct_class.py"),
+        ),
+        (
+            "rendezvous-router".into(),
+            root().join("submissions/javascript/correct.cjs"),
+        ),
+    ];
+    for challenge in ["hrw-top", "vnode-ring", "weighted-hrw"] {
+        for file in ["python/correct.py", "javascript/correct.js"] {
+            correct.push((
+                challenge.into(),
+                root().join("submissions").join(challenge).join(file),
+            ));
+        }
+    }
+    for (challenge, file) in correct {
+        let started = std::time::Instant::now();
+        let out = output(
+            grader()
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--explore=5s",
+                    "--challenge",
+                    &challenge,
+                ])
+                .arg(&file),
+        );
+        let took = started.elapsed();
+        let report: Value = json(&out);
+        let s = &report["submissions"][0];
+        let what = file.display().to_string();
+        assert_eq!(s["verdict"], "accepted", "{what}");
+        let explore = &s["explore"];
+        assert!(explore["counterexample"].is_null(), "{what}: {explore}");
+        assert!(explore["cases"].as_u64().unwrap() > 10, "{what}: {explore}");
+        // The suite's own time, then the five seconds given: not more
+        // than a case's limit past them.
+        assert!(took.as_secs() < 5 + 60, "{what}: {took:?}");
+    }
+}
+
+#[test]
+fn exploring_runs_only_once_every_shown_test_passes() {
+    let out = output(
+        grader()
+            .args(["grade", "--format", "json", "--explore=2s"])
+            .arg(root().join("submissions/python/lowest_score.py")),
+    );
+    let report: Value = json(&out);
+    let s = &report["submissions"][0];
+    assert_eq!(s["verdict"], "wrong-answer");
+    assert!(s.get("explore").is_none(), "{s}");
+}

@@ -62,6 +62,10 @@ pub fn case_seed(seed: u64, index: usize) -> u64 {
 /// run, so that a learner's counterexample does not come and go.
 pub const DEFAULT_SEED: u64 = 1;
 
+/// Draws the first case may take (a drawn case the loader refuses is
+/// drawn again) past the budget.
+const FIRST_DRAWS: usize = 16;
+
 /// The time exploring gets unless told another.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
 
@@ -83,6 +87,9 @@ pub fn explore(
     limit: Duration,
     limits: ExtraLimits,
 ) -> Result<Exploration, Error> {
+    // The pairs that tie first: the grader's own search, not the
+    // submission's time, and made once per challenge in a run.
+    let ties = draw::ties(challenge);
     let budget = Budget::of(limits, time);
     let ops = Operations {
         model: challenge.model,
@@ -94,9 +101,15 @@ pub fn explore(
         budget: time,
         counterexample: None,
     };
-    let ties = draw::ties(challenge);
     let mut index = 0;
-    while let Some(attempt) = budget.attempt(Duration::ZERO, limit) {
+    loop {
+        // The first case runs whatever the machine's load: an exploration
+        // asked for is never empty.
+        let attempt = match budget.attempt(Duration::ZERO, limit) {
+            Some(attempt) => attempt,
+            None if exploration.cases == 0 && index < FIRST_DRAWS => limit,
+            None => break,
+        };
         let Some(input) = draw::case(challenge, case_seed(seed, index), &ties) else {
             break;
         };

@@ -109,8 +109,24 @@ pub struct Tied {
 
 /// Pairs of names that tie, for cases to hold now and then: two of
 /// [`colliding_names`], and one of the challenge's own finder. The
-/// searches take a fraction of a second, once per exploration.
+/// searches take a fraction of a second, once per challenge in a run.
 pub fn ties(challenge: &Challenge) -> Vec<Tied> {
+    type Found = std::collections::HashMap<&'static str, Vec<Tied>>;
+    static FOUND: std::sync::OnceLock<std::sync::Mutex<Found>> = std::sync::OnceLock::new();
+    let found = FOUND.get_or_init(Default::default);
+    let id = challenge.model.id;
+    if let Some(ties) = found.lock().ok().and_then(|f| f.get(id).cloned()) {
+        return ties;
+    }
+    let ties = search_ties(challenge);
+    if let Ok(mut f) = found.lock() {
+        f.insert(id, ties.clone());
+    }
+    ties
+}
+
+/// See [`ties`].
+fn search_ties(challenge: &Challenge) -> Vec<Tied> {
     let rest: Vec<Arg> = challenge.model.constructor[1..]
         .iter()
         .map(|kind| match kind {

@@ -94,67 +94,25 @@ impl Outcome {
     /// past the case's `ops` operations taken as not known: a program may
     /// say anything, and "operation 1000000000000000000" of a case of ten
     /// is nothing a report may repeat.
-    fn within(self, ops: usize) -> Outcome {
-        let known = |at: Option<At>| at.filter(|at| at.op().is_none_or(|i| i < ops));
+    fn within(mut self, ops: usize) -> Outcome {
+        if let Some(at) = self.at_mut() {
+            *at = at.filter(|at| at.op().is_none_or(|i| i < ops));
+        }
+        self
+    }
+
+    /// Where the program said it was, in the outcomes that tell it.
+    fn at_mut(&mut self) -> Option<&mut Option<At>> {
         match self {
-            Outcome::Raised { output, mut error } => {
-                error.op_index = known(error.op_index);
-                Outcome::Raised { output, error }
-            }
-            Outcome::TimedOut {
-                limit,
-                clock,
-                op_index,
-            } => Outcome::TimedOut {
-                limit,
-                clock,
-                op_index: known(op_index),
-            },
-            Outcome::Crashed {
-                status,
-                op_index,
-                starting,
-            } => Outcome::Crashed {
-                status,
-                op_index: known(op_index),
-                starting,
-            },
-            Outcome::MemoryLimit {
-                limit_bytes,
-                peak_bytes,
-                op_index,
-            } => Outcome::MemoryLimit {
-                limit_bytes,
-                peak_bytes,
-                op_index: known(op_index),
-            },
-            Outcome::SharedMemoryLimit {
-                limit_bytes,
-                held_bytes,
-                op_index,
-            } => Outcome::SharedMemoryLimit {
-                limit_bytes,
-                held_bytes,
-                op_index: known(op_index),
-            },
-            Outcome::CpuLimit { seconds, op_index } => Outcome::CpuLimit {
-                seconds,
-                op_index: known(op_index),
-            },
-            Outcome::FileSizeLimit {
-                limit_bytes,
-                op_index,
-            } => Outcome::FileSizeLimit {
-                limit_bytes,
-                op_index: known(op_index),
-            },
-            Outcome::Protocol(Violation::UnaskedProgress { limit, at }) => {
-                Outcome::Protocol(Violation::UnaskedProgress {
-                    limit,
-                    at: known(at),
-                })
-            }
-            other => other,
+            Outcome::Raised { error, .. } => Some(&mut error.op_index),
+            Outcome::TimedOut { op_index, .. }
+            | Outcome::Crashed { op_index, .. }
+            | Outcome::MemoryLimit { op_index, .. }
+            | Outcome::SharedMemoryLimit { op_index, .. }
+            | Outcome::CpuLimit { op_index, .. }
+            | Outcome::FileSizeLimit { op_index, .. } => Some(op_index),
+            Outcome::Protocol(Violation::UnaskedProgress { at, .. }) => Some(at),
+            _ => None,
         }
     }
 }

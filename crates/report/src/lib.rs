@@ -22,6 +22,7 @@ mod html;
 mod human;
 mod junit;
 pub mod names;
+pub mod notation;
 mod prairielearn;
 pub mod progress;
 mod score;

@@ -844,12 +844,12 @@ fn tied(tie: &diagnose::Tie) -> String {
 /// `text` as a JSON string, in the notation of every answer in a report
 /// (what cannot be seen escaped as JSON escapes it).
 fn quoted(text: &str) -> String {
-    crate::text::visible_str(text)
+    crate::notation::visible_str(text)
 }
 
 /// `value` as JSON, in the notation of every answer in a report.
 fn json(value: &Value) -> String {
-    crate::text::visible_json(value)
+    crate::notation::visible_json(value)
 }
 
 /// What makes answers change between processes, in `language`.

@@ -101,7 +101,7 @@ export class Router {
     let bestScore = -1;
     for (const n of this.nodes) {
       const s = Router.score(n, key);
-      if (s > bestScore || (s === bestScore && best !== null && n < best)) {
+      if (s > bestScore || (s === bestScore && best !== null && Buffer.compare(Buffer.from(n), Buffer.from(best)) < 0)) {
         best = n;
         bestScore = s;
       }

@@ -13,7 +13,11 @@ function h32(text) {
   return h >>> 0;
 }
 
-const byEntry = (a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+// Names in byte order, as the rule says: `<` on strings compares UTF-16
+// code units, which puts a name beyond U+FFFF before one from U+E000 to
+// U+FFFF.
+const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const byEntry = (a, b) => a[0] - b[0] || byBytes(a[1], b[1]);
 
 class Router {
   constructor(nodes, k) {
@@ -62,13 +66,8 @@ class Router {
       const owner = this.lookup(`key${i}`);
       if (owner !== null) counts.set(owner, counts.get(owner) + 1);
     }
-    return [...counts].sort(byName);
+    return [...counts].sort((a, b) => byBytes(a[0], b[0]));
   }
-}
-
-// Names in code-unit order, which is byte order for the names tested.
-function byName(a, b) {
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 module.exports = { Router, h32 };

@@ -14,7 +14,9 @@ export function h32(text: string): number {
 
 type Entry = [position: number, node: string];
 
-const byBytes = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+// Byte order, as the rule says: `<` on strings compares UTF-16 code units,
+// which puts a name beyond U+FFFF before one from U+E000 to U+FFFF.
+const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 export class Router {
   private ring: Entry[] = [];

@@ -12,6 +12,10 @@ function h32(text) {
   return h >>> 0;
 }
 
+// Byte order, as the rule says: `<` on strings compares UTF-16 code units,
+// which puts a name beyond U+FFFF before one from U+E000 to U+FFFF.
+const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 class Router {
   constructor(pairs) {
     this.weights = new Map(pairs);
@@ -24,7 +28,7 @@ class Router {
 
   top(key, n) {
     const scored = [...this.weights.keys()].map((node) => [this.score(node, key), node]);
-    scored.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    scored.sort((a, b) => b[0] - a[0] || byBytes(a[1], b[1]));
     return scored.slice(0, n).map(([, node]) => node);
   }
 

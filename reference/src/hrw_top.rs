@@ -22,11 +22,17 @@ pub static SPEC: ModelSpec = ModelSpec {
     ties: |prefix, start, _| {
         let key = format!("{prefix}key");
         Tie {
-            nodes: crate::hash::fnv_collision_after(&format!("{key}|"), prefix, start),
+            nodes: crate::hash::fnv_collision_after(&before_name(&key), prefix, start),
             keys: vec![key],
         }
     },
+    before_name: Some(before_name),
 };
+
+/// The text hashed before a node's name for `key`: `key + "|"`.
+fn before_name(key: &str) -> String {
+    format!("{key}|")
+}
 
 /// The reference ranker over `nodes` (duplicates count once).
 pub fn ranker<'a>(nodes: impl IntoIterator<Item = &'a str>) -> Ranker {

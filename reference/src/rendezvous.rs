@@ -27,6 +27,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         nodes: crate::hash::fnv_collision(prefix, start),
         keys: Vec::new(),
     },
+    before_name: None,
 };
 
 /// The reference router: nodes kept sorted by name, which makes the tie rule

@@ -29,6 +29,11 @@ pub struct ModelSpec {
     /// start, given the constructor's arguments: how generators test the
     /// tie rule.
     pub ties: fn(&str, u64, &[Arg]) -> Tie,
+    /// For a challenge that hashes a key before a node's name: the text
+    /// hashed before the name for `key`. Two names whose FNV-1a states
+    /// collide after it tie on that key alone (and `None`, names that
+    /// collide from the start tie on every key).
+    pub before_name: Option<fn(&str) -> String>,
 }
 
 /// A case replayed by [`ModelSpec::run_checked`].

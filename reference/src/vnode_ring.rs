@@ -63,6 +63,7 @@ pub static SPEC: ModelSpec = ModelSpec {
             keys: vec![key],
         }
     },
+    before_name: None,
 };
 
 /// Entries shown on each side of a key in an explanation.

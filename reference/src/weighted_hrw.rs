@@ -35,6 +35,7 @@ pub static SPEC: ModelSpec = ModelSpec {
         nodes: crate::hash::fnv_collision(prefix, start),
         keys: Vec::new(),
     },
+    before_name: None,
 };
 
 /// The reference ranker over `(name, weight)` pairs.

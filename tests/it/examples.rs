@@ -116,6 +116,9 @@ fn grade_json(path: &Path) -> (Option<i32>, Value, String) {
 /// end are graded under the shipped limits.
 const UNHURRIED: [&str; 2] = ["--time-limit", "120000"];
 
+/// How long each example is explored: a few thousand generated cases.
+const EXPLORE: &str = "--explore=2s";
+
 fn grade_on(challenge: &str, path: &Path, extra: &[&str]) -> (Option<i32>, Value, String) {
     let out = output(
         grader()
@@ -272,6 +275,9 @@ fn check_example(example: &Example) -> Result<(), String> {
         _ => &UNHURRIED,
     };
     let mut extra = limits.to_vec();
+    // Every example is explored too: an accepted one, correct, must get no
+    // counterexample (and exploring must change no verdict).
+    extra.push(EXPLORE);
     if let Some(tests) = &example.tests {
         extra.extend(["--tests", tests.as_str()]);
     }
@@ -298,6 +304,17 @@ fn check_example(example: &Example) -> Result<(), String> {
             "verdict {verdict}, expected {}; stderr: {stderr}",
             example.verdict
         ));
+    }
+    if verdict == "accepted" {
+        let explore = &submission["explore"];
+        if !explore["counterexample"].is_null() {
+            return Err(format!("a correct example explored is wrong: {explore}"));
+        }
+        // However loaded the machine, an exploration runs a case, with
+        // the time given.
+        if explore["cases"].as_u64().unwrap_or(0) == 0 || explore["budget_ms"] != 2_000 {
+            return Err(format!("explored otherwise than asked: {explore}"));
+        }
     }
     let expected_code = if example.verdict == "accepted" { 0 } else { 1 };
     if code != Some(expected_code) {

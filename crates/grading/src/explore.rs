@@ -141,7 +141,7 @@ pub fn explore(
                     challenge,
                     runner,
                     submission,
-                    &input,
+                    (&input, crate::shrink::Texts::Shortened),
                     (run.elapsed, limit),
                     &extras,
                 )?

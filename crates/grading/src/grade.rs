@@ -522,7 +522,7 @@ impl Grading<'_> {
                     self.challenge,
                     runner,
                     submission,
-                    &o.case.input,
+                    (&o.case.input, crate::shrink::Texts::Kept),
                     times,
                     budget,
                 )?

@@ -1,6 +1,6 @@
 //! Shrinking: a much smaller case that still fails, by delta debugging on
 //! the submission itself (fewer operations, then fewer nodes, then shorter
-//! keys), and a snippet in the learner's language that builds the router
+//! keys, then shorter texts), and a snippet in the learner's language that builds the router
 //! and asserts the expected answer, to paste into their own tests.
 
 use crate::challenge::{Case, Challenge, Operations};
@@ -67,6 +67,68 @@ fn asked_key<'a>(challenge: &Challenge, op: &'a Value) -> Option<&'a str> {
         .flatten()
 }
 
+/// The texts of a case, in order of appearance: each node's name in the
+/// constructor (a plain name, or the first of a name and a weight) and
+/// every operand an operation takes as a name.
+fn texts(challenge: &Challenge, nodes: &[Value], ops: &[Value]) -> Vec<String> {
+    let mut texts: Vec<String> = Vec::new();
+    let mut note = |v: &Value| {
+        if let Some(t) = v.as_str().or_else(|| v[0].as_str())
+            && !texts.iter().any(|s| s == t)
+        {
+            texts.push(t.to_owned());
+        }
+    };
+    nodes.iter().for_each(&mut note);
+    for op in ops {
+        for at in name_operands(challenge, op) {
+            note(&op[at]);
+        }
+    }
+    texts
+}
+
+/// Where `op`'s operands that are names are, as indexes into `op`.
+fn name_operands(challenge: &Challenge, op: &Value) -> Vec<usize> {
+    let Some(signature) = op[0].as_str().and_then(|n| challenge.model.signature(n)) else {
+        return Vec::new();
+    };
+    (signature.operands.iter().enumerate())
+        .filter(|(_, kind)| **kind == Kind::Name)
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
+/// `nodes` and `ops` with the text `from`, wherever it is a name or a
+/// key (see [`texts`]), replaced by `to`.
+fn with_text(
+    challenge: &Challenge,
+    nodes: &[Value],
+    ops: &[Value],
+    from: &str,
+    to: &str,
+) -> (Vec<Value>, Vec<Value>) {
+    let swap = |v: &mut Value| {
+        if v.as_str() == Some(from) {
+            *v = Value::from(to);
+        }
+    };
+    let mut nodes = nodes.to_vec();
+    for node in &mut nodes {
+        match node {
+            Value::Array(pair) => pair.first_mut().into_iter().for_each(swap),
+            name => swap(name),
+        }
+    }
+    let mut ops = ops.to_vec();
+    for op in &mut ops {
+        for at in name_operands(challenge, op) {
+            swap(&mut op[at]);
+        }
+    }
+    (nodes, ops)
+}
+
 /// `[args, ops]` with the constructor's list of nodes (argument `at`)
 /// replaced by `nodes`: the shrinker drops nodes; the other arguments (a
 /// ring's k) stay.
@@ -74,6 +136,17 @@ fn case_of(args: &[Value], at: usize, nodes: &[Value], ops: &[Value]) -> Value {
     let mut args = args.to_vec();
     args[at] = Value::from(nodes.to_vec());
     serde_json::json!([args, ops])
+}
+
+/// How far a shrink goes with the case's texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Texts {
+    /// Node names stay as the author wrote them: a suite's case reads
+    /// better with its own names, and only keys get shorter.
+    Kept,
+    /// Every text loses what it can (a generated case's texts are drawn
+    /// to be odd; the shortest that still fails shows what matters).
+    Shortened,
 }
 
 /// Shrinks a case whose output was wrong; `None` when the submission does
@@ -84,7 +157,7 @@ pub fn shrink(
     challenge: &Challenge,
     runner: &mut Runner<'_>,
     submission: &Submission,
-    input: &Value,
+    (input, texts_of_case): (&Value, Texts),
     (case_time, ceiling): (Duration, Duration),
     budget: &Budget,
 ) -> Result<Option<Reproducer>, Error> {
@@ -182,6 +255,52 @@ pub fn shrink(
                 wrong = w;
                 break;
             }
+        }
+    }
+    // Texts: each name and key, everywhere it appears, loses characters
+    // while the case still fails, in halving runs of them (so a long text
+    // whose length matters keeps what it needs, and " k" may become " ").
+    let mut tried: Vec<String> = Vec::new();
+    while let Some(text) = (texts_of_case == Texts::Shortened)
+        .then(|| texts(challenge, &nodes, &ops))
+        .into_iter()
+        .flatten()
+        .into_iter()
+        .find(|t| !t.is_empty() && !tried.contains(t))
+    {
+        if budget.ran_out() {
+            break;
+        }
+        tried.push(text.clone());
+        let mut current = text;
+        let mut chunk = current.chars().count().div_ceil(2);
+        while chunk >= 1 && !budget.ran_out() {
+            let mut start = 0;
+            while start < current.chars().count() && !budget.ran_out() {
+                let shorter: String = current
+                    .chars()
+                    .enumerate()
+                    .filter(|(i, _)| *i < start || *i >= start + chunk)
+                    .map(|(_, c)| c)
+                    .collect();
+                let (n, o) = with_text(challenge, &nodes, &ops, &current, &shorter);
+                // A text that becomes another is another case: fine, when
+                // it still fails and loads.
+                match attempt(&n, &o, runner)? {
+                    Some(w) => {
+                        (nodes, ops) = (n, o);
+                        ops.truncate(w.0 + 1);
+                        wrong = w;
+                        tried.push(shorter.clone());
+                        current = shorter;
+                    }
+                    None => start += chunk,
+                }
+            }
+            if chunk == 1 {
+                break;
+            }
+            chunk = chunk.div_ceil(2);
         }
     }
     let case = case_of(args, at, &nodes, &ops[..=wrong.0]);

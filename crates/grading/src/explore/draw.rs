@@ -20,9 +20,11 @@ const WORDS: [&str; 10] = ["a", "b", "k", "n", "node", "key", "x1", "A", "Node",
 const SEPARATORS: [&str; 6] = [":", "#", "|", "/", "-", " "];
 
 /// Text beyond ASCII: accents, a letter that changes length when upper
-/// cased, other scripts, and characters beyond the BMP (surrogate pairs in
-/// UTF-16, four bytes in UTF-8).
-const WIDE: [&str; 8] = [
+/// cased, other scripts, characters beyond the BMP (surrogate pairs in
+/// UTF-16, four bytes in UTF-8), and characters from U+E000 to U+FFFF,
+/// which sort after those beyond the BMP by bytes and code points but
+/// before them by UTF-16 code units (JavaScript's `<` on strings).
+const WIDE: [&str; 11] = [
     "é",
     "Straße",
     "сервер",
@@ -31,6 +33,9 @@ const WIDE: [&str; 8] = [
     "𝔘𝔫𝔦",
     "🖥\u{fe0f}",
     "a\u{301}",
+    "ｎｏｄｅ",
+    "\u{fb01}le",
+    "\u{fffd}",
 ];
 
 /// Weights from tiny to large, whole and not.
@@ -108,8 +113,9 @@ pub struct Tied {
 }
 
 /// Pairs of names that tie, for cases to hold now and then: two of
-/// [`colliding_names`], and one of the challenge's own finder. The
-/// searches take a fraction of a second, once per challenge in a run.
+/// [`colliding_names`], one [`ordered_apart`], and one of the challenge's
+/// own finder. The searches take a fraction of a second, once per
+/// challenge in a run.
 pub fn ties(challenge: &Challenge) -> Vec<Tied> {
     type Found = std::collections::HashMap<&'static str, Vec<Tied>>;
     static FOUND: std::sync::OnceLock<std::sync::Mutex<Found>> = std::sync::OnceLock::new();
@@ -141,13 +147,21 @@ fn search_ties(challenge: &Challenge) -> Vec<Tied> {
         tie,
         rest: rest.clone(),
     };
-    let mut ties: Vec<Tied> = (0..2)
-        .map(|seed| {
-            let nodes = colliding_names(seed);
-            tied(reference::spec::Tie {
-                nodes,
-                keys: Vec::new(),
-            })
+    // Where the key is hashed first, names tie on one key: the pairs are
+    // searched for after it, and the key goes into the case.
+    let keys = |key: &str| match challenge.model.before_name {
+        Some(before_name) => (before_name(key), vec![key.to_owned()]),
+        None => (String::new(), Vec::new()),
+    };
+    let mut ties: Vec<Tied> = [(0, "k", false), (1, "user:1", false), (0, "k", true)]
+        .into_iter()
+        .map(|(seed, key, apart)| {
+            let (context, keys) = keys(key);
+            let nodes = match apart {
+                false => colliding_names_after(&context, seed),
+                true => ordered_apart_after(&context, seed),
+            };
+            tied(reference::spec::Tie { nodes, keys })
         })
         .collect();
     ties.push(tied((challenge.model.ties)("t", 0, &probe)));
@@ -162,18 +176,55 @@ fn search_ties(challenge: &Challenge) -> Vec<Tied> {
 /// locale, case-blind) meets a pair it orders otherwise. A birthday
 /// search from `seed`: about 80,000 names.
 pub fn colliding_names(seed: u64) -> (String, String) {
+    colliding_names_after("", seed)
+}
+
+/// Like [`colliding_names`], for names hashed after `context`: they tie
+/// on the one key that `context` is made from.
+fn colliding_names_after(context: &str, seed: u64) -> (String, String) {
+    collide(context, seed, &[""])
+}
+
+/// Two colliding names (see [`colliding_names`]) that UTF-16 code units
+/// order otherwise than bytes: one starts with a character from U+E000
+/// to U+FFFF, the other with one beyond the BMP. JavaScript's `<` on
+/// strings puts the second first; the rule's byte order, the first.
+pub fn ordered_apart(seed: u64) -> (String, String) {
+    ordered_apart_after("", seed)
+}
+
+/// [`ordered_apart`] after `context` (see [`colliding_names_after`]).
+fn ordered_apart_after(context: &str, seed: u64) -> (String, String) {
+    collide(context, seed, &["\u{ff4e}", "\u{1f600}"])
+}
+
+/// A birthday search from `seed` for two names whose FNV-1a states
+/// collide after `context`: each one of `starts` followed by 3 to 9
+/// letters, the two with different starts when there are several.
+fn collide(context: &str, seed: u64, starts: &[&str]) -> (String, String) {
+    let after = reference::hash::fnv1a(context.as_bytes());
     const LETTERS: &[u8; 52] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     let mut rng = Rng(seed);
-    let mut seen: std::collections::HashMap<u32, String> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<u32, (usize, String)> =
+        std::collections::HashMap::new();
     loop {
+        let start = rng.below(starts.len());
         let len = 3 + rng.below(7);
-        let name: String = (0..len)
-            .map(|_| char::from(LETTERS[rng.below(LETTERS.len())]))
+        let name: String = std::iter::once(starts[start])
+            .chain((0..len).map(|_| {
+                let at = rng.below(LETTERS.len());
+                std::str::from_utf8(&LETTERS[at..=at]).unwrap_or("a")
+            }))
             .collect();
-        let state = reference::hash::fnv1a(name.as_bytes());
-        match seen.insert(state, name.clone()) {
-            Some(other) if other < name => return (other, name),
-            Some(other) if other > name => return (name, other),
+        let state = reference::hash::fnv1a_extend(after, name.as_bytes());
+        match seen.insert(state, (start, name.clone())) {
+            Some((other_start, other)) if starts.len() == 1 || other_start != start => {
+                match other.cmp(&name) {
+                    std::cmp::Ordering::Less => return (other, name),
+                    std::cmp::Ordering::Greater => return (name, other),
+                    std::cmp::Ordering::Equal => {}
+                }
+            }
             _ => {}
         }
     }
@@ -352,18 +403,61 @@ mod tests {
     }
 
     /// Colliding names hash alike whatever follows them, and the pinned
-    /// hash says so on its own.
+    /// hash says so on its own; the pair ordered apart is ordered apart.
     #[test]
     fn colliding_names_tie_on_every_key() {
-        for seed in 0..3 {
-            let (a, b) = super::colliding_names(seed);
-            assert!(a < b);
+        let units = |t: &str| t.encode_utf16().collect::<Vec<u16>>();
+        let apart = (0..2).map(super::ordered_apart);
+        for (a, b) in (0..3).map(super::colliding_names).chain(apart.clone()) {
+            assert!(a.as_bytes() < b.as_bytes());
             for key in ["", "k", ":x", "#3"] {
                 assert_eq!(
                     reference::h32(&format!("{a}{key}")),
                     reference::h32(&format!("{b}{key}")),
                     "{a} {b} {key:?}"
                 );
+            }
+        }
+        for (a, b) in apart {
+            assert!(units(&a) > units(&b), "{a} {b}");
+        }
+    }
+
+    /// Each challenge's crafted pairs tie by its own reference: a route of
+    /// their key (of any key, when they tie on every key) is decided by
+    /// the tie rule. A ring ties on points, not keys, and is left out.
+    #[test]
+    fn crafted_pairs_tie_by_the_reference() {
+        use reference::{Arg, Op};
+        for id in ["rendezvous-router", "hrw-top", "weighted-hrw"] {
+            let challenge = challenge(id);
+            let route = challenge
+                .model
+                .operations
+                .iter()
+                .find(|s| s.name == "route")
+                .unwrap();
+            for tied in ties(&challenge).iter().take(3) {
+                let (a, b) = &tied.tie.nodes;
+                let mut args = vec![match id {
+                    "weighted-hrw" => Arg::WeightedNames(vec![(b.clone(), 1.0), (a.clone(), 1.0)]),
+                    _ => Arg::Names(vec![b.clone(), a.clone()]),
+                }];
+                args.extend(tied.rest.iter().cloned());
+                let keys = match tied.tie.keys.as_slice() {
+                    [] => vec!["k".to_owned(), "".to_owned(), "user:42".to_owned()],
+                    keys => keys.to_vec(),
+                };
+                for key in keys {
+                    let op = Op {
+                        signature: route,
+                        operands: vec![Arg::Name(key.clone())],
+                    };
+                    assert!(
+                        challenge.model.tie_decides(&args, &[op]),
+                        "{id}: {a} {b} on {key:?}"
+                    );
+                }
             }
         }
     }
@@ -423,6 +517,12 @@ mod tests {
                 t.chars().any(|c| u32::from(c) > 0xFFFF)
             });
             any("text beyond ASCII", &|t| !t.is_ascii());
+            // Two texts UTF-16 code units order otherwise than bytes.
+            let units = |t: &str| t.encode_utf16().collect::<Vec<u16>>();
+            any("two texts ordered otherwise by UTF-16 code units", &|t| {
+                all.iter()
+                    .any(|u| (t < u.as_str()) != (units(t) < units(u)))
+            });
             // Texts that differ only in case, or in spaces, in one case.
             any("two texts a case or spaces apart", &|t| {
                 all.iter().any(|u| {

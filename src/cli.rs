@@ -413,6 +413,7 @@ impl GradingArgs {
 
 /// Arguments of `grader audit`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("graded").args(["limits", "submissions"])))]
 pub struct AuditArgs {
     #[command(flatten)]
     pub suites: SuitesArgs,
@@ -424,7 +425,7 @@ pub struct AuditArgs {
     /// Instead of the mistakes: grade these correct submissions, measure
     /// the CPU time of every case, and propose each group's time limit as
     /// twice the slowest correct case, in whole seconds, at least 1 s
-    #[arg(long, value_name = "SUBMISSION", num_args = 1.., conflicts_with = "all")]
+    #[arg(long, value_name = "SUBMISSION", num_args = 1.., conflicts_with_all = ["all", "submissions"])]
     pub limits: Vec<PathBuf>,
 
     /// With --limits: write the proposed limits to the challenge's
@@ -432,9 +433,37 @@ pub struct AuditArgs {
     #[arg(long, requires = "limits")]
     pub write: bool,
 
-    /// With --limits: where compiled and transpiled submissions are cached
-    /// [default: as for `grade`]
-    #[arg(long, value_name = "DIR", requires = "limits")]
+    /// Instead of the mistakes: grade these submissions (files, or folders
+    /// holding one per student), explore each that passes every test with
+    /// generated cases, and propose the cases that tell a wrong one from
+    /// the reference, shrunk, for `grader add`
+    #[arg(long, value_name = "PATH", num_args = 1.., conflicts_with = "all")]
+    pub submissions: Vec<PathBuf>,
+
+    /// With --submissions: how long to explore each (`--explore=30s`,
+    /// `=2m`)
+    #[arg(
+        long,
+        value_name = "DURATION",
+        require_equals = true,
+        default_value = "10s",
+        value_parser = duration,
+        requires = "submissions"
+    )]
+    pub explore: std::time::Duration,
+
+    /// With --submissions: the seed the cases are drawn from [default: 1]
+    #[arg(long, value_name = "N", requires = "submissions")]
+    pub explore_seed: Option<u64>,
+
+    /// With --submissions: write each proposed case to DIR as NAME.json,
+    /// ready for `grader add --group GROUP NAME DIR/NAME.json`
+    #[arg(long, value_name = "DIR", requires = "submissions")]
+    pub write_cases: Option<PathBuf>,
+
+    /// With --limits or --submissions: where compiled and transpiled
+    /// submissions are cached [default: as for `grade`]
+    #[arg(long, value_name = "DIR", requires = "graded")]
     pub cache_dir: Option<PathBuf>,
 }
 

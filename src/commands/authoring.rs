@@ -16,6 +16,9 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
     if !args.limits.is_empty() {
         return audit_limits(cli, args, out);
     }
+    if !args.submissions.is_empty() {
+        return audit_submissions(cli, args, out);
+    }
     let suites = every_suite(suites(cli, &args.suites, None, true)?)?;
     let audits: Vec<(&str, usize, Vec<grading::diagnose::AuditRow>)> = suites
         .iter()
@@ -185,6 +188,92 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
     // A submission given as correct that is not is the author's to look
     // at, and so is a suite no correct submission passed.
     Ok(match left_out.is_empty() && !timings.is_empty() {
+        true => Status::Passed,
+        false => Status::Failed,
+    })
+}
+
+/// `grader audit --submissions`: the submissions graded with every test
+/// shown, each that passes them all explored, and the counterexamples
+/// found proposed as cases (written with `--write-cases`). Exit 1 when a
+/// case is proposed: the suite lets a wrong submission through.
+fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
+    let (challenge, _, _) = authoring(cli, &args.suites.suite, None)?;
+    let seed = args.explore_seed.unwrap_or(grading::explore::DEFAULT_SEED);
+    // Checked before anything is graded: a folder that cannot take the
+    // cases stops the command while nothing is spent.
+    if let Some(dir) = &args.write_cases {
+        std::fs::create_dir_all(dir).map_err(Error::io(format!(
+            "cannot make {} for the proposed cases",
+            dir.display()
+        )))?;
+        grading::fsutil::check_writable(&dir.join("case.json"), "a case into --write-cases, as")?;
+    }
+    let grade = GradeArgs {
+        // The author sees every test, hidden ones too: exploring starts
+        // once the whole suite passes.
+        audience: Some(report::Audience::Instructor),
+        exit_zero: true,
+        explore: Some(args.explore),
+        explore_seed: Some(seed),
+        ..GradeArgs::of(
+            GradingArgs {
+                tests: args.suites.suite.tests.clone(),
+                ..GradingArgs::of(args.suites.suite.challenge.clone(), args.cache_dir.clone())
+            },
+            args.submissions.clone(),
+        )
+    };
+    let graded = super::graded(
+        super::Challenges::Find(cli.challenges.as_deref()),
+        &grade,
+        &[],
+        None,
+        None,
+    )?;
+    let mut proposals = report::authoring::explored::proposals(&graded.submissions);
+    if let Some(dir) = &args.write_cases {
+        // A case already there is the author's: never replaced, and then
+        // none is written.
+        let file = |p: &report::authoring::explored::Proposal| dir.join(format!("{}.json", p.name));
+        if let Some(there) = proposals.iter().map(file).find(|f| f.exists()) {
+            return Err(Error::Usage(format!(
+                "{} exists already; no case was written: move it, or write the cases to an empty folder",
+                there.display()
+            )));
+        }
+        for p in &mut proposals {
+            let file = file(p);
+            let text = format!("{}\n", p.case);
+            grading::fsutil::write_atomically_with_mode(&file, text.as_bytes(), 0o644)?;
+            p.written = Some(file);
+        }
+    }
+    let view = report::authoring::explored::Explored {
+        challenge: &challenge.id,
+        time: args.explore,
+        seed,
+        submissions: &graded.submissions,
+        proposals: &proposals,
+        write_to: args
+            .write_cases
+            .as_deref()
+            .filter(|_| !proposals.is_empty()),
+        add: &match &args.suites.suite.tests {
+            Some(tests) => format!(
+                "grader add --challenge {} --tests {}",
+                challenge.id,
+                tests.display()
+            ),
+            None => format!("grader add --challenge {}", challenge.id),
+        },
+    };
+    match args.format {
+        AuditFormat::Json => report::authoring::explored::render_explored_json(&view, out),
+        AuditFormat::Human => report::authoring::explored::render_explored(&view, out),
+    }
+    .map_err(Error::io("cannot write output"))?;
+    Ok(match proposals.is_empty() {
         true => Status::Passed,
         false => Status::Failed,
     })

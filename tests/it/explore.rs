@@ -205,3 +205,124 @@ fn a_counterexample_texts_lose_every_character_they_can() {
         assert!((33..=36).contains(&key.len()), "{case}");
     }
 }
+
+/// `audit --submissions` with `dir` as `--write-cases` and `suite` as the
+/// tests: its exit code and JSON.
+fn audit_submissions(suite: &Path, dir: &Path, files: &[std::path::PathBuf]) -> (i32, Value) {
+    let out = output(
+        grader()
+            .args(["audit", "--format", "json", "--tests"])
+            .arg(suite)
+            .arg("--write-cases")
+            .arg(dir)
+            .arg("--submissions")
+            .args(files),
+    );
+    (out.status.code().unwrap(), json(&out))
+}
+
+#[test]
+fn audit_proposes_the_case_a_wrong_submission_fails_and_the_suite_then_catches_it() {
+    let scratch = tempdir();
+    let suite = scratch.path().join("tests");
+    crate::support::copy_tree(
+        &root().join("challenges/rendezvous-router/tests"),
+        &suite,
+        |_| true,
+    );
+    let cases = scratch.path().join("proposed");
+    let wrong = fixtures().join("rendezvous-router/strip_key.py");
+    let correct = root().join("submissions/python/correct_class.py");
+    let (code, audit) = audit_submissions(&suite, &cases, &[wrong.clone(), correct.clone()]);
+    // A case is proposed: the suite lets a wrong submission through.
+    assert_eq!(code, 1, "{audit}");
+    let proposed = audit["proposed"].as_array().unwrap();
+    assert_eq!(proposed.len(), 1, "{audit}");
+    assert_eq!(proposed[0]["students"], serde_json::json!(["strip_key.py"]));
+    let by_name = |name: &str| {
+        audit["submissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert!(by_name("correct_class.py")["explore"]["counterexample"].is_null());
+    // The file written is the case, as `grader add` takes it.
+    let name = proposed[0]["name"].as_str().unwrap();
+    let file = cases.join(format!("{name}.json"));
+    assert_eq!(proposed[0]["file"], file.display().to_string());
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written, proposed[0]["case"]);
+    // An audit into a folder that holds a case of that name replaces
+    // nothing, and says so.
+    let theirs = scratch.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    let file_there = theirs.join(format!("{name}.json"));
+    std::fs::write(&file_there, b"[the author's own]").unwrap();
+    let again = output(
+        grader()
+            .args(["audit", "--tests"])
+            .arg(&suite)
+            .arg("--write-cases")
+            .arg(&theirs)
+            .args(["--explore=2s", "--submissions"])
+            .arg(&wrong),
+    );
+    let message = crate::support::text(&again.stderr);
+    assert_eq!(again.status.code(), Some(2), "{message}");
+    assert!(message.contains("exists already"), "{message}");
+    assert_eq!(std::fs::read(&file_there).unwrap(), b"[the author's own]");
+    assert_eq!(std::fs::read_dir(&theirs).unwrap().count(), 1);
+    let add = output(
+        grader()
+            .args(["add", "--tests"])
+            .arg(&suite)
+            .args(["--group", "edge", name])
+            .arg(&file),
+    );
+    assert!(add.status.success(), "{add:?}");
+    // Added, it fails the wrong submission and passes the correct one.
+    let graded = output(
+        grader()
+            .args(["grade", "--format", "json", "--tests"])
+            .arg(&suite)
+            .args([&wrong, &correct]),
+    );
+    let report: Value = json(&graded);
+    let verdicts = crate::support::verdicts(&report);
+    assert_eq!(
+        verdicts,
+        vec![
+            ("strip_key.py".to_owned(), "wrong-answer".to_owned()),
+            ("correct_class.py".to_owned(), "accepted".to_owned()),
+        ],
+        "{report}"
+    );
+}
+
+#[test]
+fn audit_proposes_nothing_for_correct_submissions() {
+    let scratch = tempdir();
+    let cases = scratch.path().join("proposed");
+    let out = output(
+        grader()
+            .args(["audit", "--format", "json", "--challenge", "hrw-top"])
+            .arg("--write-cases")
+            .arg(&cases)
+            .args(["--explore=3s", "--submissions"])
+            .arg(root().join("submissions/hrw-top/python/correct.py"))
+            .arg(root().join("submissions/hrw-top/javascript/correct.js")),
+    );
+    let audit: Value = json(&out);
+    assert_eq!(out.status.code(), Some(0), "{audit}");
+    assert_eq!(audit["proposed"], serde_json::json!([]));
+    for s in audit["submissions"].as_array().unwrap() {
+        assert_eq!(s["verdict"], "accepted", "{s}");
+        assert!(s["explore"]["cases"].as_u64().unwrap() >= 1, "{s}");
+        assert!(s["explore"]["counterexample"].is_null(), "{s}");
+    }
+    // Nothing to write, nothing written.
+    assert_eq!(std::fs::read_dir(&cases).unwrap().count(), 0);
+}

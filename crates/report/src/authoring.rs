@@ -1,5 +1,8 @@
-//! What the authoring commands print: `list`, `audit`, `bless` and
-//! `validate`. The commands compute; these functions only write.
+//! What the authoring commands print: `list`, `audit` (and
+//! [`explored`], for `audit --submissions`), `bless` and `validate`. The
+//! commands compute; these functions only write.
+
+pub mod explored;
 
 use crate::contract::Verdict;
 use grading::author::limits::GroupLimit;

@@ -252,6 +252,23 @@ pub struct WatchArgs {
     #[arg(long, value_enum, default_value_t = report::Audience::Learner)]
     pub audience: report::Audience,
 
+    /// Once every test shown passes, run generated cases against the
+    /// reference for DURATION (`--explore=10s`) and show the first one
+    /// answered otherwise, shrunk; no verdict or score changes
+    #[arg(
+        long,
+        value_name = "DURATION",
+        require_equals = true,
+        default_value = "3s",
+        value_parser = duration,
+        conflicts_with = "no_explore"
+    )]
+    pub explore: std::time::Duration,
+
+    /// Do not explore once every test passes
+    #[arg(long)]
+    pub no_explore: bool,
+
     /// The submission file to grade on every save
     #[arg(value_name = "FILE")]
     pub file: PathBuf,

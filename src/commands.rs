@@ -479,6 +479,12 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
     );
     grade.push(audience.into());
     grade.extend(grading.to_args());
+    // Exploring runs only once every test shown passes: what a learner
+    // who sees "accepted" most needs to hear next.
+    let explore = (!args.no_explore).then_some(args.explore);
+    if let Some(time) = explore {
+        grade.push(format!("--explore={}ms", time.as_millis()).into());
+    }
     grade.push("--".into());
     let file = absolute_path(&args.file)?;
     grade.push(file.clone().into());
@@ -511,6 +517,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
         shown: args.file.display().to_string(),
         again,
         challenge: setup.challenge.id.clone(),
+        explore,
         program,
         args: grade,
     })?;

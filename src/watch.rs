@@ -41,6 +41,8 @@ pub struct Watch {
     /// report, as words, for the screen to give.
     pub again: Vec<String>,
     pub challenge: String,
+    /// How long a grading explores once every test passes, if it does.
+    pub explore: Option<Duration>,
     /// The grader, and the arguments of `grade` that grade the file once
     /// (ending with the file) and write a JSON report.
     pub program: PathBuf,
@@ -223,6 +225,7 @@ fn draw(
             file: &watch.shown,
             again: &watch.again,
             challenge: &watch.challenge,
+            explore: watch.explore,
             keys: screen.keys(),
             state,
             notes: if matches!(shown, Shown::Graded { .. }) {

@@ -200,6 +200,7 @@ fn screen(state: WatchState<'_>) -> String {
                 "router.py".to_owned(),
             ],
             challenge: "rendezvous-router",
+            explore: None,
             keys: true,
             state,
             notes: &[],
@@ -322,6 +323,7 @@ fn watch_screens() {
                 "my router.py".to_owned(),
             ],
             challenge: "hrw-top",
+            explore: None,
             keys: false,
             state: WatchState::Missing,
             notes: &["warning: the sandbox is incomplete on this machine".to_owned()],
@@ -333,6 +335,94 @@ fn watch_screens() {
     text.push_str(&plain(&String::from_utf8(out).unwrap()));
     settings("grader watch's screen while grading, not graded, missing, and without keys")
         .bind(|| insta::assert_snapshot!("watch__states", text));
+}
+
+/// `grader watch` explores once every test passes: while it does, the
+/// screen says so; when it finds a case, the screen shows it under the
+/// verdict, which stays accepted.
+#[test]
+fn watch_screens_of_exploring() {
+    let (_, report) = fixtures().into_iter().find(|(n, _)| n == "batch").unwrap();
+    let mut submission = report
+        .submissions
+        .iter()
+        .find(|s| s.verdict == report::contract::Verdict::Accepted)
+        .expect("the fixture has an accepted submission")
+        .clone();
+    let of = submission.total as u64;
+    let render = |state: WatchState<'_>| {
+        let mut out = Vec::new();
+        render_watch(
+            &WatchScreen {
+                file: "router.py",
+                again: &[
+                    "grader".to_owned(),
+                    "grade".to_owned(),
+                    "router.py".to_owned(),
+                ],
+                challenge: "rendezvous-router",
+                explore: Some(std::time::Duration::from_secs(3)),
+                keys: true,
+                state,
+                notes: &[],
+                size: None,
+            },
+            &mut out,
+        )
+        .unwrap();
+        plain(&String::from_utf8(out).unwrap())
+    };
+    let mut text = render(WatchState::Grading {
+        saved_at: "10:21:09",
+        previous: None,
+        ran: Some((of, of)),
+        failed: None,
+    });
+    assert!(
+        text.contains("exploring with generated cases for 3.0 s"),
+        "{text}"
+    );
+    text.push_str("=====\n");
+    submission.explore = Some(
+        serde_json::from_value(serde_json::json!({
+            "cases": 4,
+            "seed": 1,
+            "budget_ms": 3000,
+            "counterexample": {
+                "index": 3,
+                "case": [[["no", "kC"]], [["route", " "]]],
+                "expected": ["kC"],
+                "actual": ["no"],
+                "snippet": "from router import Router\n\nrouter = Router([\"no\", \"kC\"])\nassert router.route(\" \") == \"kC\"\n"
+            }
+        }))
+        .unwrap(),
+    );
+    let shown = render(WatchState::Graded {
+        at: "10:21:13",
+        submission: &submission,
+    });
+    assert!(shown.contains("accepted: every test passes"), "{shown}");
+    assert!(
+        shown.contains("passes the suite; fails this generated case"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(r#"operation 0 ["route"," "]: expected "kC", yours "no""#),
+        "{shown}"
+    );
+    text.push_str(&shown);
+    text.push_str("=====\n");
+    if let Some(e) = submission.explore.as_mut() {
+        e.counterexample = None;
+        e.cases = 7791;
+    }
+    text.push_str(&render(WatchState::Graded {
+        at: "10:21:13",
+        submission: &submission,
+    }));
+    settings("grader watch's screen while exploring, with a counterexample, and with none")
+        .bind(|| insta::assert_snapshot!("watch__exploring", text));
 }
 
 #[test]

@@ -951,3 +951,37 @@ fn install_hints_name_the_wheel_not_a_package_on_an_index() {
         assert!(text.contains(".whl"), "{what}:\n{text}");
     }
 }
+
+#[test]
+fn watch_explores_once_every_test_passes_and_shows_the_case_found() {
+    // A router that strips its key passes the suite; exploring, which
+    // watch does by default once every test passes, finds a key it
+    // strips. The verdict stays accepted.
+    let _gate = shared();
+    let dir = tempdir();
+    let file = dir.path().join("router.py");
+    std::fs::copy(
+        root().join("tests/fixtures/explore/rendezvous-router/strip_key.py"),
+        &file,
+    )
+    .unwrap();
+    let tmux = Tmux::new("explores");
+    tmux.start(&format!(
+        "{} --challenges '{}' watch --cache-dir '{}' '{}' </dev/null",
+        env!("CARGO_BIN_EXE_grader"),
+        root().join("challenges").display(),
+        dir.path().join("cache").display(),
+        file.display()
+    ));
+    let screen = tmux.wait_for(
+        "a generated case found",
+        |s| s.contains("fails this generated case"),
+        &mut || {},
+    );
+    assert!(screen.contains("accepted: every test passes"), "{screen}");
+    assert!(
+        screen.contains("passes the suite; fails this generated case"),
+        "{screen}"
+    );
+    assert!(screen.contains("router = Router("), "{screen}");
+}

@@ -513,7 +513,7 @@ pub(super) fn render_wrong_hash(s: &SubmissionReport, out: &mut dyn Write) -> io
 
 /// What exploring found: nothing in so many cases, or the first case
 /// that differs, shrunk, with its first wrong answer and the snippet.
-fn render_explore(e: &ExploreReport, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn render_explore(e: &ExploreReport, out: &mut dyn Write) -> io::Result<()> {
     let Some(c) = &e.counterexample else {
         return writeln!(
             out,

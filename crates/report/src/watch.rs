@@ -21,6 +21,8 @@ pub struct WatchScreen<'a> {
     /// learner runs the grader: `grader`, or a wrapper's `npx grader`).
     pub again: &'a [String],
     pub challenge: &'a str,
+    /// How long a grading explores once every test passes, if it does.
+    pub explore: Option<std::time::Duration>,
     /// Whether keys are read (standard input is a terminal): the footer
     /// offers them only then.
     pub keys: bool,
@@ -159,7 +161,15 @@ fn sections(screen: &WatchScreen<'_>) -> io::Result<Sections> {
             ran,
             failed,
         } => {
-            let count = ran.map_or(String::new(), |(ran, of)| format!(" {ran}/{of} tests run"));
+            let count = match (ran, screen.explore) {
+                // Every test ran and none failed: the wait left is the
+                // exploring's.
+                (Some((ran, of)), Some(time)) if ran == of && failed.is_none() => format!(
+                    " {ran}/{of} tests run, every one passes; exploring with generated cases for {:.1} s",
+                    time.as_secs_f64()
+                ),
+                (ran, _) => ran.map_or(String::new(), |(ran, of)| format!(" {ran}/{of} tests run")),
+            };
             writeln!(
                 head,
                 "{HEAD}grading{HEAD:#} the version saved at {saved_at}...{count}"
@@ -259,7 +269,17 @@ fn graded(
         .find(|t| t.visibility == Visibility::Visible)
         .or(failing.first());
     match first {
-        None => writeln!(head, "{GOOD}{}{GOOD:#}: every test passes", s.verdict)?,
+        None => {
+            writeln!(head, "{GOOD}{}{GOOD:#}: every test passes", s.verdict)?;
+            // What exploring found: the next thing to fix, though no
+            // verdict or score changes.
+            if let Some(e) = &s.explore {
+                let mut found = Vec::new();
+                writeln!(found)?;
+                super::human::render_explore(e, &mut found)?;
+                parts.push(found);
+            }
+        }
         Some(t) => {
             // A module that does not load fails every test alike.
             let alike = failing

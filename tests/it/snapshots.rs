@@ -699,6 +699,7 @@ fn no_snapshot_is_left_over() {
     let mut expected: Vec<String> = COMMAND_SNAPSHOTS.iter().map(|s| s.to_string()).collect();
     expected.push("rendezvous-scores__human-styled".into());
     expected.push("watch__states".into());
+    expected.push("watch__exploring".into());
     for (name, _) in fixtures() {
         expected.extend(FORMATS.iter().map(|(_, f)| format!("{name}__{f}")));
         expected.push(format!("{name}__human-folded"));

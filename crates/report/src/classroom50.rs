@@ -208,9 +208,10 @@ fn exact_floor(rows: &[Row]) -> u64 {
 /// 125,000 characters).
 const BODY_REPORT_LIMIT: usize = 100_000;
 
-/// `release-body.md`: the score, a row per group, and the learner's
-/// report (`human`, plain text) verbatim in a code block, which Markdown
-/// shows as it is whatever it holds.
+/// `release-body.md`: the score, a row per group, what exploring found
+/// when it ran (a line), and the learner's report (`human`, plain text)
+/// verbatim in a code block, which Markdown shows as it is whatever it
+/// holds.
 pub fn release_body(report: &Report, rows: &[Row], human: &str) -> String {
     let whole = whole_points(rows);
     let score: u64 = whole.iter().map(|w| w.0).sum();
@@ -227,6 +228,14 @@ pub fn release_body(report: &Report, rows: &[Row], human: &str) -> String {
         ));
     }
     md.push('\n');
+    // What exploring found, under the table whose points it leaves as
+    // they are; the report below has the case.
+    if let Some(e) = report.submissions.first().and_then(|s| s.explore.as_ref()) {
+        md.push_str(&format!(
+            "{}\n\n",
+            markdown_text(&super::text::explore_line(e))
+        ));
+    }
     md.push_str(&code_block(human, BODY_REPORT_LIMIT));
     md
 }
@@ -317,5 +326,26 @@ mod tests {
     fn datetimes_are_utc_with_a_z() {
         assert_eq!(datetime(0), "1970-01-01T00:00:00Z");
         assert_eq!(datetime(951_782_400 + 3_723), "2000-02-29T01:02:03Z");
+    }
+
+    #[test]
+    fn exploring_is_a_line_of_the_release_and_changes_no_points() {
+        let plain = crate::sample::accepted();
+        let rows_of = |r: &Report| rows(&r.submissions[0]).unwrap();
+        for found in [true, false] {
+            let report = crate::sample::explored(found);
+            assert_eq!(rows_of(&report), rows_of(&plain));
+            let body = release_body(&report, &rows_of(&report), "the report\n");
+            let line = crate::text::explore_line(&crate::sample::exploration(found));
+            assert!(
+                body.contains(&format!("{}\n\n```text\n", markdown_text(&line))),
+                "{body}"
+            );
+            let without = release_body(&plain, &rows_of(&plain), "the report\n");
+            assert_eq!(
+                body.replace(&format!("{}\n\n", markdown_text(&line)), ""),
+                without
+            );
+        }
     }
 }

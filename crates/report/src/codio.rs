@@ -44,6 +44,13 @@ pub fn render_codio(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         Some(_) => human,
         None => format!("{NOT_GRADED}\n\n{human}"),
     };
+    // What exploring found heads the feedback too (the report below has
+    // it in full), where a cut for the limit cannot reach it; `points`
+    // stays the suite's.
+    let human = match &submission.explore {
+        Some(e) => format!("{}\n\n{human}", super::text::explore_line(e)),
+        None => human,
+    };
     out.write_all(body(percent, &human).as_bytes())
 }
 
@@ -161,6 +168,28 @@ mod tests {
             assert!(sent.len() <= LIMIT, "{}", sent.len());
             assert!(sent.len() > LIMIT - 100, "the room is used: {}", sent.len());
             assert!(sent.contains("the+report+is+cut+here"));
+        }
+    }
+
+    #[test]
+    fn exploring_heads_the_feedback_and_changes_no_points() {
+        use crate::sample::{accepted, explored, written};
+        let points = |body: &str| body.split('&').next().unwrap().to_owned();
+        let plain = written(&accepted(), render_codio);
+        assert_eq!(points(&plain), "points=100");
+        for found in [true, false] {
+            let body = written(&explored(found), render_codio);
+            assert_eq!(points(&body), points(&plain));
+            let line = crate::text::explore_line(&crate::sample::exploration(found));
+            let head = form(&format!("<pre>{}\n\n", super::super::html::esc(&line)));
+            assert!(body.contains(&head), "{body}");
+            if found {
+                // The key's markup is text, escaped then encoded.
+                assert!(
+                    body.contains(&form("&quot; &lt;k&gt;&amp;&quot;")),
+                    "{body}"
+                );
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Common Test Report Format (CTRF) JSON: a test per case of every
-//! submission, scores under `extra`.
+//! submission, scores under `extra`, and what exploring found
+//! (`--explore`) beside each submission's score there, never as a test.
 
 use super::Report;
 use crate::contract::Verdict;
@@ -78,19 +79,61 @@ pub fn render_ctrf(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 "challenges": report.challenges,
                 "audience": report.audience,
                 "sandbox": report.sandbox,
-                "submissions": report.submissions.iter().map(|s| json!({
-                    "name": s.name,
-                    "path": s.path,
-                    "verdict": s.verdict,
-                    "score": s.points.score(),
-                    "max_score": s.points.max_score(),
-                    "points": s.points,
-                    "passed": s.passed,
-                    "total": s.total,
-                })).collect::<Vec<_>>(),
+                "submissions": report.submissions.iter().map(submission_extra).collect::<Vec<_>>(),
             },
         },
     });
     super::text::safe_json(&document, out)?;
     writeln!(out)
+}
+
+/// A submission's entry in the results' `extra`: its verdict and score,
+/// and, when it was explored, the report's `explore` object with its line
+/// in words (`message`). Exploring is no test: the summary's counts stay
+/// the suite's.
+fn submission_extra(s: &super::SubmissionReport) -> Value {
+    let mut entry = json!({
+        "name": s.name,
+        "path": s.path,
+        "verdict": s.verdict,
+        "score": s.points.score(),
+        "max_score": s.points.max_score(),
+        "points": s.points,
+        "passed": s.passed,
+        "total": s.total,
+    });
+    if let Some(e) = &s.explore {
+        let mut explore = json!(e);
+        explore["message"] = Value::from(super::text::explore_line(e));
+        entry["explore"] = explore;
+    }
+    entry
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exploring_is_in_the_submissions_extra_and_no_test() {
+        use crate::sample::{accepted, explored, written};
+        let plain: Value = serde_json::from_str(&written(&accepted(), render_ctrf)).unwrap();
+        for found in [true, false] {
+            let mut value: Value =
+                serde_json::from_str(&written(&explored(found), render_ctrf)).unwrap();
+            let entry = &mut value["results"]["extra"]["submissions"][0];
+            let explore = entry.as_object_mut().unwrap().remove("explore").unwrap();
+            let message = explore["message"].as_str().unwrap();
+            if found {
+                assert!(message.starts_with("passes the suite; fails this generated case"));
+                assert_eq!(explore["counterexample"]["case"][1][1][1], " <k>&");
+            } else {
+                assert!(message.contains("every one answered as the reference does"));
+                assert!(explore["counterexample"].is_null());
+            }
+            assert_eq!(explore["cases"], 412);
+            // The rest, tests and summary included, is the unexplored one.
+            assert_eq!(value, plain);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! GitHub Actions: error annotations for failing tests (escaped by the
-//! workflow-command rules, within GitHub's limit of ten per step), the
-//! human report for the log, and a Markdown table of submissions appended
+//! workflow-command rules, within GitHub's limit of ten per step), a
+//! warning for each accepted student a generated case fails (`--explore`),
+//! the human report for the log, and a Markdown table of submissions appended
 //! to `$GITHUB_STEP_SUMMARY` when it is set.
 
 use super::Report;
@@ -36,13 +37,7 @@ fn render_github_in(
         .iter()
         .filter_map(|s| Some((s, s.tests.iter().find(|t| t.verdict != Verdict::Accepted)?)))
         .collect();
-    let shown: Vec<usize> = if failing.len() <= MAX_ANNOTATIONS {
-        (0..failing.len()).collect()
-    } else {
-        (0..MAX_ANNOTATIONS)
-            .map(|i| i * failing.len() / MAX_ANNOTATIONS)
-            .collect()
-    };
+    let shown = spread(failing.len(), MAX_ANNOTATIONS);
     for &i in &shown {
         let (s, t) = failing[i];
         // The path is the learner's (their folder's name): shown as every
@@ -89,6 +84,33 @@ fn render_github_in(
             ))
         )?;
     }
+    // An accepted student a generated case still fails: a warning, which
+    // fails no check, with the case (GitHub shows ten a step too).
+    let still_wrong: Vec<(&super::SubmissionReport, &super::contract::ExploreReport)> = report
+        .submissions
+        .iter()
+        .filter_map(|s| {
+            Some((
+                s,
+                s.explore.as_ref().filter(|e| e.counterexample.is_some())?,
+            ))
+        })
+        .collect();
+    for i in spread(still_wrong.len(), MAX_ANNOTATIONS) {
+        let (s, e) = still_wrong[i];
+        let file = in_workspace(&s.path, workspace);
+        writeln!(
+            out,
+            "::warning file={},title={}::{}",
+            property(&super::text::visible(&file)),
+            property(&format!(
+                "{}: {}",
+                super::text::visible(&s.name),
+                super::text::FAILS_A_GENERATED_CASE
+            )),
+            data(&super::text::explore_lines(e).join("\n"))
+        )?;
+    }
     // The log below shows learner text. Each line of it is already made
     // harmless (super::text::visible), and workflow commands are off
     // while it prints, under a token the learner's code, which ran before
@@ -97,6 +119,16 @@ fn render_github_in(
     writeln!(out, "::stop-commands::{token}")?;
     super::render_human(report, out)?;
     writeln!(out, "::{token}::")
+}
+
+/// Which of `n` items in order get one of at most `most` annotations:
+/// every one, or `most` chosen evenly over them all.
+fn spread(n: usize, most: usize) -> Vec<usize> {
+    if n <= most {
+        (0..n).collect()
+    } else {
+        (0..most).map(|i| i * n / most).collect()
+    }
 }
 
 /// `path` as GitHub attaches an annotation to a file of the repository:
@@ -145,10 +177,18 @@ fn stop_token() -> String {
     grading::words::hex(&bytes)
 }
 
-/// The Markdown step summary: a table of submissions and scores.
+/// The Markdown step summary: a table of submissions and scores, with a
+/// column saying which accepted students a generated case still fails
+/// when the class was explored.
 pub fn summary(report: &Report) -> String {
+    let explored = super::text::any_explored(report);
+    let (head, rule) = if explored {
+        (" generated cases |", " --- |")
+    } else {
+        ("", "")
+    };
     let mut md = format!(
-        "### {} — {} of {} submissions accepted\n\n| student | path | verdict | score | tests passed |\n| --- | --- | --- | ---: | ---: |\n",
+        "### {} — {} of {} submissions accepted\n\n| student | path | verdict | score | tests passed |{head}\n| --- | --- | --- | ---: | ---: |{rule}\n",
         report.challenge,
         report
             .submissions
@@ -158,8 +198,13 @@ pub fn summary(report: &Report) -> String {
         report.submissions.len()
     );
     for s in &report.submissions {
+        let explore = if explored {
+            format!(" {} |", cell(&super::text::explore_cell(s)))
+        } else {
+            String::new()
+        };
         let row = format!(
-            "| {} | {} | {} | {} / {} | {} / {} |\n",
+            "| {} | {} | {} | {} / {} | {} / {} |{explore}\n",
             cell(&s.name),
             cell(&s.path),
             s.verdict,
@@ -169,7 +214,10 @@ pub fn summary(report: &Report) -> String {
             s.total
         );
         if md.len() + row.len() > SUMMARY_LIMIT {
-            md.push_str("| … | (table cut at GitHub's summary size limit) | | | |\n");
+            md.push_str(&format!(
+                "| … | (table cut at GitHub's summary size limit) | | | |{}\n",
+                if explored { " |" } else { "" }
+            ));
             break;
         }
         md.push_str(&row);
@@ -385,5 +433,48 @@ mod tests {
         // A learner's backslash escapes nothing of the table's.
         assert_eq!(cell("x\\|accepted"), "x\\\\\\|accepted");
         assert_eq!(cell("<img src=x>"), "\\<img src=x\\>");
+    }
+
+    #[test]
+    fn an_accepted_student_a_generated_case_fails_gets_a_warning_and_a_cell() {
+        let plain = crate::sample::class();
+        let report = crate::sample::explored_class();
+        let mut out = Vec::new();
+        render_github_in(&report, None, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let warnings: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("::warning "))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{text}");
+        assert!(
+            warnings[0].starts_with("::warning file=tests/fixtures/reports/class/ada/router.py,title=ada%3A passes the suite; fails a generated case::passes the suite; fails this generated case (case 7 of seed 7"),
+            "{}",
+            warnings[0]
+        );
+        assert!(warnings[0].contains("%0A  case: [[["), "{}", warnings[0]);
+        // The errors are the unexplored class's.
+        let mut before = Vec::new();
+        render_github_in(&plain, None, &mut before).unwrap();
+        let errors = |t: &str| -> Vec<String> {
+            t.lines()
+                .filter(|l| l.starts_with("::error "))
+                .map(str::to_owned)
+                .collect()
+        };
+        assert_eq!(errors(&text), errors(&String::from_utf8(before).unwrap()));
+        // The summary's table gets a column, each row its cell.
+        let md = summary(&report);
+        assert!(md.contains("| tests passed | generated cases |\n"), "{md}");
+        assert!(
+            md.contains(" | 7 / 7 | passes the suite; fails a generated case |\n"),
+            "{md}"
+        );
+        assert!(
+            md.contains(" | 7 / 7 | agrees on 412 generated cases |\n"),
+            "{md}"
+        );
+        assert!(md.contains(" | 1 / 7 |  |\n"), "{md}");
+        assert!(!summary(&plain).contains("generated"));
     }
 }

@@ -89,6 +89,9 @@ fn before_publishing(report: &Report) -> Report {
         s.nondeterministic = None;
         s.property = None;
         s.reproducer = None;
+        // Exploring ran because every test passed, the hidden ones too:
+        // its line would tell their results before they are published.
+        s.explore = None;
     }
     shown
 }
@@ -204,9 +207,16 @@ fn results(
             ),
         )
     };
+    // What exploring found goes under the summary, as a line of its own:
+    // no test and no score of the results changes for it.
+    let explored = shown
+        .explore
+        .as_ref()
+        .map(|e| format!("\n{}", super::text::explore_line(e)))
+        .unwrap_or_default();
     // Students read `output`: the summary, then the report.
     texts[0].1 = format!(
-        "{not_graded}{} ({}): {}: {} of {}{visible} tests passed, {}{later}\n\n{human}",
+        "{not_graded}{} ({}): {}: {} of {}{visible} tests passed, {}{later}{explored}\n\n{human}",
         super::text::visible(&s.name),
         super::text::visible(&s.path),
         shown.verdict,
@@ -272,5 +282,44 @@ mod tests {
             "{output}"
         );
         assert!(output.contains("tests passed"), "{output}");
+    }
+
+    #[test]
+    fn exploring_is_a_line_of_the_output_and_changes_no_score_or_test() {
+        use crate::sample::{accepted, explored, written};
+        let plain: Value = serde_json::from_str(&written(&accepted(), render_gradescope)).unwrap();
+        for found in [true, false] {
+            let value: Value =
+                serde_json::from_str(&written(&explored(found), render_gradescope)).unwrap();
+            let output = value["output"].as_str().unwrap();
+            let line = crate::text::explore_line(&crate::sample::exploration(found));
+            // Under the summary, then in the report below it.
+            let summary = output.lines().next().unwrap();
+            assert_eq!(output.lines().nth(1), Some(line.as_str()), "{output}");
+            assert!(
+                summary.contains("accepted: 7 of 7 tests passed"),
+                "{summary}"
+            );
+            if found {
+                assert!(
+                    output.contains("  case: [[[\"a\",\"b\",\"c\"]]"),
+                    "{output}"
+                );
+            }
+            for field in ["score", "max_score", "tests", "extra_data"] {
+                assert_eq!(value[field], plain[field], "{field}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_instructors_exploration_waits_for_the_hidden_tests_to_be_published() {
+        let mut report = crate::sample::explored(true);
+        report.submissions[0].tests[0].visibility = Visibility::Hidden;
+        let shown = before_publishing(&report);
+        assert!(shown.submissions[0].explore.is_none());
+        report.audience = Audience::Learner;
+        let shown = before_publishing(&report);
+        assert!(shown.submissions[0].explore.is_some());
     }
 }

@@ -263,4 +263,68 @@ mod tests {
         assert_eq!(utc(1_767_225_600_000), "2026-01-01 00:00 UTC");
         assert_eq!(utc(951_782_400_000 + 3_723_000), "2000-02-29 01:02 UTC");
     }
+
+    #[test]
+    fn a_students_exploration_is_a_section_of_theirs_escaped() {
+        use crate::sample::{accepted, explored, written};
+        let plain = written(&accepted(), render_html);
+        let page = written(&explored(true), render_html);
+        let start = page.find("<div class=\"explore\"").expect("a section");
+        let end = page[start..].find("</div>\n").unwrap() + start + 7;
+        let section = &page[start..end];
+        assert!(
+            section.contains("<strong class=\"bad\">passes the suite; fails this generated case</strong> (case 7 of seed 7, shrunk; no verdict or score changes):"),
+            "{section}"
+        );
+        assert!(
+            section.contains("<code>[[[&quot;a&quot;,&quot;b&quot;,&quot;c&quot;]],[[&quot;route&quot;,&quot;k&quot;],[&quot;route&quot;,&quot; &lt;k&gt;&amp;&quot;]]]</code>"),
+            "{section}"
+        );
+        assert!(
+            section.contains("operation 1 [&quot;route&quot;"),
+            "{section}"
+        );
+        assert!(
+            section.contains("<pre id=\"student-1-explore-snippet\">from router import Router\n"),
+            "{section}"
+        );
+        assert!(!section.contains("<k>"), "{section}");
+        // Nothing else changes: the verdict, the score, the tests.
+        assert_eq!(page.replace(section, ""), plain);
+
+        let page = written(&explored(false), render_html);
+        let start = page.find("<p class=\"explore\"").expect("a line");
+        let end = page[start..].find("</p>\n").unwrap() + start + 5;
+        let line = &page[start..end];
+        assert!(
+            line.contains("<strong class=\"good\">explored</strong>: 412 generated cases (seed 7, 10.0 s); every one answered as the reference does"),
+            "{line}"
+        );
+        assert_eq!(page.replace(line, ""), plain);
+    }
+
+    #[test]
+    fn the_class_names_the_accepted_students_a_generated_case_fails() {
+        use crate::sample::{class, explored_class, written};
+        let page = written(&explored_class(), render_html);
+        assert!(
+            page.contains("<p id=\"still-wrong\" data-count=\"1\"><strong class=\"bad\">passes the suite; fails a generated case</strong>: <a href=\"#student-1\">ada</a></p>"),
+            "{page}"
+        );
+        assert!(page.contains("<th>generated cases</th>"));
+        assert!(page.contains(
+            "<td class=\"bad\" data-counterexample=\"true\">passes the suite; fails a generated case</td></tr>"
+        ));
+        assert!(page.contains("<td>agrees on 412 generated cases</td></tr>"));
+        assert!(page.contains("\"fail_a_generated_case\":[\"ada\"]"));
+        assert!(page.contains("\"students\":2"));
+        // The verdicts' cards are the unexplored class's.
+        let plain = written(&class(), render_html);
+        let cards = |p: &str| {
+            let start = p.find("<ul class=\"cards\" id=\"verdicts\">").unwrap();
+            p[start..start + p[start..].find("</ul>").unwrap()].to_owned()
+        };
+        assert_eq!(cards(&page), cards(&plain));
+        assert!(!plain.contains("generated case"));
+    }
 }

@@ -111,14 +111,22 @@ pub fn render_human_with(
 }
 
 /// The class's table of students: each one's verdict, score and tests
-/// passed, in report order, as the step summary and the HTML page have it.
+/// passed, in report order, as the step summary and the HTML page have it;
+/// when the class was explored, a column more says which accepted
+/// students a generated case still fails.
 fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let header = ["student", "verdict", "score", "tests passed"].map(str::to_owned);
-    let rows: Vec<[String; 4]> = report
+    let explored = super::text::any_explored(report);
+    let mut header: Vec<String> = ["student", "verdict", "score", "tests passed"]
+        .map(str::to_owned)
+        .into();
+    if explored {
+        header.push("generated cases".to_owned());
+    }
+    let rows: Vec<Vec<String>> = report
         .submissions
         .iter()
         .map(|s| {
-            [
+            let mut row = vec![
                 visible(&s.name),
                 s.verdict.to_string(),
                 match s.points.earned {
@@ -126,7 +134,11 @@ fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     None => super::text::NOT_GRADED.to_owned(),
                 },
                 format!("{} / {}", s.passed, s.total),
-            ]
+            ];
+            if explored {
+                row.push(super::text::explore_cell(s));
+            }
+            row
         })
         .collect();
     writeln!(out)?;
@@ -134,27 +146,28 @@ fn render_class_scores(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// A table with its `header` dimmed, each column but the last padded to
-/// its widest cell, indented by two spaces.
-fn write_table<const N: usize>(
-    header: &[String; N],
-    rows: &[[String; N]],
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let widths: Vec<usize> = (0..N)
+/// its widest cell, indented by two spaces; every row has the header's
+/// columns.
+fn write_table(header: &[String], rows: &[Vec<String>], out: &mut dyn Write) -> io::Result<()> {
+    let n = header.len();
+    let widths: Vec<usize> = (0..n)
         .map(|i| {
             std::iter::once(header)
-                .chain(rows)
+                .chain(rows.iter().map(Vec::as_slice))
                 .map(|r| display_width(&r[i]))
                 .max()
                 .unwrap_or(0)
         })
         .collect();
-    for (i, row) in std::iter::once(header).chain(rows).enumerate() {
+    for (i, row) in std::iter::once(header)
+        .chain(rows.iter().map(Vec::as_slice))
+        .enumerate()
+    {
         let cells: Vec<String> = row
             .iter()
             .enumerate()
             .map(|(c, cell)| {
-                if c + 1 < N {
+                if c + 1 < n {
                     pad(cell, widths[c])
                 } else {
                     cell.clone()
@@ -191,7 +204,7 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
         "{HEAD}mistakes across the class{HEAD:#} {DIM}({} judged; a student counts once for each mistake named){DIM:#}",
         students(c.judged)
     )?;
-    let rows: Vec<[String; 3]> = c
+    let rows: Vec<Vec<String>> = c
         .mistakes
         .iter()
         .map(|m| {
@@ -200,14 +213,14 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
             } else {
                 String::new()
             };
-            [
+            vec![
                 format!("{} ({})", m.id, m.title),
                 format!("{}{together}", m.students.len()),
                 share(m.students.len(), c.judged),
             ]
         })
         .chain(c.pairs.iter().map(|p| {
-            [
+            vec![
                 format!("made together: {}", p.ids.join(" + ")),
                 p.students.len().to_string(),
                 share(p.students.len(), c.judged),
@@ -512,41 +525,16 @@ pub(super) fn render_wrong_hash(s: &SubmissionReport, out: &mut dyn Write) -> io
 }
 
 /// What exploring found: nothing in so many cases, or the first case
-/// that differs, shrunk, with its first wrong answer and the snippet.
+/// that differs, shrunk, with its first wrong answer and the snippet; in
+/// the words every format shares ([`super::text::explore_lines`]).
 pub(super) fn render_explore(e: &ExploreReport, out: &mut dyn Write) -> io::Result<()> {
+    let (label, rest) = super::text::explore_headline(e);
     let Some(c) = &e.counterexample else {
-        return writeln!(
-            out,
-            "{GOOD}explored{GOOD:#}: {} (seed {}, {:.1} s); every one answered as the reference does",
-            grading::words::counted(e.cases, "generated case"),
-            e.seed,
-            e.budget_ms as f64 / 1000.0
-        );
+        return writeln!(out, "{GOOD}{label}{GOOD:#}{rest}");
     };
-    writeln!(
-        out,
-        "{BAD}passes the suite; fails this generated case{BAD:#} (case {} of seed {}, shrunk; no verdict or score changes):",
-        c.index + 1,
-        e.seed
-    )?;
+    writeln!(out, "{BAD}{label}{BAD:#}{rest}:")?;
     writeln!(out, "  case: {}", visible_json(&c.case))?;
-    let (at, expected, actual) = c.first_difference();
-    let op = visible_json(&c.case[1][at]);
-    match (&c.raised, actual) {
-        (Some(error), None) => writeln!(
-            out,
-            "  operation {at} {op}: expected {}, yours raised {}: {}",
-            visible_json(expected),
-            error.kind,
-            visible(first_line(&error.message))
-        )?,
-        (_, actual) => writeln!(
-            out,
-            "  operation {at} {op}: expected {}, yours {}",
-            visible_json(expected),
-            actual.map_or_else(|| "gave no answer".to_owned(), visible_json)
-        )?,
-    }
+    writeln!(out, "  {}", super::text::explore_difference(c))?;
     for line in c.snippet.lines() {
         writeln!(out, "  {DIM}|{DIM:#} {}", visible(line))?;
     }
@@ -585,5 +573,50 @@ pub(super) fn render_hash_check(check: &HashCheck, out: &mut dyn Write) -> io::R
                 None => Ok(()),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_class_table_says_which_accepted_students_a_generated_case_fails() {
+        use crate::sample::{class, explored_class, written};
+        let text = written(&explored_class(), render_human);
+        let plain = anstream::adapter::strip_str(&text).to_string();
+        let table: Vec<&str> = plain
+            .lines()
+            .skip_while(|l| !l.starts_with("  student"))
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert!(
+            table[0].ends_with("tests passed  generated cases"),
+            "{table:#?}"
+        );
+        assert!(
+            table[1].starts_with("  ada ")
+                && table[1].ends_with("7 / 7         passes the suite; fails a generated case"),
+            "{table:#?}"
+        );
+        assert!(
+            table[2].ends_with("agrees on 412 generated cases"),
+            "{table:#?}"
+        );
+        // A student exploring never reached keeps the row it had.
+        let before = anstream::adapter::strip_str(&written(&class(), render_human)).to_string();
+        assert!(!before.contains("generated cases"));
+        let cy = |t: &str| {
+            t.lines()
+                .find(|l| l.starts_with("  cy "))
+                .unwrap()
+                .trim_end()
+                .to_owned()
+        };
+        assert_eq!(
+            cy(&plain).split_whitespace().collect::<Vec<_>>(),
+            cy(&before).split_whitespace().collect::<Vec<_>>()
+        );
+        assert!(plain.contains("4 of 7 submissions accepted"));
     }
 }

@@ -1,6 +1,8 @@
 //! JUnit XML, valid against the Jenkins schema (`junit-10.xsd`): a suite per
 //! submission (named for the student, its path a property), a case per test, `time` always set, a one-line `message` and
-//! the explanation in the body. Written by hand rather than with a JUnit
+//! the explanation in the body. Exploring (`--explore`) adds no case: its
+//! line is the suite's `explore` property, the whole of it the suite's
+//! `<system-out>`. Written by hand rather than with a JUnit
 //! crate so that every element and attribute is one the schema allows.
 
 use super::{Report, TestReport};
@@ -69,7 +71,15 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     .as_ref()
                     .map_or_else(String::new, |c| c.label()),
             ),
-        ] {
+        ]
+        .into_iter()
+        // Exploring is no test: a consumer that counts testcases counts
+        // what it always did, and the line is a property of the suite.
+        .chain(
+            s.explore
+                .as_ref()
+                .map(|e| ("explore", super::text::explore_line(e))),
+        ) {
             writeln!(
                 out,
                 r#"      <property name="{name}" value="{}"/>"#,
@@ -119,6 +129,15 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 }
             }
             writeln!(out, "    </testcase>")?;
+        }
+        // The whole of what exploring found (the case, its first wrong
+        // answer, the code that fails) in the suite's own output.
+        if let Some(e) = &s.explore {
+            writeln!(
+                out,
+                "    <system-out>{}</system-out>",
+                text(&super::text::explore_lines(e).join("\n"))
+            )?;
         }
         writeln!(out, "  </testsuite>")?;
     }
@@ -214,5 +233,39 @@ mod tests {
         assert_eq!(text("<x>&]]>"), "&lt;x&gt;&amp;]]&gt;");
         assert_eq!(attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");
         assert_eq!(text("日本 🙂"), "日本 🙂");
+    }
+
+    #[test]
+    fn exploring_is_a_property_and_the_suites_output_never_a_case() {
+        use crate::sample::{accepted, explored, written};
+        let plain = written(&accepted(), render_junit);
+        for found in [true, false] {
+            let xml = written(&explored(found), render_junit);
+            let line = crate::text::explore_line(&crate::sample::exploration(found));
+            let property = format!(
+                r#"      <property name="explore" value="{}"/>"#,
+                attr(&line)
+            );
+            assert!(xml.contains(&property), "{xml}");
+            let start = xml.find("    <system-out>").expect("the suite's output");
+            let end = xml[start..].find("</system-out>\n").unwrap() + start + 14;
+            let output = &xml[start..end];
+            if found {
+                assert!(output.contains("passes the suite; fails this generated case"));
+                assert!(
+                    output.contains("case: [[[\"a\",\"b\",\"c\"]],[[\"route\",\"k\"],[\"route\",\" &lt;k&gt;&amp;\"]]]"),
+                    "{output}"
+                );
+                assert!(output.contains("  | assert r.route("), "{output}");
+            } else {
+                assert!(output.contains("every one answered as the reference does"));
+            }
+            // Without these two, every byte is the unexplored report's:
+            // the same cases, counts and score.
+            let rest = xml
+                .replace(&format!("{property}\n"), "")
+                .replace(output, "");
+            assert_eq!(rest, plain);
+        }
     }
 }

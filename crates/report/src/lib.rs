@@ -25,6 +25,8 @@ pub mod names;
 pub mod notation;
 mod prairielearn;
 pub mod progress;
+#[cfg(test)]
+mod sample;
 mod score;
 mod style;
 pub mod text;

@@ -253,7 +253,13 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
             // Gradable: judged, so earned.
             s.points.earned.unwrap_or_default() as f64 / s.points.total as f64
         };
-        json!({ "gradable": true, "score": score.clamp(0.0, 1.0), "message": summary })
+        // What exploring found is a line of the message under the
+        // summary: it changes neither the score nor any test.
+        let message = match &s.explore {
+            Some(e) => format!("{summary}\n{}", super::text::explore_line(e)),
+            None => summary,
+        };
+        json!({ "gradable": true, "score": score.clamp(0.0, 1.0), "message": message })
     };
     value["tests"] = Value::Array(tests);
     value["output"] = Value::String(String::new());
@@ -449,5 +455,33 @@ mod tests {
         );
         let none = no_entry_file(&[], &expected);
         assert!(none.contains("no files"), "{none}");
+    }
+
+    #[test]
+    fn exploring_is_a_line_of_the_message_and_changes_no_score_or_test() {
+        use crate::sample::{accepted, explored, written};
+        let plain: Value =
+            serde_json::from_str(&written(&accepted(), render_prairielearn)).unwrap();
+        for found in [true, false] {
+            let value: Value =
+                serde_json::from_str(&written(&explored(found), render_prairielearn)).unwrap();
+            let line = crate::text::explore_line(&crate::sample::exploration(found));
+            assert_eq!(
+                value["message"],
+                format!("{}\n{line}", plain["message"].as_str().unwrap())
+            );
+            let output = value["output"].as_str().unwrap();
+            assert!(output.contains(&line), "{output}");
+            if found {
+                assert!(output.contains("passes the suite; fails this generated case"));
+                assert!(
+                    output.contains("  case: [[[\"a\",\"b\",\"c\"]]"),
+                    "{output}"
+                );
+            }
+            for field in ["gradable", "score", "tests"] {
+                assert_eq!(value[field], plain[field], "{field}");
+            }
+        }
     }
 }

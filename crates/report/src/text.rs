@@ -53,6 +53,107 @@ pub fn reproduced_by(m: &crate::contract::MistakeReport) -> &'static str {
     }
 }
 
+/// What every format says of a submission whose exploration found a case
+/// it answers otherwise than the reference. It names no verdict: the
+/// verdict and the score stay the suite's.
+pub const FAILS_THIS_GENERATED_CASE: &str = "passes the suite; fails this generated case";
+
+/// The same of a student in a class's list, where the case itself is in
+/// the student's own report.
+pub const FAILS_A_GENERATED_CASE: &str = "passes the suite; fails a generated case";
+
+/// What exploring found, as its label (what the human report styles) and
+/// the rest of its line: how many generated cases all agreed, or which
+/// case fails, with a reminder that no verdict or score changes.
+pub fn explore_headline(e: &crate::contract::ExploreReport) -> (&'static str, String) {
+    match &e.counterexample {
+        None => (
+            "explored",
+            format!(
+                ": {} (seed {}, {:.1} s); every one answered as the reference does",
+                grading::words::counted(e.cases, "generated case"),
+                e.seed,
+                e.budget_ms as f64 / 1000.0
+            ),
+        ),
+        Some(c) => (
+            FAILS_THIS_GENERATED_CASE,
+            format!(
+                " (case {} of seed {}, shrunk; no verdict or score changes)",
+                c.index + 1,
+                e.seed
+            ),
+        ),
+    }
+}
+
+/// [`explore_headline`] as one line, for a format that has room for one
+/// (a message, a property, a table's note).
+pub fn explore_line(e: &crate::contract::ExploreReport) -> String {
+    let (label, rest) = explore_headline(e);
+    format!("{label}{rest}")
+}
+
+/// The first operation a counterexample answers otherwise, with the
+/// reference's answer and the submission's (or what it raised):
+/// `operation 1 ["route","k"]: expected "b", yours "a"`.
+pub fn explore_difference(c: &crate::contract::Counterexample) -> String {
+    let (at, expected, actual) = c.first_difference();
+    let op = visible_json(&c.case[1][at]);
+    match (&c.raised, actual) {
+        (Some(error), None) => format!(
+            "operation {at} {op}: expected {}, yours raised {}: {}",
+            visible_json(expected),
+            error.kind,
+            visible(first_line(&error.message))
+        ),
+        (_, actual) => format!(
+            "operation {at} {op}: expected {}, yours {}",
+            visible_json(expected),
+            actual.map_or_else(|| "gave no answer".to_owned(), visible_json)
+        ),
+    }
+}
+
+/// What exploring found, line by line, as the human report writes it
+/// without its styles: the headline, then for a counterexample its case,
+/// its first wrong operation and the snippet that shows it (each line
+/// after `  | `), every line safe to print.
+pub fn explore_lines(e: &crate::contract::ExploreReport) -> Vec<String> {
+    let line = explore_line(e);
+    let Some(c) = &e.counterexample else {
+        return vec![line];
+    };
+    let mut lines = vec![
+        format!("{line}:"),
+        format!("  case: {}", visible_json(&c.case)),
+        format!("  {}", explore_difference(c)),
+    ];
+    lines.extend(visible_lines(&c.snippet).map(|l| format!("  | {l}")));
+    lines
+}
+
+/// A student's exploration in a class's table of students: that a
+/// generated case fails them, or how many agreed; empty when none ran
+/// (the suite failed them, or `--explore` was not given).
+pub fn explore_cell(s: &crate::contract::SubmissionReport) -> String {
+    match &s.explore {
+        None => String::new(),
+        Some(e) if e.counterexample.is_some() => FAILS_A_GENERATED_CASE.to_owned(),
+        Some(e) => format!(
+            "agrees on {}",
+            grading::words::counted(e.cases, "generated case")
+        ),
+    }
+}
+
+/// Whether any submission of `report` was explored: a class's table has
+/// its column for exploring then only, so that a report without it reads
+/// as it always did.
+pub fn any_explored(report: &crate::contract::Report) -> bool {
+    report.submissions.iter().any(|s| s.explore.is_some())
+}
+
 /// How many terminal columns `s` takes (wide CJK characters take two).
 pub fn display_width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
@@ -359,5 +460,51 @@ mod tests {
         );
         // A newline in a name is shown, not written.
         assert_eq!(shell_command(&words(&["a\nb"])), "'a\\nb'");
+    }
+
+    #[test]
+    fn what_exploring_found_is_said_in_one_set_of_words() {
+        let found = crate::sample::exploration(true);
+        assert_eq!(
+            explore_lines(&found),
+            [
+                "passes the suite; fails this generated case (case 7 of seed 7, shrunk; no verdict or score changes):",
+                "  case: [[[\"a\",\"b\",\"c\"]],[[\"route\",\"k\"],[\"route\",\" <k>&\"]]]",
+                "  operation 1 [\"route\",\" <k>&\"]: expected \"c\", yours \"a\"",
+                "  | from router import Router",
+                "  | r = Router([\"a\", \"b\", \"c\"])",
+                "  | assert r.route(\" <k>&\") == \"c\"",
+            ]
+        );
+        let none = crate::sample::exploration(false);
+        assert_eq!(
+            explore_lines(&none),
+            [
+                "explored: 412 generated cases (seed 7, 10.0 s); every one answered as the reference does"
+            ]
+        );
+        let mut s = crate::sample::accepted().submissions.remove(0);
+        assert_eq!(explore_cell(&s), "");
+        s.explore = Some(none);
+        assert_eq!(explore_cell(&s), "agrees on 412 generated cases");
+        s.explore = Some(found);
+        assert_eq!(explore_cell(&s), FAILS_A_GENERATED_CASE);
+    }
+
+    #[test]
+    fn a_case_the_code_raised_on_says_what_it_raised() {
+        let mut e = crate::sample::exploration(true);
+        let c = e.counterexample.as_mut().unwrap();
+        c.actual.truncate(1);
+        c.raised = Some(
+            serde_json::from_value(serde_json::json!({
+                "type": "KeyError", "message": "' <k>&'\nmore", "traceback": "", "op_index": 1
+            }))
+            .unwrap(),
+        );
+        assert_eq!(
+            explore_difference(c),
+            "operation 1 [\"route\",\" <k>&\"]: expected \"c\", yours raised KeyError: ' <k>&'"
+        );
     }
 }

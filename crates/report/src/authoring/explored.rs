@@ -103,10 +103,14 @@ pub fn render_explored(view: &Explored<'_>, out: &mut dyn Write) -> io::Result<(
         .partition(|s| s.verdict == Verdict::Accepted);
     writeln!(
         out,
-        "{}: {} of {} pass the suite, each explored with generated cases for {:.1} s (seed {})",
+        "{}: {} of {} {} the suite, each explored with generated cases for {:.1} s (seed {})",
         view.challenge,
         passing.len(),
         counted(view.submissions.len(), "submission"),
+        match passing.len() {
+            1 => "passes",
+            _ => "pass",
+        },
         view.time.as_secs_f64(),
         view.seed
     )?;
@@ -120,19 +124,12 @@ pub fn render_explored(view: &Explored<'_>, out: &mut dyn Write) -> io::Result<(
                     "  {name}: {}, every one answered as the reference does",
                     counted(e.cases, "generated case")
                 )?,
-                Some(c) => {
-                    let (at, expected, actual) = c.first_difference();
-                    let answer = match (&c.raised, actual) {
-                        (Some(error), None) => format!("raised {}", error.kind),
-                        (_, actual) => actual.map_or_else(|| "no answer".to_owned(), visible_json),
-                    };
-                    writeln!(
-                        out,
-                        "  {name}: passes the suite; fails a generated case: operation {at} {} expected {}, got {answer}",
-                        visible_json(&c.case[1][at]),
-                        visible_json(expected)
-                    )?;
-                }
+                Some(c) => writeln!(
+                    out,
+                    "  {name}: {}: {}",
+                    crate::text::FAILS_A_GENERATED_CASE,
+                    crate::text::explore_difference(c)
+                )?,
             },
         }
     }

@@ -208,9 +208,27 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
     }
 
     writeln!(page, "<h3>Students</h3>")?;
+    // Exploring changes no verdict: the students it still finds wrong are
+    // named here, and in a column of their own below.
+    let explored = crate::text::any_explored(report);
+    let still_wrong = still_wrong(report);
+    if !still_wrong.is_empty() {
+        writeln!(
+            page,
+            "<p id=\"still-wrong\" data-count=\"{}\"><strong class=\"bad\">{}</strong>: {}</p>",
+            still_wrong.len(),
+            esc(crate::text::FAILS_A_GENERATED_CASE),
+            links(&still_wrong)
+        )?;
+    }
     writeln!(
         page,
-        "<table id=\"students\"><thead><tr><th>student</th><th>verdict</th><th class=\"n\">score</th><th class=\"n\">tests passed</th><th>mistake</th></tr></thead><tbody>"
+        "<table id=\"students\"><thead><tr><th>student</th><th>verdict</th><th class=\"n\">score</th><th class=\"n\">tests passed</th><th>mistake</th>{}</tr></thead><tbody>",
+        if explored {
+            "<th>generated cases</th>"
+        } else {
+            ""
+        }
     )?;
     for (i, s) in report.submissions.iter().enumerate() {
         let mistake = s
@@ -225,9 +243,23 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
                     .join(" + ")
             })
             .unwrap_or_default();
+        let explore = if !explored {
+            String::new()
+        } else if s
+            .explore
+            .as_ref()
+            .is_some_and(|e| e.counterexample.is_some())
+        {
+            format!(
+                "<td class=\"bad\" data-counterexample=\"true\">{}</td>",
+                esc(&crate::text::explore_cell(s))
+            )
+        } else {
+            format!("<td>{}</td>", esc(&crate::text::explore_cell(s)))
+        };
         writeln!(
             page,
-            "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td class=\"n\">{} of {}</td><td class=\"n\">{} of {}</td><td class=\"mono\">{mistake}</td></tr>",
+            "<tr><td><a href=\"#{}\">{}</a></td><td>{}</td><td class=\"n\">{} of {}</td><td class=\"n\">{} of {}</td><td class=\"mono\">{mistake}</td>{explore}</tr>",
             student_id(i),
             esc(&s.name),
             super::student::verdict_badge(s.verdict),
@@ -252,7 +284,7 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
     };
     let mean = mean_points(report);
     let mistakes = class_mistakes(report);
-    let summary = serde_json::json!({
+    let mut summary = serde_json::json!({
         "submissions": report.submissions.len(),
         "verdicts": verdict_counts(report)
             .iter()
@@ -281,6 +313,14 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
             .map(|t| serde_json::json!({"test": format!("{}/{}", t.group, t.name), "count": t.students.len(), "of": t.graded}))
             .collect::<Vec<_>>(),
     });
+    // Only an explored class has it, so that the numbers of one that was
+    // not read as they always did.
+    if crate::text::any_explored(report) {
+        summary["explored"] = serde_json::json!({
+            "students": report.submissions.iter().filter(|s| s.explore.is_some()).count(),
+            "fail_a_generated_case": names(&still_wrong(report)),
+        });
+    }
     // In a script element only `</` (and `<!--`) could end it early: every
     // `<`, `>` and `&` is written as a JSON escape, which reads the same.
     let json = serde_json::to_string(&summary)
@@ -292,4 +332,20 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
         page,
         "<script type=\"application/json\" id=\"summary\">{json}</script>"
     )
+}
+
+/// The students a generated case fails though the suite passes them, by
+/// their place in the report.
+fn still_wrong(report: &Report) -> Vec<usize> {
+    report
+        .submissions
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            s.explore
+                .as_ref()
+                .is_some_and(|e| e.counterexample.is_some())
+        })
+        .map(|(i, _)| i)
+        .collect()
 }

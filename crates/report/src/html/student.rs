@@ -147,6 +147,7 @@ pub(super) fn write_student(
         )?;
         writeln!(page, "</details>")?;
     }
+    write_explore(&id, s, page)?;
     // An h32 that agrees is said at the end; one that does not, above.
     if let Some(check) = s.h32.as_ref().filter(|c| c.first_mismatch.is_none()) {
         writeln!(
@@ -274,6 +275,60 @@ fn write_mistake(s: &SubmissionReport, page: &mut String) -> Result {
             m.compared
         )?;
     }
+    writeln!(page, "</div>")
+}
+
+/// What exploring found, where the human report says it and in its
+/// words ([`crate::text::explore_headline`]): how many generated cases
+/// agreed, or the case that fails, its first wrong operation and the
+/// code that shows it, to copy. The verdict and score above stay the
+/// suite's.
+fn write_explore(id: &str, s: &SubmissionReport, page: &mut String) -> Result {
+    let Some(e) = &s.explore else {
+        return Ok(());
+    };
+    let (label, rest) = crate::text::explore_headline(e);
+    let Some(c) = &e.counterexample else {
+        return writeln!(
+            page,
+            "<p class=\"explore\" data-cases=\"{}\" data-seed=\"{}\" data-counterexample=\"false\"><strong class=\"good\">{}</strong>{}</p>",
+            e.cases,
+            e.seed,
+            esc(label),
+            esc(&rest)
+        );
+    };
+    writeln!(
+        page,
+        "<div class=\"explore\" data-cases=\"{}\" data-seed=\"{}\" data-counterexample=\"true\" data-case-index=\"{}\">",
+        e.cases, e.seed, c.index
+    )?;
+    writeln!(
+        page,
+        "<p><strong class=\"bad\">{}</strong>{}:</p>",
+        esc(label),
+        esc(&rest)
+    )?;
+    writeln!(
+        page,
+        "<p>case: <code>{}</code></p>",
+        esc(&visible_json(&c.case))
+    )?;
+    writeln!(
+        page,
+        "<p class=\"mono\">{}</p>",
+        esc(&crate::text::explore_difference(c))
+    )?;
+    let snippet: Vec<String> = c.snippet.lines().map(learner).collect();
+    writeln!(
+        page,
+        "<p><button type=\"button\" class=\"copy\" data-copy=\"{id}-explore-snippet\">copy the code that fails</button><span class=\"copy-status\" aria-live=\"polite\"></span></p>"
+    )?;
+    writeln!(
+        page,
+        "<pre id=\"{id}-explore-snippet\">{}</pre>",
+        snippet.join("\n")
+    )?;
     writeln!(page, "</div>")
 }
 

@@ -210,20 +210,17 @@ fn collide(context: &str, seed: u64, starts: &[&str]) -> (String, String) {
     loop {
         let start = rng.below(starts.len());
         let len = 3 + rng.below(7);
-        let name: String = std::iter::once(starts[start])
-            .chain((0..len).map(|_| {
-                let at = rng.below(LETTERS.len());
-                std::str::from_utf8(&LETTERS[at..=at]).unwrap_or("a")
-            }))
-            .collect();
+        let mut name = starts[start].to_owned();
+        name.extend((0..len).map(|_| char::from(LETTERS[rng.below(LETTERS.len())])));
         let state = reference::hash::fnv1a_extend(after, name.as_bytes());
         match seen.insert(state, (start, name.clone())) {
-            Some((other_start, other)) if starts.len() == 1 || other_start != start => {
-                match other.cmp(&name) {
-                    std::cmp::Ordering::Less => return (other, name),
-                    std::cmp::Ordering::Greater => return (name, other),
-                    std::cmp::Ordering::Equal => {}
-                }
+            Some((other_start, other))
+                if (starts.len() == 1 || other_start != start) && other != name =>
+            {
+                return match other < name {
+                    true => (other, name),
+                    false => (name, other),
+                };
             }
             _ => {}
         }

@@ -296,7 +296,7 @@ fn a_property_message_quotes_in_json_notation_alone() {
         "{}",
         hint.message
     );
-    assert_eq!(crate::text::visible(&hint.message), hint.message);
+    assert_eq!(crate::notation::visible(&hint.message), hint.message);
 }
 
 #[test]

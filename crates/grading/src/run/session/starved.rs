@@ -47,17 +47,31 @@ impl Session {
     ///   CPU time everything outside the session and the grader used (the
     ///   machine's busy time less the session's own and the grader's,
     ///   which a session can drive by what it prints) left it less than
-    ///   half a core on average. With a cgroup, the session's own time is the kernel's
-    ///   account of every process it ever had, so nothing it does (spinning
+    ///   half a core on average. With a cgroup, the session's own time is
+    ///   the kernel's account of every process it ever had, so nothing it does (spinning
     ///   children the kernel reaps, threads pinned to one CPU) counts as
     ///   the machine's; sampled from `/proc`, children the kernel reaped
     ///   are missed, and this half is only as good as the sampling.
+    ///
+    /// A machine that leaves the grader itself no CPU to read the session
+    /// with starved it too: nothing is known then, and the time-out is the
+    /// machine's.
     pub(super) fn starved(&mut self) -> Option<String> {
         if self.cpu.over() {
             return None;
         }
         let deadline = sandbox::os::Deadline::own_time(FINAL_READING);
-        let (cpu, waited, lowered) = self.memory.cpu_wait_and_priority(&deadline)?;
+        let Some((cpu, waited, lowered)) = self.memory.cpu_wait_and_priority(&deadline) else {
+            // The reading is a few files for each of a session's bounded
+            // number of processes, and its budget the grader's own time:
+            // only a machine that left the grader itself no CPU for ten
+            // times that budget cuts it short. Nothing is known of the
+            // session then, and its time-out is nobody's verdict.
+            return Some(format!(
+                "the machine was too busy to judge this submission: in {:.1} s of wall-clock time the grader could not once measure what its processes ran, so its time ran out waiting for the machine; grade it again when the machine is less loaded (--resume grades what is left)",
+                self.since.at.elapsed().as_secs_f64()
+            ));
+        };
         self.cpu.note(cpu);
         if self.cpu.over() || lowered {
             return None;

@@ -62,3 +62,34 @@ fn a_few_unasked_progress_messages_are_not_a_flood() {
     let reply = ask(&mut session).unwrap();
     assert_eq!(reply["id"], 1, "{reply}");
 }
+
+/// A reply the child wrote before the grader came to look, however late
+/// the grader (a starved machine) comes, is read and counts: the wall
+/// clock is called on the child, not on the grader's own delay.
+#[test]
+fn a_reply_waiting_in_the_pipe_at_the_deadline_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("written");
+    let mut session = greeting_child(&format!(
+        "import time\ntime.sleep(0.2)\nos.write(4, b'{{\"id\": 1, \"output\": []}}\\n')\nopen({:?}, 'w').close()\ntime.sleep(30)\n",
+        written.to_str().unwrap()
+    ));
+    let until = Instant::now() + Duration::from_secs(30);
+    while !written.exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(written.exists(), "the child never wrote its reply");
+    let mut request = serde_json::Map::new();
+    request.insert("op".into(), "ping".into());
+    let reply = session
+        .request(
+            request,
+            Clocks {
+                cpu: Duration::from_millis(300),
+                deadline: Instant::now(),
+            },
+            ReplyBound::START,
+        )
+        .unwrap();
+    assert_eq!(reply["id"], 1, "{reply}");
+}

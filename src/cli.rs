@@ -119,6 +119,8 @@ pub enum Command {
     Validate(SuitesArgs),
     /// Generate a reproducible case and its expected output
     Gen(GenArgs),
+    /// Print the JSON Schema of the JSON report (docs/report.schema.json)
+    Schema,
 }
 
 /// Arguments of `grader init`.

@@ -91,9 +91,11 @@ fn undone(command: &Command) -> Option<&'static str> {
         Command::Add(_) | Command::Bless(_) | Command::Gen(_) | Command::Init(_) => Some("written"),
         Command::List => Some("listed"),
         Command::Show { .. } => Some("shown"),
-        Command::Validate(_) | Command::Hash { .. } | Command::Merge(_) | Command::Compare(_) => {
-            None
-        }
+        Command::Validate(_)
+        | Command::Hash { .. }
+        | Command::Merge(_)
+        | Command::Compare(_)
+        | Command::Schema => None,
     }
 }
 
@@ -132,6 +134,16 @@ fn dispatch(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
         Command::Bless(args) => authoring::bless(cli, args, out),
         Command::Validate(args) => authoring::validate(cli, args, out),
         Command::Gen(args) => authoring::generate(cli, args, out),
+        Command::Schema => {
+            refuse_challenges(
+                cli,
+                "schema",
+                "the report's schema is the same for every challenge",
+            )?;
+            out.write_all(report::contract::report_schema_text().as_bytes())
+                .map_err(Error::io("cannot write output"))?;
+            Ok(Status::Passed)
+        }
     }
 }
 

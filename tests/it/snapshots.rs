@@ -599,6 +599,68 @@ fn codio_reports() {
     }
 }
 
+/// Every report fixture, as stored and as the grader writes it again,
+/// follows the published schema strictly; and the published schema is
+/// what `grader schema` prints.
+#[test]
+fn every_report_follows_the_published_schema() {
+    for (name, report) in fixtures() {
+        let stored: Value = serde_json::from_str(
+            &std::fs::read_to_string(root().join(format!("tests/fixtures/reports/{name}.json")))
+                .unwrap(),
+        )
+        .unwrap();
+        crate::support::check_report(&stored);
+        let written: Value = serde_json::from_str(&rendered(&report, Format::Json)).unwrap();
+        crate::support::check_report(&written);
+        assert_eq!(written["schema_version"], 1, "{name}");
+    }
+    // The check is strict: a field the schema does not name, at any
+    // depth, a tagged explanation's included, fails it; so does a wrong type.
+    let (_, report) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "rendezvous-scores")
+        .unwrap();
+    let written: Value = serde_json::from_str(&rendered(&report, Format::Json)).unwrap();
+    let explained = written["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tests"].as_array().unwrap())
+        .position(|t| t["explanation"].is_object())
+        .expect("the rendezvous-scores fixture explains a test");
+    for damage in [
+        "/surprise",
+        "/submissions/0/surprise",
+        "/submissions/0/points/surprise",
+        "explanation/surprise",
+        "/submissions/0/verdict=",
+    ] {
+        let mut damaged = written.clone();
+        if let Some(path) = damage.strip_prefix("explanation/") {
+            let test = damaged["submissions"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .flat_map(|s| s["tests"].as_array_mut().unwrap())
+                .nth(explained)
+                .unwrap();
+            test["explanation"][path] = 1.into();
+        } else if let Some(pointer) = damage.strip_suffix('=') {
+            *damaged.pointer_mut(pointer).unwrap() = "almost-accepted".into();
+        } else {
+            let (parent, key) = damage.rsplit_once('/').unwrap();
+            damaged.pointer_mut(parent).unwrap()[key] = 1.into();
+        }
+        let refused = std::panic::catch_unwind(|| crate::support::check_report(&damaged));
+        assert!(refused.is_err(), "{damage} passed the check");
+    }
+    let out = run(&["schema"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let published = std::fs::read_to_string(root().join("docs/report.schema.json")).unwrap();
+    assert_eq!(text(&out.stdout), published);
+}
+
 #[test]
 fn ctrf_reports() {
     let schema: Value = serde_json::from_str(

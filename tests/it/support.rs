@@ -108,14 +108,101 @@ pub fn text(bytes: &[u8]) -> String {
 
 /// The JSON a program wrote on stdout; panics with its stderr when that
 /// does not parse.
+///
+/// A report (an object with `grader` and `submissions`) must also follow
+/// the published schema, strictly ([`check_report`]).
 pub fn json<T: serde::de::DeserializeOwned>(out: &Output) -> T {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+    let value: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
             "stdout is not JSON: {e}\nstdout: {}\nstderr: {}",
             text(&out.stdout),
             text(&out.stderr)
         )
-    })
+    });
+    if value.get("grader").is_some() && value.get("submissions").is_some() {
+        check_report(&value);
+    }
+    serde_json::from_value(value).unwrap()
+}
+
+/// Panics unless `report` follows the report's JSON Schema
+/// (`report::contract::report_schema`), made strict: every object the
+/// schema describes holds only the properties it names, so that a field
+/// the grader writes and the schema leaves out fails too. (The published
+/// schema lets consumers read reports of later versions, with more
+/// fields.)
+pub fn check_report(report: &Value) {
+    static STRICT: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+    let validator = STRICT.get_or_init(|| {
+        let mut schema = report::contract::report_schema();
+        let mut extended = Vec::new();
+        extended_refs(&schema, &mut extended);
+        strict(&mut schema, &extended);
+        jsonschema::draft202012::new(&schema).expect("the report's schema is a valid schema")
+    });
+    let errors: Vec<String> = validator
+        .iter_errors(report)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the report does not follow docs/report.schema.json: {errors:#?}"
+    );
+}
+
+/// Every object schema with properties in `schema` takes no others, but
+/// the definitions in `extended`: a schema that adds properties to one of
+/// them (a tag beside a `$ref`) is strict for both, and the definition on
+/// its own would refuse the tag.
+fn strict(schema: &mut Value, extended: &[String]) {
+    if let Some(defs) = schema.get_mut("$defs").and_then(Value::as_object_mut) {
+        for (name, def) in defs.iter_mut() {
+            if extended.contains(&format!("#/$defs/{name}")) {
+                if let Some(map) = def.as_object_mut() {
+                    map.values_mut().for_each(strict_everywhere);
+                }
+                continue;
+            }
+            strict_everywhere(def);
+        }
+    }
+    if let Some(map) = schema.as_object_mut() {
+        for (key, value) in map.iter_mut() {
+            if key != "$defs" {
+                strict_everywhere(value);
+            }
+        }
+        map.insert("unevaluatedProperties".into(), Value::Bool(false));
+    }
+}
+
+fn strict_everywhere(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.contains_key("properties") {
+                map.insert("unevaluatedProperties".into(), Value::Bool(false));
+            }
+            map.values_mut().for_each(strict_everywhere);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strict_everywhere),
+        _ => {}
+    }
+}
+
+/// The `$ref`s in `schema` that sit beside properties of their own.
+fn extended_refs(schema: &Value, found: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            if let (Some(Value::String(target)), true) =
+                (map.get("$ref"), map.contains_key("properties"))
+            {
+                found.push(target.clone());
+            }
+            map.values().for_each(|v| extended_refs(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| extended_refs(v, found)),
+        _ => {}
+    }
 }
 
 /// The JSON report a run wrote, after checking that it exited 0 (panics

@@ -21,6 +21,7 @@ pub fn report(
     submissions: Vec<SubmissionReport>,
 ) -> Result<Report, Error> {
     Ok(Report {
+        schema_version: contract::SCHEMA_VERSION,
         grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
         challenge: grading.challenge.id.clone(),
         challenges: Some(grading.source.into()),

@@ -12,13 +12,23 @@
 //! readable.
 
 mod from;
+mod schema;
 
+pub use schema::{report_schema, report_schema_text};
+
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The result of grading submissions against one challenge's suite.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
+    /// The version of this contract the report follows: 1. It changes when
+    /// a field changes its meaning or type, or goes; new fields keep it. A
+    /// report written before it was recorded follows the first.
+    #[serde(default = "first_schema_version")]
+    #[schemars(extend("const" = SCHEMA_VERSION))]
+    pub schema_version: u32,
     /// The grader's name and version, e.g. `"rendezvous-grader 0.1.0"`.
     pub grader: String,
     /// The challenge's id.
@@ -62,6 +72,15 @@ pub struct Report {
     pub submissions: Vec<SubmissionReport>,
 }
 
+/// The version of the contract this grader writes. It changes when a
+/// field changes its meaning or type, or goes; new fields, and new values
+/// where a field says more may come, keep it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+fn first_schema_version() -> u32 {
+    1
+}
+
 impl Report {
     /// The folders the tests came from, for people: `tests_dir`, then
     /// each added folder after a `+`.
@@ -82,11 +101,11 @@ impl Report {
 }
 
 /// One graded submission.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct SubmissionReport {
     /// The student's name, the same in every format: their folder or file
-    /// name, shown as learner text is, unique in the run
-    /// ([`crate::names::student_names`]).
+    /// name, shown as learner text is, unique in the run (see
+    /// `names::student_names`).
     pub name: String,
     /// The submission's path, as found: what formats show beside the name
     /// (for a student folder without an entry file, the folder).
@@ -106,6 +125,7 @@ pub struct SubmissionReport {
     /// The points, exactly; written with `score` and `max_score`, the
     /// floats derived from them (see `contract::scored`).
     #[serde(flatten, with = "scored")]
+    #[schemars(with = "scored::Scored")]
     pub points: Points,
     /// Tests accepted.
     pub passed: usize,
@@ -156,7 +176,7 @@ pub struct SubmissionReport {
 }
 
 /// One group's result for a submission.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct GroupReport {
     /// The group's name.
     pub name: String,
@@ -168,6 +188,7 @@ pub struct GroupReport {
     /// with `score` and `max_score`, the floats derived from them
     /// (see `contract::scored`).
     #[serde(flatten, with = "scored")]
+    #[schemars(with = "scored::Scored")]
     pub points: Points,
     /// Tests accepted.
     pub passed: usize,
@@ -176,7 +197,7 @@ pub struct GroupReport {
 }
 
 /// One graded test case.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct TestReport {
     /// The case's name.
     pub name: String,
@@ -188,6 +209,7 @@ pub struct TestReport {
     /// The test's share of its group's weight, exactly; written with
     /// `score` and `max_score`, the floats derived from it (see `contract::scored`).
     #[serde(flatten, with = "scored")]
+    #[schemars(with = "scored::Scored")]
     pub points: Points,
     /// Wall-clock time of the case (0 for a hidden test in a learner's
     /// report, whose times are not shown).
@@ -236,7 +258,7 @@ pub struct TestReport {
 }
 
 /// A slice of a case around its first divergence.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(into = "WindowJson", from = "WindowJson")]
 pub struct Window {
     /// The index of the first operation in the window.
@@ -254,7 +276,7 @@ pub struct Window {
 /// `null` answered and for no answer (as reports always wrote it), and
 /// `missing` lists the positions with no answer, so that a report read
 /// back tells them apart.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 struct WindowJson {
     first_op: usize,
     ops: Vec<Value>,
@@ -309,7 +331,7 @@ impl From<WindowJson> for Window {
 /// groups' test counts), so sums and merged shards stay exact; the float
 /// `score` and `max_score` beside it are derived from it once, and people
 /// see it rounded once, to two decimals.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Points {
     /// Units earned; none (`null`) for what was never judged (a
     /// `grader-fault`), which has no score, not a score of 0.
@@ -376,6 +398,7 @@ impl Points {
 /// whole, whatever the float read back was.
 pub(crate) mod scored {
     use super::Points;
+    use schemars::JsonSchema;
     use serde::ser::SerializeStruct;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -390,15 +413,28 @@ pub(crate) mod scored {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Points, D::Error> {
         /// `score` and `max_score` are left unread: they follow from `points`.
         #[derive(Deserialize)]
-        struct Scored {
+        struct Read {
             points: Points,
         }
-        Ok(Scored::deserialize(deserializer)?.points)
+        Ok(Read::deserialize(deserializer)?.points)
+    }
+
+    /// The fields as written, for the JSON Schema.
+    #[derive(JsonSchema)]
+    #[allow(dead_code)]
+    pub struct Scored {
+        /// The points earned, as a float: `points.earned / points.denominator`;
+        /// `null` for what was never judged.
+        score: Option<f64>,
+        /// The points there are, as a float: `points.total / points.denominator`.
+        max_score: f64,
+        /// The points, exactly.
+        points: Points,
     }
 }
 
 /// `K/N`, as `--shard` takes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Shard {
     /// `K`, from 1.
     pub index: u32,
@@ -423,7 +459,7 @@ impl std::str::FromStr for Shard {
 }
 
 /// A Router that lacks some of the challenge's operations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ApiHint {
     /// The challenge's operations the Router has no method for.
     pub missing: Vec<String>,
@@ -434,7 +470,7 @@ pub struct ApiHint {
 }
 
 /// Who a report is for: `instructor` or `learner`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Audience {
     /// Everything, hidden groups included.
@@ -444,7 +480,7 @@ pub enum Audience {
 }
 
 /// Where the challenges of a run came from, tagged by `source`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "source", rename_all = "kebab-case")]
 pub enum Source {
     /// `embedded`: built into the grader of `version`, the set whose
@@ -468,7 +504,7 @@ impl Source {
 }
 
 /// What named a challenge folder on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub enum GivenBy {
     /// `--challenges DIR`.
     #[serde(rename = "--challenges")]
@@ -483,7 +519,7 @@ pub enum GivenBy {
 
 /// The sandbox layers in force, as probed when the grader started
 /// (docs/containment.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Layers {
     /// `false` with `--no-sandbox`: only the rlimits apply.
     pub enabled: bool,
@@ -525,7 +561,7 @@ impl Layers {
 
 /// The limits every submission of a run was graded under: challenge.toml's
 /// `[limits]` with the command line's flags (docs/containment.md#limits).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LimitsInForce {
     /// CPU time per case of each group, in the suite's order.
     pub groups: Vec<GroupTime>,
@@ -579,14 +615,14 @@ impl LimitsInForce {
 }
 
 /// One group's time limit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct GroupTime {
     pub group: String,
     pub time_ms: u64,
 }
 
 /// A limit the command line set below challenge.toml's.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Lowered {
     /// The flag that set it, e.g. `--memory-limit`.
     pub flag: String,
@@ -612,7 +648,7 @@ impl Lowered {
 }
 
 /// The language a submission is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Language {
     Python,
@@ -628,7 +664,7 @@ pub enum Language {
 }
 
 /// What preparing a submission cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Build {
     /// Whether the artifact came from the cache (nothing was compiled).
     pub cached: bool,
@@ -638,7 +674,9 @@ pub struct Build {
 
 /// A test's verdict, in kebab case. Ordered from best to worst: a
 /// submission's verdict is its worst test's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Accepted,
@@ -679,7 +717,7 @@ impl std::fmt::Display for Verdict {
 }
 
 /// How a group's points are earned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scoring {
     /// Each accepted test earns its share of the group's weight.
@@ -689,7 +727,7 @@ pub enum Scoring {
 }
 
 /// Who sees a group's cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Visibility {
     /// Learners see the case, the divergence and the diff.
@@ -699,7 +737,7 @@ pub enum Visibility {
 }
 
 /// Where a case's expected output came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ExpectedFrom {
     /// The case's `NAME.expected.json`.
@@ -709,7 +747,7 @@ pub enum ExpectedFrom {
 }
 
 /// The first operation whose answer differs from the expected one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Divergence {
     /// Its index in the case (0-based).
     pub op_index: usize,
@@ -736,7 +774,7 @@ pub struct Divergence {
 
 /// An exception in the learner's code, as the driver reported it
 /// (docs/protocol.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LearnerError {
     /// The exception's type, written `type`.
     #[serde(rename = "type")]
@@ -751,6 +789,7 @@ pub struct LearnerError {
     /// Where it was raised: `-1` the constructor, `i` operation `i`,
     /// `null` not known (or `solve`).
     #[serde(default, with = "at_wire")]
+    #[schemars(with = "Option<i64>")]
     pub op_index: Option<At>,
     /// The OS error number, for errors from the OS; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -760,7 +799,7 @@ pub struct LearnerError {
 /// What kind of error the learner's code met, written as the name the
 /// protocol gives it: the few kinds the grader and its drivers give a
 /// meaning to, and any other by the name the learner's runtime gave it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(from = "String", into = "String")]
 pub enum ErrorKind {
     /// `CompileError`: the submission does not compile (or transpile).
@@ -864,7 +903,7 @@ mod at_wire {
 }
 
 /// Output the learner's code printed while serving one case.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Captured {
     /// Standard output, up to the cap.
     pub stdout: String,
@@ -875,7 +914,7 @@ pub struct Captured {
 }
 
 /// The submission's h32 against the pinned one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HashCheck {
     /// How many strings were compared.
     pub checked: usize,
@@ -890,7 +929,7 @@ pub struct HashCheck {
 
 /// The steps of a learner's h32 that are wrong, with the smallest text
 /// that shows them: the first step, and the others wrong with it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HashStep {
     /// The catalogue mistake it is.
     pub mistake: String,
@@ -912,8 +951,8 @@ pub struct HashStep {
     pub yours: i64,
 }
 
-/// One more wrong step of a learner's h32 ([`HashStep::also`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One more wrong step of a learner's h32 (a `HashStep`'s `also`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WrongStep {
     /// The catalogue mistake it is.
     pub mistake: String,
@@ -925,7 +964,7 @@ pub struct WrongStep {
 }
 
 /// A string the submission hashes differently.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct HashMismatch {
     pub text: String,
     /// The pinned h32 of `text`.
@@ -955,7 +994,7 @@ impl HashMismatch {
 /// Routes between two nodes whose answer went against the pinned scores,
 /// for a submission without `h32` to compare: with two nodes and two
 /// different scores, nothing but the hash decides.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct HashHint {
     /// Two-node routes answered with the other node.
     pub against: usize,
@@ -966,7 +1005,7 @@ pub struct HashHint {
 }
 
 /// A named mistake in a report (docs/diagnosis.md).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MistakeReport {
     /// The catalogue's id, e.g. `lowest-score`.
     pub id: String,
@@ -1018,7 +1057,7 @@ impl MistakeReport {
 }
 
 /// A known mistake by name, in the form it was made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NamedMistake {
     pub id: String,
     pub title: String,
@@ -1032,7 +1071,7 @@ pub struct NamedMistake {
 
 /// Answers that changed between two runs of the same cases in fresh
 /// processes with different hash seeds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Nondeterminism {
     /// The tests whose answers changed, as `group/name`.
     pub tests: Vec<String>,
@@ -1045,7 +1084,7 @@ pub struct Nondeterminism {
 }
 
 /// One operation that answered differently in two runs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Change {
     /// `group/name`.
     pub test: String,
@@ -1060,7 +1099,7 @@ pub struct Change {
 
 /// A property of consistent hashing the submission breaks, shown by two
 /// routes of the same key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PropertyHint {
     /// `remove-moves-only-its-keys`, `add-only-steals-keys`,
     /// `remove-keeps-the-ranking`, `add-keeps-the-ranking`,
@@ -1077,7 +1116,7 @@ pub struct PropertyHint {
 }
 
 /// A small failing case and the snippet that shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reproducer {
     /// The case, `[args, ops]`, ending at the first wrong answer.
     pub case: Value,
@@ -1094,7 +1133,7 @@ pub struct Reproducer {
 }
 
 /// How exploring a submission with generated cases went.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExploreReport {
     /// Generated cases run to the end.
     pub cases: usize,
@@ -1108,7 +1147,7 @@ pub struct ExploreReport {
 }
 
 /// A generated case the submission gets wrong.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Counterexample {
     /// Which of the exploration's cases found it, from 0.
     pub index: usize,
@@ -1138,7 +1177,7 @@ impl Counterexample {
 
 /// Why the expected answer of a divergent operation is what it is, tagged
 /// by `kind`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ExplanationReport {
     /// `scores`: a route, every node's score.
@@ -1152,7 +1191,7 @@ pub enum ExplanationReport {
 }
 
 /// A route's score table, capped for display.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ScoreReport {
     /// The key routed.
     pub key: String,
@@ -1172,7 +1211,7 @@ pub struct ScoreReport {
 }
 
 /// One node's score with its rank (1 = highest).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RankedRow {
     pub rank: usize,
     pub node: String,
@@ -1192,7 +1231,7 @@ pub struct RankedRow {
 
 /// `top(key, n)`: the expected ranking beside the submission's, position
 /// by position, from a little before the first place they part.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TopReport {
     pub key: String,
     pub formula: String,
@@ -1205,7 +1244,7 @@ pub struct TopReport {
 }
 
 /// One position of a ranking: the expected node and the submission's.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TopLine {
     pub position: usize,
     /// The expected node's row, none past the expected list's end.
@@ -1217,7 +1256,7 @@ pub struct TopLine {
 }
 
 /// A ring lookup's neighbourhood.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RingReport {
     pub key: String,
     /// h32(key).
@@ -1238,7 +1277,7 @@ pub struct RingReport {
 }
 
 /// One entry of a ring, for display.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ShownPoint {
     /// Its index in ring order.
     pub index: usize,
@@ -1253,7 +1292,7 @@ pub struct ShownPoint {
 }
 
 /// Why a ring holds the entries it does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PointsView {
     /// Points per node.
     pub k: usize,
@@ -1264,7 +1303,7 @@ pub struct PointsView {
 }
 
 /// The steps from a node's h32 to its weighted score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WeightedScore {
     pub weight: f64,
     /// (h32 + 0.5) / 2^32, in (0, 1).
@@ -1276,7 +1315,7 @@ pub struct WeightedScore {
 }
 
 /// How the winner of a route was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum WinRule {
     /// `no-nodes`: no nodes, the answer is null.

@@ -119,8 +119,13 @@ pub enum Command {
     Validate(SuitesArgs),
     /// Generate a reproducible case and its expected output
     Gen(GenArgs),
-    /// Print the JSON Schema of the JSON report (docs/report.schema.json)
-    Schema,
+    /// Print the JSON Schema of a JSON document the grader writes
+    /// (docs/schemas/NAME.schema.json)
+    Schema {
+        /// The document
+        #[arg(value_enum, default_value = "report")]
+        document: report::contract::Document,
+    },
 }
 
 /// Arguments of `grader init`.

@@ -462,7 +462,7 @@ fn audit_proposes_limits_from_correct_submissions_and_writes_them() {
     ]
     .concat());
     assert_eq!(both.status.code(), Some(1), "{}", text(&both.stderr));
-    let found: Value = serde_json::from_slice(&both.stdout).unwrap();
+    let found: Value = crate::support::document(crate::support::Document::Limits, &both);
     assert_eq!(found["measured"], 1);
     assert_eq!(found["left_out"][0]["submission"], wrong);
     assert_eq!(found["left_out"][0]["verdict"], "wrong-answer");

@@ -66,7 +66,7 @@ fn validate_and_audit_pass_on_every_challenge() {
         );
         let out = run(&["audit", "--challenge", id, "--format", "json"]);
         assert_eq!(out.status.code(), Some(0), "{id}");
-        let rows: Vec<Value> = json(&out);
+        let rows: Vec<Value> = crate::support::document(crate::support::Document::Audit, &out);
         let (challenge, _) = suite(id);
         let forms: usize = challenge
             .model

@@ -218,7 +218,10 @@ fn audit_submissions(suite: &Path, dir: &Path, files: &[std::path::PathBuf]) -> 
             .arg("--submissions")
             .args(files),
     );
-    (out.status.code().unwrap(), json(&out))
+    (
+        out.status.code().unwrap(),
+        crate::support::document(crate::support::Document::Exploration, &out),
+    )
 }
 
 #[test]
@@ -315,7 +318,7 @@ fn audit_proposes_nothing_for_correct_submissions() {
             .arg(root().join("submissions/hrw-top/python/correct.py"))
             .arg(root().join("submissions/hrw-top/javascript/correct.js")),
     );
-    let audit: Value = json(&out);
+    let audit: Value = crate::support::document(crate::support::Document::Exploration, &out);
     assert_eq!(out.status.code(), Some(0), "{audit}");
     assert_eq!(audit["proposed"], serde_json::json!([]));
     for s in audit["submissions"].as_array().unwrap() {

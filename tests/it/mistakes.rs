@@ -192,7 +192,7 @@ fn audit(tests: Option<&Path>) -> (Option<i32>, Vec<Value>) {
         command.arg("--tests").arg(dir);
     }
     let out = output(&mut command);
-    let rows: Vec<Value> = json(&out);
+    let rows: Vec<Value> = crate::support::document(crate::support::Document::Audit, &out);
     (out.status.code(), rows)
 }
 

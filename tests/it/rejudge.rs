@@ -160,7 +160,7 @@ fn rejudging_lists_who_a_fresh_grading_judges_otherwise_and_apply_makes_the_fold
         "json",
     ]);
     assert_eq!(dry.status.code(), Some(1), "{}", text(&dry.stderr));
-    let changes: Value = serde_json::from_slice(&dry.stdout).unwrap();
+    let changes: Value = crate::support::document(crate::support::Document::Changes, &dry);
     assert_eq!(results(&folder), old, "a dry run writes nothing");
 
     // What a fresh grading of the changed suite judges otherwise.
@@ -233,7 +233,7 @@ fn rejudging_lists_who_a_fresh_grading_judges_otherwise_and_apply_makes_the_fold
         "{}",
         text(&compared.stderr)
     );
-    let compared: Value = serde_json::from_slice(&compared.stdout).unwrap();
+    let compared: Value = crate::support::document(crate::support::Document::Changes, &compared);
     assert_eq!(listed(&compared), expected);
 
     // A grading the machine cannot do (no interpreter) replaces nothing:

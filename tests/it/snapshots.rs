@@ -655,10 +655,17 @@ fn every_report_follows_the_published_schema() {
         let refused = std::panic::catch_unwind(|| crate::support::check_report(&damaged));
         assert!(refused.is_err(), "{damage} passed the check");
     }
-    let out = run(&["schema"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let published = std::fs::read_to_string(root().join("docs/report.schema.json")).unwrap();
-    assert_eq!(text(&out.stdout), published);
+    for document in crate::support::Document::ALL {
+        let name = document.name();
+        let out = run(&["schema", name]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let published =
+            std::fs::read_to_string(root().join(format!("docs/schemas/{name}.schema.json")))
+                .unwrap();
+        assert_eq!(text(&out.stdout), published, "{name}");
+    }
+    // The report's is the default.
+    assert_eq!(run(&["schema"]).stdout, run(&["schema", "report"]).stdout);
 }
 
 #[test]

@@ -251,12 +251,13 @@ fn validate_audit_and_bless_take_every_challenge_with_all() {
     let audit = on(&["audit", "--all", "--format", "json"]);
     assert_eq!(audit.status.code(), Some(0), "{}", text(&audit.stderr));
     let audits: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_slice(&audit.stdout).unwrap();
+        crate::support::document(crate::support::Document::Audits, &audit);
     assert_eq!(audits.keys().cloned().collect::<Vec<_>>(), ids);
     for (id, rows) in &audits {
         // Each as `audit --challenge ID` writes it alone.
         let alone = on(&["audit", "--challenge", id, "--format", "json"]);
-        let alone: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+        let alone: serde_json::Value =
+            crate::support::document(crate::support::Document::Audit, &alone);
         assert_eq!(rows, &alone, "{id}");
     }
     let human = text(&on(&["audit", "--all"]).stdout);

@@ -7,6 +7,7 @@
 //! directory, and every grader run goes through [`output`] (or holds
 //! [`shared`]) so that [`exclusive`] can keep them out.
 
+pub use report::contract::Document;
 use serde_json::Value;
 use std::cell::Cell;
 use std::ffi::OsStr;
@@ -125,28 +126,45 @@ pub fn json<T: serde::de::DeserializeOwned>(out: &Output) -> T {
     serde_json::from_value(value).unwrap()
 }
 
-/// Panics unless `report` follows the report's JSON Schema
-/// (`report::contract::report_schema`), made strict: every object the
-/// schema describes holds only the properties it names, so that a field
-/// the grader writes and the schema leaves out fails too. (The published
-/// schema lets consumers read reports of later versions, with more
-/// fields.)
+/// Panics unless `report` follows the report's JSON Schema, strictly
+/// ([`check_document`]).
 pub fn check_report(report: &Value) {
-    static STRICT: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
-    let validator = STRICT.get_or_init(|| {
-        let mut schema = report::contract::report_schema();
-        let mut extended = Vec::new();
-        extended_refs(&schema, &mut extended);
-        strict(&mut schema, &extended);
-        jsonschema::draft202012::new(&schema).expect("the report's schema is a valid schema")
+    check_document(Document::Report, report);
+}
+
+/// Panics unless `value` follows `document`'s JSON Schema
+/// (`report::contract::Document::schema`, published in docs/schemas/),
+/// made strict: every object the schema describes holds only the
+/// properties it names, so that a field the grader writes and the schema
+/// leaves out fails too. (The published schemas let consumers read the
+/// documents of later versions, with more fields.)
+pub fn check_document(document: Document, value: &Value) {
+    static STRICT: std::sync::OnceLock<Vec<(Document, jsonschema::Validator)>> =
+        std::sync::OnceLock::new();
+    let validators = STRICT.get_or_init(|| {
+        Document::ALL
+            .iter()
+            .map(|&document| {
+                let mut schema = document.schema();
+                let mut extended = Vec::new();
+                extended_refs(&schema, &mut extended);
+                strict(&mut schema, &extended);
+                let validator = jsonschema::draft202012::new(&schema)
+                    .unwrap_or_else(|e| panic!("{}'s schema: {e}", document.name()));
+                (document, validator)
+            })
+            .collect()
     });
+    let (_, validator) = validators.iter().find(|(d, _)| *d == document).unwrap();
     let errors: Vec<String> = validator
-        .iter_errors(report)
+        .iter_errors(value)
         .map(|e| format!("{e} at {}", e.instance_path()))
         .collect();
     assert!(
         errors.is_empty(),
-        "the report does not follow docs/report.schema.json: {errors:#?}"
+        "the {} does not follow docs/schemas/{}.schema.json: {errors:#?}",
+        document.name(),
+        document.name()
     );
 }
 
@@ -203,6 +221,14 @@ fn extended_refs(schema: &Value, found: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| extended_refs(v, found)),
         _ => {}
     }
+}
+
+/// The JSON a program wrote on stdout, which must follow `document`'s
+/// schema strictly ([`check_document`]).
+pub fn document<T: serde::de::DeserializeOwned>(document: Document, out: &Output) -> T {
+    let value: Value = json(out);
+    check_document(document, &value);
+    serde_json::from_value(value).unwrap()
 }
 
 /// The JSON report a run wrote, after checking that it exited 0 (panics

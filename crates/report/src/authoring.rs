@@ -5,6 +5,9 @@
 pub mod explored;
 
 use crate::contract::Verdict;
+use crate::contract::tools::{
+    AuditEntry, Audits, GroupLimitRow, LeftOut, LimitsProposal, SlowestCase,
+};
 use grading::author::limits::GroupLimit;
 use grading::author::{Blessing, Finding};
 use grading::challenge::{Challenge, Scoring, Suite, Visibility};
@@ -115,21 +118,23 @@ pub fn render_audit(
 
 /// `grader audit --format json`: the rows as they are.
 pub fn render_audit_json(rows: &[AuditRow], out: &mut dyn Write) -> io::Result<()> {
-    super::text::safe_json(rows, out)?;
+    let entries: Vec<AuditEntry> = rows.iter().map(AuditEntry::from).collect();
+    super::text::safe_json(&entries, out)?;
     writeln!(out)
 }
 
 /// `grader audit --all --format json`: an object with each challenge's
 /// rows under its id (sorted by id).
 pub fn render_audits_json(audits: &[(&str, &[AuditRow])], out: &mut dyn Write) -> io::Result<()> {
-    let object: serde_json::Map<String, serde_json::Value> = audits
+    let object: Audits = audits
         .iter()
         .map(|(id, rows)| {
-            serde_json::to_value(rows)
-                .map(|rows| ((*id).to_owned(), rows))
-                .map_err(io::Error::other)
+            (
+                (*id).to_owned(),
+                rows.iter().map(AuditEntry::from).collect(),
+            )
         })
-        .collect::<io::Result<_>>()?;
+        .collect();
     super::text::safe_json(&object, out)?;
     writeln!(out)
 }
@@ -296,53 +301,25 @@ pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()>
 
 /// `grader audit --limits --format json`.
 pub fn render_limits_json(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(serde::Serialize)]
-    struct Slowest<'a> {
-        language: &'a str,
-        submission: &'a str,
-        case: &'a str,
-        cpu_ms: u64,
-    }
-    #[derive(serde::Serialize)]
-    struct Row<'a> {
-        group: &'a str,
-        current_ms: u64,
-        proposed_ms: Option<u64>,
-        reference_us: u64,
-        slowest: Vec<Slowest<'a>>,
-    }
-    #[derive(serde::Serialize)]
-    struct LeftOut<'a> {
-        submission: &'a str,
-        verdict: Verdict,
-    }
-    #[derive(serde::Serialize)]
-    struct View<'a> {
-        challenge: &'a str,
-        measured: usize,
-        groups: Vec<Row<'a>>,
-        left_out: Vec<LeftOut<'a>>,
-        written: Option<String>,
-    }
     let ms = |d: std::time::Duration| d.as_millis() as u64;
-    let view = View {
-        challenge: limits.challenge,
+    let view = LimitsProposal {
+        challenge: limits.challenge.to_owned(),
         measured: limits.measured,
         groups: limits
             .rows
             .iter()
-            .map(|r| Row {
-                group: &r.group,
+            .map(|r| GroupLimitRow {
+                group: r.group.clone(),
                 current_ms: ms(r.current),
                 proposed_ms: r.proposed.map(ms),
                 reference_us: r.reference.as_micros() as u64,
                 slowest: r
                     .slowest
                     .iter()
-                    .map(|t| Slowest {
-                        language: &t.language,
-                        submission: &t.by,
-                        case: &t.case,
+                    .map(|t| SlowestCase {
+                        language: t.language.clone(),
+                        submission: t.by.clone(),
+                        case: t.case.clone(),
                         cpu_ms: ms(t.cpu),
                     })
                     .collect(),
@@ -352,7 +329,7 @@ pub fn render_limits_json(limits: &Limits<'_>, out: &mut dyn Write) -> io::Resul
             .left_out
             .iter()
             .map(|(submission, verdict)| LeftOut {
-                submission,
+                submission: submission.clone(),
                 verdict: *verdict,
             })
             .collect(),

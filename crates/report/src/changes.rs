@@ -12,11 +12,12 @@ pub use render::{render_changes, render_changes_json};
 
 use super::{Points, SubmissionReport};
 use crate::contract::Verdict;
+use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The comparison of an earlier grading with a later one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Changes {
     /// Every student whose result changes, or who is in one grading only,
     /// or who could not be judged in either, by name.
@@ -31,7 +32,7 @@ pub struct Changes {
 }
 
 /// How one student's result changes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChangeKind {
     /// Judged in both, with another verdict, score or set of passed tests.
@@ -50,23 +51,33 @@ pub enum ChangeKind {
 }
 
 /// A verdict and a score, as one grading gave them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct Standing {
+    /// The verdict.
     pub verdict: Verdict,
-    /// None for a `grader-fault`, which has no score.
+    /// The points earned, as a float; none for a `grader-fault`, which has
+    /// no score.
     pub score: Option<f64>,
+    /// The points there are, as a float.
     pub max_score: f64,
+    /// The points, exactly.
     pub points: Points,
+    /// Tests accepted.
     pub passed: usize,
+    /// Tests in all.
     pub total: usize,
 }
 
 /// One student's change.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct StudentChange {
+    /// The student's name.
     pub name: String,
+    /// How their result changes.
     pub kind: ChangeKind,
+    /// Their result in the earlier grading, when they are in it.
     pub old: Option<Standing>,
+    /// Their result in the later grading, when they are in it.
     pub new: Option<Standing>,
     /// The later score less the earlier one, in points (both judged).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -13,8 +13,9 @@
 
 mod from;
 mod schema;
+pub mod tools;
 
-pub use schema::{report_schema, report_schema_text};
+pub use schema::{Document, report_schema};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -4,6 +4,7 @@
 //! class's real bugs. The command grades and writes; this module groups
 //! the cases and says it.
 
+use crate::contract::tools::{Exploration, ExploredSubmission, ProposedCase};
 use crate::contract::{SubmissionReport, Verdict};
 use crate::notation::{visible, visible_json};
 use grading::words::counted;
@@ -180,49 +181,27 @@ pub fn render_explored(view: &Explored<'_>, out: &mut dyn Write) -> io::Result<(
 
 /// `grader audit --submissions --format json`.
 pub fn render_explored_json(view: &Explored<'_>, out: &mut dyn Write) -> io::Result<()> {
-    #[derive(serde::Serialize)]
-    struct Submission<'a> {
-        name: &'a str,
-        path: &'a str,
-        verdict: Verdict,
-        explore: Option<&'a crate::contract::ExploreReport>,
-    }
-    #[derive(serde::Serialize)]
-    struct Case<'a> {
-        name: &'a str,
-        case: &'a Value,
-        students: &'a [String],
-        file: Option<String>,
-    }
-    #[derive(serde::Serialize)]
-    struct View<'a> {
-        challenge: &'a str,
-        seed: u64,
-        budget_ms: u64,
-        submissions: Vec<Submission<'a>>,
-        proposed: Vec<Case<'a>>,
-    }
-    let view = View {
-        challenge: view.challenge,
+    let view = Exploration {
+        challenge: view.challenge.to_owned(),
         seed: view.seed,
         budget_ms: view.time.as_millis() as u64,
         submissions: view
             .submissions
             .iter()
-            .map(|s| Submission {
-                name: &s.name,
-                path: &s.path,
+            .map(|s| ExploredSubmission {
+                name: s.name.clone(),
+                path: s.path.clone(),
                 verdict: s.verdict,
-                explore: s.explore.as_ref(),
+                explore: s.explore.clone(),
             })
             .collect(),
         proposed: view
             .proposals
             .iter()
-            .map(|p| Case {
-                name: &p.name,
-                case: &p.case,
-                students: &p.students,
+            .map(|p| ProposedCase {
+                name: p.name.clone(),
+                case: p.case.clone(),
+                students: p.students.clone(),
                 file: p.written.as_ref().map(|f| f.display().to_string()),
             })
             .collect(),

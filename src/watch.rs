@@ -18,7 +18,6 @@ use grading::error::Error;
 use regrading::{Ended, Regrading};
 use report::contract::Verdict;
 use report::{self, SubmissionReport, WatchScreen, WatchState};
-use sandbox::os;
 use screen::{Key, Screen};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -72,9 +71,9 @@ enum Shown {
 /// Watches until asked to stop; answers the verdict of the file as it is
 /// now, from the last grading of it that finished, if there is one.
 pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
-    os::catch_stop_signals().map_err(Error::io("cannot catch Ctrl-C and SIGTERM"))?;
+    sys::catch_stop_signals().map_err(Error::io("cannot catch Ctrl-C and SIGTERM"))?;
     // Orphans of a stopped grading come here, to be killed.
-    let _ = os::become_subreaper();
+    let _ = sys::become_subreaper();
     let mut files = files::FileWatch::new(&watch.file).map_err(|e| Error::Io {
         context: format!("cannot watch the folder of {}", watch.shown),
         source: std::io::Error::other(e),
@@ -96,7 +95,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
     let mut due: Option<Instant> = Some(Instant::now());
     let mut result = Ok(());
     loop {
-        if os::stop_signal().is_some() {
+        if sys::stop_signal().is_some() {
             break;
         }
         let mut redraw = false;
@@ -124,13 +123,13 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
                     Ok(grading) => {
                         running = Some(grading);
                         Shown::Grading {
-                            saved_at: os::time_of_day(),
+                            saved_at: sys::time_of_day(),
                             ran: None,
                             failed: None,
                         }
                     }
                     Err(e) => Shown::Failed {
-                        at: os::time_of_day(),
+                        at: sys::time_of_day(),
                         error: format!("cannot start {}: {e}", watch.program.display()),
                     },
                 }
@@ -152,7 +151,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
         }
         if let Some(outcome) = running.as_mut().and_then(Regrading::poll) {
             running = None;
-            let at = os::time_of_day();
+            let at = sys::time_of_day();
             shown = match outcome {
                 Ended::Graded(report, warnings) => {
                     notes = warnings;
@@ -244,15 +243,15 @@ fn draw(
 /// grading runs, everything left is a stopped grading's.
 fn sweep() {
     loop {
-        let left: Vec<u32> = os::process_tree(std::process::id(), None)
+        let left: Vec<u32> = sys::process_tree(std::process::id(), None)
             .map(|tree| tree.pids.into_iter().skip(1).collect())
             .unwrap_or_default();
         if left.is_empty() {
             return;
         }
         for pid in &left {
-            os::kill(*pid as i32, libc::SIGKILL);
+            sys::kill(*pid as i32, libc::SIGKILL);
         }
-        while os::wait(-1).is_ok() {}
+        while sys::wait(-1).is_ok() {}
     }
 }

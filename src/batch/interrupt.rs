@@ -34,12 +34,12 @@ pub fn stoppable<R>(
     saved: &Mutex<usize>,
     grade: impl FnOnce() -> R,
 ) -> Result<R, Error> {
-    sandbox::os::catch_stop_signals().map_err(Error::io("cannot catch Ctrl-C and SIGTERM"))?;
+    sys::catch_stop_signals().map_err(Error::io("cannot catch Ctrl-C and SIGTERM"))?;
     let done = AtomicBool::new(false);
     let graded = std::thread::scope(|scope| {
         scope.spawn(|| {
             while !done.load(Ordering::SeqCst) {
-                if let Some(signal) = sandbox::os::stop_signal() {
+                if let Some(signal) = sys::stop_signal() {
                     stop(signal, on_stop, progress, saved);
                 }
                 std::thread::sleep(LOOK);
@@ -49,9 +49,9 @@ pub fn stoppable<R>(
         done.store(true, Ordering::SeqCst);
         graded
     });
-    sandbox::os::default_stop_signals().map_err(Error::io("cannot restore Ctrl-C and SIGTERM"))?;
+    sys::default_stop_signals().map_err(Error::io("cannot restore Ctrl-C and SIGTERM"))?;
     // Caught after the watcher's last look: stopped all the same.
-    if let Some(signal) = sandbox::os::stop_signal() {
+    if let Some(signal) = sys::stop_signal() {
         stop(signal, on_stop, progress, saved);
     }
     Ok(graded)

@@ -41,7 +41,7 @@ fn take(lock: &Path, dir: &Path) -> Result<std::fs::File, Error> {
                 lock.display()
             ))
         })?;
-    if !sandbox::os::try_lock_within(&file, super::results::LOCK_PATIENCE)
+    if !sys::try_lock_within(&file, super::results::LOCK_PATIENCE)
         .map_err(Error::io(format!("cannot lock {}", lock.display())))?
     {
         return Err(Error::Usage(format!(
@@ -190,7 +190,7 @@ impl Held {
             .push(take(&staged.join(super::results::LOCK), dir)?);
         std::fs::write(dir.join(REPLACED), b"")
             .map_err(Error::io(format!("cannot mark {}", dir.display())))?;
-        match sandbox::os::exchange(staged, dir) {
+        match sys::exchange(staged, dir) {
             Ok(()) => keep(dir, staged),
             // A file system without the exchange: two renames, with a
             // moment when `dir` is missing but never one when it is half

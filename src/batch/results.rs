@@ -73,7 +73,7 @@ impl Results {
             .write(true)
             .open(dir.join(LOCK))
             .map_err(unwritable)?;
-        if !sandbox::os::try_lock_within(&lock, LOCK_PATIENCE).map_err(unwritable)? {
+        if !sys::try_lock_within(&lock, LOCK_PATIENCE).map_err(unwritable)? {
             return Err(Error::Usage(format!(
                 "the results folder {} is in use by another grading run (it holds {}); wait for that run to end, or give this one another --results folder",
                 dir.display(),

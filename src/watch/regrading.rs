@@ -6,7 +6,6 @@
 
 use report::Report;
 use report::progress::{EVENT_PREFIX, Event};
-use sandbox::os;
 use std::ffi::OsString;
 use std::io::{BufRead, Read};
 use std::os::unix::process::CommandExt;
@@ -43,7 +42,7 @@ impl Regrading {
             .stderr(Stdio::piped())
             // Out of the terminal's group: Ctrl-C is watch's to handle.
             .process_group(0);
-        os::kill_child_with_parent(&mut command);
+        sys::kill_child_with_parent(&mut command);
         let mut child = command.spawn()?;
         let drain = |mut pipe: Box<dyn Read + Send>| {
             std::thread::spawn(move || {

@@ -3,7 +3,6 @@
 //! at a time while standard input is a terminal, and the terminal is put
 //! back as it was when this is dropped, however `watch` ends.
 
-use sandbox::os;
 use std::io::{IsTerminal, Write};
 use std::os::fd::AsRawFd;
 
@@ -19,7 +18,7 @@ pub enum Key {
 
 /// Standard output and input, as `watch` uses them.
 pub struct Screen {
-    keys: Option<os::KeyMode>,
+    keys: Option<sys::KeyMode>,
     clear: bool,
     color: bool,
     drawn: bool,
@@ -31,7 +30,7 @@ impl Screen {
     pub fn open() -> Screen {
         let stdin = std::io::stdin();
         let keys = if stdin.is_terminal() {
-            os::KeyMode::enter(stdin.as_raw_fd()).ok()
+            sys::KeyMode::enter(stdin.as_raw_fd()).ok()
         } else {
             None
         };
@@ -49,7 +48,7 @@ impl Screen {
     /// terminal is drawn again).
     pub fn size(&self) -> Option<(u16, u16)> {
         self.clear
-            .then(|| os::terminal_size(std::io::stdout().as_raw_fd()))
+            .then(|| sys::terminal_size(std::io::stdout().as_raw_fd()))
             .flatten()
     }
 
@@ -82,17 +81,17 @@ impl Screen {
     pub fn pressed(&mut self) -> Option<Key> {
         self.keys.as_ref()?;
         let fd = std::io::stdin().as_raw_fd();
-        let interest = os::Interest {
+        let interest = sys::Interest {
             fd,
             read: true,
             write: false,
         };
-        let ready = os::poll(&[interest], std::time::Duration::ZERO).ok()?;
+        let ready = sys::poll(&[interest], std::time::Duration::ZERO).ok()?;
         if !(ready[0].readable || ready[0].closed) {
             return None;
         }
         let mut buf = [0u8; 64];
-        match os::read_some(fd, &mut buf) {
+        match sys::read_some(fd, &mut buf) {
             // The terminal went away: no more keys (SIGHUP says the rest).
             Ok(0) | Err(_) => {
                 self.keys = None;

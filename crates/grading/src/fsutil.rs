@@ -156,7 +156,7 @@ pub fn check_writable(path: &Path, what: &str) -> Result<(), Error> {
         Target::Through(path) => {
             // Written through, not beside: only its own permission counts
             // (a temporary file tried in /dev would be a file in /dev).
-            return sandbox::os::check_write_access(&path)
+            return sys::check_write_access(&path)
                 .map_err(|e| refuse(format!("{e}; choose a path the grader can write")));
         }
     };

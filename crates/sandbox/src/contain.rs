@@ -23,8 +23,9 @@
 //! Which layers hold on this machine is probed once at start by running the
 //! shim in `--probe` mode, and recorded in every report.
 
-// Calls the descriptor and process functions of `os` whose contracts
-// (single-threaded, owned descriptors) only the shim's structure can keep.
+// Calls the process functions of `os` and the descriptor functions of
+// `sys` whose contracts (single-threaded, owned descriptors) only the
+// shim's structure can keep.
 #![allow(unsafe_code)]
 
 mod confine;
@@ -40,7 +41,7 @@ use std::process::Command;
 
 /// The hidden first argument that turns the grader binary into the shim.
 pub const SHIM_ARG: &str = "__sandbox";
-/// The descriptor on which init reports (see [`crate::os::CHILD_FDS`]).
+/// The descriptor on which init reports (see [`sys::CHILD_FDS`]).
 pub const STATUS_FD: i32 = 6;
 /// The descriptor whose end of file tells init to end everything.
 pub const SHUTDOWN_FD: i32 = 7;
@@ -323,7 +324,7 @@ fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 
             // The shim only waits: were it to hold the protocol's pipes, a
             // program that closes them would not be seen to.
             close_protocol_inputs();
-            match os::wait(init) {
+            match sys::wait(init) {
                 Ok(ended) => match (ended.code, ended.signal) {
                     (Some(code), _) => code,
                     (None, Some(signal)) => os::die_by(signal),
@@ -355,7 +356,7 @@ fn init(
     let _ = os::die_with_parent(libc::SIGKILL);
     if !layers.pid_namespace {
         // Without a PID namespace, orphans come here to be killed.
-        let _ = os::become_subreaper();
+        let _ = sys::become_subreaper();
     }
     let drop_to = if root { policy.uid } else { None };
     if policy.isolate && !layers.mount_namespace && !policy.hide.is_empty() {
@@ -406,8 +407,8 @@ fn init(
                             // SAFETY: both descriptors were inherited for
                             // the shim alone and nothing here holds them.
                             unsafe {
-                                os::set_cloexec(STATUS_FD);
-                                os::close(SHUTDOWN_FD);
+                                sys::set_cloexec(STATUS_FD);
+                                sys::close(SHUTDOWN_FD);
                             }
                         }
                         // Nothing else the shim was given reaches the program:
@@ -415,7 +416,7 @@ fn init(
                         let keep = if policy.protocol { STATUS_FD } else { 3 };
                         // SAFETY: this process execs next; what it holds from
                         // `keep` on was inherited for the shim, not the program.
-                        if let Err(e) = unsafe { os::cloexec_from(keep as u32) } {
+                        if let Err(e) = unsafe { sys::cloexec_from(keep as u32) } {
                             return Err(format!("cannot close inherited descriptors: {e}"));
                         }
                         // A program the grader has just written may still be
@@ -454,7 +455,7 @@ fn init(
         watch_for_shutdown(child, layers.pid_namespace);
     }
     let ended = loop {
-        match os::wait(-1) {
+        match sys::wait(-1) {
             Ok(e) if e.pid == child => break Some(e),
             Ok(_) => {}
             Err(_) => break None,
@@ -479,7 +480,7 @@ fn init(
 fn close_protocol_inputs() {
     for fd in [3, 4, 5] {
         // SAFETY: inherited for the program, never wrapped in init.
-        unsafe { os::close(fd) };
+        unsafe { sys::close(fd) };
     }
 }
 
@@ -491,7 +492,7 @@ fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
         use std::io::Read;
         // SAFETY: the shutdown descriptor is inherited for init alone and
         // taken here once.
-        let mut shutdown = unsafe { os::take_fd(SHUTDOWN_FD) };
+        let mut shutdown = unsafe { sys::take_fd(SHUTDOWN_FD) };
         let mut byte = [0u8; 1];
         loop {
             match shutdown.read(&mut byte) {
@@ -502,7 +503,7 @@ fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
                 Err(_) => return,
             }
         }
-        os::kill(program, libc::SIGKILL);
+        sys::kill(program, libc::SIGKILL);
         if pid_namespace {
             // As PID 1, exiting takes everything else along.
             std::process::exit(137);
@@ -513,7 +514,7 @@ fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
                 break;
             }
             for pid in left {
-                os::kill(pid as i32, libc::SIGKILL);
+                sys::kill(pid as i32, libc::SIGKILL);
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
@@ -521,7 +522,7 @@ fn watch_for_shutdown(program: libc::pid_t, pid_namespace: bool) {
 }
 
 /// `{"sandbox_exit": {...}}` on the status descriptor.
-fn report_exit(ended: &os::Ended) {
+fn report_exit(ended: &sys::Ended) {
     report_status(
         &serde_json::to_value(SandboxExit {
             code: ended.code,
@@ -556,7 +557,7 @@ pub struct SandboxExit {
 
 /// This process's descendants.
 fn descendants() -> Vec<u32> {
-    os::process_tree(std::process::id(), None)
+    sys::process_tree(std::process::id(), None)
         .map(|tree| tree.pids.into_iter().skip(1).collect())
         .unwrap_or_default()
 }
@@ -568,8 +569,8 @@ fn kill_descendants() {
             return;
         }
         for pid in &all {
-            os::kill(*pid as i32, libc::SIGKILL);
+            sys::kill(*pid as i32, libc::SIGKILL);
         }
-        while os::wait(-1).is_ok() {}
+        while sys::wait(-1).is_ok() {}
     }
 }

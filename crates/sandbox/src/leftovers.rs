@@ -5,7 +5,6 @@
 //! lock, not a pid, tells: a pid may be reused or belong to another PID
 //! namespace sharing /tmp, while a lock is released only by its owner's end.
 
-use crate::os;
 use std::fs::File;
 use std::path::Path;
 
@@ -24,7 +23,7 @@ pub(super) fn claim(dir: &Path) -> Result<File, crate::Error> {
 fn take(dir: &Path) -> std::io::Result<File> {
     let staged = dir.join(format!("{LOCK}.new"));
     let file = File::create(&staged)?;
-    if !os::try_lock(&file)? {
+    if !sys::try_lock(&file)? {
         return Err(std::io::Error::other("a fresh lock file is already locked"));
     }
     std::fs::rename(&staged, dir.join(LOCK))?;
@@ -49,7 +48,7 @@ pub(super) fn sweep(temp: &Path) {
             continue;
         };
         // Held by us now: its owner is gone, and no one else can claim it.
-        if os::try_lock(&lock).unwrap_or(false) {
+        if sys::try_lock(&lock).unwrap_or(false) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

@@ -1,5 +1,7 @@
-//! Runs programs contained and accounted for, and holds every call into
-//! the OS that needs unsafe code: a policy in, neutral facts out.
+//! Runs programs contained and accounted for: a policy in, neutral facts
+//! out. It holds the calls into the OS that containment needs
+//! (namespaces, mounts, rlimits, identity changes, seccomp, cgroups);
+//! the grader's other calls into the OS are the `sys` crate's.
 //!
 //! Below every stage that starts a program: the
 //! environment a run shares (drivers written once, a scratch folder, the
@@ -10,7 +12,7 @@
 mod contain;
 mod error;
 mod leftovers;
-pub mod os;
+mod os;
 mod phase;
 mod probe;
 mod reach;
@@ -31,6 +33,9 @@ use std::time::{Duration, Instant};
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::contain::SHIM_ARG;
 pub use crate::contain::{Layers, SandboxExit};
+/// A session's cgroup, whose accounts (CPU time, memory held and at
+/// peak, a kill for memory) grading reads.
+pub use os::cgroup::Group;
 pub use phase::{Phase, PhaseTicket};
 pub use probe::Live;
 pub use reach::{Grants, MOST_GRANTED_ENTRIES, TooManyEntries};
@@ -502,7 +507,7 @@ pub struct Contained {
     /// The cgroup that keeps its accounts (its CPU time and memory), when
     /// the grader may make one: what is left in it is killed when it
     /// drops.
-    pub group: Option<os::cgroup::Group>,
+    pub group: Option<Group>,
     /// For a session of learner code, its hold on its phase: to be
     /// dropped after its cgroup (the `phase` module's documentation).
     pub ticket: Option<PhaseTicket>,
@@ -583,14 +588,14 @@ pub fn run_to_end(mut command: Command, limit: Duration, cap: usize) -> std::io:
         }
         if Instant::now() >= deadline {
             timed_out = true;
-            os::kill_group(child.id());
+            sys::kill_group(child.id());
             let _ = child.wait();
             break None;
         }
         std::thread::sleep(Duration::from_millis(5));
     };
     // The group is gone by now, so the pipes reach end of file.
-    os::kill_group(child.id());
+    sys::kill_group(child.id());
     Ok(Finished {
         status,
         stdout: out.join().unwrap_or_default(),

@@ -15,7 +15,7 @@
 //!   `readahead`, `madvise`'s cold and page-out advice and `cachestat` are
 //!   refused by the seccomp filter), and every page it brought into the
 //!   cache is charged to its cgroup, which is emptied of them when it
-//!   ends, before its phase lock goes ([`crate::os::cgroup::Group`]):
+//!   ends, before its phase lock goes ([`crate::Group`]):
 //!   the cache is as the session found it.
 //!
 //! What stays open is in docs/containment.md.
@@ -179,12 +179,12 @@ impl Environment {
         // The gate orders those who wait: while one waits for the other
         // phase to end, no newcomer of that phase slips in before it.
         let gate = open_lock(&dir, "gate.lock").map_err(fail("open the gate"))?;
-        os::lock(&gate, true).map_err(fail("take the gate"))?;
+        sys::lock(&gate, true).map_err(fail("take the gate"))?;
         let other =
             open_lock(&dir, phase.other().lock_name()).map_err(fail("open a phase lock"))?;
-        os::lock(&other, true).map_err(fail("wait for the other phase"))?;
+        sys::lock(&other, true).map_err(fail("wait for the other phase"))?;
         let own = open_lock(&dir, phase.lock_name()).map_err(fail("open a phase lock"))?;
-        os::lock(&own, false).map_err(fail("take the phase lock"))?;
+        sys::lock(&own, false).map_err(fail("take the phase lock"))?;
         drop(other);
         drop(gate);
         let hold = Arc::new(Hold { phase, _lock: own });

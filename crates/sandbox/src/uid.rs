@@ -3,7 +3,6 @@
 //! limit, its keyring, its signals).
 
 use crate::contain::FIRST_UID;
-use crate::os;
 use std::path::PathBuf;
 
 /// How many uids sessions run as, from [`FIRST_UID`].
@@ -33,7 +32,7 @@ impl UidLease {
                 .write(true)
                 .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
                 .open(dir.join(format!("{uid}.lock")))?;
-            if os::try_lock(&file)? {
+            if sys::try_lock(&file)? {
                 return Ok(UidLease { uid, _lock: file });
             }
         }
@@ -60,7 +59,7 @@ mod tests {
 
     #[test]
     fn no_two_live_leases_share_a_uid() {
-        if os::effective_ids().0 != 0 {
+        if crate::os::effective_ids().0 != 0 {
             // Leases exist for root's sessions only; elsewhere there is no
             // /run folder of ours to lock in.
             return;

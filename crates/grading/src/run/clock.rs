@@ -13,7 +13,7 @@ pub const BACKSTOP_FACTOR: u32 = 3;
 pub const BACKSTOP_EXTRA: Duration = Duration::from_secs(5);
 
 /// How long the reading of a reply's CPU time may take, in the grader's
-/// own time ([`sandbox::os::Deadline::own_time`]): the time it waits for
+/// own time ([`sys::Deadline::own_time`]): the time it waits for
 /// a CPU on a starved machine does not count.
 pub(super) const FINAL_READING: Duration = Duration::from_secs(1);
 

@@ -9,9 +9,9 @@
 //! both, which cannot see children the kernel reaped itself nor memory no
 //! process maps.
 
-use sandbox::os::Deadline;
-use sandbox::os::cgroup::Group;
+use sandbox::Group;
 use std::time::{Duration, Instant};
+use sys::Deadline;
 
 /// How often the tree is sampled: often enough to stop a program filling
 /// memory at a few GiB a second soon after the limit, rarely enough to
@@ -81,24 +81,24 @@ impl Sampler {
     }
 
     /// The tree's CPU time now, and how long its processes have waited
-    /// for a CPU ([`sandbox::os::waited_for_cpu`]), when the kernel says.
+    /// for a CPU ([`sys::waited_for_cpu`]), when the kernel says.
     pub(super) fn cpu_and_wait(&self, deadline: &Deadline) -> Option<(Duration, Option<Duration>)> {
         let tree = tree(self.root, deadline)?;
         let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
-        Some((cpu, sandbox::os::waited_for_cpu(&tree.pids)))
+        Some((cpu, sys::waited_for_cpu(&tree.pids)))
     }
 
     /// Like [`Sampler::cpu_and_wait`], from the same walk of the tree, and
     /// whether a process of it lowered its own priority
-    /// ([`sandbox::os::lowered_priority`]).
+    /// ([`sys::lowered_priority`]).
     pub(super) fn cpu_wait_and_priority(
         &self,
         deadline: &Deadline,
     ) -> Option<(Duration, Option<Duration>, bool)> {
         let tree = tree(self.root, deadline)?;
-        let waited = sandbox::os::waited_for_cpu(&tree.pids);
+        let waited = sys::waited_for_cpu(&tree.pids);
         let cpu = self.group.as_ref().and_then(Group::cpu).unwrap_or(tree.cpu);
-        Some((cpu, waited, sandbox::os::lowered_priority(&tree.pids)))
+        Some((cpu, waited, sys::lowered_priority(&tree.pids)))
     }
 
     /// The tree's CPU time, and the memory it holds when over the limit;
@@ -151,14 +151,14 @@ struct Tree {
     cpu: Duration,
 }
 
-/// `root` and every process descending from it ([`sandbox::os::process_tree`]),
+/// `root` and every process descending from it ([`sys::process_tree`]),
 /// with the CPU time they used: each one's own (all its threads', gone
 /// ones included) and its reaped children's, so that a process that ended
 /// still counts in its parent's, and the sandbox's init reaps every
 /// orphan; `None` when `deadline` passes first.
 fn tree(root: u32, deadline: &Deadline) -> Option<Tree> {
-    let found = sandbox::os::process_tree(root, Some(deadline))?;
-    let per_second = sandbox::os::clock_ticks_per_second();
+    let found = sys::process_tree(root, Some(deadline))?;
+    let per_second = sys::clock_ticks_per_second();
     Some(Tree {
         pids: found.pids,
         cpu: Duration::from_millis(found.ticks * 1000 / per_second),

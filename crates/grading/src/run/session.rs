@@ -17,13 +17,13 @@ use super::output::{Stream, drain};
 use crate::protocol::{At, Violation, preview, preview_value};
 use sandbox::SandboxExit;
 use sandbox::UidLease;
-use sandbox::os::{self as sys, Interest};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::process::{Child, ChildStderr, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
+use sys::Interest;
 
 /// How many progress messages a request may bring unasked (see
 /// `wait_reply`).
@@ -83,7 +83,7 @@ impl Session {
         cap: usize,
         (output_limit, memory_limit): (u64, u64),
         lease: Option<UidLease>,
-        group: Option<sandbox::os::cgroup::Group>,
+        group: Option<sandbox::Group>,
         live: Option<sandbox::Live>,
     ) -> io::Result<Session> {
         let (req_read, req_write) = io::pipe()?;
@@ -182,9 +182,7 @@ impl Session {
         bound: ReplyBound,
     ) -> Result<Value, NoReply> {
         let deadline = clocks.deadline;
-        let now = self
-            .memory
-            .cpu_and_wait(&sandbox::os::Deadline::at(deadline));
+        let now = self.memory.cpu_and_wait(&sys::Deadline::at(deadline));
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
         // A reading the machine's load cut short leaves the last one
         // standing: what the session ran and waited, and the wall clock,
@@ -314,9 +312,8 @@ impl Session {
                     // Measured once more as the reply comes: the verdict
                     // is the CPU time the case took, not the last sample.
                     if self.cpu.limited()
-                        && let Some(total) = self
-                            .memory
-                            .cpu(&sandbox::os::Deadline::own_time(FINAL_READING))
+                        && let Some(total) =
+                            self.memory.cpu(&sys::Deadline::own_time(FINAL_READING))
                     {
                         self.cpu.note(total);
                     }

@@ -319,7 +319,7 @@ impl Group {
                 return true;
             }
             for pid in pids {
-                super::kill(pid, libc::SIGKILL);
+                sys::kill(pid, libc::SIGKILL);
             }
             if Instant::now() >= until {
                 return false;

@@ -3,7 +3,6 @@
 
 use super::{EXIT_GRACE, NoReply, Session};
 use sandbox::Ended;
-use sandbox::os as sys;
 use serde_json::Value;
 use std::io::{self, Read};
 use std::time::{Duration, Instant};

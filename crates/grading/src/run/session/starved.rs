@@ -6,14 +6,14 @@ use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
 /// When a request began, with the tree's CPU time and wait for a CPU then,
-/// and the machine's time ([`sandbox::os::machine_busy`]) (`None` when
+/// and the machine's time ([`sys::machine_busy`]) (`None` when
 /// unknown).
 #[derive(Debug)]
 pub(super) struct Since {
     pub(super) at: Instant,
     pub(super) cpu: Option<Duration>,
     pub(super) waited: Option<Duration>,
-    pub(super) machine: Option<sandbox::os::MachineTime>,
+    pub(super) machine: Option<sys::MachineTime>,
     pub(super) grader: Option<Duration>,
 }
 
@@ -24,8 +24,8 @@ impl Since {
             at: Instant::now(),
             cpu,
             waited,
-            machine: sandbox::os::machine_busy(),
-            grader: sandbox::os::own_cpu(),
+            machine: sys::machine_busy(),
+            grader: sys::own_cpu(),
         }
     }
 }
@@ -60,7 +60,7 @@ impl Session {
         if self.cpu.over() {
             return None;
         }
-        let deadline = sandbox::os::Deadline::own_time(FINAL_READING);
+        let deadline = sys::Deadline::own_time(FINAL_READING);
         let Some((cpu, waited, lowered)) = self.memory.cpu_wait_and_priority(&deadline) else {
             // The reading is a few files for each of a session's bounded
             // number of processes, and its budget the grader's own time:
@@ -79,14 +79,14 @@ impl Session {
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = self.since.at.elapsed();
-        let machine = sandbox::os::machine_busy()?;
+        let machine = sys::machine_busy()?;
         let before = self.since.machine?;
         // Time the host of a virtual machine took its CPUs is time no
         // process here could run: for the session, a wait for a CPU the
         // kernel's own account of it leaves out.
         let stolen = machine.stolen.saturating_sub(before.stolen) / machine.cpus;
         let waited = waited + stolen;
-        let grader = sandbox::os::own_cpu()?.saturating_sub(self.since.grader?);
+        let grader = sys::own_cpu()?.saturating_sub(self.since.grader?);
         let others = machine
             .busy
             .saturating_sub(before.busy)

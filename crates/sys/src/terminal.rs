@@ -2,6 +2,7 @@
 //! read one at a time without echo (the line discipline restored after),
 //! the signals that ask it to stop, children that die with it, and the
 //! time of day.
+#![allow(unsafe_code)]
 
 use std::io;
 use std::os::fd::RawFd;

@@ -249,7 +249,7 @@ pub fn machine_busy() -> Option<MachineTime> {
                 .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         })
         .count();
-    let per_second = crate::os::clock_ticks_per_second().max(1);
+    let per_second = crate::clock_ticks_per_second().max(1);
     let time = |ticks: u64| std::time::Duration::from_millis(ticks * 1000 / per_second);
     Some(MachineTime {
         busy: time(busy),
@@ -268,7 +268,7 @@ pub fn own_cpu() -> Option<std::time::Duration> {
         .iter()
         .map(|t| t.parse::<u64>().unwrap_or(0))
         .sum();
-    let per_second = crate::os::clock_ticks_per_second().max(1);
+    let per_second = crate::clock_ticks_per_second().max(1);
     Some(std::time::Duration::from_millis(ticks * 1000 / per_second))
 }
 
@@ -320,6 +320,9 @@ fn stat_fields(pid: u32) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    // Pins threads to one CPU (sched_setaffinity).
+    #![allow(unsafe_code)]
+
     use super::{Deadline, OWN_TIME_CAP, scanned, walked};
     use std::process::{Command, Stdio};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -409,7 +412,7 @@ mod tests {
         let scan = scanned(root, None).unwrap();
         let walk = walked(root, None);
         for pid in &scan.pids {
-            crate::os::kill(*pid as i32, libc::SIGKILL);
+            crate::kill(*pid as i32, libc::SIGKILL);
         }
         let _ = shell.wait();
         assert!(

@@ -14,7 +14,7 @@ pub mod locate;
 pub mod rules;
 pub mod source;
 
-pub use case::{Case, ExpectedFrom, Operations, check_expected, file_stem, parse_input};
+pub use case::{Case, ExpectedFrom, Operations, TestId, check_expected, file_stem, parse_input};
 pub use config::{Config, Edition, GroupConfig, RustConfig, Scoring, Visibility};
 pub use limits::Limits;
 pub use source::{GivenBy, Root, Source, default_cache_dir};

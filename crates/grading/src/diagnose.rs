@@ -517,7 +517,7 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
                 let run = catalogue.run(&[made], &case.args, &case.ops);
                 !Behaviour::Output(case.expected.clone()).reproduced_by(&run)
             })
-            .map(|case| format!("{}/{}", case.group, case.name))
+            .map(|case| case.id().to_string())
             .collect();
         rows.push(AuditRow {
             id: made.mistake.id.to_owned(),

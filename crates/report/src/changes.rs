@@ -130,7 +130,7 @@ fn standing(s: &SubmissionReport) -> Standing {
 }
 
 fn test_id(t: &super::TestReport) -> String {
-    format!("{}/{}", t.group, t.name)
+    t.id().to_string()
 }
 
 /// Why the grader failed on `s`: its first test's message says it.
@@ -314,10 +314,7 @@ mod tests {
             .unwrap();
         // A test that passed now fails.
         new[passing].tests[0].verdict = Verdict::WrongAnswer;
-        let flipped = format!(
-            "{}/{}",
-            new[passing].tests[0].group, new[passing].tests[0].name
-        );
+        let flipped = new[passing].tests[0].id().to_string();
         new[passing].verdict = Verdict::WrongAnswer;
         // One student gone, one new, one the grader failed on.
         let gone = new.pop().unwrap();

@@ -313,6 +313,16 @@ pub struct TestFailures {
     pub graded: usize,
 }
 
+impl TestFailures {
+    /// The test's id, `group/name`.
+    pub fn id(&self) -> grading::challenge::TestId<'_> {
+        grading::challenge::TestId {
+            group: &self.group,
+            name: &self.name,
+        }
+    }
+}
+
 /// Every test at least one scored student fails, most students first
 /// (then in the suite's order).
 pub fn failing_tests(report: &Report) -> Vec<TestFailures> {

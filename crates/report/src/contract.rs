@@ -258,6 +258,16 @@ pub struct TestReport {
     pub mistake: Option<MistakeReport>,
 }
 
+impl TestReport {
+    /// Its id, `group/name`.
+    pub fn id(&self) -> grading::challenge::TestId<'_> {
+        grading::challenge::TestId {
+            group: &self.group,
+            name: &self.name,
+        }
+    }
+}
+
 /// A slice of a case around its first divergence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(into = "WindowJson", from = "WindowJson")]

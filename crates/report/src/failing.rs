@@ -37,7 +37,7 @@ pub fn failures_shown(s: &SubmissionReport) -> Vec<(&TestReport, Vec<String>)> {
                 && u.message == t.message
         });
         match same {
-            Some((_, others)) => others.push(format!("{}/{}", t.group, t.name)),
+            Some((_, others)) => others.push(t.id().to_string()),
             None => shown.push((t, Vec::new())),
         }
     }

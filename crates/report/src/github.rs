@@ -50,10 +50,9 @@ fn render_github_in(
         properties.push_str(&format!(
             ",title={}",
             property(&format!(
-                "{}: {}/{}: {}",
+                "{}: {}: {}",
                 super::text::visible(&s.name),
-                t.group,
-                t.name,
+                t.id(),
                 t.verdict
             ))
         ));

@@ -169,7 +169,7 @@ fn results(
                 texts.push((Slot::TestText(i, "output"), output));
             }
             let mut test = json!({
-                "name": format!("{}/{}", t.group, t.name),
+                "name": t.id().to_string(),
                 "max_score": t.points.max_score(),
                 "status": if t.verdict == Verdict::Accepted { "passed" } else { "failed" },
                 "output": "",

@@ -273,7 +273,7 @@ fn render_submission(
     let ids: Vec<String> = s
         .tests
         .iter()
-        .map(|t| visible(&format!("{}/{}", t.group, t.name)))
+        .map(|t| visible(&t.id().to_string()))
         .collect();
     // Columns by display width: a wide name takes two columns a character.
     let width = ids.iter().map(|id| display_width(id)).max().unwrap_or(0);
@@ -344,7 +344,7 @@ fn render_submission(
             writeln!(
                 out,
                 "{BAD}--- {} ({}){BAD:#}: {}{same}",
-                visible(&format!("{}/{}", t.group, t.name)),
+                visible(&t.id().to_string()),
                 t.verdict,
                 visible(first_line(&t.message))
             )?;

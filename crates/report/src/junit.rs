@@ -91,7 +91,7 @@ pub fn render_junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             write!(
                 out,
                 r#"    <testcase name="{}" classname="{}" time="{}""#,
-                attr(&format!("{}/{}", t.group, t.name)),
+                attr(&t.id().to_string()),
                 attr(&super::text::visible(&format!("{}.{}", s.name, t.group))),
                 seconds(t.time_ms)
             )?;

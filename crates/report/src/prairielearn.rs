@@ -192,7 +192,7 @@ fn skeleton(s: &SubmissionReport, human: &str) -> (Value, Vec<(Slot, String)>) {
             texts.push((Slot::TestText(i, "output"), output));
         }
         let mut test = json!({
-            "name": format!("{}/{}", t.group, t.name),
+            "name": t.id().to_string(),
             "description": format!("group {}, {}", t.group, t.visibility_word()),
             "points": t.points.score(),
             "max_points": t.points.max_score(),
@@ -293,7 +293,7 @@ fn load_images(t: &super::TestReport, most: usize) -> Vec<Value> {
         .map(|chart| {
             let svg = super::html::standalone_svg(&chart.svg);
             json!({
-                "label": format!("load({}) at operation {} of {}/{}", chart.keys, chart.op, t.group, t.name),
+                "label": format!("load({}) at operation {} of {}", chart.keys, chart.op, t.id()),
                 "url": format!("data:image/svg+xml;base64,{}", base64(svg.as_bytes())),
             })
         })

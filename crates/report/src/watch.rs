@@ -179,7 +179,7 @@ fn sections(screen: &WatchScreen<'_>) -> io::Result<Sections> {
                     head,
                     "{BAD}{}{BAD:#} in {}, the first failing test (the rest are still being graded)",
                     t.verdict,
-                    visible(&format!("{}/{}", t.group, t.name))
+                    visible(&t.id().to_string())
                 )?;
                 let mut first = Vec::new();
                 writeln!(first)?;
@@ -292,7 +292,7 @@ fn graded(
                         && u.message == t.message
                 })
                 .count();
-            let id = visible(&format!("{}/{}", t.group, t.name));
+            let id = visible(&t.id().to_string());
             // A line that names one test gives that test's verdict (the
             // submission's, its worst, may be a hidden test's).
             if failing.len() == 1 {

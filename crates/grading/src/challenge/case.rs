@@ -9,6 +9,20 @@ use reference::{Arg, ModelSpec, Op, Signature};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// A test's id, `group/name`, as every report, message and list of tests
+/// writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TestId<'a> {
+    pub group: &'a str,
+    pub name: &'a str,
+}
+
+impl std::fmt::Display for TestId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.group, self.name)
+    }
+}
+
 /// One test case, parsed and checked against the challenge's operations.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -36,6 +50,14 @@ pub enum ExpectedFrom {
 }
 
 impl Case {
+    /// Its id, `group/name`.
+    pub fn id(&self) -> TestId<'_> {
+        TestId {
+            group: &self.group,
+            name: &self.name,
+        }
+    }
+
     /// A case built in memory from `[args, ops]`, expecting `expected`, or
     /// the reference's output when `None`.
     pub fn in_memory(

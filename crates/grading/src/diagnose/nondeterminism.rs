@@ -35,7 +35,7 @@ impl Change {
     pub fn new(case: &Case, at: usize, first: &Behaviour, second: &Behaviour) -> Change {
         let answer = |b: &Behaviour| b.answers().get(at).cloned();
         Change {
-            test: format!("{}/{}", case.group, case.name),
+            test: case.id().to_string(),
             op_index: at,
             op: case.input[1].get(at).cloned().unwrap_or(Value::Null),
             first: answer(first),

@@ -280,7 +280,7 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
             if let Some((property, evidence)) = hint {
                 return Some(PropertyHint {
                     property,
-                    case: format!("{}/{}", case.group, case.name),
+                    case: case.id().to_string(),
                     first_op: i,
                     second_op: j,
                     evidence,
@@ -434,7 +434,7 @@ pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<P
         .find(|&j| (asks_owner(&ops[j]) || ranks(&ops[j])) && !same(&actual[j], &reversed[j]))?;
     Some(PropertyHint {
         property: Property::OrderIndependent,
-        case: format!("{}/{}", case.group, case.name),
+        case: case.id().to_string(),
         first_op: j,
         second_op: j,
         evidence: Evidence::OrderDependent {

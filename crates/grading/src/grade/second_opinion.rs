@@ -54,7 +54,7 @@ impl SecondOpinion {
         changed.sort_unstable();
         let tests: Vec<String> = changed
             .iter()
-            .map(|&i| format!("{}/{}", cases[i].1.group, cases[i].1.name))
+            .map(|&i| cases[i].1.id().to_string())
             .collect();
         (!tests.is_empty()).then(|| diagnose::Nondeterminism {
             tests,

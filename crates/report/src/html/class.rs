@@ -180,7 +180,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
             "<table id=\"failing-tests\"><thead><tr><th>test</th><th class=\"n\">students failing</th><th>who</th></tr></thead><tbody>"
         )?;
         for t in failing.iter().take(MAX_TESTS) {
-            let id = format!("{}/{}", t.group, t.name);
+            let id = t.id().to_string();
             let who = if t.students.len() > 8 {
                 esc(&abbreviate(&names(&t.students), 8))
             } else {
@@ -310,7 +310,7 @@ fn summary_json(report: &Report, page: &mut String) -> Result {
             .collect::<Vec<_>>(),
         "failing_tests": failing_tests(report)
             .iter()
-            .map(|t| serde_json::json!({"test": format!("{}/{}", t.group, t.name), "count": t.students.len(), "of": t.graded}))
+            .map(|t| serde_json::json!({"test": t.id().to_string(), "count": t.students.len(), "of": t.graded}))
             .collect::<Vec<_>>(),
     });
     // Only an explored class has it, so that the numbers of one that was

@@ -18,7 +18,7 @@ use std::io::Write;
 mod publish;
 use publish::{check_outputs, publish, quiet_broken_pipe};
 
-pub use grading::error::exit;
+pub use report::contract::exit;
 
 /// How a command ended when it ran to its end.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,8 @@
 //! every session dies with the grader (its parent-death signal), in a
 //! process group of its own that the terminal's Ctrl-C does not reach.
 
-use grading::error::{Error, exit};
+use grading::error::Error;
+use report::contract::exit;
 use report::progress::Progress;
 use std::io::{IsTerminal, Write};
 use std::path::Path;

@@ -1,24 +1,10 @@
 //! The grader's errors. A failing submission is never an error: it is a
 //! [`crate::judge::Verdict`]. These are bad input (exit 2) and faults of the
-//! grader or its machine (exit 3).
+//! grader or its machine (exit 3); the codes are the report's contract's
+//! (`report::contract::exit`).
 
 use std::fmt;
 use std::path::PathBuf;
-
-/// Exit codes, as documented in docs/ci-and-instructors.md.
-pub mod exit {
-    /// Every graded submission passed every test.
-    pub const PASSED: u8 = 0;
-    /// Some test failed.
-    pub const FAILED: u8 = 1;
-    /// Bad usage, or invalid challenge or test files.
-    pub const INVALID: u8 = 2;
-    /// The grader itself failed.
-    pub const GRADER_FAULT: u8 = 3;
-    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): this plus the
-    /// signal's number, as a shell reports a program the signal ended.
-    pub const SIGNALLED: u8 = 128;
-}
 
 /// One problem in a challenge or test file, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,6 +17,23 @@ pub mod tools;
 
 pub use schema::{Document, report_schema};
 
+/// The grader's exit codes, a contract as the JSON is: a pipeline reads
+/// them (docs/ci-and-instructors.md#exit-codes, which a test keeps in
+/// step).
+pub mod exit {
+    /// Every graded submission passed every test.
+    pub const PASSED: u8 = 0;
+    /// Some test failed.
+    pub const FAILED: u8 = 1;
+    /// Bad usage, or invalid challenge or test files.
+    pub const INVALID: u8 = 2;
+    /// The grader itself failed.
+    pub const GRADER_FAULT: u8 = 3;
+    /// Stopped by a signal (Ctrl-C, SIGTERM, SIGHUP): this plus the
+    /// signal's number, as a shell reports a program the signal ended.
+    pub const SIGNALLED: u8 = 128;
+}
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -1343,6 +1360,34 @@ mod tests {
     use super::*;
     use clap::ValueEnum;
     use serde_json::json;
+
+    /// The exit codes' table in the instructors' guide lists each code
+    /// the grader has, and no other (a signal's as 128 + SIGINT's 2).
+    #[test]
+    fn the_guide_lists_every_exit_code() {
+        let guide = include_str!("../../../docs/ci-and-instructors.md");
+        let table = guide
+            .split("\n## Exit codes\n")
+            .nth(1)
+            .expect("the guide has an Exit codes section");
+        let listed: Vec<u8> = table
+            .lines()
+            .skip_while(|l| !l.starts_with("| code"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.split('|').nth(1).unwrap().trim().parse().unwrap())
+            .collect();
+        assert_eq!(
+            listed,
+            [
+                exit::PASSED,
+                exit::FAILED,
+                exit::INVALID,
+                exit::GRADER_FAULT,
+                exit::SIGNALLED + 2
+            ]
+        );
+    }
 
     #[test]
     fn the_report_names_a_language_as_lang_does() {

@@ -1,5 +1,12 @@
 //! The integration tests, one binary: each module was once a test file of
 //! its own, and `support` holds what they share.
+//!
+//! Where a new test goes: a renderer's snapshot, from a report fixture in
+//! `tests/fixtures/reports/`, in `crates/report/tests/renderers.rs` (the
+//! report crate's own, run by `cargo test -p report`); a unit test beside
+//! its code in its crate (`#[cfg(test)] mod tests`); the CLI end to end
+//! (the binary, the shipped suite, hostile programs) here, in
+//! `tests/it/<topic>.rs`.
 
 mod support;
 

@@ -22,7 +22,7 @@ fn pages() -> Vec<PathBuf> {
 }
 
 /// The `grader ...` lines inside fenced code blocks of `text`, with
-/// continuations joined and comments dropped.
+/// continuations joined, and comments and output redirections dropped.
 fn commands(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     // Inside a fence, and whether it holds commands (not JSON or TOML).
@@ -49,10 +49,16 @@ fn commands(text: &str) -> Vec<String> {
         };
         match joined.strip_suffix('\\') {
             Some(start) => pending = Some(start.trim_end().to_owned()),
-            None => found.push(match joined.find(" #") {
-                Some(at) => joined[..at].trim_end().to_owned(),
-                None => joined,
-            }),
+            None => {
+                // A comment, or the shell's redirection of the output, ends
+                // the grader's own words.
+                let end = [" #", " > ", " >> "]
+                    .iter()
+                    .filter_map(|cut| joined.find(cut))
+                    .min()
+                    .unwrap_or(joined.len());
+                found.push(joined[..end].trim_end().to_owned())
+            }
         }
     }
     found

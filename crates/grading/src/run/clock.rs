@@ -1,7 +1,10 @@
 //! The clocks a case runs under: it is judged on the CPU time the
-//! session's processes use during it, which the machine's load does not
-//! inflate; a wall-clock backstop stops a program that waits (a sleep, a
-//! blocking read) and so uses no CPU at all.
+//! session's processes use during it, which the machine's load inflates
+//! far less than the wall clock (the time others run is not counted, only
+//! the slowing of the program's own by the caches and cores it shares,
+//! which the margin of `audit --limits`' proposals absorbs); a wall-clock
+//! backstop stops a program that waits (a sleep, a blocking read) and so
+//! uses no CPU at all.
 
 use std::time::{Duration, Instant};
 

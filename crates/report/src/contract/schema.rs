@@ -4,8 +4,7 @@
 //! every such document the tests read is checked against its schema.
 
 use super::Report;
-use super::tools::{AuditEntry, Audits, Exploration, LimitsProposal};
-use crate::changes::Changes;
+use super::tools::{AuditEntry, Audits, Changes, Exploration, LimitsProposal};
 use serde_json::Value;
 
 /// A JSON document the grader writes.

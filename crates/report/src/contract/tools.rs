@@ -1,10 +1,10 @@
 //! The JSON the authoring commands write, with the report's: `grader
 //! audit`'s rows, `audit --limits`' proposal, `audit --submissions`'
-//! exploration, and `compare` and `rejudge`'s changes
-//! ([`crate::changes::Changes`]). Each is a named type here, so that it
-//! has a schema (`grader schema NAME`) and a change to it is seen.
+//! exploration, and `compare` and `rejudge`'s changes (the changes
+//! module computes them). Each is a named type here, so that it has a
+//! schema (`grader schema NAME`) and a change to it is seen.
 
-use super::{ExploreReport, Verdict};
+use super::{ExploreReport, Points, Verdict};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -138,3 +138,80 @@ pub struct ProposedCase {
 /// `grader audit --all --format json`: each challenge's audit under its
 /// id, sorted by id.
 pub type Audits = std::collections::BTreeMap<String, Vec<AuditEntry>>;
+
+/// The comparison of an earlier grading with a later one.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Changes {
+    /// Every student whose result changes, or who is in one grading only,
+    /// or who could not be judged in either, by name.
+    pub students: Vec<StudentChange>,
+    /// Students judged alike in both: the same verdict, score and tests.
+    pub unchanged: usize,
+    /// Tests (`group/name`) of the later suite that the earlier had not
+    /// (a renamed test is one removed and one added).
+    pub tests_added: Vec<String>,
+    /// Tests of the earlier suite the later one has not.
+    pub tests_removed: Vec<String>,
+}
+
+/// How one student's result changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChangeKind {
+    /// Judged in both, with another verdict, score or set of passed tests.
+    Changed,
+    /// Only in the later grading.
+    Added,
+    /// Only in the earlier grading.
+    Removed,
+    /// Judged before; the later grading failed on them (grader-fault): no
+    /// verdict on their code, and nothing to replace the earlier one with.
+    NotJudged,
+    /// Not judged before (grader-fault), judged now.
+    NowJudged,
+    /// The grader failed on them in both.
+    StillNotJudged,
+}
+
+/// A verdict and a score, as one grading gave them.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct Standing {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The points earned, as a float; none for a `grader-fault`, which has
+    /// no score.
+    pub score: Option<f64>,
+    /// The points there are, as a float.
+    pub max_score: f64,
+    /// The points, exactly.
+    pub points: Points,
+    /// Tests accepted.
+    pub passed: usize,
+    /// Tests in all.
+    pub total: usize,
+}
+
+/// One student's change.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct StudentChange {
+    /// The student's name.
+    pub name: String,
+    /// How their result changes.
+    pub kind: ChangeKind,
+    /// Their result in the earlier grading, when they are in it.
+    pub old: Option<Standing>,
+    /// Their result in the later grading, when they are in it.
+    pub new: Option<Standing>,
+    /// The later score less the earlier one, in points (both judged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score_change: Option<f64>,
+    /// Tests in both suites, passed before and failing now.
+    pub now_failing: Vec<String>,
+    /// Tests in both suites, failing before and passed now.
+    pub now_passing: Vec<String>,
+    /// Tests only in the later suite that this student fails.
+    pub failing_added: Vec<String>,
+    /// Why the grader could not judge them, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_judged: Option<String>,
+}

@@ -12,6 +12,10 @@
 //! The snapshots of what needs the `grader` binary (the authoring
 //! commands, the schema it prints) stay in `tests/it/snapshots.rs`.
 
+#[path = "support/common.rs"]
+mod common;
+
+use report::contract::Document;
 use report::{
     Folded, Format, HumanOptions, Report, WatchScreen, WatchState, github_summary, render,
     render_human_with, render_watch,
@@ -88,37 +92,9 @@ fn plain(text: &str) -> String {
     anstream::adapter::strip_str(text).to_string()
 }
 
-/// `text` as a regular expression that matches it literally.
-fn literal(text: &str) -> String {
-    let mut escaped = String::new();
-    for c in text.chars() {
-        if "\\.+*?()|[]{}^$#&-~".contains(c) {
-            escaped.push('\\');
-        }
-        escaped.push(c);
-    }
-    escaped
-}
-
-/// Settings for every snapshot here: plain names (the file is
-/// `snapshots/NAME.snap`), no expression in the header, and the checkout's
-/// path and the grader's version redacted.
+/// Settings for every snapshot here ([`common::settings`]).
 fn settings(description: &str) -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_prepend_module_to_snapshot(false);
-    settings.set_omit_expression(true);
-    settings.set_description(description);
-    settings.add_filter(&literal(&root().display().to_string()), "[root]");
-    let version = literal(env!("CARGO_PKG_VERSION"));
-    settings.add_filter(
-        &format!("rendezvous-grader {version}"),
-        "rendezvous-grader [version]",
-    );
-    settings.add_filter(
-        &format!(r#""version": "{version}""#),
-        r#""version": "[version]""#,
-    );
-    settings
+    common::settings(description, &root(), env!("CARGO_PKG_VERSION"))
 }
 
 /// [`settings`] plus the durations and dates a report holds.
@@ -798,4 +774,61 @@ fn no_snapshot_is_left_over() {
         "no test writes {stray:?} in {}",
         dir.display()
     );
+}
+
+/// Every report fixture, as stored and as the grader writes it again,
+/// follows the published schema strictly.
+#[test]
+fn every_report_follows_the_published_schema() {
+    for (name, report) in fixtures() {
+        let stored: Value = serde_json::from_str(
+            &std::fs::read_to_string(format!("{FIXTURES}/{name}.json")).unwrap(),
+        )
+        .unwrap();
+        common::check_document(Document::Report, &stored);
+        let written: Value = serde_json::from_str(&rendered(&report, Format::Json)).unwrap();
+        common::check_document(Document::Report, &written);
+        assert_eq!(written["schema_version"], 1, "{name}");
+    }
+    // The check is strict: a field the schema does not name, at any
+    // depth, a tagged explanation's included, fails it; so does a wrong type.
+    let (_, report) = fixtures()
+        .into_iter()
+        .find(|(n, _)| n == "rendezvous-scores")
+        .unwrap();
+    let written: Value = serde_json::from_str(&rendered(&report, Format::Json)).unwrap();
+    let explained = written["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["tests"].as_array().unwrap())
+        .position(|t| t["explanation"].is_object())
+        .expect("the rendezvous-scores fixture explains a test");
+    for damage in [
+        "/surprise",
+        "/submissions/0/surprise",
+        "/submissions/0/points/surprise",
+        "explanation/surprise",
+        "/submissions/0/verdict=",
+    ] {
+        let mut damaged = written.clone();
+        if let Some(path) = damage.strip_prefix("explanation/") {
+            let test = damaged["submissions"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .flat_map(|s| s["tests"].as_array_mut().unwrap())
+                .nth(explained)
+                .unwrap();
+            test["explanation"][path] = 1.into();
+        } else if let Some(pointer) = damage.strip_suffix('=') {
+            *damaged.pointer_mut(pointer).unwrap() = "almost-accepted".into();
+        } else {
+            let (parent, key) = damage.rsplit_once('/').unwrap();
+            damaged.pointer_mut(parent).unwrap()[key] = 1.into();
+        }
+        let refused =
+            std::panic::catch_unwind(|| common::check_document(Document::Report, &damaged));
+        assert!(refused.is_err(), "{damage} passed the check");
+    }
 }

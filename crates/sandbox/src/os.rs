@@ -9,21 +9,8 @@ pub mod cgroup;
 
 use std::ffi::CString;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-
-fn check(result: libc::c_int) -> io::Result<()> {
-    if result < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(())
-    }
-}
-
-fn c_path(path: &Path) -> io::Result<CString> {
-    CString::new(path.as_os_str().as_bytes())
-        .map_err(|_| io::Error::other("a path holds a NUL byte"))
-}
+use sys::{c_path, check};
 
 /// The effective user and group ids.
 pub fn effective_ids() -> (u32, u32) {

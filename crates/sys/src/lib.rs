@@ -36,7 +36,9 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-fn check(result: libc::c_int) -> io::Result<()> {
+/// A libc call's result as a `Result`: a negative one is the OS error
+/// `errno` holds.
+pub fn check(result: libc::c_int) -> io::Result<()> {
     if result < 0 {
         Err(io::Error::last_os_error())
     } else {
@@ -44,7 +46,9 @@ fn check(result: libc::c_int) -> io::Result<()> {
     }
 }
 
-fn c_path(path: &Path) -> io::Result<CString> {
+/// `path` as the C string the OS takes (a path holding a NUL byte is an
+/// error).
+pub fn c_path(path: &Path) -> io::Result<CString> {
     CString::new(path.as_os_str().as_bytes())
         .map_err(|_| io::Error::other("a path holds a NUL byte"))
 }

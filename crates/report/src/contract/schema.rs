@@ -92,11 +92,6 @@ impl Document {
     }
 }
 
-/// The JSON Schema of `--format json`'s report.
-pub fn report_schema() -> Value {
-    Document::Report.schema()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

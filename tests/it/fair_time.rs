@@ -221,12 +221,21 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     // session of its own; the grader, and so every session it starts, at
     // the lowest: a few percent of a core. (A session in a cgroup of its
     // own weighs as much as one neighbour's session, whatever its nice
-    // value: it takes that many to starve it.)
+    // value: it takes that many to starve it.) The grader shares its own
+    // session with one more busy process, as on a CI runner beside a
+    // build: it gets a sliver of that session's share, and waits seconds
+    // for a CPU between its steps, which must not count as the
+    // submission's time.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let _neighbours = Neighbours::start_apart(40 * cores);
-    let mut command = Command::new("nice");
+    let mut command = Command::new("setsid");
     command
-        .args(["-n", "19"])
+        .args([
+            "sh",
+            "-c",
+            "python3 -c 'while True: pass' & busy=$!; nice -n 19 \"$@\"; status=$?; kill $busy; exit $status",
+            "sh",
+        ])
         .arg(env!("CARGO_BIN_EXE_grader"))
         .current_dir(root())
         .args([
@@ -251,6 +260,12 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     assert_eq!(submissions[0]["verdict"], "grader-fault", "{}", message(0));
     assert!(message(0).contains("too busy"), "{}", message(0));
     assert!(message(0).contains("graded again alone"), "{}", message(0));
+    // Every second the submission had is told as run or waited for a
+    // CPU: the seconds the grader itself waited before handing it the
+    // request, or while reading it at the end, are not counted as its.
+    if let Some((wall, ran, waited)) = told_times(message(0)) {
+        assert!(ran + waited >= wall * 0.9, "{}", message(0));
+    }
     assert_eq!(
         out.status.code(),
         Some(3),
@@ -274,6 +289,20 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     assert_eq!(submissions[0]["verdict"], "time-limit", "{}", message(0));
     assert!(message(0).contains("wall-clock"), "{}", message(0));
     assert_eq!(submissions[1]["verdict"], "time-limit", "{}", message(1));
+}
+
+/// The wall-clock, run and waited seconds a "too busy" message tells,
+/// when it could measure them.
+fn told_times(message: &str) -> Option<(f64, f64, f64)> {
+    let number = |after: &str| -> Option<f64> {
+        let rest = &message[message.find(after)? + after.len()..];
+        rest.split_whitespace().next()?.parse().ok()
+    };
+    Some((
+        number(": in ")?,
+        number("processes ran for ")?,
+        number(" s and waited ")?,
+    ))
 }
 
 /// A classmate's hundred spinning processes take one core at most where

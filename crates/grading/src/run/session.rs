@@ -493,6 +493,12 @@ impl Session {
                 match self.requests.write(pending) {
                     Ok(n) => {
                         pending.drain(..n);
+                        // The program starts on the request only now: a
+                        // grader the machine kept waiting before this is
+                        // no wait of the program's.
+                        if pending.is_empty() {
+                            self.since.delivered();
+                        }
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     // The child closed its request channel: it is dying;

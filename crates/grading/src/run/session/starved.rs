@@ -28,6 +28,17 @@ impl Since {
             grader: sys::own_cpu(),
         }
     }
+
+    /// The request was delivered now: the wall clock, the machine's time
+    /// and the grader's own count from here. The session's CPU time and
+    /// wait keep their earlier reading: whatever it ran or waited for in
+    /// between (nothing, for a program blocked on reading its requests)
+    /// still counts.
+    pub(super) fn delivered(&mut self) {
+        self.at = Instant::now();
+        self.machine = sys::machine_busy();
+        self.grader = sys::own_cpu();
+    }
 }
 
 impl Session {
@@ -60,6 +71,13 @@ impl Session {
         if self.cpu.over() {
             return None;
         }
+        // The wall clock, the machine's time and the grader's own are read
+        // before the session's: a reading the machine slows (the grader
+        // waits for a CPU in it too) then adds to the session's wait, never
+        // to the time it is set against.
+        let at = Instant::now();
+        let machine = sys::machine_busy();
+        let grader = sys::own_cpu();
         let deadline = sys::Deadline::own_time(FINAL_READING);
         let Some((cpu, waited, lowered)) = self.memory.cpu_wait_and_priority(&deadline) else {
             // The reading is a few files for each of a session's bounded
@@ -78,15 +96,15 @@ impl Session {
         }
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
-        let wall = self.since.at.elapsed();
-        let machine = sys::machine_busy()?;
+        let wall = at.saturating_duration_since(self.since.at);
+        let machine = machine?;
         let before = self.since.machine?;
         // Time the host of a virtual machine took its CPUs is time no
         // process here could run: for the session, a wait for a CPU the
         // kernel's own account of it leaves out.
         let stolen = machine.stolen.saturating_sub(before.stolen) / machine.cpus;
         let waited = waited + stolen;
-        let grader = sys::own_cpu()?.saturating_sub(self.since.grader?);
+        let grader = grader?.saturating_sub(self.since.grader?);
         let others = machine
             .busy
             .saturating_sub(before.busy)

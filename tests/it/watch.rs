@@ -202,7 +202,7 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
     let tmux = Tmux::new("watch");
     let quote = |p: &Path| format!("'{}'", p.display());
     tmux.start(&format!(
-        "cd {} && {} --challenges {} watch --cache-dir {} router.py; echo \"watch exited $?\"; stty -a",
+        "cd {} && {} --challenges {} watch --cache-dir {} router.py; echo \"watch exited $?\"; stty -a; echo \"modes shown\"",
         quote(dir.path()),
         quote(Path::new(env!("CARGO_BIN_EXE_grader"))),
         quote(&root().join("challenges")),
@@ -294,7 +294,9 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
     tmux.tmux(&["send-keys", "-t", "t", "q"]);
     let screen = tmux.wait_for(
         "the end of watch",
-        |s| s.contains("watch exited") && s.contains("speed "),
+        // Not before the whole of `stty -a` is on the screen: its first
+        // line comes before the modes.
+        |s| s.contains("watch exited") && s.contains("modes shown"),
         &mut || {},
     );
     // The version on screen was not graded: not a pass.
@@ -335,7 +337,7 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
     tmux.start(&format!(
         // An interactive shell survives the Ctrl-C its job gets; this
         // one is told to (a trap with a command leaves the job's default).
-        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; stty -a",
+        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; stty -a; echo \"modes shown\"",
         dir.path().display(),
         env!("CARGO_BIN_EXE_grader"),
         root().join("challenges").display(),
@@ -373,7 +375,9 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
     tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
     let screen = tmux.wait_for(
         "the end of watch",
-        |s| s.contains("watch exited") && s.contains("speed "),
+        // Not before the whole of `stty -a` is on the screen: its first
+        // line comes before the modes.
+        |s| s.contains("watch exited") && s.contains("modes shown"),
         &mut || {},
     );
     // The version on screen passed every test.

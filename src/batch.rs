@@ -28,12 +28,52 @@ pub struct Entry {
     pub name: String,
     /// The student's folder or file, as found.
     pub path: PathBuf,
-    /// The file to grade, or why there is none.
-    pub file: Result<PathBuf, String>,
+    /// The submission to grade, its language known, or why there is
+    /// none: found once, when the command line's paths are expanded.
+    pub submission: Result<Submission, Unready>,
     /// A file found among others in a class folder: its sessions are
     /// granted that file alone, never the folder (the other students'
     /// files, a roster, a `.git` with everyone's history).
     pub alone: bool,
+}
+
+/// Why a student found in a class has nothing to grade.
+#[derive(Debug, Clone)]
+pub enum Unready {
+    /// The student's own: no entry file, an unknown language, an
+    /// unreadable file. `path` is what the report names.
+    Unpreparable { path: PathBuf, why: String },
+    /// The grader's: it could not resolve the file's path.
+    Fault {
+        path: PathBuf,
+        error: std::sync::Arc<Error>,
+    },
+}
+
+impl Unready {
+    /// The reason a submission `path` found could not be recognised
+    /// ([`Submission::detect`]'s error).
+    fn of(path: &Path, error: Error) -> Unready {
+        match error {
+            Error::Usage(why) => Unready::Unpreparable {
+                path: path.to_owned(),
+                why,
+            },
+            error => Unready::Fault {
+                path: path.to_owned(),
+                error: std::sync::Arc::new(error),
+            },
+        }
+    }
+}
+
+/// The submission in `file`, or why it has none.
+fn detected(file: Result<PathBuf, String>, folder: &Path) -> Result<Submission, Unready> {
+    let file = file.map_err(|why| Unready::Unpreparable {
+        path: folder.to_owned(),
+        why,
+    })?;
+    Submission::detect(&file).map_err(|e| Unready::of(&file, e))
 }
 
 /// What the command line's paths hold.
@@ -52,22 +92,28 @@ pub struct Found {
 /// for), and its other files are skipped. A folder that yields no
 /// submission is refused: a mis-mounted class folder must not pass.
 pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
+    // A file named on the command line that cannot be graded is bad
+    // usage (a typo), told before any folder is read.
+    let mut named = BTreeMap::new();
+    for (i, path) in paths.iter().enumerate().filter(|(_, p)| !p.is_dir()) {
+        named.insert(i, Submission::detect(path)?);
+    }
     let mut found = Found::default();
     // For each entry, the command line's path it was found in.
     let mut given: Vec<&Path> = Vec::new();
-    for path in paths {
-        if !path.is_dir() {
+    for (i, path) in paths.iter().enumerate() {
+        if let Some(submission) = named.remove(&i) {
             found.entries.push(Entry {
                 name: String::new(),
                 path: path.clone(),
-                file: Ok(path.clone()),
+                submission: Ok(submission),
                 alone: false,
             });
         } else if holds_entry_file(path) {
             found.entries.push(Entry {
                 name: String::new(),
                 path: path.clone(),
-                file: entry_file(path),
+                submission: detected(entry_file(path), path),
                 alone: false,
             });
         } else {
@@ -78,12 +124,15 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     // Files named on the command line that share a folder (`grade
     // class/*.py`) are a class of files too: none is granted the folder.
     let folder = |e: &Entry| {
-        e.file
+        e.submission
             .as_ref()
             .ok()
-            .filter(|f| **f == e.path)
-            .and_then(|f| std::path::absolute(f).ok())
-            .and_then(|f| f.parent().and_then(|d| std::fs::canonicalize(d).ok()))
+            .filter(|s| s.path == e.path)
+            .and_then(|s| {
+                s.absolute
+                    .parent()
+                    .and_then(|d| std::fs::canonicalize(d).ok())
+            })
     };
     let folders: Vec<Option<PathBuf>> = found.entries.iter().map(folder).collect();
     for (i, entry) in found.entries.iter_mut().enumerate() {
@@ -179,8 +228,8 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
         found.entries.push(Entry {
             name: String::new(),
             alone: file.as_ref().is_ok_and(|f| *f == child),
-            path: child.clone(),
-            file,
+            submission: detected(file, &child),
+            path: child,
         });
     }
     if found.entries.len() == before {
@@ -496,50 +545,42 @@ fn visible_or_starved<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
 ) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, String> {
-    let file = match &entry.file {
-        Ok(file) => file,
-        Err(why) => {
-            let path = entry.path.display().to_string();
-            return Ok(Step::Graded(Box::new(assemble::unpreparable(
-                grading,
-                &entry.name,
-                &path,
-                why,
-            ))));
-        }
-    };
-    let path = file.display().to_string();
-    Ok(match Submission::detect(file) {
-        Ok(submission) => match grading.grade_visible(&entry.name, &submission) {
+    Ok(match &entry.submission {
+        Ok(submission) => match grading.grade_visible(&entry.name, submission) {
             // Nothing waits for a hidden phase: the record is final now,
             // and saved as soon as it is (an interrupted class resumes
             // from there).
             Ok(pending) if !grading.has_hidden_phase() => match grading.grade_hidden(pending) {
                 Ok(graded) => Step::Graded(Box::new(assemble::submission(grading, graded))),
                 Err(Error::Busy(why)) => return Err(why),
-                Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
+                Err(e) => Step::Graded(Box::new(faulted(grading, entry, submission, &e))),
             },
             Ok(pending) => Step::Pending(Box::new(pending)),
             Err(Error::Busy(why)) => return Err(why),
-            Err(e) => Step::Graded(Box::new(faulted(grading, entry, &submission, &e))),
+            Err(e) => Step::Graded(Box::new(faulted(grading, entry, submission, &e))),
         },
-        // One student's unreadable or unknown file is that student's
-        // problem, not the batch's.
-        Err(Error::Usage(why)) => Step::Graded(Box::new(assemble::unpreparable(
+        // One student's missing, unreadable or unknown file is that
+        // student's problem, not the batch's.
+        Err(Unready::Unpreparable { path, why }) => Step::Graded(Box::new(assemble::unpreparable(
             grading,
             &entry.name,
-            &path,
-            &why,
+            &path.display().to_string(),
+            why,
         ))),
-        Err(e) => Step::Graded(Box::new(assemble::faulted(grading, &entry.name, &path, &e))),
+        Err(Unready::Fault { path, error }) => Step::Graded(Box::new(assemble::faulted(
+            grading,
+            &entry.name,
+            &path.display().to_string(),
+            error,
+        ))),
     })
 }
 
 /// The record of the grader failing on `entry` with `error`.
 fn fault(grading: &Grading<'_>, entry: &Entry, error: &Error) -> SubmissionReport {
-    match entry.file.as_deref().map(Submission::detect) {
-        Ok(Ok(submission)) => faulted(grading, entry, &submission, error),
-        _ => assemble::faulted(
+    match &entry.submission {
+        Ok(submission) => faulted(grading, entry, submission, error),
+        Err(_) => assemble::faulted(
             grading,
             &entry.name,
             &entry.path.display().to_string(),

@@ -302,10 +302,8 @@ fn graded(
     }
     // The limits a correct submission needs are its language's.
     let mut languages: Vec<grading::lang::Language> = Vec::new();
-    for file in entries.iter().filter_map(|e| e.file.as_deref().ok()) {
-        if let Ok(submission) = Submission::detect(file)
-            && !languages.contains(&submission.language)
-        {
+    for submission in entries.iter().filter_map(|e| e.submission.as_ref().ok()) {
+        if !languages.contains(&submission.language) {
             languages.push(submission.language);
         }
     }
@@ -316,20 +314,16 @@ fn graded(
             entries.len()
         )));
     }
-    let submissions: Vec<&std::path::Path> = entries
+    let submissions: Vec<&Submission> = entries
         .iter()
-        .filter_map(|e| e.file.as_deref().ok())
+        .filter_map(|e| e.submission.as_ref().ok())
         .collect();
     // The limits, converted once: challenge.toml's with the flags'.
     let limits = challenge.config.limits.with(&args.grading.limits());
     let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
     protected.extend(add_tests);
-    protected.extend(
-        submissions
-            .iter()
-            .filter_map(|p| std::path::absolute(p).ok()),
-    );
+    protected.extend(submissions.iter().map(|s| s.absolute.clone()));
     let env = Environment::new(RunOptions {
         sandbox: !args.grading.no_sandbox,
         require_sandbox: args.grading.require_sandbox,
@@ -338,8 +332,8 @@ fn graded(
         alone: entries
             .iter()
             .filter(|e| e.alone)
-            .filter_map(|e| e.file.as_deref().ok())
-            .filter_map(|p| std::path::absolute(p).ok())
+            .filter_map(|e| e.submission.as_ref().ok())
+            .map(|s| s.absolute.clone())
             .collect(),
         cache_dir,
     })?;
@@ -424,9 +418,6 @@ fn part_entries(
     paths: &[std::path::PathBuf],
     shard: Option<batch::Shard>,
 ) -> Result<Vec<batch::Entry>, Error> {
-    for path in paths.iter().filter(|p| !p.is_dir()) {
-        Submission::detect(path)?;
-    }
     let found = batch::entries(paths)?;
     if !found.skipped.is_empty() {
         eprintln!(

@@ -205,7 +205,11 @@ mod tests {
             .map(|n| Entry {
                 name: (*n).to_owned(),
                 path: n.into(),
-                file: Ok(n.into()),
+                submission: Ok(grading::lang::Submission {
+                    path: n.into(),
+                    absolute: n.into(),
+                    language: grading::lang::Language::Python,
+                }),
                 alone: false,
             })
             .collect();

@@ -405,14 +405,7 @@ mod tests {
     fn tests_too_many_to_list_leave_the_score_and_say_so() {
         let mut report = report();
         let s = &mut report.submissions[0];
-        let one = s.tests[0].clone();
-        s.tests = (0..10_000)
-            .map(|i| {
-                let mut t = one.clone();
-                t.name = format!("a-case-with-a-long-descriptive-name-{i}");
-                t
-            })
-            .collect();
+        crate::sample::too_many_to_list(s);
         let (value, layout) = results(s, "the human report", LIMIT);
         let bytes = written(&value, layout).unwrap();
         assert!(bytes.len() <= LIMIT, "{}", bytes.len());
@@ -420,7 +413,10 @@ mod tests {
         assert!(value["score"].is_number());
         let message = value["message"].as_str().unwrap();
         assert!(
-            message.contains("10000 tests, too many to list"),
+            message.contains(&format!(
+                "{} tests, too many to list",
+                crate::sample::TOO_MANY
+            )),
             "{message}"
         );
         assert_eq!(value["output"], "the human report");

@@ -75,3 +75,21 @@ pub(crate) fn written(
     render(report, &mut out).unwrap();
     String::from_utf8(out).unwrap()
 }
+
+/// How many tests [`too_many_to_list`] gives a submission.
+pub(crate) const TOO_MANY: usize = 1_500;
+
+/// Replaces `submission`'s tests with [`TOO_MANY`] copies of its first,
+/// each named at length (as a suite may name its cases): listed, they
+/// take more than a platform's 1 MB of results even without any text.
+pub(crate) fn too_many_to_list(submission: &mut SubmissionReport) {
+    let one = submission.tests[0].clone();
+    let long = "a-case-with-a-long-descriptive-name-".repeat(20);
+    submission.tests = (0..TOO_MANY)
+        .map(|i| {
+            let mut t = one.clone();
+            t.name = format!("{long}{i}");
+            t
+        })
+        .collect();
+}

@@ -1,7 +1,9 @@
-//! Snapshots of what needs the `grader` binary: the authoring commands'
-//! text, in `tests/it/snapshots/`, with the checkout's path and the
-//! grader's version redacted; and the check that `grader schema` prints
-//! the published schemas.
+//! Snapshots of what needs the `grader` binary, whole (exit status,
+//! stdout and stderr): the authoring commands' text and the refusal of
+//! every damaged input of `tests/fixtures/broken` and
+//! `tests/fixtures/bad-challenges`, in `tests/it/snapshots/`, with the
+//! checkout's path and the grader's version redacted; and the check that
+//! `grader schema` prints the published schemas.
 //!
 //! The renderers' snapshots, of those fixtures in every format, are the
 //! report crate's: `crates/report/tests/renderers.rs`.
@@ -38,19 +40,33 @@ fn grader_schema_prints_the_published_schemas() {
 }
 
 /// The snapshots of the authoring commands below.
-const COMMAND_SNAPSHOTS: [&str; 5] = [
+const COMMAND_SNAPSHOTS: [&str; 6] = [
     "list",
+    "validate__many-problems",
     "audit__human",
     "audit__json",
     "validate__hrw-top",
     "bless__check",
 ];
 
+/// The damaged `--tests` folders of tests/fixtures/broken, one kind of
+/// damage each, by name.
+fn broken_fixtures() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("tests/fixtures/broken"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn no_snapshot_is_left_over() {
     // A renamed or removed test leaves its snapshots behind, which insta
     // would keep silently.
-    let expected: Vec<String> = COMMAND_SNAPSHOTS.iter().map(|s| s.to_string()).collect();
+    let mut expected: Vec<String> = COMMAND_SNAPSHOTS.iter().map(|s| s.to_string()).collect();
+    expected.extend(broken_fixtures().iter().map(|n| format!("broken__{n}")));
     let dir = root().join("tests/it/snapshots");
     // (Pending `.snap.new` files of a failed comparison are insta's own.)
     let mut stray: Vec<String> = std::fs::read_dir(&dir)
@@ -78,6 +94,47 @@ fn transcript(out: &Output) -> String {
         text(&out.stdout),
         text(&out.stderr)
     )
+}
+
+/// Each damaged `--tests` folder is refused before anything runs: exit
+/// 2, no report, and the whole error (every problem, each at its file and
+/// position, and what to do) as its snapshot `broken__NAME`.
+#[test]
+fn broken_test_files_are_rejected_before_anything_runs() {
+    let names = broken_fixtures();
+    assert!(names.len() >= 9, "only {names:?} found");
+    for name in names {
+        let rel = format!("tests/fixtures/broken/{name}");
+        let out = run(&[
+            "grade",
+            "--tests",
+            &rel,
+            "submissions/python/correct_class.py",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{rel}: {}", text(&out.stderr));
+        assert!(
+            out.stdout.is_empty(),
+            "{rel}: a report was written: {}",
+            text(&out.stdout)
+        );
+        settings(&format!("grader grade --tests {rel}"))
+            .bind(|| insta::assert_snapshot!(format!("broken__{name}"), transcript(&out)));
+    }
+}
+
+/// Every problem of a damaged challenge.toml at once, each where it is.
+#[test]
+fn every_problem_of_challenge_toml_is_reported_at_once() {
+    let out = run(&[
+        "--challenges",
+        "tests/fixtures/bad-challenges",
+        "validate",
+        "--challenge",
+        "many-problems",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    settings("grader validate --challenge many-problems (tests/fixtures/bad-challenges)")
+        .bind(|| insta::assert_snapshot!("validate__many-problems", transcript(&out)));
 }
 
 #[test]

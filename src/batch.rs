@@ -9,7 +9,7 @@ pub mod rejudge;
 mod results;
 
 use grading::error::Error;
-use grading::grade::{Grading, Hidden};
+use grading::grade::{Graded, Grading, Hidden, SubmissionOutcome};
 use grading::lang::Submission;
 use grading::tested::Tested;
 use phases::Step;
@@ -501,27 +501,22 @@ impl<'a> phases::Phases for Class<'_, 'a> {
         pending: Self::Pending,
     ) -> Step<Self::Pending, SubmissionReport> {
         match self.0.grade_hidden_or_starved(*pending) {
-            Hidden::Graded(graded) => Step::Graded(Box::new(match *graded {
-                Ok(graded) => assemble::submission(self.0, graded),
-                Err(e) => fault(self.0, entry, &e),
-            })),
+            Hidden::Graded(graded) => Step::Graded(record(self.0, finished(entry, *graded))),
             Hidden::Starved(pending, _) => Step::Starved(Some(pending)),
         }
     }
 
     fn visible_alone(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
         visible_or_starved(self.0, entry)
-            .unwrap_or_else(|why| Step::Graded(Box::new(fault(self.0, entry, &again(why)))))
+            .unwrap_or_else(|why| Step::Graded(record(self.0, fault(entry, again(why)))))
     }
 
     fn hidden_alone(&self, entry: &Entry, pending: Self::Pending) -> SubmissionReport {
-        match self.0.grade_hidden_or_starved(*pending) {
-            Hidden::Graded(graded) => match *graded {
-                Ok(graded) => assemble::submission(self.0, graded),
-                Err(e) => fault(self.0, entry, &e),
-            },
-            Hidden::Starved(_, why) => fault(self.0, entry, &again(why)),
-        }
+        let outcome = match self.0.grade_hidden_or_starved(*pending) {
+            Hidden::Graded(graded) => finished(entry, *graded),
+            Hidden::Starved(_, why) => fault(entry, again(why)),
+        };
+        *record(self.0, outcome)
     }
 }
 
@@ -545,61 +540,66 @@ fn visible_or_starved<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
 ) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, String> {
-    Ok(match &entry.submission {
+    let outcome = match &entry.submission {
         Ok(submission) => match grading.grade_visible(&entry.name, submission) {
             // Nothing waits for a hidden phase: the record is final now,
             // and saved as soon as it is (an interrupted class resumes
             // from there).
             Ok(pending) if !grading.has_hidden_phase() => match grading.grade_hidden(pending) {
-                Ok(graded) => Step::Graded(Box::new(assemble::submission(grading, graded))),
                 Err(Error::Busy(why)) => return Err(why),
-                Err(e) => Step::Graded(Box::new(faulted(grading, entry, submission, &e))),
+                graded => finished(entry, graded),
             },
-            Ok(pending) => Step::Pending(Box::new(pending)),
+            Ok(pending) => return Ok(Step::Pending(Box::new(pending))),
             Err(Error::Busy(why)) => return Err(why),
-            Err(e) => Step::Graded(Box::new(faulted(grading, entry, submission, &e))),
+            Err(e) => fault(entry, e),
         },
         // One student's missing, unreadable or unknown file is that
         // student's problem, not the batch's.
-        Err(Unready::Unpreparable { path, why }) => Step::Graded(Box::new(assemble::unpreparable(
-            grading,
-            &entry.name,
-            &path.display().to_string(),
-            why,
-        ))),
-        Err(Unready::Fault { path, error }) => Step::Graded(Box::new(assemble::faulted(
-            grading,
-            &entry.name,
-            &path.display().to_string(),
-            error,
-        ))),
-    })
+        Err(Unready::Unpreparable { path, why }) => SubmissionOutcome::Unpreparable {
+            name: entry.name.clone(),
+            path: path.display().to_string(),
+            why: why.clone(),
+        },
+        Err(Unready::Fault { path, error }) => SubmissionOutcome::Faulted {
+            name: entry.name.clone(),
+            path: path.display().to_string(),
+            language: None,
+            error: error.clone(),
+        },
+    };
+    Ok(Step::Graded(record(grading, outcome)))
 }
 
-/// The record of the grader failing on `entry` with `error`.
-fn fault(grading: &Grading<'_>, entry: &Entry, error: &Error) -> SubmissionReport {
-    match &entry.submission {
-        Ok(submission) => faulted(grading, entry, submission, error),
-        Err(_) => assemble::faulted(
-            grading,
-            &entry.name,
-            &entry.path.display().to_string(),
-            error,
-        ),
+/// The report of `outcome`: every student's record is made here.
+fn record(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> Box<SubmissionReport> {
+    Box::new(assemble::outcome(grading, outcome))
+}
+
+/// What `entry`'s last phase came to: graded, or the grader failed on it.
+fn finished<'a>(entry: &Entry, graded: Result<Graded<'a>, Error>) -> SubmissionOutcome<'a> {
+    match graded {
+        Ok(graded) => SubmissionOutcome::Graded(Box::new(graded)),
+        Err(e) => fault(entry, e),
     }
 }
 
-/// The record of the grader failing on `submission` (a compiler it cannot
-/// start, a file it cannot write, a machine too busy): that submission's
-/// grader fault, and the rest of the class is graded (the run exits 3).
-fn faulted(
-    grading: &Grading<'_>,
-    entry: &Entry,
-    submission: &Submission,
-    error: &Error,
-) -> SubmissionReport {
-    let path = submission.path.display().to_string();
-    assemble::faulted_in(grading, &entry.name, &path, submission.language, error)
+/// The grader failing on `entry` with `error` (a compiler it cannot start,
+/// a file it cannot write, a machine too busy): that submission's grader
+/// fault, and the rest of the class is graded (the run exits 3).
+fn fault<'a>(entry: &Entry, error: Error) -> SubmissionOutcome<'a> {
+    let (path, language) = match &entry.submission {
+        Ok(submission) => (
+            submission.path.display().to_string(),
+            Some(submission.language),
+        ),
+        Err(_) => (entry.path.display().to_string(), None),
+    };
+    SubmissionOutcome::Faulted {
+        name: entry.name.clone(),
+        path,
+        language,
+        error: std::sync::Arc::new(error),
+    }
 }
 
 /// Combines shard reports into one: the same challenge, suite (wherever

@@ -384,6 +384,29 @@ impl<'a> Grading<'a> {
     }
 }
 
+/// What grading one submission came to: the one record its report is
+/// built from (the `report` crate's `assemble::outcome`).
+pub enum SubmissionOutcome<'a> {
+    /// Graded to the end.
+    Graded(Box<Graded<'a>>),
+    /// Nothing of it could be graded, for a reason of its own (no entry
+    /// file, a file of no known language, a file it cannot read): `why` is
+    /// every test's message.
+    Unpreparable {
+        name: String,
+        path: String,
+        why: String,
+    },
+    /// The grader or its machine failed on it (`language` when the
+    /// submission was recognised): no test has a verdict on its code.
+    Faulted {
+        name: String,
+        path: String,
+        language: Option<Language>,
+        error: std::sync::Arc<Error>,
+    },
+}
+
 /// A submission graded: every case's record, in the suite's order, and
 /// what the checks and the diagnosis found; the report is built from it.
 pub struct Graded<'a> {

@@ -8,9 +8,8 @@ use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
 use grading::challenge::{Challenge, Group, Scoring};
 use grading::error::Error;
-use grading::grade::{ApiGap, Evidence, Graded, Grading, now_ms};
+use grading::grade::{ApiGap, Evidence, Graded, Grading, SubmissionOutcome, now_ms};
 use grading::judge::Verdict;
-use grading::lang::Language;
 use grading::tested::Tested;
 
 /// The report holding `submissions`, graded by `grading` (of `shard`,
@@ -116,10 +115,36 @@ pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
     }
 }
 
+/// The report of one submission, from what grading it came to: the one
+/// constructor of a [`SubmissionReport`].
+pub fn outcome(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> SubmissionReport {
+    match outcome {
+        SubmissionOutcome::Graded(graded) => submission(grading, *graded),
+        SubmissionOutcome::Unpreparable { name, path, why } => {
+            unpreparable(grading, &name, &path, &why)
+        }
+        SubmissionOutcome::Faulted {
+            name,
+            path,
+            language,
+            error,
+        } => {
+            let report = faulted(grading, &name, &path, &error);
+            match language {
+                Some(language) => SubmissionReport {
+                    language: language.into(),
+                    ..report
+                },
+                None => report,
+            }
+        }
+    }
+}
+
 /// The report of one graded submission: every record scored (an
 /// all-or-nothing group takes its points back when one test fails) and
 /// worded for the run's audience.
-pub fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport {
+fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport {
     let suite = grading.suite;
     let Graded {
         name,
@@ -296,14 +321,14 @@ fn and_list(items: &[String]) -> String {
 
 /// The report of a submission that could not even be found or prepared
 /// (`why`): every test fails with a compile error saying so.
-pub fn unpreparable(grading: &Grading<'_>, name: &str, path: &str, why: &str) -> SubmissionReport {
+fn unpreparable(grading: &Grading<'_>, name: &str, path: &str, why: &str) -> SubmissionReport {
     ungraded(grading, name, path, why, Verdict::CompileError)
 }
 
 /// The report of a submission the grader failed on (`error`, a fault of
 /// the grader or its machine): every test says so, with no score and no
 /// verdict on the learner's code.
-pub fn faulted(grading: &Grading<'_>, name: &str, path: &str, error: &Error) -> SubmissionReport {
+fn faulted(grading: &Grading<'_>, name: &str, path: &str, error: &Error) -> SubmissionReport {
     let mut why = format!("the grader failed on this submission: {error}");
     let mut source = std::error::Error::source(error);
     while let Some(cause) = source {
@@ -376,20 +401,6 @@ fn ungraded(
         api_hint: None,
         groups,
         tests,
-    }
-}
-
-/// [`faulted`], for a submission found and detected as `language`.
-pub fn faulted_in(
-    grading: &Grading<'_>,
-    name: &str,
-    path: &str,
-    language: Language,
-    error: &Error,
-) -> SubmissionReport {
-    SubmissionReport {
-        language: language.into(),
-        ..faulted(grading, name, path, error)
     }
 }
 

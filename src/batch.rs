@@ -13,8 +13,8 @@ use grading::grade::{Graded, Grading, Hidden, SubmissionOutcome};
 use grading::lang::Submission;
 use grading::tested::Tested;
 use phases::Step;
-use report::progress::Progress;
-use report::{Report, SubmissionReport, assemble};
+use report::Progress;
+use report::{Report, SubmissionReport};
 use results::Results;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +24,7 @@ use std::sync::{Mutex, PoisonError};
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// The student's name in every format: their folder's or file's name,
-    /// unique in the run ([`report::names::student_names`]).
+    /// unique in the run ([`report::student_names`]).
     pub name: String,
     /// The student's folder or file, as found.
     pub path: PathBuf,
@@ -158,7 +158,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
         }
     }
     let paths: Vec<&Path> = found.entries.iter().map(|e| e.path.as_path()).collect();
-    let names = report::names::student_names(&paths);
+    let names = report::student_names(&paths);
     for (entry, name) in found.entries.iter_mut().zip(names) {
         entry.name = name;
     }
@@ -169,7 +169,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
 /// each: its path, and the command line's path it was found in (itself,
 /// or a class folder holding it).
 fn twice(a: (&Path, &Path), b: (&Path, &Path)) -> String {
-    let shown = |p: &Path| report::text::visible(&p.display().to_string());
+    let shown = |p: &Path| report::visible(&p.display().to_string());
     let how = |(path, given): (&Path, &Path)| {
         if path == given {
             "as itself".to_owned()
@@ -468,18 +468,18 @@ impl Events {
         }
         let failed = match told.1 {
             true => None,
-            false => report::progress::failed_early(tested, self.audience, self.denominator),
+            false => report::failed_early(tested, self.audience, self.denominator),
         };
         told.1 |= failed.is_some();
-        let event = report::progress::Event {
+        let event = report::Event {
             ran: told.0,
             of: self.of,
             failed: failed.map(Box::new),
         };
         // Made safe as every JSON the grader prints: a learner's text in
         // the failure cannot steer a terminal that shows the line.
-        if let Ok(line) = report::text::safe_json_compact(&event) {
-            eprintln!("{}{line}", report::progress::EVENT_PREFIX);
+        if let Ok(line) = report::safe_json_compact(&event) {
+            eprintln!("{}{line}", report::EVENT_PREFIX);
         }
     }
 }
@@ -572,7 +572,7 @@ fn visible_or_starved<'a>(
 
 /// The report of `outcome`: every student's record is made here.
 fn record(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> Box<SubmissionReport> {
-    Box::new(assemble::outcome(grading, outcome))
+    Box::new(report::record(grading, outcome))
 }
 
 /// What `entry`'s last phase came to: graded, or the grader failed on it.

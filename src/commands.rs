@@ -355,7 +355,7 @@ fn graded(
         report::Audience::Instructor
     });
     let cases: usize = suite.groups.iter().map(|g| g.cases.len()).sum();
-    let progress = report::progress::Progress::new(entries.len() as u64, cases as u64);
+    let progress = report::Progress::new(entries.len() as u64, cases as u64);
     let told = batch::Told {
         progress: &progress,
         events: args
@@ -379,7 +379,7 @@ fn graded(
     };
     // What the flags lowered is said before anyone is graded by it (and
     // in the report).
-    for lowered in report::assemble::limits_in_force(&grading).lowered {
+    for lowered in report::limits_in_force(&grading).lowered {
         eprintln!("warning: {}", lowered.describe());
     }
     let jobs = args.jobs.map_or_else(
@@ -408,7 +408,7 @@ fn graded(
         Some(on_stop) => batch::interrupt::stoppable(on_stop, &progress, &saved, run)??,
         None => run()?,
     };
-    report::assemble::report(&grading, args.shard, graded)
+    report::assemble(&grading, args.shard, graded)
 }
 
 /// The submissions `paths` hold, in shard `shard` when given. A file
@@ -425,7 +425,7 @@ fn part_entries(
             found
                 .skipped
                 .iter()
-                .map(|p| report::text::visible(&p.display().to_string()))
+                .map(|p| report::visible(&p.display().to_string()))
                 .collect::<Vec<_>>()
                 .join(", ")
         );
@@ -643,7 +643,7 @@ fn command_with_all() -> String {
         Some(at) => words.insert(at + 1, "--all".to_owned()),
         None => words.push("--all".to_owned()),
     }
-    report::text::shell_command(&words)
+    report::shell_command(&words)
 }
 
 /// `grader merge`: shard reports into one.
@@ -772,7 +772,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
     let listed = authoring::every_suite(authoring::each_challenge(&root, true)?)?;
-    quiet_broken_pipe(report::authoring::render_list(&listed, &root.source, out))
+    quiet_broken_pipe(report::render_list(&listed, &root.source, out))
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
 }

@@ -3,7 +3,7 @@
 use clap::Parser;
 use rendezvous_grader::cli::Cli;
 use rendezvous_grader::commands::{self, Status, exit};
-use report::text::visible_lines;
+use report::visible_lines;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         }
         None => anstream::ColorChoice::Auto,
     });
-    report::progress::set_quiet(cli.quiet);
+    report::set_quiet(cli.quiet);
     let mut out = anstream::stdout().lock();
     match commands::run(&cli, &mut out) {
         Ok(status) => {

@@ -186,7 +186,7 @@ pub fn run(watch: &Watch) -> Result<Option<Verdict>, Error> {
     drop(files);
     screen.restore();
     result.map_err(Error::io("cannot write to the terminal"))?;
-    eprintln!("stopped watching {}", report::text::visible(&watch.shown));
+    eprintln!("stopped watching {}", report::visible(&watch.shown));
     Ok(finished)
 }
 

@@ -8,8 +8,8 @@
 //! process group of its own that the terminal's Ctrl-C does not reach.
 
 use grading::error::Error;
+use report::Progress;
 use report::contract::exit;
-use report::progress::Progress;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,7 +89,7 @@ fn said(signal: i32, results: Option<&Path>, count: usize) -> String {
         Some(dir) => format!(
             "{stopped}: {} saved in {}; run the same command again with --resume to grade the rest",
             grading::words::counted(count, "result"),
-            report::text::visible(&dir.display().to_string())
+            report::visible(&dir.display().to_string())
         ),
         None => format!(
             "{stopped}: nothing was saved (with --results DIR each result is saved as it finishes, and --resume grades the rest)"

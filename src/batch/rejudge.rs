@@ -114,7 +114,7 @@ pub fn saved(dir: &Path) -> Result<Vec<SubmissionReport>, Error> {
             "{} and {} both hold the result of {}; a results folder holds one result per student: remove the one the grader did not write",
             pair[0].0.display(),
             pair[1].0.display(),
-            report::text::visible(&pair[0].1.name)
+            report::visible(&pair[0].1.name)
         )));
     }
     Ok(found.into_iter().map(|(_, report)| report).collect())

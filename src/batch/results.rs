@@ -154,9 +154,9 @@ impl Results {
     /// Saves `report`, the result of the submission whose files hash to
     /// `source`.
     /// The file holds the learner's text as JSON escapes where a terminal
-    /// or a CI runner would obey it (see [`report::text::safe_json`]).
+    /// or a CI runner would obey it (see [`report::safe_json`]).
     pub(super) fn save(&self, report: &SubmissionReport, source: &str) -> Result<(), Error> {
-        let text = report::text::safe_json_compact(&serde_json::json!({
+        let text = report::safe_json_compact(&serde_json::json!({
             "source": source,
             "report": report,
         }))
@@ -175,7 +175,7 @@ const RESULT: &str = ".result.json";
 /// The file name of student `name`'s result. A name may hold folders
 /// (`a/ada`): one file per name, in the folder itself.
 pub(super) fn result_file(name: &str) -> String {
-    format!("{}{RESULT}", report::names::file_name(name))
+    format!("{}{RESULT}", report::file_name(name))
 }
 
 /// The students of the results `saved` whose file is none of `graded`,
@@ -198,7 +198,7 @@ fn listed(names: &[String]) -> String {
     let mut text: Vec<String> = names
         .iter()
         .take(SHOWN)
-        .map(|n| report::text::visible(n))
+        .map(|n| report::visible(n))
         .collect();
     if names.len() > SHOWN {
         text.push(format!("and {} more", names.len() - SHOWN));

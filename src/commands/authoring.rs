@@ -29,13 +29,13 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
         })
         .collect();
     match (args.format, args.suites.all) {
-        (AuditFormat::Json, false) => report::authoring::render_audit_json(&audits[0].2, out),
+        (AuditFormat::Json, false) => report::render_audit_json(&audits[0].2, out),
         (AuditFormat::Json, true) => {
             let each: Vec<(&str, &[grading::diagnose::AuditRow])> = audits
                 .iter()
                 .map(|(id, _, rows)| (*id, rows.as_slice()))
                 .collect();
-            report::authoring::render_audits_json(&each, out)
+            report::render_audits_json(&each, out)
         }
         (AuditFormat::Human, _) => {
             audits
@@ -45,7 +45,7 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
                     if i > 0 {
                         writeln!(out)?;
                     }
-                    report::authoring::render_audit(id, *cases, rows, out)
+                    report::render_audit(id, *cases, rows, out)
                 })
         }
     }
@@ -171,7 +171,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         }
         false => None,
     };
-    let view = report::authoring::Limits {
+    let view = report::Limits {
         write: args.write,
         challenge: &challenge.id,
         measured: graded.submissions.len() - left_out.len(),
@@ -181,8 +181,8 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         written,
     };
     match args.format {
-        AuditFormat::Json => report::authoring::render_limits_json(&view, out),
-        AuditFormat::Human => report::authoring::render_limits(&view, out),
+        AuditFormat::Json => report::render_limits_json(&view, out),
+        AuditFormat::Human => report::render_limits(&view, out),
     }
     .map_err(Error::io("cannot write output"))?;
     // A submission given as correct that is not is the author's to look
@@ -231,11 +231,11 @@ fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result
         None,
         None,
     )?;
-    let mut proposals = report::authoring::explored::proposals(&graded.submissions);
+    let mut proposals = report::proposals(&graded.submissions);
     if let Some(dir) = &args.write_cases {
         // A case already there is the author's: never replaced, and then
         // none is written.
-        let file = |p: &report::authoring::explored::Proposal| dir.join(format!("{}.json", p.name));
+        let file = |p: &report::Proposal| dir.join(format!("{}.json", p.name));
         if let Some(there) = proposals.iter().map(file).find(|f| f.exists()) {
             return Err(Error::Usage(format!(
                 "{} exists already; no case was written: move it, or write the cases to an empty folder",
@@ -249,7 +249,7 @@ fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result
             p.written = Some(file);
         }
     }
-    let view = report::authoring::explored::Explored {
+    let view = report::Explored {
         challenge: &challenge.id,
         time: args.explore,
         seed,
@@ -269,8 +269,8 @@ fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result
         },
     };
     match args.format {
-        AuditFormat::Json => report::authoring::explored::render_explored_json(&view, out),
-        AuditFormat::Human => report::authoring::explored::render_explored(&view, out),
+        AuditFormat::Json => report::render_explored_json(&view, out),
+        AuditFormat::Human => report::render_explored(&view, out),
     }
     .map_err(Error::io("cannot write output"))?;
     Ok(match proposals.is_empty() {
@@ -416,7 +416,7 @@ pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<
         })
         .collect();
     for (id, changed) in &changes {
-        report::authoring::render_bless(id, changed, args.check, out)
+        report::render_bless(id, changed, args.check, out)
             .map_err(Error::io("cannot write output"))?;
     }
     if changes.iter().all(|(_, changed)| changed.is_empty()) {
@@ -449,12 +449,11 @@ pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Res
         let (errors, warnings): (Vec<_>, Vec<_>) = grading::author::validate(&challenge, &suite)
             .into_iter()
             .partition(|f| f.error);
-        report::authoring::render_findings(&warnings, out)
-            .map_err(Error::io("cannot write output"))?;
+        report::render_findings(&warnings, out).map_err(Error::io("cannot write output"))?;
         let warnings = warnings.len();
         let errors: Vec<Problem> = errors.into_iter().map(|f| f.problem).collect();
         if errors.is_empty() {
-            report::authoring::render_valid(&challenge.id, &suite, warnings, out)
+            report::render_valid(&challenge.id, &suite, warnings, out)
                 .map_err(Error::io("cannot write output"))?;
         }
         problems.extend(errors);

@@ -20,7 +20,7 @@
 use super::{Challenges, Error, Fault, Status, Why};
 use crate::cli::{Classroom50Args, Cli, GradeArgs, GradingArgs};
 use report::Audience;
-use report::classroom50::{Classroom50Run, Row};
+use report::{Classroom50Row as Row, Classroom50Run};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -61,7 +61,7 @@ pub(super) fn classroom50(
         let _ = writeln!(
             out,
             "::error::Not graded: the autograder failed, not your code; no score was recorded. Tell your instructor. ({})",
-            report::text::visible(&report::text::one_line(&why))
+            report::visible(&report::one_line(&why))
         );
     }
     graded
@@ -119,7 +119,7 @@ fn grade(
         let expected = grading::lang::entry_names();
         let why = format!(
             "Your repository was not graded: {}. Commit that file and submit again.\n",
-            report::classroom50::no_entry_file(&found, &expected)
+            report::classroom50_no_entry_file(&found, &expected)
         );
         write_result(&rows, &run, result)?;
         grading::fsutil::write_atomically(body, why.as_bytes())?;
@@ -152,7 +152,7 @@ fn grade(
         )));
     };
     let faulted = submission.verdict == report::contract::Verdict::GraderFault;
-    let Some(rows) = report::classroom50::rows(submission).filter(|_| !faulted) else {
+    let Some(rows) = report::classroom50_rows(submission).filter(|_| !faulted) else {
         let why = submission.tests.first().map_or("", |t| t.message.as_str());
         return Ok(Status::Faulted(Fault {
             what: "the grader failed on this submission (nothing was recorded for the student)"
@@ -161,7 +161,7 @@ fn grade(
         }));
     };
     write_result(&rows, &run, result)?;
-    let md = report::classroom50::release_body(&report, &rows, &plain);
+    let md = report::classroom50_release_body(&report, &rows, &plain);
     grading::fsutil::write_atomically(body, md.as_bytes())?;
     Ok(Status::Passed)
 }
@@ -169,7 +169,7 @@ fn grade(
 /// Writes `result.json` for `rows`.
 fn write_result(rows: &[Row], run: &Classroom50Run, file: &Path) -> Result<(), Error> {
     let mut bytes = Vec::new();
-    report::classroom50::render_classroom50(rows, run, &mut bytes)
+    report::render_classroom50(rows, run, &mut bytes)
         .map_err(Error::io(format!("cannot write {}", file.display())))?;
     grading::fsutil::write_atomically(file, &bytes)
 }
@@ -200,7 +200,7 @@ fn from_environment(var: impl Fn(&str) -> Option<String>) -> Result<Classroom50R
     if !submission.starts_with("submit/") {
         return Err(Error::Usage(format!(
             "SUBMISSION_TAG is `{}`, and Classroom 50 takes only a submit/... tag in result.json; run from its runner, or set one (submit/trial)",
-            report::text::visible(&submission)
+            report::visible(&submission)
         )));
     }
     let commit = get("COMMIT_URL");

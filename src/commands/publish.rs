@@ -56,7 +56,7 @@ pub(super) fn publish(
             let name = clap::ValueEnum::to_possible_value(&format)
                 .map(|v| v.get_name().to_owned())
                 .unwrap_or_default();
-            if !report::progress::quiet() {
+            if !report::quiet() {
                 eprintln!("wrote the {name} report to {}", path.display());
             }
         }
@@ -72,11 +72,8 @@ pub(super) fn publish(
     }
     if let Some(path) = gradebook {
         let json = path.extension().is_some_and(|e| e == "json");
-        grading::fsutil::write_atomically(
-            path,
-            &report::gradebook::render_gradebook(report, json),
-        )?;
-        if !report::progress::quiet() {
+        grading::fsutil::write_atomically(path, &report::render_gradebook(report, json))?;
+        if !report::quiet() {
             eprintln!("wrote the gradebook to {}", path.display());
         }
     }

@@ -10,7 +10,7 @@
 use super::{Error, Fault, Status, Why};
 use crate::batch::rejudge as files;
 use crate::cli::{ChangesFormat, CompareArgs, GradeArgs, GradingArgs, RejudgeArgs};
-use report::changes::{self, Changes};
+use report::contract::tools::{Changes, StudentChange};
 use report::{Audience, Format};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -225,13 +225,10 @@ pub(super) fn rejudge(
             return Err(e);
         }
     };
-    let changes = changes::compare(&old, &report.submissions);
+    let changes = report::compare_results(&old, &report.submissions);
     show(&changes, args.format, out)?;
-    let blocked: Vec<&changes::StudentChange> = changes.not_judged().collect();
-    let names: Vec<String> = blocked
-        .iter()
-        .map(|s| report::text::visible(&s.name))
-        .collect();
+    let blocked: Vec<&StudentChange> = changes.not_judged().collect();
+    let names: Vec<String> = blocked.iter().map(|s| report::visible(&s.name)).collect();
     // The others' new results are applied when some are; every student
     // the grader could not judge again keeps their previous result.
     let judged_again = report.submissions.len() > blocked.len();
@@ -315,7 +312,7 @@ pub(super) fn compare(args: &CompareArgs, out: &mut dyn Write) -> Result<Status,
             new.challenge
         )));
     }
-    let changes = changes::compare(&old.submissions, &new.submissions);
+    let changes = report::compare_results(&old.submissions, &new.submissions);
     show(&changes, args.format, out)?;
     if let Some(fault) = faults(&changes) {
         return Ok(Status::Faulted(fault));
@@ -337,7 +334,7 @@ fn one_each(submissions: &[report::SubmissionReport], path: &std::path::Path) ->
             return Err(Error::Usage(format!(
                 "{}: submissions[{j}] and submissions[{i}] are both named {}; a report names each student once: compare reports the grader wrote, or merge shards with `grader merge`",
                 path.display(),
-                report::text::visible(&s.name)
+                report::visible(&s.name)
             )));
         }
     }
@@ -346,8 +343,8 @@ fn one_each(submissions: &[report::SubmissionReport], path: &std::path::Path) ->
 
 fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result<(), Error> {
     match format {
-        ChangesFormat::Human => changes::render_changes(changes, out),
-        ChangesFormat::Json => changes::render_changes_json(changes, out),
+        ChangesFormat::Human => report::render_changes(changes, out),
+        ChangesFormat::Json => report::render_changes_json(changes, out),
     }
     .map_err(Error::io("cannot write output"))
 }
@@ -357,7 +354,7 @@ fn show(changes: &Changes, format: ChangesFormat, out: &mut dyn Write) -> Result
 /// verdict, and CI must see it.
 /// The fault of the later grading, when it failed on any submission.
 fn faults(changes: &Changes) -> Option<Fault> {
-    let faulted: Vec<&changes::StudentChange> = changes
+    let faulted: Vec<&StudentChange> = changes
         .students
         .iter()
         .filter(|s| {
@@ -374,7 +371,7 @@ fn faults(changes: &Changes) -> Option<Fault> {
         ),
         why: Why(format!(
             "{}: {}",
-            report::text::visible(&first.name),
+            report::visible(&first.name),
             first.not_judged.clone().unwrap_or_default()
         )),
     })

@@ -5,7 +5,7 @@
 //! its standard error as they happen.
 
 use report::Report;
-use report::progress::{EVENT_PREFIX, Event};
+use report::{EVENT_PREFIX, Event};
 use std::ffi::OsString;
 use std::io::{BufRead, Read};
 use std::os::unix::process::CommandExt;

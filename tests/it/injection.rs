@@ -34,7 +34,7 @@ fn command(line: &str) -> bool {
 /// so learner text in it stays on its line) and the stop-commands pair
 /// around the log.
 fn ours(line: &str, path: &str) -> bool {
-    let path = &report::text::visible(path);
+    let path = &report::visible(path);
     let hex = |s: &str| s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit());
     if let Some(token) = line.strip_prefix("::stop-commands::") {
         return hex(token);

@@ -3,35 +3,55 @@
 //! contract (see docs/json-report.md), and renderers turn it into every
 //! other format without computing a verdict.
 
-pub mod assemble;
-pub mod authoring;
-pub mod cause;
-pub mod changes;
-pub mod class;
-pub mod classroom50;
+mod assemble;
+mod authoring;
+mod cause;
+mod changes;
+mod class;
+mod classroom50;
 mod codio;
 pub mod contract;
 mod ctrf;
-pub mod entry;
+mod entry;
 mod failing;
 mod fit;
 mod github;
-pub mod gradebook;
+mod gradebook;
 mod gradescope;
 mod html;
 mod human;
 mod junit;
-pub mod names;
-pub mod notation;
+mod names;
+mod notation;
 mod prairielearn;
-pub mod progress;
+mod progress;
 #[cfg(test)]
 mod sample;
 mod score;
 mod style;
-pub mod text;
-pub mod unbuilt;
+mod text;
+mod unbuilt;
 mod watch;
+
+// What the binary uses, and nothing more: the modules are private, so
+// that the dead-code lint sees every item no caller needs.
+pub use assemble::{limits_in_force, outcome as record, report as assemble};
+pub use authoring::explored::{
+    Explored, Proposal, proposals, render_explored, render_explored_json,
+};
+pub use authoring::{
+    Limits, render_audit, render_audit_json, render_audits_json, render_bless, render_findings,
+    render_limits, render_limits_json, render_list, render_valid,
+};
+pub use changes::{compare as compare_results, render_changes, render_changes_json};
+pub use classroom50::{
+    Classroom50Run, Row as Classroom50Row, no_entry_file as classroom50_no_entry_file,
+    release_body as classroom50_release_body, render_classroom50, rows as classroom50_rows,
+};
+pub use gradebook::render_gradebook;
+pub use names::{file_name, student_names};
+pub use progress::{EVENT_PREFIX, Event, Progress, failed_early, quiet, set_quiet};
+pub use text::{one_line, safe_json, safe_json_compact, shell_command, visible, visible_lines};
 
 pub use codio::{render_codio, render_codio_ungraded};
 pub use ctrf::render_ctrf;

@@ -688,8 +688,8 @@ fn every_format_has_a_snapshot_test() {
 /// judged now that it could not be before, a test renamed).
 #[test]
 fn changes_output() {
-    use report::changes::{compare, render_changes, render_changes_json};
     use report::contract::Verdict;
+    use report::{compare_results as compare, render_changes, render_changes_json};
     let (_, report) = fixtures().into_iter().find(|(n, _)| n == "batch").unwrap();
     let old = report.submissions.clone();
     let mut new = old.clone();

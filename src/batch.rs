@@ -8,7 +8,7 @@ mod phases;
 pub mod rejudge;
 mod results;
 
-use grading::error::Error;
+use grading::error::{Error, Starved};
 use grading::grade::{Graded, Grading, Hidden, SubmissionOutcome};
 use grading::lang::Submission;
 use grading::tested::Tested;
@@ -507,24 +507,18 @@ impl<'a> phases::Phases for Class<'_, 'a> {
     }
 
     fn visible_alone(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
-        visible_or_starved(self.0, entry)
-            .unwrap_or_else(|why| Step::Graded(record(self.0, fault(entry, again(why)))))
+        visible_or_starved(self.0, entry).unwrap_or_else(|why| {
+            Step::Graded(record(self.0, fault(entry, Error::Busy(why.again_alone()))))
+        })
     }
 
     fn hidden_alone(&self, entry: &Entry, pending: Self::Pending) -> SubmissionReport {
         let outcome = match self.0.grade_hidden_or_starved(*pending) {
             Hidden::Graded(graded) => finished(entry, *graded),
-            Hidden::Starved(_, why) => fault(entry, again(why)),
+            Hidden::Starved(_, why) => fault(entry, Error::Busy(why.again_alone())),
         };
         *record(self.0, outcome)
     }
-}
-
-/// A machine too busy even for a regrade alone: the grader's fault.
-fn again(why: String) -> Error {
-    Error::Busy(format!(
-        "{why} (graded again alone, with no other session running)"
-    ))
 }
 
 /// The visible phase of `entry`'s grading.
@@ -539,7 +533,7 @@ fn visible_phase<'a>(
 fn visible_or_starved<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
-) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, String> {
+) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, Starved> {
     let outcome = match &entry.submission {
         Ok(submission) => match grading.grade_visible(&entry.name, submission) {
             // Nothing waits for a hidden phase: the record is final now,

@@ -6,6 +6,36 @@
 use std::fmt;
 use std::path::PathBuf;
 
+/// The machine was too loaded to judge a submission fairly, and why:
+/// what its processes ran and waited for, in the words every report
+/// gives. One shape wherever it is found: a session's request, a phase, a
+/// submission's grading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Starved(String);
+
+impl Starved {
+    /// Starved, for the reason `why`.
+    pub fn new(why: String) -> Starved {
+        Starved(why)
+    }
+
+    /// Starved again when graded alone, with no other session running:
+    /// final, a fault of the grader's machine.
+    #[must_use]
+    pub fn again_alone(self) -> Starved {
+        Starved(format!(
+            "{} (graded again alone, with no other session running)",
+            self.0
+        ))
+    }
+}
+
+impl fmt::Display for Starved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// One problem in a challenge or test file, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -49,7 +79,7 @@ pub enum Error {
     },
     /// The machine was too loaded to judge a submission fairly.
     #[error("{0}")]
-    Busy(String),
+    Busy(Starved),
     /// Any other fault of the grader or its machine.
     #[error("{context}")]
     Io {

@@ -4,7 +4,7 @@
 
 use crate::challenge::{Case, Challenge, Group, Suite, Visibility};
 use crate::diagnose;
-use crate::error::Error;
+use crate::error::{Error, Starved};
 use crate::explain;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Verdict};
@@ -100,7 +100,7 @@ type Slot<'c> = Option<Tested<'c>>;
 /// machine, with the grading to run that phase again.
 pub enum Hidden<'a> {
     Graded(Box<Result<Graded<'a>, Error>>),
-    Starved(Box<Pending<'a>>, String),
+    Starved(Box<Pending<'a>>, Starved),
 }
 
 /// A submission whose visible phase is graded ([`Grading::grade_visible`]),

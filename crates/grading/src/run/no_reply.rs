@@ -34,7 +34,7 @@ pub enum NoReply {
     },
     /// The wall clock ran out while the program was running or waiting
     /// for a CPU: the machine's load, not the program, says why.
-    Starved(String),
+    Starved(crate::error::Starved),
     /// The child wrote something that is not the protocol.
     Protocol(Violation),
     /// The grader could not talk to the child: a fault of the grader.

@@ -2,6 +2,7 @@
 //! wall clock stops a request.
 
 use super::Session;
+use crate::error::Starved;
 use crate::run::clock::FINAL_READING;
 use std::time::{Duration, Instant};
 
@@ -67,7 +68,7 @@ impl Session {
     /// A machine that leaves the grader itself no CPU to read the session
     /// with starved it too: nothing is known then, and the time-out is the
     /// machine's.
-    pub(super) fn starved(&mut self) -> Option<String> {
+    pub(super) fn starved(&mut self) -> Option<Starved> {
         if self.cpu.over() {
             return None;
         }
@@ -85,10 +86,10 @@ impl Session {
             // only a machine that left the grader itself no CPU for ten
             // times that budget cuts it short. Nothing is known of the
             // session then, and its time-out is nobody's verdict.
-            return Some(format!(
+            return Some(Starved::new(format!(
                 "the machine was too busy to judge this submission: in {:.1} s of wall-clock time the grader could not once measure what its processes ran, so its time ran out waiting for the machine; grade it again when the machine is less loaded (--resume grades what is left)",
                 self.since.at.elapsed().as_secs_f64()
-            ));
+            )));
         };
         self.cpu.note(cpu);
         if self.cpu.over() || lowered {
@@ -113,12 +114,12 @@ impl Session {
         let room = wall.saturating_mul(machine.cpus).saturating_sub(others);
         let wanted = waited >= ran && (ran + waited) * 2 >= wall;
         (wanted && room * 2 < wall).then(|| {
-            format!(
+            Starved::new(format!(
                 "the machine was too busy to judge this submission: in {:.1} s of wall-clock time its processes ran for {:.1} s and waited {:.1} s for a CPU, so its time ran out waiting for the machine, not in its own work; grade it again when the machine is less loaded (--resume grades what is left)",
                 wall.as_secs_f64(),
                 ran.as_secs_f64(),
                 waited.as_secs_f64()
-            )
+            ))
         })
     }
 }

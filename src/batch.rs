@@ -37,43 +37,42 @@ pub struct Entry {
     pub alone: bool,
 }
 
-/// Why a student found in a class has nothing to grade.
-#[derive(Debug, Clone)]
-pub enum Unready {
-    /// The student's own: no entry file, an unknown language, an
-    /// unreadable file. `path` is what the report names.
-    Unpreparable { path: PathBuf, why: String },
-    /// The grader's: it could not resolve the file's path.
-    Fault {
-        path: PathBuf,
-        error: std::sync::Arc<Error>,
-    },
-}
-
-impl Unready {
-    /// The reason a submission `path` found could not be recognised
-    /// ([`Submission::detect`]'s error).
-    fn of(path: &Path, error: Error) -> Unready {
-        match error {
-            Error::Usage(why) => Unready::Unpreparable {
-                path: path.to_owned(),
-                why,
-            },
-            error => Unready::Fault {
-                path: path.to_owned(),
-                error: std::sync::Arc::new(error),
-            },
+impl Entry {
+    /// The file found to grade, recognised or not.
+    pub fn file(&self) -> Option<&Path> {
+        match &self.submission {
+            Ok(submission) => Some(&submission.path),
+            Err(Unready::Unrecognised { file, .. } | Unready::Fault { file, .. }) => Some(file),
+            Err(Unready::NoFile { .. }) => None,
         }
     }
 }
 
-/// The submission in `file`, or why it has none.
-fn detected(file: Result<PathBuf, String>, folder: &Path) -> Result<Submission, Unready> {
-    let file = file.map_err(|why| Unready::Unpreparable {
-        path: folder.to_owned(),
-        why,
-    })?;
-    Submission::detect(&file).map_err(|e| Unready::of(&file, e))
+/// Why a student found in a class has nothing to grade.
+#[derive(Debug, Clone)]
+pub enum Unready {
+    /// The student's own: no entry file in their folder, or several.
+    NoFile { why: String },
+    /// The student's own: the file found is of no known language, cannot
+    /// be read, or is a link out of its folder.
+    Unrecognised { file: PathBuf, why: String },
+    /// The grader's: it could not resolve the file's path.
+    Fault {
+        file: PathBuf,
+        error: std::sync::Arc<Error>,
+    },
+}
+
+/// The submission in `file` (found, or why not), or why it has none.
+fn detected(file: Result<PathBuf, String>) -> Result<Submission, Unready> {
+    let file = file.map_err(|why| Unready::NoFile { why })?;
+    Submission::detect(&file).map_err(|error| match error {
+        Error::Usage(why) => Unready::Unrecognised { file, why },
+        error => Unready::Fault {
+            file,
+            error: std::sync::Arc::new(error),
+        },
+    })
 }
 
 /// What the command line's paths hold.
@@ -113,7 +112,7 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
             found.entries.push(Entry {
                 name: String::new(),
                 path: path.clone(),
-                submission: detected(entry_file(path), path),
+                submission: detected(entry_file(path)),
                 alone: false,
             });
         } else {
@@ -124,15 +123,10 @@ pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     // Files named on the command line that share a folder (`grade
     // class/*.py`) are a class of files too: none is granted the folder.
     let folder = |e: &Entry| {
-        e.submission
-            .as_ref()
-            .ok()
-            .filter(|s| s.path == e.path)
-            .and_then(|s| {
-                s.absolute
-                    .parent()
-                    .and_then(|d| std::fs::canonicalize(d).ok())
-            })
+        e.file()
+            .filter(|f| *f == e.path)
+            .and_then(|f| std::path::absolute(f).ok())
+            .and_then(|f| f.parent().and_then(|d| std::fs::canonicalize(d).ok()))
     };
     let folders: Vec<Option<PathBuf>> = found.entries.iter().map(folder).collect();
     for (i, entry) in found.entries.iter_mut().enumerate() {
@@ -228,7 +222,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
         found.entries.push(Entry {
             name: String::new(),
             alone: file.as_ref().is_ok_and(|f| *f == child),
-            submission: detected(file, &child),
+            submission: detected(file),
             path: child,
         });
     }
@@ -263,8 +257,8 @@ pub fn holds_entry_file(dir: &Path) -> bool {
 }
 
 /// Whether `path` is a file or a symbolic link, the link never followed:
-/// where a student's link leads is looked at only when it is graded,
-/// through their folder alone, so that whether its target exists (or is
+/// where a student's link leads is looked at only when their submission
+/// is recognised ([`Submission::detect`]), through their folder alone, so that whether its target exists (or is
 /// executable) outside the folder changes nothing a report shows.
 fn file_or_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
@@ -549,14 +543,19 @@ fn visible_or_starved<'a>(
         },
         // One student's missing, unreadable or unknown file is that
         // student's problem, not the batch's.
-        Err(Unready::Unpreparable { path, why }) => SubmissionOutcome::Unpreparable {
+        Err(Unready::NoFile { why }) => SubmissionOutcome::Unpreparable {
             name: entry.name.clone(),
-            path: path.display().to_string(),
+            path: entry.path.display().to_string(),
             why: why.clone(),
         },
-        Err(Unready::Fault { path, error }) => SubmissionOutcome::Faulted {
+        Err(Unready::Unrecognised { file, why }) => SubmissionOutcome::Unpreparable {
             name: entry.name.clone(),
-            path: path.display().to_string(),
+            path: file.display().to_string(),
+            why: why.clone(),
+        },
+        Err(Unready::Fault { file, error }) => SubmissionOutcome::Faulted {
+            name: entry.name.clone(),
+            path: file.display().to_string(),
             language: None,
             error: error.clone(),
         },
@@ -719,6 +718,32 @@ fn check_shards(reports: &[(PathBuf, Report)]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file named on the command line beside a class folder it is in
+    /// shares that folder with the class's files, whether or not those
+    /// can be graded (here a link out of the folder): its sessions are
+    /// granted the file alone, and every file found is one another
+    /// session must not reach.
+    #[test]
+    fn a_named_file_shares_its_folder_with_files_that_cannot_be_graded() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class");
+        std::fs::create_dir(&class).unwrap();
+        std::fs::write(class.join(".late.py"), "").unwrap();
+        std::fs::write(dir.path().join("outside.py"), "").unwrap();
+        std::os::unix::fs::symlink("../outside.py", class.join("bob.py")).unwrap();
+        let found = entries(&[class.join(".late.py"), class.clone()]).unwrap();
+        let [late, bob] = found.entries.as_slice() else {
+            panic!("{:?}", found.entries);
+        };
+        assert!(late.submission.is_ok(), "{late:?}");
+        assert!(
+            matches!(bob.submission, Err(Unready::Unrecognised { .. })),
+            "{bob:?}"
+        );
+        assert_eq!(bob.file(), Some(class.join("bob.py").as_path()));
+        assert!(late.alone, "{late:?}");
+    }
 
     #[test]
     fn shards_parse_and_refuse_nonsense() {

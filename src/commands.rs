@@ -314,16 +314,18 @@ fn graded(
             entries.len()
         )));
     }
-    let submissions: Vec<&Submission> = entries
-        .iter()
-        .filter_map(|e| e.submission.as_ref().ok())
-        .collect();
     // The limits, converted once: challenge.toml's with the flags'.
     let limits = challenge.config.limits.with(&args.grading.limits());
     let mut protected = vec![root.dir.clone(), suite.dir.clone()];
     protected.extend(tests.clone());
     protected.extend(add_tests);
-    protected.extend(submissions.iter().map(|s| s.absolute.clone()));
+    // Every file found, recognised or not, is out of other sessions' reach.
+    protected.extend(
+        entries
+            .iter()
+            .filter_map(batch::Entry::file)
+            .filter_map(|p| std::path::absolute(p).ok()),
+    );
     let env = Environment::new(RunOptions {
         sandbox: !args.grading.no_sandbox,
         require_sandbox: args.grading.require_sandbox,
@@ -332,8 +334,8 @@ fn graded(
         alone: entries
             .iter()
             .filter(|e| e.alone)
-            .filter_map(|e| e.submission.as_ref().ok())
-            .map(|s| s.absolute.clone())
+            .filter_map(batch::Entry::file)
+            .filter_map(|p| std::path::absolute(p).ok())
             .collect(),
         cache_dir,
     })?;

@@ -263,8 +263,14 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     // Every second the submission had is told as run or waited for a
     // CPU: the seconds the grader itself waited before handing it the
     // request, or while reading it at the end, are not counted as its.
-    if let Some((wall, ran, waited)) = told_times(message(0)) {
-        assert!(ran + waited >= wall * 0.9, "{}", message(0));
+    match told_times(message(0)) {
+        Some((wall, ran, waited)) => assert!(ran + waited >= wall * 0.9, "{}", message(0)),
+        // The machine left the grader itself no CPU to read them with.
+        None => assert!(
+            message(0).contains("could not once measure"),
+            "{}",
+            message(0)
+        ),
     }
     assert_eq!(
         out.status.code(),

@@ -185,8 +185,9 @@ impl Session {
         let now = self.memory.cpu_and_wait(&sys::Deadline::at(deadline));
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
         // A reading the machine's load cut short leaves the last one
-        // standing: what the session ran and waited, and the wall clock,
-        // then all count from that earlier moment.
+        // standing: what the session ran and waited then count from that
+        // earlier moment (the wall clock still from the request's first
+        // byte written, see `Since::delivered`).
         if let Some((cpu, waited)) = now {
             self.since = starved::Since::now(Some(cpu), waited);
         }
@@ -492,13 +493,16 @@ impl Session {
             if !pending.is_empty() {
                 match self.requests.write(pending) {
                     Ok(n) => {
-                        pending.drain(..n);
-                        // The program starts on the request only now: a
-                        // grader the machine kept waiting before this is
-                        // no wait of the program's.
-                        if pending.is_empty() {
+                        // The program can start on the request only now: a
+                        // grader the machine kept waiting before its first
+                        // write is no wait of the program's. (Only the
+                        // first: how fast the program reads the rest is
+                        // its own doing, and a program that reads slowly
+                        // must not choose when its time begins.)
+                        if n > 0 && !self.since.delivered {
                             self.since.delivered();
                         }
+                        pending.drain(..n);
                     }
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                     // The child closed its request channel: it is dying;

@@ -16,6 +16,8 @@ pub(super) struct Since {
     pub(super) waited: Option<Duration>,
     pub(super) machine: Option<sys::MachineTime>,
     pub(super) grader: Option<Duration>,
+    /// Whether the request's first byte was written since.
+    pub(super) delivered: bool,
 }
 
 impl Since {
@@ -27,15 +29,17 @@ impl Since {
             waited,
             machine: sys::machine_busy(),
             grader: sys::own_cpu(),
+            delivered: false,
         }
     }
 
-    /// The request was delivered now: the wall clock, the machine's time
-    /// and the grader's own count from here. The session's CPU time and
-    /// wait keep their earlier reading: whatever it ran or waited for in
-    /// between (nothing, for a program blocked on reading its requests)
-    /// still counts.
+    /// The request's first byte was written now: the wall clock, the
+    /// machine's time and the grader's own count from here. The session's
+    /// CPU time and wait keep their earlier reading: whatever it ran or
+    /// waited for in between (nothing, for a program blocked on reading
+    /// its requests) still counts.
     pub(super) fn delivered(&mut self) {
+        self.delivered = true;
         self.at = Instant::now();
         self.machine = sys::machine_busy();
         self.grader = sys::own_cpu();
@@ -72,13 +76,12 @@ impl Session {
         if self.cpu.over() {
             return None;
         }
-        // The wall clock, the machine's time and the grader's own are read
-        // before the session's: a reading the machine slows (the grader
-        // waits for a CPU in it too) then adds to the session's wait, never
-        // to the time it is set against.
+        // The wall clock is read before the session's processes, the
+        // machine's time and the grader's own after them: a reading the
+        // machine slows (the grader waits for a CPU in it too) then adds to
+        // the session's wait and to the others' work, never to the time
+        // they are set against. Both halves err on the machine's side.
         let at = Instant::now();
-        let machine = sys::machine_busy();
-        let grader = sys::own_cpu();
         let deadline = sys::Deadline::own_time(FINAL_READING);
         let Some((cpu, waited, lowered)) = self.memory.cpu_wait_and_priority(&deadline) else {
             // The reading is a few files for each of a session's bounded
@@ -98,14 +101,14 @@ impl Session {
         let ran = cpu.saturating_sub(self.since.cpu?);
         let waited = waited?.saturating_sub(self.since.waited?);
         let wall = at.saturating_duration_since(self.since.at);
-        let machine = machine?;
+        let machine = sys::machine_busy()?;
         let before = self.since.machine?;
         // Time the host of a virtual machine took its CPUs is time no
         // process here could run: for the session, a wait for a CPU the
         // kernel's own account of it leaves out.
         let stolen = machine.stolen.saturating_sub(before.stolen) / machine.cpus;
         let waited = waited + stolen;
-        let grader = grader?.saturating_sub(self.since.grader?);
+        let grader = sys::own_cpu()?.saturating_sub(self.since.grader?);
         let others = machine
             .busy
             .saturating_sub(before.busy)

@@ -385,7 +385,7 @@ impl<'a> Grading<'a> {
 }
 
 /// What grading one submission came to: the one record its report is
-/// built from (the `report` crate's `assemble::outcome`).
+/// built from (the `report` crate's `record`).
 pub enum SubmissionOutcome<'a> {
     /// Graded to the end.
     Graded(Box<Graded<'a>>),

@@ -46,6 +46,11 @@ impl Entry {
             Err(Unready::NoFile { .. }) => None,
         }
     }
+
+    /// What a report names: the file found, else the student's folder.
+    fn shown(&self) -> String {
+        self.file().unwrap_or(&self.path).display().to_string()
+    }
 }
 
 /// Why a student found in a class has nothing to grade.
@@ -93,15 +98,19 @@ pub struct Found {
 pub fn entries(paths: &[PathBuf]) -> Result<Found, Error> {
     // A file named on the command line that cannot be graded is bad
     // usage (a typo), told before any folder is read.
-    let mut named = BTreeMap::new();
-    for (i, path) in paths.iter().enumerate().filter(|(_, p)| !p.is_dir()) {
-        named.insert(i, Submission::detect(path)?);
-    }
+    let named = paths
+        .iter()
+        .map(|path| {
+            (!path.is_dir())
+                .then(|| Submission::detect(path))
+                .transpose()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut found = Found::default();
     // For each entry, the command line's path it was found in.
     let mut given: Vec<&Path> = Vec::new();
-    for (i, path) in paths.iter().enumerate() {
-        if let Some(submission) = named.remove(&i) {
+    for (path, named) in paths.iter().zip(named) {
+        if let Some(submission) = named {
             found.entries.push(Entry {
                 name: String::new(),
                 path: path.clone(),
@@ -258,8 +267,9 @@ pub fn holds_entry_file(dir: &Path) -> bool {
 
 /// Whether `path` is a file or a symbolic link, the link never followed:
 /// where a student's link leads is looked at only when their submission
-/// is recognised ([`Submission::detect`]), through their folder alone, so that whether its target exists (or is
-/// executable) outside the folder changes nothing a report shows.
+/// is recognised ([`Submission::detect`]), through their folder alone, so
+/// that whether its target exists (or is executable) outside the folder
+/// changes nothing a report shows.
 fn file_or_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file() || m.file_type().is_symlink())
 }
@@ -543,19 +553,16 @@ fn visible_or_starved<'a>(
         },
         // One student's missing, unreadable or unknown file is that
         // student's problem, not the batch's.
-        Err(Unready::NoFile { why }) => SubmissionOutcome::Unpreparable {
+        Err(Unready::NoFile { why } | Unready::Unrecognised { why, .. }) => {
+            SubmissionOutcome::Unpreparable {
+                name: entry.name.clone(),
+                path: entry.shown(),
+                why: why.clone(),
+            }
+        }
+        Err(Unready::Fault { error, .. }) => SubmissionOutcome::Faulted {
             name: entry.name.clone(),
-            path: entry.path.display().to_string(),
-            why: why.clone(),
-        },
-        Err(Unready::Unrecognised { file, why }) => SubmissionOutcome::Unpreparable {
-            name: entry.name.clone(),
-            path: file.display().to_string(),
-            why: why.clone(),
-        },
-        Err(Unready::Fault { file, error }) => SubmissionOutcome::Faulted {
-            name: entry.name.clone(),
-            path: file.display().to_string(),
+            path: entry.shown(),
             language: None,
             error: error.clone(),
         },
@@ -580,17 +587,10 @@ fn finished<'a>(entry: &Entry, graded: Result<Graded<'a>, Error>) -> SubmissionO
 /// a file it cannot write, a machine too busy): that submission's grader
 /// fault, and the rest of the class is graded (the run exits 3).
 fn fault<'a>(entry: &Entry, error: Error) -> SubmissionOutcome<'a> {
-    let (path, language) = match &entry.submission {
-        Ok(submission) => (
-            submission.path.display().to_string(),
-            Some(submission.language),
-        ),
-        Err(_) => (entry.path.display().to_string(), None),
-    };
     SubmissionOutcome::Faulted {
         name: entry.name.clone(),
-        path,
-        language,
+        path: entry.shown(),
+        language: entry.submission.as_ref().ok().map(|s| s.language),
         error: std::sync::Arc::new(error),
     }
 }

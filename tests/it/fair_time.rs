@@ -221,21 +221,17 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
     // session of its own; the grader, and so every session it starts, at
     // the lowest: a few percent of a core. (A session in a cgroup of its
     // own weighs as much as one neighbour's session, whatever its nice
-    // value: it takes that many to starve it.) The grader shares its own
-    // session with one more busy process, as on a CI runner beside a
-    // build: it gets a sliver of that session's share, and waits seconds
+    // value: it takes that many to starve it.) The grader shares this
+    // test's session with one more busy process, as on a CI runner beside
+    // a build: it gets a sliver of that session's share, and waits seconds
     // for a CPU between its steps, which must not count as the
     // submission's time.
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let _neighbours = Neighbours::start_apart(40 * cores);
-    let mut command = Command::new("setsid");
+    let beside = Neighbours::start(1);
+    let mut command = Command::new("nice");
     command
-        .args([
-            "sh",
-            "-c",
-            "python3 -c 'while True: pass' & busy=$!; nice -n 19 \"$@\"; status=$?; kill $busy; exit $status",
-            "sh",
-        ])
+        .args(["-n", "19"])
         .arg(env!("CARGO_BIN_EXE_grader"))
         .current_dir(root())
         .args([
@@ -251,6 +247,7 @@ fn a_submission_the_machine_starves_is_a_grader_fault_not_a_time_limit() {
         .arg(&tests)
         .arg(&slow);
     let out = output(&mut command);
+    drop(beside);
     let report: Value = json(&out);
     let submissions = report["submissions"].as_array().unwrap();
     let message = |i: usize| submissions[i]["tests"][0]["message"].as_str().unwrap_or("");

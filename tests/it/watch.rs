@@ -17,6 +17,17 @@ use std::time::{Duration, Instant};
 /// of the whole suite, with its diagnosis.
 const PATIENCE: Duration = Duration::from_secs(180);
 
+/// What the shell does once `grader watch` ends: says how, then shows the
+/// terminal's modes (to check watch gave them back), then a line that
+/// marks the end of them.
+const AFTER_WATCH: &str = "echo \"watch exited $?\"; stty -a; echo \"modes shown\"";
+
+/// Whether the screen shows all of [`AFTER_WATCH`]: not before the whole
+/// of `stty -a` is on it, whose first line comes before the modes.
+fn watch_ended(screen: &str) -> bool {
+    screen.contains("watch exited") && screen.contains("modes shown")
+}
+
 /// A tmux server of the test's own, killed when dropped.
 struct Tmux {
     socket: String,
@@ -202,7 +213,7 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
     let tmux = Tmux::new("watch");
     let quote = |p: &Path| format!("'{}'", p.display());
     tmux.start(&format!(
-        "cd {} && {} --challenges {} watch --cache-dir {} router.py; echo \"watch exited $?\"; stty -a; echo \"modes shown\"",
+        "cd {} && {} --challenges {} watch --cache-dir {} router.py; {AFTER_WATCH}",
         quote(dir.path()),
         quote(Path::new(env!("CARGO_BIN_EXE_grader"))),
         quote(&root().join("challenges")),
@@ -292,13 +303,7 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
     }
     record();
     tmux.tmux(&["send-keys", "-t", "t", "q"]);
-    let screen = tmux.wait_for(
-        "the end of watch",
-        // Not before the whole of `stty -a` is on the screen: its first
-        // line comes before the modes.
-        |s| s.contains("watch exited") && s.contains("modes shown"),
-        &mut || {},
-    );
+    let screen = tmux.wait_for("the end of watch", watch_ended, &mut || {});
     // The version on screen was not graded: not a pass.
     assert!(screen.contains("stopped watching router.py"), "{screen}");
     assert!(screen.contains("watch exited 1"), "{screen}");
@@ -337,7 +342,7 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
     tmux.start(&format!(
         // An interactive shell survives the Ctrl-C its job gets; this
         // one is told to (a trap with a command leaves the job's default).
-        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; stty -a; echo \"modes shown\"",
+        "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; {AFTER_WATCH}",
         dir.path().display(),
         env!("CARGO_BIN_EXE_grader"),
         root().join("challenges").display(),
@@ -373,13 +378,7 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
         &mut record,
     );
     tmux.tmux(&["send-keys", "-t", "t", "C-c"]);
-    let screen = tmux.wait_for(
-        "the end of watch",
-        // Not before the whole of `stty -a` is on the screen: its first
-        // line comes before the modes.
-        |s| s.contains("watch exited") && s.contains("modes shown"),
-        &mut || {},
-    );
+    let screen = tmux.wait_for("the end of watch", watch_ended, &mut || {});
     // The version on screen passed every test.
     assert!(screen.contains("watch exited 0"), "{screen}");
     let stty: Vec<&str> = screen.split_whitespace().collect();

@@ -14,7 +14,7 @@ use grading::tested::Tested;
 
 /// The report holding `submissions`, graded by `grading` (of `shard`,
 /// when the run grades one).
-pub fn report(
+pub fn assemble(
     grading: &Grading<'_>,
     shard: Option<Shard>,
     submissions: Vec<SubmissionReport>,
@@ -117,7 +117,7 @@ pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
 
 /// The report of one submission, from what grading it came to: the one
 /// constructor of a [`SubmissionReport`].
-pub fn outcome(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> SubmissionReport {
+pub fn record(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> SubmissionReport {
     match outcome {
         SubmissionOutcome::Graded(graded) => submission(grading, *graded),
         SubmissionOutcome::Unpreparable { name, path, why } => {

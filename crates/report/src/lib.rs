@@ -35,7 +35,7 @@ mod watch;
 
 // What the binary uses, and nothing more: the modules are private, so
 // that the dead-code lint sees every item no caller needs.
-pub use assemble::{limits_in_force, outcome as record, report as assemble};
+pub use assemble::{assemble, limits_in_force, record};
 pub use authoring::explored::{
     Explored, Proposal, proposals, render_explored, render_explored_json,
 };

@@ -92,8 +92,8 @@ pub(crate) const FILE_NAME_MAX: usize = 200;
 
 /// A student's name as a file name, one to one: `%` and `/` written
 /// `%25` and `%2F`, so that no two names share a file. A name longer than
-/// `FILE_NAME_MAX` (200 bytes) keeps its start and ends in a digest of the whole
-/// (a legal name near the file system's limit must still fit).
+/// `FILE_NAME_MAX` keeps its start and ends in a digest of the whole (a
+/// legal name near the file system's limit must still fit).
 pub fn file_name(name: &str) -> String {
     let escaped = name.replace('%', "%25").replace('/', "%2F");
     if escaped.len() <= FILE_NAME_MAX {

@@ -185,9 +185,9 @@ impl Session {
         let now = self.memory.cpu_and_wait(&sys::Deadline::at(deadline));
         self.cpu = CpuMeter::start(clocks.cpu, now.map(|(cpu, _)| cpu));
         // A reading the machine's load cut short leaves the last one
-        // standing: what the session ran and waited then count from that
-        // earlier moment (the wall clock still from the request's first
-        // byte written, see `Since::delivered`).
+        // standing: what the session ran and waited, and the wall clock,
+        // then count from that earlier reading (the wall clock from the
+        // first byte of its request, see `Since::delivered`).
         if let Some((cpu, waited)) = now {
             self.since = starved::Since::now(Some(cpu), waited);
         }
@@ -499,7 +499,7 @@ impl Session {
                         // first: how fast the program reads the rest is
                         // its own doing, and a program that reads slowly
                         // must not choose when its time begins.)
-                        if n > 0 && !self.since.delivered {
+                        if n > 0 {
                             self.since.delivered();
                         }
                         pending.drain(..n);

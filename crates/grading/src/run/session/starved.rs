@@ -17,7 +17,7 @@ pub(super) struct Since {
     pub(super) machine: Option<sys::MachineTime>,
     pub(super) grader: Option<Duration>,
     /// Whether the request's first byte was written since.
-    pub(super) delivered: bool,
+    delivered: bool,
 }
 
 impl Since {
@@ -33,12 +33,16 @@ impl Since {
         }
     }
 
-    /// The request's first byte was written now: the wall clock, the
-    /// machine's time and the grader's own count from here. The session's
-    /// CPU time and wait keep their earlier reading: whatever it ran or
-    /// waited for in between (nothing, for a program blocked on reading
-    /// its requests) still counts.
+    /// Bytes of the request were written now: on the first write, the wall
+    /// clock, the machine's time and the grader's own count from here;
+    /// later writes change nothing. The session's CPU time and wait keep
+    /// their earlier reading: whatever it ran or waited for in between
+    /// (nothing, for a program blocked on reading its requests) still
+    /// counts.
     pub(super) fn delivered(&mut self) {
+        if self.delivered {
+            return;
+        }
         self.delivered = true;
         self.at = Instant::now();
         self.machine = sys::machine_busy();

@@ -328,7 +328,6 @@ fn graded(
     );
     let env = Environment::new(RunOptions {
         sandbox: !args.grading.no_sandbox,
-        require_sandbox: args.grading.require_sandbox,
         limits: limits.session(),
         protected,
         alone: entries
@@ -339,6 +338,17 @@ fn graded(
             .collect(),
         cache_dir,
     })?;
+    // --require-sandbox refuses before anything of a submission runs (the
+    // probe's answer is awaited here, not beside the first session).
+    if args.grading.require_sandbox {
+        let layers = report::contract::Layers::from(env.layers()?);
+        if !layers.enabled || !layers.missing.is_empty() {
+            return Err(Error::Usage(format!(
+                "--require-sandbox: the sandbox is not complete on this machine ({})",
+                layers.describe()
+            )));
+        }
+    }
     // `--time-limit` stands for `[limits] time_ms`, which a group's own
     // larger `time_ms` overrides: a generous flag never cuts a group the
     // author gave more.
@@ -563,7 +573,10 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
 /// Holds the command line's limits to what correct submissions in
 /// `languages` (those to be graded) need, as challenge.toml's are held.
 fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Result<(), Error> {
-    let runtimes: Vec<_> = languages.iter().map(|l| l.runtime()).collect();
+    let runtimes: Vec<_> = languages
+        .iter()
+        .map(|&l| grading::lang::runtime(l))
+        .collect();
     for (limit, value) in args.limits() {
         limit.check_for(value, &runtimes).map_err(|why| {
             let flag = limit.flag().unwrap_or_default();
@@ -724,9 +737,7 @@ fn read_report(path: &std::path::Path) -> Result<report::Report, Error> {
 fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
     let challenge = root.load(&args.challenge)?;
-    let name = args
-        .lang
-        .starter()
+    let name = grading::lang::starter(args.lang)
         .ok_or_else(|| Error::Usage(format!("{:?} has no starter", args.lang)))?;
     let name = name.as_str();
     let starter = challenge.dir.join("starters").join(name);

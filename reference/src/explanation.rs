@@ -11,7 +11,7 @@ pub enum Explanation {
     /// Where a key falls on a ring and the points around it.
     Ring(RingView),
     /// How many entries a ring holds: k for each node.
-    Points(PointsView),
+    Points(RingSize),
 }
 
 impl Explanation {
@@ -61,7 +61,7 @@ impl Explanation {
 
 /// Why a ring holds the entries it does.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PointsView {
+pub struct RingSize {
     /// Points per node.
     pub k: usize,
     /// The nodes on the ring, sorted.
@@ -82,7 +82,7 @@ pub struct ScoreTable {
     /// The reference's choice (`None` with no nodes).
     pub winner: Option<String>,
     /// The rule that picked the winner.
-    pub rule: WinRule,
+    pub rule: DecidedBy,
 }
 
 impl ScoreTable {
@@ -92,9 +92,9 @@ impl ScoreTable {
     pub(crate) fn ranked(key: &str, formula: &str, mut rows: Vec<ScoreRow>) -> ScoreTable {
         rows.sort_by(|a, b| b.score().total_cmp(&a.score()));
         let rule = match rows.as_slice() {
-            [] => WinRule::NoNodes,
-            [first, second, ..] if first.score() == second.score() => WinRule::TieSmallerName,
-            _ => WinRule::HighestScore,
+            [] => DecidedBy::NoNodes,
+            [first, second, ..] if first.score() == second.score() => DecidedBy::TieSmallerName,
+            _ => DecidedBy::HighestScore,
         };
         ScoreTable {
             key: key.to_owned(),
@@ -114,7 +114,7 @@ pub struct ScoreRow {
     pub hashed: String,
     pub h32: u32,
     /// The weighted score built on `h32`, in weighted challenges.
-    pub weighted: Option<WeightedScore>,
+    pub weighted: Option<WeightedTerms>,
 }
 
 impl ScoreRow {
@@ -127,7 +127,7 @@ impl ScoreRow {
 
 /// The steps from a node's h32 to its weighted score.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WeightedScore {
+pub struct WeightedTerms {
     pub weight: f64,
     /// (h32 + 0.5) / 2^32, in (0, 1).
     pub u: f64,
@@ -167,7 +167,7 @@ pub struct RingPoint {
 
 /// How the winner of a route was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WinRule {
+pub enum DecidedBy {
     /// No nodes: the answer is null.
     NoNodes,
     /// One node had the strictly highest score.

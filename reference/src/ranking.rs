@@ -3,7 +3,7 @@
 //! ":" + key). `route` is the first of the ranking, `top(key, n)` its first
 //! n names; ties go to the smaller name.
 
-use crate::explanation::{Explanation, ScoreRow, ScoreTable, WeightedScore};
+use crate::explanation::{Explanation, ScoreRow, ScoreTable, WeightedTerms};
 use crate::hash::{FNV_OFFSET, fmix32, fnv1a_extend};
 use crate::model::Model;
 use crate::operation::{Arg, Op};
@@ -39,10 +39,10 @@ impl Scheme {
 }
 
 /// The weighted score of a node of `weight` whose h32 is `h`.
-pub fn weighted_score(h: u32, weight: f64) -> WeightedScore {
+pub fn weighted_score(h: u32, weight: f64) -> WeightedTerms {
     let u = (f64::from(h) + 0.5) / 4_294_967_296.0;
     let neg_ln_u = -u.ln();
-    WeightedScore {
+    WeightedTerms {
         weight,
         u,
         neg_ln_u,

@@ -2,7 +2,7 @@
 //! k points at h32(name + "#" + i); a key goes to the first entry at or
 //! after h32(key), wrapping past the end.
 
-use crate::explanation::{Explanation, PointsView, RingPoint, RingView};
+use crate::explanation::{Explanation, RingPoint, RingSize, RingView};
 use crate::hash::h32;
 use crate::mistakes::VNODE_RING;
 use crate::model::Model;
@@ -269,7 +269,7 @@ impl Model for Ring {
     fn explain(&self, op: &Op) -> Option<Explanation> {
         match op.name() {
             "lookup" => Some(Explanation::Ring(self.view(op.name_at(0)))),
-            "points" => Some(Explanation::Points(PointsView {
+            "points" => Some(Explanation::Points(RingSize {
                 k: self.k,
                 nodes: self.nodes.iter().cloned().collect(),
                 points: self.points(),

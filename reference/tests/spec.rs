@@ -135,7 +135,10 @@ fn score_table_names_the_tie_rule_when_a_collision_pair_leads() {
     let (a, b) = reference::hash::fnv_collision("n", 0);
     let router = rendezvous::Router::new([a.as_str(), b.as_str()]);
     let table = router.scores("any-key");
-    assert_eq!(table.rule, reference::explanation::WinRule::TieSmallerName);
+    assert_eq!(
+        table.rule,
+        reference::explanation::DecidedBy::TieSmallerName
+    );
     assert_eq!(table.winner.as_deref(), Some(a.as_str()));
     assert_eq!(table.rows[0].h32, table.rows[1].h32);
     assert_eq!(table.rows[0].h32, h32(&format!("{a}:any-key")));

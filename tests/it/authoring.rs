@@ -4,7 +4,7 @@
 
 use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
 use grading::challenge::Challenge;
-use reference::explanation::{Explanation, WinRule};
+use reference::explanation::{DecidedBy, Explanation};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -283,7 +283,7 @@ fn gen_is_reproducible_and_its_ties_are_decided_by_the_name_rule() {
     let suite = challenge.load_suite(a.path(), false).unwrap();
     let ties = suite.cases().find(|c| c.name == "ties").unwrap();
     let by_name = (0..ties.ops.len()).any(|i| {
-        matches!(challenge.model.explain_at(&ties.args, &ties.ops, i), Some(Explanation::Scores(t)) if t.rule == WinRule::TieSmallerName)
+        matches!(challenge.model.explain_at(&ties.args, &ties.ops, i), Some(Explanation::Scores(t)) if t.rule == DecidedBy::TieSmallerName)
     });
     assert!(by_name, "no tie in the ties case");
     let large = suite.cases().find(|c| c.name == "large").unwrap();
@@ -348,7 +348,7 @@ fn gen_serves_every_challenge_with_valid_reproducible_ties() {
         let by_name = (0..ties.ops.len()).any(|i| {
             match challenge.model.explain_at(&ties.args, &ties.ops, i) {
                 Some(Explanation::Scores(t)) | Some(Explanation::Top { table: t, .. }) => {
-                    t.rule == WinRule::TieSmallerName
+                    t.rule == DecidedBy::TieSmallerName
                 }
                 Some(Explanation::Ring(v)) => {
                     v.after.len() > 1

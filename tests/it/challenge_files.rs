@@ -5,7 +5,7 @@
 
 use crate::support::{root, vectors};
 use grading::challenge::{self, Challenge, Suite};
-use reference::explanation::{Explanation, WinRule};
+use reference::explanation::{DecidedBy, Explanation};
 use serde_json::Value;
 
 fn suite() -> (Challenge, Suite) {
@@ -47,7 +47,7 @@ fn every_ties_case_has_a_route_decided_by_the_name_rule() {
         let decided_by_name = (0..case.ops.len()).any(|i| {
             matches!(
                 challenge.model.explain_at(&case.args, &case.ops, i),
-                Some(Explanation::Scores(t)) if t.rule == WinRule::TieSmallerName
+                Some(Explanation::Scores(t)) if t.rule == DecidedBy::TieSmallerName
             )
         });
         assert!(decided_by_name, "{}: no route is a tie", case.name);

@@ -4,7 +4,7 @@
 
 use crate::support::{grader, json, output_with_stdin, root, run, tempdir, vectors};
 use grading::challenge::{Case, Challenge, ExpectedFrom, Suite};
-use reference::explanation::{Explanation, WinRule};
+use reference::explanation::{DecidedBy, Explanation};
 use reference::h32;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -135,7 +135,7 @@ fn hrw_top_groups_cover_n_past_the_count_zero_and_ties() {
             matches!(
                 challenge.model.explain_at(&case.args, &case.ops, i),
                 Some(Explanation::Scores(t)) | Some(Explanation::Top { table: t, .. })
-                    if t.rule == WinRule::TieSmallerName
+                    if t.rule == DecidedBy::TieSmallerName
             )
         });
         assert!(tie, "{}: no decision is a tie", case.name);

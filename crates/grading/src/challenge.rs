@@ -20,7 +20,7 @@ pub use limits::Limits;
 pub use source::{GivenBy, Root, Source, default_cache_dir};
 
 use crate::error::{Error, Problem};
-use locate::At;
+use locate::TomlStep;
 use reference::{ModelSpec, Signature};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -205,7 +205,7 @@ impl Challenge {
         let Some(model) = reference::challenge(model_id) else {
             let known: Vec<&str> = reference::challenges().iter().map(|s| s.id).collect();
             let (at, what) = match &config.reference {
-                Some(_) => (vec![At::Key("reference")], "no reference named"),
+                Some(_) => (vec![TomlStep::Key("reference")], "no reference named"),
                 None => (
                     vec![],
                     "no `reference` is given and there is no reference named after the folder,",
@@ -224,7 +224,7 @@ impl Challenge {
         let known: Vec<&str> = model.operations.iter().map(|s| s.name).collect();
         if config.operations.is_empty() {
             problems.push(config.problem(
-                &[At::Key("operations")],
+                &[TomlStep::Key("operations")],
                 format!(
                     "`operations` is empty, so no case could use any; list those cases may use, of the reference's: {}",
                     known.join(", ")
@@ -236,7 +236,7 @@ impl Challenge {
                 Some(signature) => operations.push(signature),
                 None => {
                     problems.push(config.problem(
-                        &[At::Key("operations"), At::Index(i)],
+                        &[TomlStep::Key("operations"), TomlStep::Index(i)],
                         format!(
                             "operation `{name}` is not implemented by the reference `{model_id}`; use some of: {}",
                             known.join(", ")

@@ -17,8 +17,10 @@ use serde_json::Value;
 
 mod nondeterminism;
 mod property;
-pub use nondeterminism::{Change, Nondeterminism, first_difference};
-pub use property::{Changes, Evidence, Property, PropertyHint, Tie, order_hint, property_hint};
+pub use nondeterminism::{ChangedAnswer, RerunDifferences, first_difference};
+pub use property::{
+    Evidence, NodeChanges, Property, PropertyFinding, Tie, order_hint, property_hint,
+};
 
 /// What the submission did on one case, as far as a mistake can reproduce
 /// it.
@@ -66,7 +68,7 @@ impl Behaviour {
 
 /// A known mistake by name, in the form it was made.
 #[derive(Debug, Clone, PartialEq)]
-pub struct NamedMistake {
+pub struct MistakeMatch {
     pub id: String,
     pub title: String,
     pub explanation: String,
@@ -75,10 +77,10 @@ pub struct NamedMistake {
     pub form: Option<String>,
 }
 
-impl NamedMistake {
+impl MistakeMatch {
     /// `made`, told in the words for code of `syntax`.
-    fn of(made: Made, syntax: Syntax) -> NamedMistake {
-        NamedMistake {
+    fn of(made: Made, syntax: Syntax) -> MistakeMatch {
+        MistakeMatch {
             id: made.mistake.id.to_owned(),
             title: made.mistake.title.to_owned(),
             explanation: made.mistake.explanation.get(syntax).to_owned(),
@@ -90,7 +92,7 @@ impl NamedMistake {
 
 /// A named mistake in a report.
 #[derive(Debug, Clone, PartialEq)]
-pub struct MistakeReport {
+pub struct MistakeFinding {
     pub id: String,
     pub title: String,
     pub explanation: String,
@@ -99,11 +101,11 @@ pub struct MistakeReport {
     pub form: Option<String>,
     /// The other mistakes made together with this one (one or two), when
     /// only all of them together explain the answers; empty otherwise.
-    pub with: Vec<NamedMistake>,
+    pub with: Vec<MistakeMatch>,
     /// When the cases cannot tell which of several mistakes of one knob
     /// was made, each of them, and the mistake reported is their family
     /// (its id is no mistake's); empty otherwise.
-    pub candidates: Vec<NamedMistake>,
+    pub candidates: Vec<MistakeMatch>,
     /// `true` when it reproduces every failing case; `false` for the
     /// closest mistake when none does.
     pub exact: bool,
@@ -124,7 +126,7 @@ pub struct Observed<'a> {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Diagnosis {
     /// The mistake named, exactly or as the closest.
-    pub mistake: Option<MistakeReport>,
+    pub mistake: Option<MistakeFinding>,
     /// The submission gave wrong answers and no known mistake explains
     /// them well enough to be named.
     pub unexplained: bool,
@@ -267,7 +269,7 @@ pub fn diagnose(
     {
         let with = made[1..]
             .iter()
-            .map(|m| NamedMistake::of(*m, syntax))
+            .map(|m| MistakeMatch::of(*m, syntax))
             .collect();
         (made[0], with, failing_all)
     } else if let Some((made, reproduced, _)) = closest(&scored, failing_all) {
@@ -278,15 +280,15 @@ pub fn diagnose(
             unexplained: true,
         };
     };
-    let NamedMistake {
+    let MistakeMatch {
         id,
         title,
         explanation,
         hint,
         form,
-    } = NamedMistake::of(named, syntax);
+    } = MistakeMatch::of(named, syntax);
     Diagnosis {
-        mistake: Some(MistakeReport {
+        mistake: Some(MistakeFinding {
             id,
             title,
             explanation,
@@ -311,11 +313,11 @@ fn family_report(
     candidates: &[Made],
     failing: usize,
     syntax: Syntax,
-) -> Option<MistakeReport> {
+) -> Option<MistakeFinding> {
     let family = catalogue.family(candidates)?;
-    let named: Vec<NamedMistake> = candidates
+    let named: Vec<MistakeMatch> = candidates
         .iter()
-        .map(|m| NamedMistake::of(*m, syntax))
+        .map(|m| MistakeMatch::of(*m, syntax))
         .collect();
     let hint = match named.iter().all(|n| n.hint == named[0].hint) {
         true => named[0].hint.clone(),
@@ -328,7 +330,7 @@ fn family_report(
             None => n.title.clone(),
         })
         .collect();
-    Some(MistakeReport {
+    Some(MistakeFinding {
         id: family.id.to_owned(),
         title: family.title.to_owned(),
         explanation: format!(
@@ -534,7 +536,7 @@ pub fn audit(challenge: &Challenge, cases: &[&Case]) -> Vec<AuditRow> {
 /// different scores, nothing but the hash decides, so such answers say the
 /// submission's scores do not follow h32 as pinned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HashHint {
+pub struct H32Finding {
     /// Two-node routes answered with the other node.
     pub against: usize,
     /// Two-node routes answered at all.
@@ -554,8 +556,8 @@ const HASH_HINT_EVIDENCE: usize = 3;
 pub fn hash_hint(
     challenge: &Challenge,
     observed: &[&Observed<'_>],
-    closest: Option<&MistakeReport>,
-) -> Option<HashHint> {
+    closest: Option<&MistakeFinding>,
+) -> Option<H32Finding> {
     let catalogue = challenge.model.catalogue;
     let closest = closest.and_then(|named| {
         catalogue.each().find(|m| {
@@ -589,7 +591,7 @@ pub fn hash_hint(
             }
         }
     }
-    (against >= HASH_HINT_EVIDENCE).then_some(HashHint { against, asked })
+    (against >= HASH_HINT_EVIDENCE).then_some(H32Finding { against, asked })
 }
 
 #[cfg(test)]

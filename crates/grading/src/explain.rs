@@ -5,10 +5,10 @@
 //! its values sit beside the pinned ones.
 
 use crate::challenge::{Case, Challenge};
-use crate::judge::Divergence;
+use crate::judge::DivergentOp;
 use reference::Syntax;
 use reference::explanation::{
-    Explanation, PointsView, RingPoint, RingView, ScoreTable, WeightedScore, WinRule,
+    DecidedBy, Explanation, RingPoint, RingSize, RingView, ScoreTable, WeightedTerms,
 };
 use serde_json::Value;
 
@@ -42,44 +42,44 @@ pub const ARITHMETIC_PROBES: [&str; 1] = ["1"];
 
 /// Why the expected answer of a divergent operation is what it is.
 #[derive(Debug, Clone, PartialEq)]
-pub enum ExplanationReport {
+pub enum WhyExpected {
     /// A route: every node's score.
-    Scores(ScoreReport),
+    Scores(RouteScores),
     /// A replica list: the expected ranking beside the submission's.
-    Top(TopReport),
+    Top(TopRanking),
     /// A ring lookup: the key's position and the points around it.
-    Ring(RingReport),
+    Ring(RingLookup),
     /// A ring's size: k points for each of its nodes.
-    Points(PointsView),
+    Points(RingSize),
 }
 
 /// A route's score table, capped for display.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ScoreReport {
+pub struct RouteScores {
     pub key: String,
     /// How a node's score is computed, e.g. `h32(node + ":" + key)`.
     pub formula: String,
     /// The reference's answer.
     pub winner: Option<String>,
-    pub rule: WinRule,
+    pub rule: DecidedBy,
     /// The highest-ranked rows (at most [`MAX_ROWS`]), and the submission's
     /// answer's row if it ranked lower.
-    pub rows: Vec<RankedRow>,
+    pub rows: Vec<RankedNode>,
     /// How many nodes there were in all.
     pub total_nodes: usize,
     /// The submission's answer and its rank (`None` if it is not a node).
-    pub answer: Option<RankedRow>,
+    pub answer: Option<RankedNode>,
 }
 
 /// One node's score with its rank (1 = highest).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RankedRow {
+pub struct RankedNode {
     pub rank: usize,
     pub node: String,
     pub hashed: String,
     pub h32: u32,
     /// U, -ln(U) and the weighted score, in weighted challenges.
-    pub weighted: Option<WeightedScore>,
+    pub weighted: Option<WeightedTerms>,
     /// The submission's own h32 of `hashed`, where it exposes one.
     pub yours: Option<Value>,
 }
@@ -87,7 +87,7 @@ pub struct RankedRow {
 /// `top(key, n)`: the expected ranking beside the submission's, position
 /// by position, from a little before the first place they part.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TopReport {
+pub struct TopRanking {
     pub key: String,
     pub formula: String,
     pub n: u64,
@@ -95,23 +95,23 @@ pub struct TopReport {
     /// The first position (0-based) where the two lists differ.
     pub first_difference: usize,
     /// One line per position shown.
-    pub lines: Vec<TopLine>,
+    pub lines: Vec<RankingPosition>,
 }
 
 /// One position of a ranking: the expected node and the submission's.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TopLine {
+pub struct RankingPosition {
     pub position: usize,
-    pub expected: Option<RankedRow>,
+    pub expected: Option<RankedNode>,
     /// The submission's name at this position, with its row when it is a
     /// node.
     pub yours: Option<Value>,
-    pub yours_row: Option<RankedRow>,
+    pub yours_row: Option<RankedNode>,
 }
 
 /// A ring lookup's neighbourhood.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RingReport {
+pub struct RingLookup {
     pub key: String,
     /// h32(key).
     pub position: u32,
@@ -120,14 +120,14 @@ pub struct RingReport {
     pub points: usize,
     pub wrapped: bool,
     /// Entries just before the key's position, in ring order.
-    pub before: Vec<ShownPoint>,
+    pub before: Vec<RingNeighbour>,
     /// The entry the key lands on, then the next ones.
-    pub after: Vec<ShownPoint>,
+    pub after: Vec<RingNeighbour>,
 }
 
 /// One entry of a ring, for display.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ShownPoint {
+pub struct RingNeighbour {
     pub index: usize,
     pub node: String,
     pub hashed: String,
@@ -137,23 +137,23 @@ pub struct ShownPoint {
 
 /// The submission's h32 against the pinned one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HashCheck {
+pub struct H32Check {
     /// How many strings were compared.
     pub checked: usize,
     /// The first string where the values differ (check values first, then
     /// the strings scored in the explanations), or `None` if all agree.
-    pub first_mismatch: Option<HashMismatch>,
+    pub first_mismatch: Option<H32Mismatch>,
     /// The steps of the hash that are wrong, when known wrong steps made
     /// together give every value the submission's gave.
-    pub step: Option<HashStep>,
+    pub step: Option<H32WrongSteps>,
     /// Each string asked with the 32 bits of the submission's value (a
     /// negative value read as a signed 32-bit one), `None` for a value no
     /// 32-bit integer is: what a named hash mistake must agree with.
     pub own: Vec<(String, Option<u32>)>,
 }
 
-impl HashCheck {
-    /// [`HashCheck::own`], borrowed, as the diagnosis takes it.
+impl H32Check {
+    /// [`H32Check::own`], borrowed, as the diagnosis takes it.
     pub fn own(&self) -> Vec<(&str, Option<u32>)> {
         self.own.iter().map(|(t, b)| (t.as_str(), *b)).collect()
     }
@@ -172,7 +172,7 @@ fn bits_of(value: &Value) -> Option<u32> {
 /// The steps of a learner's h32 that are wrong, with the smallest text
 /// that shows it: the first step, and the others wrong with it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HashStep {
+pub struct H32WrongSteps {
     /// The catalogue mistake it is, and its form.
     pub mistake: String,
     pub form: Option<String>,
@@ -180,16 +180,16 @@ pub struct HashStep {
     pub step: String,
     /// The other steps wrong with it, in the order they are named: only
     /// all of them together give the submission's values.
-    pub also: Vec<WrongStep>,
+    pub also: Vec<H32OtherStep>,
     pub text: String,
     pub pinned: u32,
     /// The submission's value, negative for a signed result.
     pub yours: i64,
 }
 
-/// One more wrong step of a learner's h32 ([`HashStep::also`]).
+/// One more wrong step of a learner's h32 ([`H32WrongSteps::also`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct WrongStep {
+pub struct H32OtherStep {
     pub mistake: String,
     pub form: Option<String>,
     pub step: String,
@@ -197,7 +197,7 @@ pub struct WrongStep {
 
 /// A string the submission hashes differently.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HashMismatch {
+pub struct H32Mismatch {
     pub text: String,
     pub pinned: u32,
     pub yours: Value,
@@ -208,30 +208,26 @@ pub struct HashMismatch {
 pub fn explain(
     challenge: &Challenge,
     case: &Case,
-    divergence: &Divergence,
-) -> Option<ExplanationReport> {
+    divergence: &DivergentOp,
+) -> Option<WhyExpected> {
     let explanation = challenge
         .model
         .explain_at(&case.args, &case.ops, divergence.op_index)?;
     Some(match explanation {
-        Explanation::Scores(table) => {
-            ExplanationReport::Scores(score_report(table, &divergence.actual))
-        }
-        Explanation::Top { table, n } => {
-            ExplanationReport::Top(top_report(table, n, &divergence.actual))
-        }
-        Explanation::Ring(view) => ExplanationReport::Ring(ring_report(view)),
-        Explanation::Points(view) => ExplanationReport::Points(view),
+        Explanation::Scores(table) => WhyExpected::Scores(score_report(table, &divergence.actual)),
+        Explanation::Top { table, n } => WhyExpected::Top(top_report(table, n, &divergence.actual)),
+        Explanation::Ring(view) => WhyExpected::Ring(ring_report(view)),
+        Explanation::Points(view) => WhyExpected::Points(view),
     })
 }
 
 /// The table's rows with their ranks.
-fn ranked(table: ScoreTable) -> Vec<RankedRow> {
+fn ranked(table: ScoreTable) -> Vec<RankedNode> {
     table
         .rows
         .into_iter()
         .enumerate()
-        .map(|(i, r)| RankedRow {
+        .map(|(i, r)| RankedNode {
             rank: i + 1,
             node: r.node,
             hashed: r.hashed,
@@ -242,7 +238,7 @@ fn ranked(table: ScoreTable) -> Vec<RankedRow> {
         .collect()
 }
 
-fn score_report(table: ScoreTable, actual: &Value) -> ScoreReport {
+fn score_report(table: ScoreTable, actual: &Value) -> RouteScores {
     let (key, formula, winner, rule) = (
         table.key.clone(),
         table.formula.clone(),
@@ -255,13 +251,13 @@ fn score_report(table: ScoreTable, actual: &Value) -> ScoreReport {
         .as_str()
         .and_then(|a| ranked.iter().find(|r| r.node == a))
         .cloned();
-    let mut rows: Vec<RankedRow> = ranked.into_iter().take(MAX_ROWS).collect();
+    let mut rows: Vec<RankedNode> = ranked.into_iter().take(MAX_ROWS).collect();
     if let Some(a) = &answer
         && a.rank > MAX_ROWS
     {
         rows.push(a.clone());
     }
-    ScoreReport {
+    RouteScores {
         key,
         formula,
         winner,
@@ -272,7 +268,7 @@ fn score_report(table: ScoreTable, actual: &Value) -> ScoreReport {
     }
 }
 
-fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
+fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopRanking {
     let (key, formula) = (table.key.clone(), table.formula.clone());
     let ranked = ranked(table);
     let total_nodes = ranked.len();
@@ -290,7 +286,7 @@ fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
     let lines = (first..length.min(first + MAX_ROWS))
         .map(|i| {
             let your_name = yours.get(i).cloned();
-            TopLine {
+            RankingPosition {
                 position: i,
                 expected: (i < want).then(|| ranked[i].clone()),
                 yours_row: your_name
@@ -302,7 +298,7 @@ fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
             }
         })
         .collect();
-    TopReport {
+    TopRanking {
         key,
         formula,
         n,
@@ -312,11 +308,11 @@ fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopReport {
     }
 }
 
-fn ring_report(view: RingView) -> RingReport {
+fn ring_report(view: RingView) -> RingLookup {
     let shown = |points: Vec<RingPoint>| {
         points
             .into_iter()
-            .map(|p| ShownPoint {
+            .map(|p| RingNeighbour {
                 index: p.index,
                 node: p.node,
                 hashed: p.hashed,
@@ -325,7 +321,7 @@ fn ring_report(view: RingView) -> RingReport {
             })
             .collect()
     };
-    RingReport {
+    RingLookup {
         key: view.key,
         position: view.position,
         position_yours: None,
@@ -337,21 +333,21 @@ fn ring_report(view: RingView) -> RingReport {
 }
 
 /// Every text hashed in `e` with the slot for the submission's value of it.
-fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
+fn hashed_slots(e: &mut WhyExpected) -> Vec<(&str, &mut Option<Value>)> {
     match e {
-        ExplanationReport::Scores(s) => s
+        WhyExpected::Scores(s) => s
             .rows
             .iter_mut()
             .chain(s.answer.iter_mut())
             .map(|r| (r.hashed.as_str(), &mut r.yours))
             .collect(),
-        ExplanationReport::Top(t) => t
+        WhyExpected::Top(t) => t
             .lines
             .iter_mut()
             .flat_map(|l| l.expected.iter_mut().chain(l.yours_row.iter_mut()))
             .map(|r| (r.hashed.as_str(), &mut r.yours))
             .collect(),
-        ExplanationReport::Ring(r) => std::iter::once((r.key.as_str(), &mut r.position_yours))
+        WhyExpected::Ring(r) => std::iter::once((r.key.as_str(), &mut r.position_yours))
             .chain(
                 r.before
                     .iter_mut()
@@ -359,7 +355,7 @@ fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
                     .map(|p| (p.hashed.as_str(), &mut p.yours)),
             )
             .collect(),
-        ExplanationReport::Points(_) => Vec::new(),
+        WhyExpected::Points(_) => Vec::new(),
     }
 }
 
@@ -367,9 +363,7 @@ fn hashed_slots(e: &mut ExplanationReport) -> Vec<(&str, &mut Option<Value>)> {
 /// values, then every string hashed in `explanations`, without repeats.
 /// (Mutable only because the texts are read through the same slots that
 /// [`annotate`] fills.)
-pub fn hash_texts<'a>(
-    explanations: impl IntoIterator<Item = &'a mut ExplanationReport>,
-) -> Vec<String> {
+pub fn hash_texts<'a>(explanations: impl IntoIterator<Item = &'a mut WhyExpected>) -> Vec<String> {
     let mut texts: Vec<String> = CHECK_VALUES
         .iter()
         .chain(&PROBES)
@@ -388,10 +382,10 @@ pub fn hash_texts<'a>(
 
 /// Compares the submission's values for `texts` with the pinned h32; the
 /// wrong steps are told in the words for code of `syntax`.
-pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> HashCheck {
+pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> H32Check {
     let first_mismatch = texts.iter().zip(yours).find_map(|(text, value)| {
         let pinned = reference::h32(text);
-        (value.as_u64() != Some(u64::from(pinned))).then(|| HashMismatch {
+        (value.as_u64() != Some(u64::from(pinned))).then(|| H32Mismatch {
             text: text.clone(),
             pinned,
             yours: value.clone(),
@@ -400,7 +394,7 @@ pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> HashChec
     let step = first_mismatch
         .as_ref()
         .and_then(|_| wrong_step(texts, yours, syntax));
-    HashCheck {
+    H32Check {
         checked: texts.len().min(yours.len()),
         first_mismatch,
         step,
@@ -419,7 +413,7 @@ pub fn check_hash(texts: &[String], yours: &[Value], syntax: Syntax) -> HashChec
 /// explanation: its steps), with the shortest text where the values part
 /// from the pinned ones. None when no explanation fits, or they share no
 /// step.
-fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashStep> {
+fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<H32WrongSteps> {
     // A negative value is a signed result (`h | 0`, `as i32`): its bits
     // are compared, and the sign is a step of its own.
     let signed = yours.iter().any(|v| v.as_i64().is_some_and(|n| n < 0));
@@ -442,12 +436,12 @@ fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashS
             .filter(|c| values.iter().all(|(t, _, y)| c.h32(t) == *y))
             .collect()
     };
-    let as_step = |v: &reference::mistakes::HashVariant| WrongStep {
+    let as_step = |v: &reference::mistakes::HashVariant| H32OtherStep {
         mistake: v.id.to_owned(),
         form: v.form.map(str::to_owned),
         step: v.step.get(syntax).to_owned(),
     };
-    let mut steps: Vec<WrongStep> = match matching.first() {
+    let mut steps: Vec<H32OtherStep> = match matching.first() {
         Some(first) => {
             let shared = |v: &&reference::mistakes::HashVariant| {
                 matching
@@ -466,7 +460,7 @@ fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashS
         None => return None,
     };
     if signed {
-        steps.push(WrongStep {
+        steps.push(H32OtherStep {
             mistake: "signed-comparison".to_owned(),
             form: None,
             step: reference::mistakes::SIGNED_RESULT.get(syntax).to_owned(),
@@ -479,7 +473,7 @@ fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashS
         .filter(|(t, n, _)| i64::from(reference::h32(t)) != *n)
         .min_by_key(|(t, ..)| (t.chars().count(), t.len()))
         .map(|(t, n, _)| (t, *n))?;
-    Some(HashStep {
+    Some(H32WrongSteps {
         mistake: main.mistake,
         form: main.form,
         step: main.step,
@@ -491,7 +485,7 @@ fn wrong_step(texts: &[String], yours: &[Value], syntax: Syntax) -> Option<HashS
 }
 
 /// Puts the submission's own values beside the pinned ones in `report`.
-pub fn annotate(report: &mut ExplanationReport, texts: &[String], yours: &[Value]) {
+pub fn annotate(report: &mut WhyExpected, texts: &[String], yours: &[Value]) {
     for (hashed, slot) in hashed_slots(report) {
         *slot = texts
             .iter()

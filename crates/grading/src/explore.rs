@@ -13,14 +13,14 @@ use crate::error::Error;
 use crate::extra::{Budget, ExtraLimits};
 use crate::judge::first_divergence;
 use crate::lang::Submission;
-use crate::protocol::LearnerError;
+use crate::protocol::LearnerException;
 use crate::run::{Outcome, ReplyBound, Runner};
 use serde_json::Value;
 use std::time::Duration;
 
 /// How exploring went.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Exploration {
+pub struct ExploreOutcome {
     /// The seed every case was drawn from ([`case_seed`]).
     pub seed: u64,
     /// Cases run to the end.
@@ -29,12 +29,12 @@ pub struct Exploration {
     pub budget: Duration,
     /// The first case the submission answered otherwise than the
     /// reference, shrunk; `None` when every case agreed.
-    pub counterexample: Option<Counterexample>,
+    pub counterexample: Option<FailingCase>,
 }
 
 /// A generated case the submission gets wrong.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Counterexample {
+pub struct FailingCase {
     /// Which of the exploration's cases found it (from 0): with the seed,
     /// [`draw::case`] draws it again.
     pub index: usize,
@@ -45,7 +45,7 @@ pub struct Counterexample {
     /// The submission's: as many, or fewer when its code raised.
     pub actual: Vec<Value>,
     /// What the submission's code raised, when it did.
-    pub raised: Option<LearnerError>,
+    pub raised: Option<LearnerException>,
     /// Code in the submission's language that fails the same way.
     pub snippet: String,
 }
@@ -86,7 +86,7 @@ pub fn explore(
     Explore { seed, time }: Explore,
     limit: Duration,
     limits: ExtraLimits,
-) -> Result<Exploration, Error> {
+) -> Result<ExploreOutcome, Error> {
     // The pairs that tie first: the grader's own search, not the
     // submission's time, and made once per challenge in a run.
     let ties = draw::ties(challenge);
@@ -95,7 +95,7 @@ pub fn explore(
         model: challenge.model,
         allowed: &challenge.operations,
     };
-    let mut exploration = Exploration {
+    let mut exploration = ExploreOutcome {
         seed,
         cases: 0,
         budget: time,
@@ -149,7 +149,7 @@ pub fn explore(
         };
         let counterexample =
             match shrunk.and_then(|r| Some((answers(challenge, runner, &r.case, limit)?, r))) {
-                Some(((expected, actual), reproducer)) => Counterexample {
+                Some(((expected, actual), reproducer)) => FailingCase {
                     index: index - 1,
                     case: reproducer.case,
                     expected,
@@ -159,7 +159,7 @@ pub fn explore(
                 },
                 None => {
                     let last = actual.len().min(case.expected.len().saturating_sub(1));
-                    Counterexample {
+                    FailingCase {
                         index: index - 1,
                         snippet: crate::lang::snippet(
                             challenge,

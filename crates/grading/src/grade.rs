@@ -2,7 +2,7 @@
 //! explain the failures, and return each submission's records
 //! ([`Graded`]), from which the `report` crate builds the report.
 
-use crate::challenge::{Case, Challenge, Group, Suite, Visibility};
+use crate::challenge::{Case, Challenge, Group, Suite};
 use crate::diagnose;
 use crate::error::{Error, Starved};
 use crate::explain;
@@ -29,37 +29,11 @@ use std::time::Duration;
 /// The most a submission's h32 may take on the strings checked.
 const HASH_LIMIT: Duration = Duration::from_secs(5);
 
-/// Who reads what grading finds: it decides which cases the extra runs
-/// (the shrunk reproducer, the order check) may start from. Its serde is
-/// a results folder's: the run key (run.json, and the digest reports
-/// record) and the recorded command hold it.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Audience {
-    /// Everything, hidden groups included.
-    #[default]
-    Instructor,
-    /// Hidden groups show a test's name, verdict and score only.
-    Learner,
-}
-
-impl Audience {
-    /// Whether this reader may see the details of a group of `visibility`:
-    /// the one rule behind every redaction and every hidden phase.
-    pub fn sees(self, visibility: Visibility) -> bool {
-        self == Audience::Instructor || visibility == Visibility::Visible
-    }
-}
+/// Who reads what grading finds decides which cases the extra runs (the
+/// shrunk reproducer, the order check) may start from. Its serde is also a
+/// results folder's: the run key (run.json, and the digest reports record)
+/// and the recorded command hold it.
+pub use vocabulary::Audience;
 
 /// One grading run's fixed inputs: grade submissions one by one (from as
 /// many threads as wanted), each into a [`Graded`].
@@ -111,10 +85,10 @@ pub struct Pending<'a> {
     submission: Submission,
     runner: Runner<'a>,
     ran: Vec<Slot<'a>>,
-    h32: Option<explain::HashCheck>,
-    property: Option<diagnose::PropertyHint>,
-    reproducer: Option<crate::shrink::Reproducer>,
-    explored: Option<crate::explore::Exploration>,
+    h32: Option<explain::H32Check>,
+    property: Option<diagnose::PropertyFinding>,
+    reproducer: Option<crate::shrink::ShrunkCase>,
+    explored: Option<crate::explore::ExploreOutcome>,
     hello: Option<crate::protocol::Hello>,
     budget: Budget,
     opinion: second_opinion::SecondOpinion,
@@ -282,12 +256,14 @@ impl<'a> Grading<'a> {
         let second_opinion_cut_short = visible_cut_short;
         // Answers that change between runs are explained by that, not by a
         // mistake that one run's answers happen to match.
-        let own = h32
-            .as_ref()
-            .map(explain::HashCheck::own)
-            .unwrap_or_default();
+        let own = h32.as_ref().map(explain::H32Check::own).unwrap_or_default();
         let diagnosis = if nondeterministic.is_none() {
-            diagnose::diagnose(challenge, &observed, submission.language.syntax(), &own)
+            diagnose::diagnose(
+                challenge,
+                &observed,
+                crate::lang::syntax(submission.language),
+                &own,
+            )
         } else {
             diagnose::Diagnosis::default()
         };
@@ -420,27 +396,27 @@ pub struct Graded<'a> {
     /// `class` or `solve`, as its driver found it.
     pub api: Option<String>,
     /// For TypeScript and Rust: whether the build came from the cache.
-    pub build: Option<sandbox::Build>,
+    pub build: Option<sandbox::BuildCost>,
     pub records: Vec<Tested<'a>>,
     /// The submission's own h32 against the pinned one, where it has one.
-    pub h32: Option<explain::HashCheck>,
+    pub h32: Option<explain::H32Check>,
     /// Without an h32 to compare: answers that went against the pinned
     /// scores, when there are enough to blame the hash.
-    pub hash_hint: Option<diagnose::HashHint>,
+    pub hash_hint: Option<diagnose::H32Finding>,
     /// The known mistake that explains the failures, or none that does.
     pub diagnosis: diagnose::Diagnosis,
     /// Answers that changed between two runs of the same files.
-    pub nondeterministic: Option<diagnose::Nondeterminism>,
+    pub nondeterministic: Option<diagnose::RerunDifferences>,
     /// The budget for extra runs, when it stopped the second opinion
     /// before it replayed all it meant to.
     pub second_opinion_cut_short: Option<Duration>,
     /// A property of consistent hashing the answers break.
-    pub property: Option<diagnose::PropertyHint>,
+    pub property: Option<diagnose::PropertyFinding>,
     /// A small case that fails the same way.
-    pub reproducer: Option<crate::shrink::Reproducer>,
+    pub reproducer: Option<crate::shrink::ShrunkCase>,
     /// How exploring went, when it ran: every test the reader sees
     /// passed, and `--explore` asked for it.
-    pub explored: Option<crate::explore::Exploration>,
+    pub explored: Option<crate::explore::ExploreOutcome>,
     /// The challenge's operations the Router lacks.
     pub api_gap: Option<ApiGap>,
     /// It fails, and its file is the challenge's starter as shipped.
@@ -530,8 +506,8 @@ impl Grading<'_> {
         budget: &Budget,
     ) -> Result<
         (
-            Option<diagnose::PropertyHint>,
-            Option<crate::shrink::Reproducer>,
+            Option<diagnose::PropertyFinding>,
+            Option<crate::shrink::ShrunkCase>,
         ),
         Error,
     > {
@@ -608,7 +584,7 @@ impl Grading<'_> {
         runner: &mut Runner<'_>,
         ran: &[&Tested<'_>],
         budget: &Budget,
-    ) -> Result<Option<diagnose::PropertyHint>, Error> {
+    ) -> Result<Option<diagnose::PropertyFinding>, Error> {
         let Some(nodes) = self.challenge.model.nodes_arg() else {
             return Ok(None);
         };
@@ -651,7 +627,7 @@ fn check_hash(
     budget: &Budget,
     base_ms: u64,
     syntax: reference::Syntax,
-) -> Result<Option<explain::HashCheck>, Error> {
+) -> Result<Option<explain::H32Check>, Error> {
     if !runner.hello().is_some_and(|h| h.h32) {
         return Ok(None);
     }

@@ -4,57 +4,17 @@
 //! expected, actual) is the heart of every report.
 
 use crate::challenge::Case;
-use crate::protocol::{At, ErrorKind, LearnerError, Violation};
+use crate::protocol::{At, ErrorKind, LearnerException, Violation};
 use crate::run::{Clock, Outcome};
 use sandbox::Ended;
 use serde_json::Value;
-use std::fmt;
 use std::time::Duration;
 
-/// A test's verdict. Ordered from best to worst: a submission's verdict is
-/// its worst test's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verdict {
-    Accepted,
-    WrongAnswer,
-    RuntimeError,
-    TimeLimit,
-    MemoryLimit,
-    OutputLimit,
-    ProtocolError,
-    CompileError,
-    /// Not a verdict on the learner's code: the grader or its machine
-    /// failed while grading it (the run exits 3, and resuming grades it
-    /// again).
-    GraderFault,
-}
-
-impl Verdict {
-    /// The verdict's name as the reports spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong-answer",
-            Verdict::RuntimeError => "runtime-error",
-            Verdict::TimeLimit => "time-limit",
-            Verdict::MemoryLimit => "memory-limit",
-            Verdict::OutputLimit => "output-limit",
-            Verdict::ProtocolError => "protocol-error",
-            Verdict::CompileError => "compile-error",
-            Verdict::GraderFault => "grader-fault",
-        }
-    }
-}
-
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use vocabulary::Verdict;
 
 /// The first operation whose answer differs from the expected one.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Divergence {
+pub struct DivergentOp {
     pub op_index: usize,
     /// The operation as the case wrote it, e.g. `["route","user:1"]`.
     pub op: Value,
@@ -77,7 +37,7 @@ pub struct Divergence {
 #[derive(Debug, Clone)]
 pub struct Judgement {
     pub verdict: Verdict,
-    pub divergence: Option<Divergence>,
+    pub divergence: Option<DivergentOp>,
     /// Why it got its verdict, as data: the report words it.
     pub cause: Cause,
     /// The submission's full output, when it produced one (for explaining).
@@ -86,7 +46,7 @@ pub struct Judgement {
 
 impl Judgement {
     /// The learner's exception, when one was raised.
-    pub fn error(&self) -> Option<&LearnerError> {
+    pub fn error(&self) -> Option<&LearnerException> {
         match &self.cause {
             Cause::WrongThenRaised { error, .. }
             | Cause::RaisedAtFileLimit(error)
@@ -115,15 +75,15 @@ pub enum Cause {
     WrongThenRaised {
         produced: usize,
         wanted: usize,
-        error: LearnerError,
+        error: LearnerException,
     },
     /// A write failed past the file size limit or into a full scratch
     /// folder (EFBIG or ENOSPC).
-    RaisedAtFileLimit(LearnerError),
+    RaisedAtFileLimit(LearnerException),
     /// An allocation failed under the memory limit (a MemoryError).
-    RaisedAtMemoryLimit(LearnerError),
+    RaisedAtMemoryLimit(LearnerException),
     /// The code raised an exception.
-    Raised(LearnerError),
+    Raised(LearnerException),
     /// A case ran past its `limit` of CPU time, or waited past its
     /// wall-clock backstop: `clock` says which.
     TimedOut {
@@ -158,9 +118,9 @@ pub enum Cause {
     /// The program broke the protocol, as the session said.
     Protocol(Violation),
     /// The module did not load.
-    LoadFailed(LearnerError),
+    LoadFailed(LearnerException),
     /// The submission did not compile.
-    CompileFailed(LearnerError),
+    CompileFailed(LearnerException),
     /// No hello within the start-up limit (`executable`: the learner's
     /// own program, which must send it itself).
     LoadTimedOut { executable: bool },
@@ -205,17 +165,17 @@ pub fn same(a: &Value, b: &Value) -> bool {
 
 /// The first operation where `actual` departs from the case's expected
 /// output, counting answers `actual` lacks.
-pub fn first_divergence(case: &Case, actual: &[Value]) -> Option<Divergence> {
+pub fn first_divergence(case: &Case, actual: &[Value]) -> Option<DivergentOp> {
     first_divergence_before(case, actual, case.expected.len())
 }
 
 /// [`first_divergence`] among the case's first `end` operations only.
-pub fn first_divergence_before(case: &Case, actual: &[Value], end: usize) -> Option<Divergence> {
+pub fn first_divergence_before(case: &Case, actual: &[Value], end: usize) -> Option<DivergentOp> {
     let expected = &case.expected;
     let end = end.min(expected.len());
     let differs = |i: usize| actual.get(i).is_none_or(|a| !same(&expected[i], a));
     let first = (0..end).find(|&i| differs(i))?;
-    Some(Divergence {
+    Some(DivergentOp {
         op_index: first,
         op: case.op_json(first),
         expected: expected[first].clone(),
@@ -385,19 +345,19 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
 
 /// Whether `error` is a write past the file size limit or into a full
 /// scratch folder (EFBIG or ENOSPC).
-fn file_limit(error: &LearnerError) -> bool {
+fn file_limit(error: &LearnerException) -> bool {
     matches!(error.errno, Some(e) if e == i64::from(libc::EFBIG) || e == i64::from(libc::ENOSPC))
 }
 
 /// Whether `error` is an allocation that failed under the memory limit.
-fn memory_limit(error: &LearnerError) -> bool {
+fn memory_limit(error: &LearnerException) -> bool {
     error.kind == ErrorKind::MemoryError
 }
 
 /// Whether `error` is a limit the code ran into (memory, file size, the
 /// scratch folder), judged as that limit, rather than an exception the
 /// code raised of itself.
-pub fn raised_at_a_limit(error: &LearnerError) -> bool {
+pub fn raised_at_a_limit(error: &LearnerException) -> bool {
     file_limit(error) || memory_limit(error)
 }
 
@@ -491,7 +451,7 @@ pub(crate) mod tests {
     #[test]
     fn an_exception_is_a_runtime_error_unless_a_wrong_answer_came_first() {
         let c = three_ops();
-        let error = |op_index| LearnerError {
+        let error = |op_index| LearnerException {
             kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
             traceback: Box::default(),
@@ -543,7 +503,7 @@ pub(crate) mod tests {
                 at: Some(At::Constructor)
             }
         );
-        let memory = LearnerError::new(ErrorKind::MemoryError, String::new());
+        let memory = LearnerException::new(ErrorKind::MemoryError, String::new());
         let j = judge(
             &c,
             &Outcome::Raised {
@@ -605,7 +565,7 @@ pub(crate) mod tests {
             starting: true,
         };
         assert_eq!(starting.stopped_at(), None);
-        let error = LearnerError::new(ErrorKind::Other("E".into()), String::new());
+        let error = LearnerException::new(ErrorKind::Other("E".into()), String::new());
         assert_eq!(Cause::Raised(error).stopped_at(), None);
     }
 

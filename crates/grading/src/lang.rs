@@ -21,30 +21,15 @@ pub use typescript::transpiler_if_asked;
 
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::protocol::{ErrorKind, LearnerError};
+use crate::protocol::{ErrorKind, LearnerException};
 use crate::unbuilt::Unbuilt;
 use reference::{ModelSpec, Returns};
-use sandbox::{Build, Environment, Program};
+use sandbox::{BuildCost, Environment, Program};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// The language a submission is written in, from its file name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Language {
-    Python,
-    #[value(name = "javascript")]
-    JavaScript,
-    #[value(name = "typescript")]
-    TypeScript,
-    Rust,
-    /// Any program speaking the protocol itself.
-    #[value(skip)]
-    Executable,
-    /// No submission file was found (a batch folder without an entry).
-    #[value(skip)]
-    Unknown,
-}
+pub use vocabulary::Language;
 
 /// What differs between languages, as data.
 #[derive(Debug)]
@@ -79,42 +64,39 @@ pub const TABLE: [Spec; 4] = [
 /// The stem of every entry file and starter: `router.py`, `router`.
 pub const ENTRY_STEM: &str = "router";
 
-impl Language {
-    /// The syntax of the code in what its learners read (hints, snippets,
-    /// steps): TypeScript shares JavaScript's, and a program of its own
-    /// (or none found) gets words.
-    pub fn syntax(self) -> reference::Syntax {
-        use reference::Syntax;
-        match self {
-            Language::Python => Syntax::Python,
-            Language::JavaScript | Language::TypeScript => Syntax::JavaScript,
-            Language::Rust => Syntax::Rust,
-            Language::Executable | Language::Unknown => Syntax::Words,
-        }
+/// The syntax of the code in what `language`'s learners read (hints,
+/// snippets, steps): TypeScript shares JavaScript's, and a program of its
+/// own (or none found) gets words.
+pub fn syntax(language: Language) -> reference::Syntax {
+    use reference::Syntax;
+    match language {
+        Language::Python => Syntax::Python,
+        Language::JavaScript | Language::TypeScript => Syntax::JavaScript,
+        Language::Rust => Syntax::Rust,
+        Language::Executable | Language::Unknown => Syntax::Words,
     }
+}
 
-    /// What the language runs on, for the limits a correct submission
-    /// needs (a program of its own, or of no known language, is held to
-    /// what a compiled one needs).
-    pub fn runtime(self) -> crate::challenge::limits::Runtime {
-        use crate::challenge::limits::Runtime;
-        match self {
-            Language::JavaScript | Language::TypeScript => Runtime::Node,
-            Language::Python => Runtime::Python,
-            Language::Rust | Language::Executable | Language::Unknown => Runtime::Compiled,
-        }
+/// What `language` runs on, for the limits a correct submission needs (a
+/// program of its own, or of no known language, is held to what a
+/// compiled one needs).
+pub fn runtime(language: Language) -> crate::challenge::limits::Runtime {
+    use crate::challenge::limits::Runtime;
+    match language {
+        Language::JavaScript | Language::TypeScript => Runtime::Node,
+        Language::Python => Runtime::Python,
+        Language::Rust | Language::Executable | Language::Unknown => Runtime::Compiled,
     }
+}
 
-    /// The language's row of [`TABLE`], for modules.
-    pub fn spec(self) -> Option<&'static Spec> {
-        TABLE.iter().find(|s| s.language == self)
-    }
+/// `language`'s row of [`TABLE`], for modules.
+pub fn spec(language: Language) -> Option<&'static Spec> {
+    TABLE.iter().find(|s| s.language == language)
+}
 
-    /// The starter's file name (`router.py`), for modules.
-    pub fn starter(self) -> Option<String> {
-        self.spec()
-            .map(|s| format!("{ENTRY_STEM}.{}", s.extensions[0]))
-    }
+/// The starter's file name (`router.py`), for modules.
+pub fn starter(language: Language) -> Option<String> {
+    spec(language).map(|s| format!("{ENTRY_STEM}.{}", s.extensions[0]))
 }
 
 /// The file names a student's folder may hold as its entry, in the order
@@ -145,7 +127,7 @@ impl Submission {
     /// nothing of it written yet. A file of another size class (past
     /// 1 MiB), or one that cannot be read as a regular file, is none.
     pub fn is_untouched_starter(&self, challenge: &Challenge) -> bool {
-        let Some(starter) = self.language.starter() else {
+        let Some(starter) = starter(self.language) else {
             return false;
         };
         let read = |path: &Path| -> Option<String> {
@@ -223,11 +205,11 @@ pub fn prepare(
     env: &Environment,
     challenge: &Challenge,
     submission: &Submission,
-) -> Result<Result<Program, LearnerError>, Error> {
+) -> Result<Result<Program, LearnerException>, Error> {
     let started = Instant::now();
-    let built = |artifact: Result<(PathBuf, bool), LearnerError>| {
+    let built = |artifact: Result<(PathBuf, bool), LearnerException>| {
         artifact.map(|(path, cached)| {
-            let build = Build {
+            let build = BuildCost {
                 cached,
                 time_ms: started.elapsed().as_millis() as u64,
             };
@@ -245,7 +227,7 @@ pub fn prepare(
     let grants = match env.reachable_submission(&submission.absolute)? {
         Ok(grants) => grants,
         Err(too_many) => {
-            return Ok(Err(LearnerError::new(
+            return Ok(Err(LearnerException::new(
                 ErrorKind::CompileError,
                 too_many.to_string(),
             )));
@@ -335,11 +317,11 @@ pub const MAX_SOURCE_BYTES: u64 = 8 << 20;
 /// link out of its folder). A file that cannot be read, is larger than
 /// [`MAX_SOURCE_BYTES`] or is not UTF-8 cannot be a module: the `Err` is
 /// that learner's compile error, and the class is graded on.
-fn read_source(submission: &Submission) -> Result<String, LearnerError> {
+fn read_source(submission: &Submission) -> Result<String, LearnerException> {
     use std::io::Read;
     let file = submission.path.display().to_string();
     let real = resolve_entry(&submission.path, &submission.absolute)
-        .map_err(|e| LearnerError::new(ErrorKind::CompileError, e.to_string()))?;
+        .map_err(|e| LearnerException::new(ErrorKind::CompileError, e.to_string()))?;
     let mut bytes = Vec::new();
     cache::open_no_follow(&real)
         .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes))
@@ -349,18 +331,18 @@ fn read_source(submission: &Submission) -> Result<String, LearnerError> {
                 file: file.clone(),
                 error,
             };
-            LearnerError::unbuilt(unbuilt, String::new())
+            LearnerException::unbuilt(unbuilt, String::new())
         })?;
     if bytes.len() as u64 > MAX_SOURCE_BYTES {
         let unbuilt = Unbuilt::TooLarge {
             file,
             most_bytes: MAX_SOURCE_BYTES,
         };
-        return Err(LearnerError::unbuilt(unbuilt, String::new()));
+        return Err(LearnerException::unbuilt(unbuilt, String::new()));
     }
     String::from_utf8(bytes).map_err(|e| {
         let byte = e.utf8_error().valid_up_to() + 1;
-        LearnerError::unbuilt(Unbuilt::NotUtf8 { file, byte }, String::new())
+        LearnerException::unbuilt(Unbuilt::NotUtf8 { file, byte }, String::new())
     })
 }
 
@@ -475,9 +457,7 @@ mod tests {
         );
         let mut snippets = vec![generic];
         for &language in languages {
-            let spec = language
-                .spec()
-                .unwrap_or_else(|| panic!("{language:?} has no row"));
+            let spec = spec(language).unwrap_or_else(|| panic!("{language:?} has no row"));
             for ext in spec.extensions {
                 let path = dir.path().join(format!("router.{ext}"));
                 std::fs::write(&path, "").unwrap();
@@ -485,7 +465,7 @@ mod tests {
                 assert_eq!(found.language, language, ".{ext}");
                 assert!(entries.contains(&format!("router.{ext}")), ".{ext}");
             }
-            let starter = language.starter().unwrap();
+            let starter = starter(language).unwrap();
             for challenge in &challenges {
                 let file = challenge.dir.join("starters").join(&starter);
                 assert!(file.is_file(), "{} has no {starter}", challenge.id);

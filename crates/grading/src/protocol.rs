@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+pub use vocabulary::{At, ErrorKind};
+
 /// The protocol version the drivers and executables speak.
 pub const PROTOCOL: u64 = 1;
 
@@ -57,129 +59,12 @@ impl Arity {
     }
 }
 
-/// Where in a case the learner's code was, read once from the protocol's
-/// `op_index`: `-1` is the constructor and `i` operation `i`. Any other
-/// value says nothing and reads as not known (`None`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum At {
-    /// The constructor, before any operation.
-    Constructor,
-    /// Operation `i` of the case (0-based).
-    Op(usize),
-}
-
-impl At {
-    /// The protocol's `op_index`, when it names a place.
-    pub fn from_wire(index: i64) -> Option<At> {
-        match index {
-            -1 => Some(At::Constructor),
-            i => usize::try_from(i).ok().map(At::Op),
-        }
-    }
-
-    /// The protocol's `op_index` for this place.
-    pub fn to_wire(self) -> i64 {
-        match self {
-            At::Constructor => -1,
-            At::Op(i) => i64::try_from(i).unwrap_or(i64::MAX),
-        }
-    }
-
-    /// The operation's index, unless this is the constructor.
-    pub fn op(self) -> Option<usize> {
-        match self {
-            At::Constructor => None,
-            At::Op(i) => Some(i),
-        }
-    }
-}
-
-/// `Option<At>` as the wire writes it: `-1`, `i` or `null`.
-mod at_wire {
-    use super::At;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(at: &Option<At>, serializer: S) -> Result<S::Ok, S::Error> {
-        match at {
-            Some(at) => serializer.serialize_some(&at.to_wire()),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<At>, D::Error> {
-        Ok(Option::<i64>::deserialize(deserializer)?.and_then(At::from_wire))
-    }
-}
-
-/// What kind of error the learner's code met: the few kinds the grader
-/// and its drivers give a meaning to, read once from the protocol's
-/// `type`, and any other by the name the learner's runtime gave it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(from = "String", into = "String")]
-pub enum ErrorKind {
-    /// The submission does not compile (or transpile); the grader's kind.
-    CompileError,
-    /// The learner's executable could not be started; the grader's kind.
-    ExecError,
-    /// An allocation failed: Python's own, and what the drivers call a
-    /// runtime's out-of-memory error.
-    MemoryError,
-    /// The drivers': an operation the Router does not have.
-    MissingMethod,
-    /// A syntax error the grader found in a TypeScript file.
-    SyntaxError,
-    /// Any other exception, as its runtime named it.
-    Other(String),
-}
-
-impl ErrorKind {
-    /// The kind as the protocol and the reports spell it.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ErrorKind::CompileError => "CompileError",
-            ErrorKind::ExecError => "ExecError",
-            ErrorKind::MemoryError => "MemoryError",
-            ErrorKind::MissingMethod => "MissingMethod",
-            ErrorKind::SyntaxError => "SyntaxError",
-            ErrorKind::Other(name) => name,
-        }
-    }
-}
-
-impl From<String> for ErrorKind {
-    fn from(name: String) -> ErrorKind {
-        match name.as_str() {
-            "CompileError" => ErrorKind::CompileError,
-            "ExecError" => ErrorKind::ExecError,
-            "MemoryError" => ErrorKind::MemoryError,
-            "MissingMethod" => ErrorKind::MissingMethod,
-            "SyntaxError" => ErrorKind::SyntaxError,
-            _ => ErrorKind::Other(name),
-        }
-    }
-}
-
-impl From<ErrorKind> for String {
-    fn from(kind: ErrorKind) -> String {
-        match kind {
-            ErrorKind::Other(name) => name,
-            known => known.as_str().to_owned(),
-        }
-    }
-}
-
-impl std::fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// An exception in the learner's code, as the driver reported it. Its
 /// serde is the wire's: read from the drivers, and written and read back
 /// by the Rust build cache and the TypeScript transpiler's process (the
 /// report writes its own copy, `report::contract::LearnerError`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LearnerError {
+pub struct LearnerException {
     #[serde(rename = "type")]
     pub kind: ErrorKind,
     pub message: String,
@@ -190,7 +75,7 @@ pub struct LearnerError {
     #[serde(default)]
     pub line: Option<u64>,
     /// Where it was raised (`None`: not known, or `solve`).
-    #[serde(default, with = "at_wire")]
+    #[serde(default, with = "vocabulary::at_wire")]
     pub op_index: Option<At>,
     /// The OS error number, for errors from the OS.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -202,10 +87,10 @@ pub struct LearnerError {
     pub unbuilt: Option<Box<Unbuilt>>,
 }
 
-impl LearnerError {
+impl LearnerException {
     /// An error of `kind` with `message` and nothing else known.
-    pub fn new(kind: ErrorKind, message: String) -> LearnerError {
-        LearnerError {
+    pub fn new(kind: ErrorKind, message: String) -> LearnerException {
+        LearnerException {
             kind,
             message,
             traceback: Box::default(),
@@ -218,10 +103,10 @@ impl LearnerError {
 
     /// A compile error the grader gives for `unbuilt`, with `message` the
     /// tool's own text, if any.
-    pub fn unbuilt(unbuilt: Unbuilt, message: String) -> LearnerError {
-        LearnerError {
+    pub fn unbuilt(unbuilt: Unbuilt, message: String) -> LearnerException {
+        LearnerException {
             unbuilt: Some(Box::new(unbuilt)),
-            ..LearnerError::new(ErrorKind::CompileError, message)
+            ..LearnerException::new(ErrorKind::CompileError, message)
         }
     }
 }
@@ -231,7 +116,7 @@ impl LearnerError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseReply {
     pub output: Vec<Value>,
-    pub error: Option<LearnerError>,
+    pub error: Option<LearnerException>,
 }
 
 /// Reads a case reply: `{"id", "output": [...]}`, with `"error"` when the
@@ -251,7 +136,7 @@ pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, Violation> {
             output,
             error: None,
         }),
-        Some(error) => serde_json::from_value::<LearnerError>(error)
+        Some(error) => serde_json::from_value::<LearnerException>(error)
             .map(|error| CaseReply {
                 output,
                 error: Some(error),
@@ -363,10 +248,10 @@ pub fn preview(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{At, ErrorKind, LearnerError};
+    use super::{At, ErrorKind, LearnerException};
     use serde_json::json;
 
-    fn read(op_index: serde_json::Value) -> LearnerError {
+    fn read(op_index: serde_json::Value) -> LearnerException {
         serde_json::from_value(json!({
             "type": "KeyError", "message": "'a'", "op_index": op_index
         }))
@@ -381,7 +266,7 @@ mod tests {
         assert_eq!(read(json!(null)).op_index, None);
         // Below -1 names no place in a case.
         assert_eq!(read(json!(-2)).op_index, None);
-        let absent: LearnerError =
+        let absent: LearnerException =
             serde_json::from_value(json!({"type": "E", "message": ""})).unwrap();
         assert_eq!(absent.op_index, None);
     }
@@ -393,7 +278,7 @@ mod tests {
             (json!(4), Some(At::Op(4))),
             (json!(null), None),
         ] {
-            let mut error = LearnerError::new(ErrorKind::Other("E".into()), String::new());
+            let mut error = LearnerException::new(ErrorKind::Other("E".into()), String::new());
             error.op_index = at;
             assert_eq!(serde_json::to_value(&error).unwrap()["op_index"], wire);
         }
@@ -402,7 +287,7 @@ mod tests {
     #[test]
     fn an_error_kind_is_read_once_and_written_as_it_came() {
         let kind = |name: &str| {
-            serde_json::from_value::<LearnerError>(json!({"type": name, "message": ""}))
+            serde_json::from_value::<LearnerException>(json!({"type": name, "message": ""}))
                 .unwrap()
                 .kind
         };
@@ -410,7 +295,7 @@ mod tests {
         assert_eq!(kind("MissingMethod"), ErrorKind::MissingMethod);
         assert_eq!(kind("ValueError"), ErrorKind::Other("ValueError".into()));
         for name in ["CompileError", "ExecError", "SyntaxError", "KeyError", ""] {
-            let error = LearnerError::new(name.to_owned().into(), String::new());
+            let error = LearnerException::new(name.to_owned().into(), String::new());
             assert_eq!(serde_json::to_value(&error).unwrap()["type"], json!(name));
             assert_eq!(error.kind.to_string(), name);
         }

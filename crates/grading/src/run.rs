@@ -12,15 +12,15 @@ mod session;
 
 pub use bound::{ERROR_ROOM, ERROR_TEXT_CHARS, ReplyBound};
 pub use clock::{BACKSTOP_EXTRA, BACKSTOP_FACTOR, Clock, Clocks, backstop};
-pub use session::{Captured, NoReply, Session};
+pub use session::{CapturedOutput, NoReply, Session};
 
 use crate::challenge::Case;
 use crate::error::Error;
 use crate::protocol::{
-    self, At, ErrorKind, Hello, LearnerError, Message, PROTOCOL, Violation, preview_value,
+    self, At, ErrorKind, Hello, LearnerException, Message, PROTOCOL, Violation, preview_value,
 };
 use crate::unbuilt::Unbuilt;
-use sandbox::{Build, Ended, Environment, Program};
+use sandbox::{BuildCost, Ended, Environment, Program};
 
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ pub enum Outcome {
     /// The learner's code raised; `output` holds the results before it.
     Raised {
         output: Vec<Value>,
-        error: LearnerError,
+        error: LearnerException,
     },
     /// The case used more than its `limit` of CPU time, or waited past
     /// the wall-clock backstop of that limit: `clock` says which.
@@ -81,9 +81,9 @@ pub enum Outcome {
     /// The process broke the protocol.
     Protocol(Violation),
     /// The module could not be loaded (syntax error, import error, no API).
-    LoadFailed(LearnerError),
+    LoadFailed(LearnerException),
     /// The submission does not compile (TypeScript syntax, rustc errors).
-    CompileFailed(LearnerError),
+    CompileFailed(LearnerException),
     /// No hello within [`STARTUP_LIMIT`]: a module still loading, or a
     /// program (`executable`) that never greets.
     LoadTimedOut { executable: bool },
@@ -122,7 +122,7 @@ impl Outcome {
 #[derive(Debug, Clone)]
 pub struct CaseRun {
     pub outcome: Outcome,
-    pub captured: Captured,
+    pub captured: CapturedOutput,
     pub elapsed: Duration,
     pub cpu: Duration,
 }
@@ -134,7 +134,7 @@ pub struct Runner<'a> {
     program: Option<Program>,
     cpu_seconds: u64,
     session: Option<Session>,
-    load_failure: Option<(Outcome, Captured)>,
+    load_failure: Option<(Outcome, CapturedOutput)>,
     hello: Option<Hello>,
     /// The CPU time the last request used.
     last_cpu: Duration,
@@ -156,14 +156,14 @@ impl<'a> Runner<'a> {
     /// not compile (`Err`) fails every case with its compile error.
     pub fn new(
         env: &'a Environment,
-        prepared: Result<Program, LearnerError>,
+        prepared: Result<Program, LearnerException>,
         cpu_seconds: u64,
     ) -> Runner<'a> {
         let (program, load_failure) = match prepared {
             Ok(program) => (Some(program), None),
             Err(error) => (
                 None,
-                Some((Outcome::CompileFailed(error), Captured::default())),
+                Some((Outcome::CompileFailed(error), CapturedOutput::default())),
             ),
         };
         Runner {
@@ -203,7 +203,7 @@ impl<'a> Runner<'a> {
     }
 
     /// What preparing the submission cost, for compiled languages.
-    pub fn build(&self) -> Option<Build> {
+    pub fn build(&self) -> Option<BuildCost> {
         self.program.as_ref().and_then(|p| p.build)
     }
 
@@ -323,7 +323,7 @@ impl<'a> Runner<'a> {
         limit: Duration,
         wall: Duration,
         bound: ReplyBound,
-    ) -> Result<Result<(Value, Captured), (Outcome, Captured)>, Error> {
+    ) -> Result<Result<(Value, CapturedOutput), (Outcome, CapturedOutput)>, Error> {
         if let Err(failure) = self.ready()? {
             return Ok(Err(failure));
         }
@@ -349,7 +349,7 @@ impl<'a> Runner<'a> {
 
     /// Starts a session unless one is running; a failure to start is
     /// remembered and returned from then on.
-    fn ready(&mut self) -> Result<Result<(), (Outcome, Captured)>, Error> {
+    fn ready(&mut self) -> Result<Result<(), (Outcome, CapturedOutput)>, Error> {
         if let Some(failure) = &self.load_failure {
             return Ok(Err(failure.clone()));
         }
@@ -394,7 +394,7 @@ impl<'a> Runner<'a> {
         })
     }
 
-    fn start(&mut self) -> Result<Result<Session, (Outcome, Captured)>, Error> {
+    fn start(&mut self) -> Result<Result<Session, (Outcome, CapturedOutput)>, Error> {
         let mut session = self.spawn()?;
         // The probe ran beside the start; a probe that failed is the
         // grader's fault, known before any verdict.
@@ -434,7 +434,7 @@ impl<'a> Runner<'a> {
                         }),
                     }
                 } else if let Some(error) = message.get("load_error") {
-                    match serde_json::from_value::<LearnerError>(error.clone()) {
+                    match serde_json::from_value::<LearnerException>(error.clone()) {
                         Ok(error) => Outcome::LoadFailed(error),
                         Err(e) => Outcome::Protocol(Violation::Malformed {
                             message: Message::LoadError,
@@ -458,9 +458,9 @@ impl<'a> Runner<'a> {
             }) => match sandbox_error {
                 // An executable that cannot be run is its author's problem;
                 // an interpreter the sandbox cannot run is the grader's.
-                Some(message) if own_program => Outcome::LoadFailed(LearnerError {
+                Some(message) if own_program => Outcome::LoadFailed(LearnerException {
                     unbuilt: Some(Box::new(Unbuilt::NotRunnable)),
-                    ..LearnerError::new(ErrorKind::ExecError, message)
+                    ..LearnerException::new(ErrorKind::ExecError, message)
                 }),
                 Some(message) => {
                     return Err(Error::Io {
@@ -518,7 +518,7 @@ impl<'a> Runner<'a> {
 
     /// The grader's fault of an interpreter that ended, or never spoke,
     /// before our driver's first message.
-    fn not_started(&self, failure: NoReply, captured: &Captured) -> Error {
+    fn not_started(&self, failure: NoReply, captured: &CapturedOutput) -> Error {
         let how = match failure {
             NoReply::Died {
                 sandbox_error: Some(message),

@@ -18,7 +18,7 @@ const ATTEMPTS: usize = 200;
 
 /// A small failing case and the snippet that shows it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Reproducer {
+pub struct ShrunkCase {
     /// The case, `[args, ops]`, ending at the first wrong answer.
     pub case: Value,
     /// What the last operation should answer, and what the submission did.
@@ -160,7 +160,7 @@ pub fn shrink(
     (input, texts_of_case): (&Value, Texts),
     (case_time, ceiling): (Duration, Duration),
     budget: &Budget,
-) -> Result<Option<Reproducer>, Error> {
+) -> Result<Option<ShrunkCase>, Error> {
     let (Some(args), Some(ops)) = (input[0].as_array(), input[1].as_array()) else {
         return Ok(None);
     };
@@ -305,7 +305,7 @@ pub fn shrink(
     }
     let case = case_of(args, at, &nodes, &ops[..=wrong.0]);
     let snippet = crate::lang::snippet(challenge, submission, &case, &wrong.1);
-    Ok(Some(Reproducer {
+    Ok(Some(ShrunkCase {
         case,
         expected: wrong.1,
         actual: wrong.2,

@@ -5,9 +5,9 @@
 
 use crate::challenge::{Case, Group};
 use crate::diagnose::Observed;
-use crate::explain::ExplanationReport;
+use crate::explain::WhyExpected;
 use crate::judge::Judgement;
-use crate::run::Captured;
+use crate::run::CapturedOutput;
 use std::time::Duration;
 
 /// One case of a submission, run and judged.
@@ -21,12 +21,12 @@ pub struct Tested<'c> {
     /// CPU time the session's processes used during the case.
     pub cpu: Duration,
     /// What the learner's code printed during the case, capped.
-    pub captured: Captured,
+    pub captured: CapturedOutput,
     /// The module never loaded, so none of the case ran.
     pub load_failed: bool,
     /// The pinned scores behind the expected answer, with the learner's
     /// own h32 values once the h32 check has run.
-    pub explanation: Option<ExplanationReport>,
+    pub explanation: Option<WhyExpected>,
     /// What the submission did, for the diagnosis.
     pub observed: Observed<'c>,
     /// The limit the case ran under when it was its share of the time its

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The grader's reason, carried by the learner's compile error
-/// ([`crate::protocol::LearnerError::unbuilt`]). Its serde is the Rust
+/// ([`crate::protocol::LearnerException::unbuilt`]). Its serde is the Rust
 /// build cache's, which remembers a failed build.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

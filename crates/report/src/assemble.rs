@@ -23,10 +23,10 @@ pub fn assemble(
         schema_version: contract::SCHEMA_VERSION,
         grader: format!("rendezvous-grader {}", env!("CARGO_PKG_VERSION")),
         challenge: grading.challenge.id.clone(),
-        challenges: Some(grading.source.into()),
+        challenges: Some(grading.source.clone()),
         sandbox: grading.env.layers()?.into(),
         limits: Some(limits_in_force(grading)),
-        audience: grading.audience.into(),
+        audience: grading.audience,
         tests_dir: grading.suite.dir.display().to_string(),
         added_tests: grading
             .suite
@@ -131,10 +131,7 @@ pub fn record(grading: &Grading<'_>, outcome: SubmissionOutcome<'_>) -> Submissi
         } => {
             let report = faulted(grading, &name, &path, &error);
             match language {
-                Some(language) => SubmissionReport {
-                    language: language.into(),
-                    ..report
-                },
+                Some(language) => SubmissionReport { language, ..report },
                 None => report,
             }
         }
@@ -206,7 +203,7 @@ fn submission(grading: &Grading<'_>, graded: Graded<'_>) -> SubmissionReport {
     SubmissionReport {
         name,
         path,
-        language: language.into(),
+        language,
         runtime,
         api,
         build: build.as_ref().map(Into::into),
@@ -355,14 +352,14 @@ fn ungraded(
             tests.push(TestReport {
                 name: case.name.clone(),
                 group: case.group.clone(),
-                visibility: group.visibility.into(),
-                verdict: verdict.into(),
+                visibility: group.visibility,
+                verdict,
                 points,
                 time_ms: 0,
                 cpu_ms: 0,
                 shared_limit_ms: None,
                 shared_wall_ms: None,
-                expected_from: case.expected_from.into(),
+                expected_from: case.expected_from,
                 message: why.to_owned(),
                 divergence: None,
                 error: None,
@@ -384,7 +381,7 @@ fn ungraded(
         runtime: None,
         api: None,
         build: None,
-        verdict: verdict.into(),
+        verdict,
         points,
         passed: 0,
         total: tests.len(),
@@ -423,8 +420,8 @@ fn group_report(group: &Group, denominator: u64, passed: usize, total: usize) ->
     let points = score::group_points(group, denominator, passed);
     GroupReport {
         name: group.name.clone(),
-        scoring: group.scoring.into(),
-        visibility: group.visibility.into(),
+        scoring: group.scoring,
+        visibility: group.visibility,
         points,
         passed,
         total,

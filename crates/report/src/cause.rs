@@ -3,8 +3,8 @@
 
 use crate::unbuilt::worded;
 use grading::challenge::Case;
-use grading::judge::{Cause, Divergence, Judgement};
-use grading::protocol::{Answering, At, LearnerError, Message, PROTOCOL, Violation};
+use grading::judge::{Cause, DivergentOp, Judgement};
+use grading::protocol::{Answering, At, LearnerException, Message, PROTOCOL, Violation};
 use grading::run::Clock;
 use serde_json::Value;
 
@@ -156,7 +156,7 @@ fn cause_message(case: &Case, judgement: &Judgement) -> String {
         Some(d) => wrong_answer_message(case, d, produced, wanted),
         None => String::new(),
     };
-    let what = |error: &LearnerError| format!("{}: {}", error.kind, worded(error).0);
+    let what = |error: &LearnerException| format!("{}: {}", error.kind, worded(error).0);
     match &judgement.cause {
         Cause::Accepted => String::new(),
         Cause::WrongAnswer { produced, wanted } => wrong(*produced, *wanted),
@@ -265,7 +265,7 @@ fn mib(bytes: u64) -> String {
     format!("{} MiB", bytes.div_ceil(1 << 20))
 }
 
-fn wrong_answer_message(case: &Case, d: &Divergence, produced: usize, wanted: usize) -> String {
+fn wrong_answer_message(case: &Case, d: &DivergentOp, produced: usize, wanted: usize) -> String {
     if d.missing {
         return format!(
             "no answer for operation {} {}: returned {produced} results for {wanted} operations",
@@ -311,7 +311,7 @@ mod tests {
     use super::message;
     use grading::challenge::{Case, Operations};
     use grading::judge::judge;
-    use grading::protocol::{Answering, At, ErrorKind, LearnerError, Violation};
+    use grading::protocol::{Answering, At, ErrorKind, LearnerException, Violation};
     use grading::run::{Clock, Outcome};
     use serde_json::{Value, json};
     use std::time::Duration;
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn an_exception_says_where_it_was_raised() {
-        let error = |at| LearnerError {
+        let error = |at| LearnerException {
             kind: ErrorKind::Other("KeyError".into()),
             message: "'a'".into(),
             traceback: Box::default(),

@@ -38,6 +38,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The closed sets of words the report shares with grading, the same types
+/// (a leaf crate both use): written as they are, with nothing to convert.
+pub use vocabulary::{
+    At, Audience, ErrorKind, ExpectedFrom, GivenBy, Language, Scoring, Source, Verdict, Visibility,
+};
+
 /// The result of grading submissions against one challenge's suite.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Report {
@@ -497,54 +503,6 @@ pub struct ApiHint {
     pub message: String,
 }
 
-/// Who a report is for: `instructor` or `learner`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Audience {
-    /// Everything, hidden groups included.
-    Instructor,
-    /// Hidden groups show a test's name, verdict and score only.
-    Learner,
-}
-
-/// Where the challenges of a run came from, tagged by `source`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "source", rename_all = "kebab-case")]
-pub enum Source {
-    /// `embedded`: built into the grader of `version`, the set whose
-    /// SHA-256 is `digest`, unpacked at `path`.
-    Embedded {
-        version: String,
-        digest: String,
-        path: String,
-    },
-    /// `folder`: a folder on disk (its absolute `path`), and what named it.
-    Folder { path: String, given_by: GivenBy },
-}
-
-impl Source {
-    /// What reports say after "challenges: ": "built into
-    /// rendezvous-grader 0.1.0", "/x/challenges (--challenges)", in the
-    /// words grading gives it.
-    pub fn label(&self) -> String {
-        grading::challenge::Source::from(self).label()
-    }
-}
-
-/// What named a challenge folder on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub enum GivenBy {
-    /// `--challenges DIR`.
-    #[serde(rename = "--challenges")]
-    Flag,
-    /// `$GRADER_CHALLENGES`.
-    #[serde(rename = "GRADER_CHALLENGES")]
-    Environment,
-    /// `./challenges`, found in the working folder.
-    #[serde(rename = "./challenges")]
-    WorkingFolder,
-}
-
 /// The sandbox layers in force, as probed when the grader started
 /// (docs/containment.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -581,9 +539,47 @@ pub struct Layers {
 }
 
 impl Layers {
-    /// The layers' summary in one line, in the sandbox's words.
+    /// The layers' summary in one line: what the human and HTML reports'
+    /// headers and `--require-sandbox`'s refusal say.
     pub fn describe(&self) -> String {
-        sandbox::Layers::from(self).describe()
+        let accounts = match &self.accounting {
+            Some(kernel) => format!("accounts by {kernel}"),
+            None => "accounts sampled from /proc".into(),
+        };
+        if !self.enabled {
+            return format!("off (--no-sandbox): rlimits only, {accounts}");
+        }
+        let mut on: Vec<String> = Vec::new();
+        let ns: Vec<&str> = [
+            (self.pid_namespace, "pid"),
+            (self.network_namespace, "network"),
+            (self.mount_namespace, "mount"),
+            (self.ipc_namespace, "ipc"),
+            (self.user_namespace, "user"),
+        ]
+        .iter()
+        .filter(|(b, _)| *b)
+        .map(|(_, n)| *n)
+        .collect();
+        if !ns.is_empty() {
+            on.push(format!("{} namespaces", ns.join(", ")));
+        }
+        if let Some(v) = &self.landlock {
+            on.push(format!("landlock {v}"));
+        }
+        if self.seccomp.is_some() {
+            on.push("seccomp".into());
+        }
+        on.push("rlimits".into());
+        if let Some(uid) = self.runs_as {
+            on.push(format!("a uid per session from {uid}"));
+        }
+        on.push(accounts);
+        let mut line = on.join(", ");
+        if !self.missing.is_empty() {
+            line.push_str(&format!("; MISSING: {}", self.missing.join(", ")));
+        }
+        line
     }
 }
 
@@ -675,22 +671,6 @@ impl Lowered {
     }
 }
 
-/// The language a submission is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Language {
-    Python,
-    #[serde(rename = "javascript")]
-    JavaScript,
-    #[serde(rename = "typescript")]
-    TypeScript,
-    Rust,
-    /// Any program speaking the protocol itself.
-    Executable,
-    /// No submission file was found (a batch folder without an entry).
-    Unknown,
-}
-
 /// What preparing a submission cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Build {
@@ -698,80 +678,6 @@ pub struct Build {
     pub cached: bool,
     /// The time preparing took.
     pub time_ms: u64,
-}
-
-/// A test's verdict, in kebab case. Ordered from best to worst: a
-/// submission's verdict is its worst test's.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema,
-)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Accepted,
-    WrongAnswer,
-    RuntimeError,
-    TimeLimit,
-    MemoryLimit,
-    OutputLimit,
-    ProtocolError,
-    CompileError,
-    /// Not a verdict on the learner's code: the grader or its machine
-    /// failed while grading it (the run exits 3, and resuming grades it
-    /// again).
-    GraderFault,
-}
-
-impl Verdict {
-    /// The verdict's name as the reports spell it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Accepted => "accepted",
-            Verdict::WrongAnswer => "wrong-answer",
-            Verdict::RuntimeError => "runtime-error",
-            Verdict::TimeLimit => "time-limit",
-            Verdict::MemoryLimit => "memory-limit",
-            Verdict::OutputLimit => "output-limit",
-            Verdict::ProtocolError => "protocol-error",
-            Verdict::CompileError => "compile-error",
-            Verdict::GraderFault => "grader-fault",
-        }
-    }
-}
-
-impl std::fmt::Display for Verdict {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// How a group's points are earned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Scoring {
-    /// Each accepted test earns its share of the group's weight.
-    PerTest,
-    /// The group's weight, only when every test in it is accepted.
-    AllOrNothing,
-}
-
-/// Who sees a group's cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum Visibility {
-    /// Learners see the case, the divergence and the diff.
-    Visible,
-    /// Learners see the test's name and verdict only.
-    Hidden,
-}
-
-/// Where a case's expected output came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExpectedFrom {
-    /// The case's `NAME.expected.json`.
-    File,
-    /// No expected file: the reference's output stands in.
-    Reference,
 }
 
 /// The first operation whose answer differs from the expected one.
@@ -816,118 +722,12 @@ pub struct LearnerError {
     pub line: Option<u64>,
     /// Where it was raised: `-1` the constructor, `i` operation `i`,
     /// `null` not known (or `solve`).
-    #[serde(default, with = "at_wire")]
+    #[serde(default, with = "vocabulary::at_wire")]
     #[schemars(with = "Option<i64>")]
     pub op_index: Option<At>,
     /// The OS error number, for errors from the OS; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errno: Option<i64>,
-}
-
-/// What kind of error the learner's code met, written as the name the
-/// protocol gives it: the few kinds the grader and its drivers give a
-/// meaning to, and any other by the name the learner's runtime gave it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(from = "String", into = "String")]
-pub enum ErrorKind {
-    /// `CompileError`: the submission does not compile (or transpile).
-    CompileError,
-    /// `ExecError`: the learner's executable could not be started.
-    ExecError,
-    /// `MemoryError`: an allocation failed.
-    MemoryError,
-    /// `MissingMethod`: an operation the Router does not have.
-    MissingMethod,
-    /// `SyntaxError`: a syntax error the grader found in a TypeScript file.
-    SyntaxError,
-    /// Any other exception, as its runtime named it.
-    Other(String),
-}
-
-impl ErrorKind {
-    /// The kind as the protocol and the reports spell it.
-    pub fn as_str(&self) -> &str {
-        match self {
-            ErrorKind::CompileError => "CompileError",
-            ErrorKind::ExecError => "ExecError",
-            ErrorKind::MemoryError => "MemoryError",
-            ErrorKind::MissingMethod => "MissingMethod",
-            ErrorKind::SyntaxError => "SyntaxError",
-            ErrorKind::Other(name) => name,
-        }
-    }
-}
-
-impl From<String> for ErrorKind {
-    fn from(name: String) -> ErrorKind {
-        match name.as_str() {
-            "CompileError" => ErrorKind::CompileError,
-            "ExecError" => ErrorKind::ExecError,
-            "MemoryError" => ErrorKind::MemoryError,
-            "MissingMethod" => ErrorKind::MissingMethod,
-            "SyntaxError" => ErrorKind::SyntaxError,
-            _ => ErrorKind::Other(name),
-        }
-    }
-}
-
-impl From<ErrorKind> for String {
-    fn from(kind: ErrorKind) -> String {
-        match kind {
-            ErrorKind::Other(name) => name,
-            known => known.as_str().to_owned(),
-        }
-    }
-}
-
-impl std::fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Where in a case the learner's code was.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum At {
-    /// The constructor, before any operation: `-1`.
-    Constructor,
-    /// Operation `i` of the case (0-based): `i`.
-    Op(usize),
-}
-
-impl At {
-    /// The place an `op_index` names; any value below `-1` names none.
-    pub fn from_wire(index: i64) -> Option<At> {
-        match index {
-            -1 => Some(At::Constructor),
-            i => usize::try_from(i).ok().map(At::Op),
-        }
-    }
-
-    /// The `op_index` of this place.
-    pub fn to_wire(self) -> i64 {
-        match self {
-            At::Constructor => -1,
-            At::Op(i) => i64::try_from(i).unwrap_or(i64::MAX),
-        }
-    }
-}
-
-/// `Option<At>` as the report writes it: `-1`, `i` or `null`.
-mod at_wire {
-    use super::At;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(at: &Option<At>, serializer: S) -> Result<S::Ok, S::Error> {
-        match at {
-            Some(at) => serializer.serialize_some(&at.to_wire()),
-            None => serializer.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<At>, D::Error> {
-        Ok(Option::<i64>::deserialize(deserializer)?.and_then(At::from_wire))
-    }
 }
 
 /// Output the learner's code printed while serving one case.
@@ -1358,7 +1158,6 @@ pub enum WinRule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
     use serde_json::json;
 
     /// The exit codes' table in the instructors' guide lists each code
@@ -1390,18 +1189,6 @@ mod tests {
     }
 
     #[test]
-    fn the_report_names_a_language_as_lang_does() {
-        for &language in grading::lang::Language::value_variants() {
-            let value = language.to_possible_value().expect("a value of --lang");
-            assert_eq!(
-                serde_json::to_value(Language::from(language)).unwrap(),
-                Value::from(value.get_name()),
-                "--lang and the report name {language:?} alike"
-            );
-        }
-    }
-
-    #[test]
     fn a_learner_error_is_written_as_the_protocol_writes_it() {
         use grading::protocol;
         for (wire, at) in [
@@ -1410,7 +1197,7 @@ mod tests {
             (json!(null), None),
         ] {
             for name in ["CompileError", "MemoryError", "KeyError", ""] {
-                let mut error = protocol::LearnerError::new(name.to_owned().into(), "m".into());
+                let mut error = protocol::LearnerException::new(name.to_owned().into(), "m".into());
                 error.op_index = at;
                 let ours = serde_json::to_value(&error).unwrap();
                 let written = serde_json::to_value(LearnerError::from(&error)).unwrap();

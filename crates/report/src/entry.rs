@@ -28,14 +28,14 @@ pub fn test_report(
     let mut test = TestReport {
         name: case.name.clone(),
         group: case.group.clone(),
-        visibility: tested.group.visibility.into(),
-        verdict: judgement.verdict.into(),
+        visibility: tested.group.visibility,
+        verdict: judgement.verdict,
         points,
         time_ms: run.time_ms(),
         cpu_ms: run.cpu.as_millis() as u64,
         shared_limit_ms: tested.shared_limit.map(|l| l.cpu.as_millis() as u64),
         shared_wall_ms: tested.shared_limit.map(|l| l.wall.as_millis() as u64),
-        expected_from: case.expected_from.into(),
+        expected_from: case.expected_from,
         message: match (&tested.in_another_run, tested.shared_limit) {
             (Some(_), _) => format!("in another run, {message}"),
             (None, Some(share)) => {

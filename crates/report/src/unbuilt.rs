@@ -2,13 +2,13 @@
 //! ([`grading::unbuilt::Unbuilt`]), worded for the learner: what is wrong
 //! and what to do, with the tool's own text where it said something.
 
-use grading::protocol::LearnerError;
+use grading::protocol::LearnerException;
 use grading::unbuilt::{Halt, Item, ItemName, TsconfigProblem, Unbuilt};
 use sandbox::Ended;
 
 /// `error`'s message and traceback as the learner reads them: the
 /// grader's reason worded around the tool's text, where there is one.
-pub fn worded(error: &LearnerError) -> (String, String) {
+pub fn worded(error: &LearnerException) -> (String, String) {
     let tool = &error.message;
     let traceback = error.traceback.to_string();
     let Some(unbuilt) = error.unbuilt.as_deref() else {
@@ -194,7 +194,7 @@ mod tests {
     use grading::protocol::ErrorKind;
 
     fn say(unbuilt: Unbuilt, tool: &str) -> (String, String) {
-        let mut error = LearnerError::unbuilt(unbuilt, tool.into());
+        let mut error = LearnerException::unbuilt(unbuilt, tool.into());
         error.traceback = "rustc said so".into();
         worded(&error)
     }
@@ -367,10 +367,10 @@ mod tests {
     /// text, untouched; the wire cannot bring a reason.
     #[test]
     fn a_learners_own_error_is_left_as_it_is() {
-        let mut error = LearnerError::new(ErrorKind::Other("KeyError".into()), "'a'".into());
+        let mut error = LearnerException::new(ErrorKind::Other("KeyError".into()), "'a'".into());
         error.traceback = "line 3".into();
         assert_eq!(worded(&error), ("'a'".into(), "line 3".into()));
-        let claimed: LearnerError = serde_json::from_value(serde_json::json!({
+        let claimed: LearnerException = serde_json::from_value(serde_json::json!({
             "type": "CompileError",
             "message": "m",
             "unbuilt": {"not_utf8": {"file": "x", "byte": 1}}

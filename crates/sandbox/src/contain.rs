@@ -100,7 +100,7 @@ pub struct Policy {
 /// The layers in force, as probed at start; the probe (the shim, run
 /// apart) writes them as JSON for the grader to read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Layers {
+pub struct LayersInForce {
     /// `false` with `--no-sandbox`: only the rlimits apply.
     pub enabled: bool,
     pub pid_namespace: bool,
@@ -128,10 +128,10 @@ pub struct Layers {
     pub missing: Vec<String>,
 }
 
-impl Layers {
+impl LayersInForce {
     /// No layer in force yet (`enabled`: whether isolation was asked for).
-    pub fn none(enabled: bool) -> Layers {
-        Layers {
+    pub fn none(enabled: bool) -> LayersInForce {
+        LayersInForce {
             enabled,
             pid_namespace: false,
             network_namespace: false,
@@ -144,48 +144,6 @@ impl Layers {
             accounting: None,
             missing: Vec::new(),
         }
-    }
-
-    /// The layers' summary in one line.
-    pub fn describe(&self) -> String {
-        let accounts = match &self.accounting {
-            Some(kernel) => format!("accounts by {kernel}"),
-            None => "accounts sampled from /proc".into(),
-        };
-        if !self.enabled {
-            return format!("off (--no-sandbox): rlimits only, {accounts}");
-        }
-        let mut on: Vec<String> = Vec::new();
-        let ns: Vec<&str> = [
-            (self.pid_namespace, "pid"),
-            (self.network_namespace, "network"),
-            (self.mount_namespace, "mount"),
-            (self.ipc_namespace, "ipc"),
-            (self.user_namespace, "user"),
-        ]
-        .iter()
-        .filter(|(b, _)| *b)
-        .map(|(_, n)| *n)
-        .collect();
-        if !ns.is_empty() {
-            on.push(format!("{} namespaces", ns.join(", ")));
-        }
-        if let Some(v) = &self.landlock {
-            on.push(format!("landlock {v}"));
-        }
-        if self.seccomp.is_some() {
-            on.push("seccomp".into());
-        }
-        on.push("rlimits".into());
-        if let Some(uid) = self.runs_as {
-            on.push(format!("a uid per session from {uid}"));
-        }
-        on.push(accounts);
-        let mut line = on.join(", ");
-        if !self.missing.is_empty() {
-            line.push_str(&format!("; MISSING: {}", self.missing.join(", ")));
-        }
-        line
     }
 }
 
@@ -210,7 +168,7 @@ pub fn wrap(
 /// Runs the shim in probe mode with `policy` (written to the file `at`)
 /// and returns the layers that held. A shim that cannot even start is a
 /// fault of the grader.
-pub fn probe(policy: &Policy, at: &Path) -> std::io::Result<Layers> {
+pub fn probe(policy: &Policy, at: &Path) -> std::io::Result<LayersInForce> {
     let out = Command::new(std::env::current_exe()?)
         .arg(SHIM_ARG)
         .arg(write_policy(policy, at)?)
@@ -290,7 +248,7 @@ fn fail(message: String) -> i32 {
 fn run_shim(policy: &Policy, program: Option<(OsString, Vec<OsString>)>) -> i32 {
     let (uid, gid) = os::effective_ids();
     let root = uid == 0;
-    let mut layers = Layers::none(policy.isolate);
+    let mut layers = LayersInForce::none(policy.isolate);
     if policy.isolate {
         let wanted = Namespaces {
             user: !root,
@@ -349,7 +307,7 @@ fn map_ids(uid: u32, gid: u32) -> std::io::Result<()> {
 fn init(
     policy: &Policy,
     program: Option<(OsString, Vec<OsString>)>,
-    mut layers: Layers,
+    mut layers: LayersInForce,
     root: bool,
 ) -> i32 {
     let probe = program.is_none();

@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 /// The first argument with which the grader runs itself as the sandbox
 /// shim around a program (`grader __sandbox ...`).
 pub use crate::contain::SHIM_ARG;
-pub use crate::contain::{Layers, SandboxExit};
+pub use crate::contain::{LayersInForce, SandboxExit};
 /// A session's cgroup, whose accounts (CPU time, memory held and at
 /// peak, a kill for memory) grading reads.
 pub use os::cgroup::Group;
@@ -54,7 +54,7 @@ pub fn shim_if_asked(args: &[OsString]) -> Option<i32> {
 
 /// What preparing a submission cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Build {
+pub struct BuildCost {
     /// Whether the artifact came from the cache (nothing was compiled).
     pub cached: bool,
     pub time_ms: u64,
@@ -83,7 +83,7 @@ pub struct Program {
     /// interpreter's or the machine's, never the learner's.
     pub announces: bool,
     /// For compiled languages, what building it cost.
-    pub build: Option<Build>,
+    pub build: Option<BuildCost>,
 }
 
 /// How sessions are contained.
@@ -91,8 +91,6 @@ pub struct Program {
 pub struct RunOptions {
     /// Namespaces, Landlock and a dropped uid; `false` keeps only rlimits.
     pub sandbox: bool,
-    /// Refuse to grade if any sandbox layer is missing.
-    pub require_sandbox: bool,
     pub limits: SessionLimits,
     /// What a submission must never read: the tests, the challenges, and
     /// the other submissions of the run. A submission's folder that holds
@@ -137,10 +135,10 @@ pub struct Environment {
     tools: Mutex<Vec<Tool>>,
     options: RunOptions,
     /// The sandbox layers, once the probe has answered.
-    layers: OnceLock<Result<Layers, String>>,
+    layers: OnceLock<Result<LayersInForce, String>>,
     /// The probe, running beside the first session's start: it only asks
     /// questions, and waiting for it would add its start to every verdict.
-    probing: Mutex<Option<std::thread::JoinHandle<Result<Layers, String>>>>,
+    probing: Mutex<Option<std::thread::JoinHandle<Result<LayersInForce, String>>>>,
     sessions: AtomicU32,
     /// How many sessions are alive now.
     live: std::sync::Arc<AtomicUsize>,
@@ -226,18 +224,6 @@ impl Environment {
         };
         let probe = env.start_probe()?;
         *env.probing.lock().unwrap_or_else(|e| e.into_inner()) = Some(probe);
-        // --require-sandbox refuses before anything of a submission runs;
-        // otherwise the probe's answer is awaited when a session has
-        // started beside it (see `Environment::layers`).
-        if env.options.require_sandbox {
-            let layers = env.layers()?;
-            if !layers.enabled || !layers.missing.is_empty() {
-                return Err(Error::Usage(format!(
-                    "--require-sandbox: the sandbox is not complete on this machine ({})",
-                    layers.describe()
-                )));
-            }
-        }
         Ok(env)
     }
 

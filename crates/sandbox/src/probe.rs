@@ -3,7 +3,7 @@
 
 use super::{Environment, FIRST_UID, UidLease};
 use crate::Error;
-use crate::contain::Layers;
+use crate::contain::LayersInForce;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A session alive, counted by [`Environment::live`] until dropped.
@@ -28,7 +28,7 @@ impl Drop for Live {
 impl Environment {
     /// The sandbox layers in force, waiting for the probe if it has not
     /// answered yet. A probe that could not run is the grader's fault.
-    pub fn layers(&self) -> Result<&Layers, Error> {
+    pub fn layers(&self) -> Result<&LayersInForce, Error> {
         let answer = self.layers.get_or_init(|| {
             let probe = self
                 .probing
@@ -56,7 +56,7 @@ impl Environment {
     /// Starts the probe of the sandbox's layers on a thread of its own.
     pub(super) fn start_probe(
         &self,
-    ) -> Result<std::thread::JoinHandle<Result<Layers, String>>, Error> {
+    ) -> Result<std::thread::JoinHandle<Result<LayersInForce, String>>, Error> {
         let dir = self.scratch.path().join("probe");
         std::fs::create_dir_all(&dir)
             .map_err(Error::io("cannot create the sandbox probe's folder"))?;

@@ -9,6 +9,8 @@ use reference::{Arg, ModelSpec, Op, Signature};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+pub use vocabulary::ExpectedFrom;
+
 /// A test's id, `group/name`, as every report, message and list of tests
 /// writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,15 +40,6 @@ pub struct Case {
     /// One result per operation.
     pub expected: Vec<Value>,
     pub expected_from: ExpectedFrom,
-}
-
-/// Where a case's expected output came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExpectedFrom {
-    /// The case's `NAME.expected.json`.
-    File,
-    /// No expected file: the reference's output stands in.
-    Reference,
 }
 
 impl Case {

@@ -1,10 +1,12 @@
 //! `challenge.toml`: what a challenge exposes and how it is graded.
 
 use super::limits::{Limit, Limits};
-use super::locate::{At, line_column, toml_key_position, toml_position};
+use super::locate::{TomlStep, line_column, toml_key_position, toml_position};
 use crate::error::Problem;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+
+pub use vocabulary::{Scoring, Visibility};
 
 /// The parsed `challenge.toml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -65,28 +67,6 @@ impl Edition {
             Edition::E2024 => "2024",
         }
     }
-}
-
-/// How a group's points are earned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Scoring {
-    /// Each accepted test earns its share of the group's weight.
-    #[default]
-    PerTest,
-    /// The group's weight, only when every test in it is accepted.
-    AllOrNothing,
-}
-
-/// Who sees a group's cases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Visibility {
-    /// Learners see the case, the divergence and the diff.
-    #[default]
-    Visible,
-    /// Learners see the test's name and verdict only.
-    Hidden,
 }
 
 /// One test group's settings.
@@ -195,7 +175,7 @@ impl Config {
 
     /// A problem of `challenge.toml` at `at` (or the nearest part of it
     /// that is written: a missing key points at its table).
-    pub fn problem(&self, at: &[At<'_>], message: String) -> Problem {
+    pub fn problem(&self, at: &[TomlStep<'_>], message: String) -> Problem {
         Problem {
             path: self.source.path.clone(),
             position: Some(toml_position(&self.source.text, at)),
@@ -218,13 +198,19 @@ impl Config {
         for (i, name) in self.operations.iter().enumerate() {
             if self.operations[..i].contains(name) {
                 problems.push(self.problem(
-                    &[At::Key("operations"), At::Index(i)],
+                    &[TomlStep::Key("operations"), TomlStep::Index(i)],
                     format!("operation `{name}` is listed twice; remove one"),
                 ));
             }
         }
         for (i, g) in self.groups.iter().enumerate() {
-            let at = |key| [At::Key("groups"), At::Index(i), At::Key(key)];
+            let at = |key| {
+                [
+                    TomlStep::Key("groups"),
+                    TomlStep::Index(i),
+                    TomlStep::Key(key),
+                ]
+            };
             if let Some(reason) = super::rules::group_name_problem(&g.name) {
                 problems.push(self.problem(&at("name"), reason));
             }
@@ -251,7 +237,9 @@ impl Config {
         }
         for limit in Limit::ALL {
             if let Err(why) = limit.check(self.limits.get(limit)) {
-                problems.push(self.problem(&[At::Key("limits"), At::Key(limit.key())], why));
+                problems.push(
+                    self.problem(&[TomlStep::Key("limits"), TomlStep::Key(limit.key())], why),
+                );
             }
         }
         let form = &self.source.form;
@@ -279,7 +267,7 @@ impl Config {
         }
         let at = match self.groups.len() {
             0 => vec![],
-            n => vec![At::Key("groups"), At::Index(n - 1)],
+            n => vec![TomlStep::Key("groups"), TomlStep::Index(n - 1)],
         };
         Err(self.problem(
             &at,
@@ -327,12 +315,12 @@ fn steps_of(path: &serde_path_to_error::Path) -> Vec<Step> {
         .collect()
 }
 
-fn at(steps: &[Step]) -> Vec<At<'_>> {
+fn at(steps: &[Step]) -> Vec<TomlStep<'_>> {
     steps
         .iter()
         .map(|s| match s {
-            Step::Key(key) => At::Key(key),
-            Step::Index(i) => At::Index(*i),
+            Step::Key(key) => TomlStep::Key(key),
+            Step::Index(i) => TomlStep::Index(*i),
         })
         .collect()
 }

@@ -40,7 +40,7 @@ pub fn line_column(text: &str, at: usize) -> (usize, usize) {
 /// One step into a TOML document: a key of a table, or an index into an
 /// array (of values or of tables).
 #[derive(Debug, Clone, Copy)]
-pub enum At<'a> {
+pub enum TomlStep<'a> {
     Key(&'a str),
     Index(usize),
 }
@@ -49,17 +49,17 @@ pub enum At<'a> {
 /// or of the deepest part of it that is there (a missing key points at its
 /// table); the file's start when nothing of it is, or the text does not
 /// parse.
-pub fn toml_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
+pub fn toml_position(text: &str, path: &[TomlStep<'_>]) -> (usize, usize) {
     toml_find(text, path, false)
 }
 
 /// As [`toml_position`], but a path ending in a key points at the key
 /// itself (`bogus` in `bogus = 1`): where an unknown key is blamed.
-pub fn toml_key_position(text: &str, path: &[At<'_>]) -> (usize, usize) {
+pub fn toml_key_position(text: &str, path: &[TomlStep<'_>]) -> (usize, usize) {
     toml_find(text, path, true)
 }
 
-fn toml_find(text: &str, path: &[At<'_>], key: bool) -> (usize, usize) {
+fn toml_find(text: &str, path: &[TomlStep<'_>], key: bool) -> (usize, usize) {
     let Ok(root) = toml::de::DeTable::parse(text) else {
         return (1, 1);
     };
@@ -68,18 +68,18 @@ fn toml_find(text: &str, path: &[At<'_>], key: bool) -> (usize, usize) {
     let mut value: Option<&toml::Spanned<toml::de::DeValue<'_>>> = None;
     for step in path {
         let next = match (step, table, value) {
-            (At::Key(name), Some(t), _) => t
+            (TomlStep::Key(name), Some(t), _) => t
                 .iter()
                 .find(|(k, _)| k.get_ref().as_ref() == *name)
                 .map(|(k, v)| (Some(k.span().start), v)),
-            (At::Key(name), None, Some(v)) => match v.get_ref() {
+            (TomlStep::Key(name), None, Some(v)) => match v.get_ref() {
                 toml::de::DeValue::Table(t) => t
                     .iter()
                     .find(|(k, _)| k.get_ref().as_ref() == *name)
                     .map(|(k, v)| (Some(k.span().start), v)),
                 _ => None,
             },
-            (At::Index(i), _, Some(v)) => v.get_ref().get(*i).map(|v| (None, v)),
+            (TomlStep::Index(i), _, Some(v)) => v.get_ref().get(*i).map(|v| (None, v)),
             _ => None,
         };
         let Some((key_at, next)) = next else { break };

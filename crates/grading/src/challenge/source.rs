@@ -7,58 +7,7 @@ use super::{Challenge, embedded};
 use crate::error::Error;
 use std::path::{Path, PathBuf};
 
-/// What named a challenge folder on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GivenBy {
-    /// `--challenges DIR`.
-    Flag,
-    /// `$GRADER_CHALLENGES`.
-    Environment,
-    /// `./challenges`, found in the working folder.
-    WorkingFolder,
-}
-
-/// Where the challenges of a run came from (the JSON report's
-/// `challenges`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Source {
-    /// Built into the grader of `version`, the set named by `digest`, and
-    /// unpacked at `path`.
-    Embedded {
-        version: String,
-        digest: String,
-        path: String,
-    },
-    /// A folder on disk, named by `given_by`.
-    Folder { path: String, given_by: GivenBy },
-}
-
-impl Source {
-    /// A phrase for errors: "the challenges built into rendezvous-grader
-    /// 0.1.0", "the folder /x/challenges (--challenges)".
-    pub fn describe(&self) -> String {
-        match self {
-            Source::Embedded { .. } => format!("the challenges {}", self.label()),
-            Source::Folder { .. } => format!("the folder {}", self.label()),
-        }
-    }
-
-    /// What reports say after "challenges: ": "built into
-    /// rendezvous-grader 0.1.0", "/x/challenges (--challenges)".
-    pub fn label(&self) -> String {
-        match self {
-            Source::Embedded { version, .. } => format!("built into rendezvous-grader {version}"),
-            Source::Folder { path, given_by } => {
-                let by = match given_by {
-                    GivenBy::Flag => "--challenges",
-                    GivenBy::Environment => "$GRADER_CHALLENGES",
-                    GivenBy::WorkingFolder => "./challenges in the working folder",
-                };
-                format!("{path} ({by})")
-            }
-        }
-    }
-}
+pub use vocabulary::{GivenBy, Source};
 
 /// The folder challenges are read from, and where it came from.
 #[derive(Debug, Clone)]

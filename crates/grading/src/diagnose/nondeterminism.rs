@@ -9,11 +9,11 @@ use serde_json::Value;
 /// Answers that changed between two runs of the same cases in fresh
 /// processes with different hash seeds.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Nondeterminism {
+pub struct RerunDifferences {
     /// The tests whose answers changed, as `group/name`.
     pub tests: Vec<String>,
     /// The first change in a test the reader may see.
-    pub example: Option<Change>,
+    pub example: Option<ChangedAnswer>,
     /// The submission's language, whose ways of changing between
     /// processes the report names.
     pub language: crate::lang::Language,
@@ -21,7 +21,7 @@ pub struct Nondeterminism {
 
 /// One operation that answered differently in two runs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Change {
+pub struct ChangedAnswer {
     /// `group/name`.
     pub test: String,
     pub op_index: usize,
@@ -31,10 +31,10 @@ pub struct Change {
     pub second: Option<Value>,
 }
 
-impl Change {
-    pub fn new(case: &Case, at: usize, first: &Behaviour, second: &Behaviour) -> Change {
+impl ChangedAnswer {
+    pub fn new(case: &Case, at: usize, first: &Behaviour, second: &Behaviour) -> ChangedAnswer {
         let answer = |b: &Behaviour| b.answers().get(at).cloned();
-        Change {
+        ChangedAnswer {
             test: case.id().to_string(),
             op_index: at,
             op: case.input[1].get(at).cloned().unwrap_or(Value::Null),

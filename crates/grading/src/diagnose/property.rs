@@ -9,7 +9,7 @@ use serde_json::Value;
 /// A property of consistent hashing the submission breaks, shown by two
 /// routes of the same key.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PropertyHint {
+pub struct PropertyFinding {
     pub property: Property,
     pub case: String,
     /// The two routes of the same key, by operation index.
@@ -57,7 +57,7 @@ pub enum Evidence {
         ghost: Value,
         before: Value,
         after: Value,
-        changes: Changes,
+        changes: NodeChanges,
         ranking: bool,
     },
     /// A ranking changed more than the nodes that left or joined explain:
@@ -67,7 +67,7 @@ pub enum Evidence {
         key: String,
         before: Value,
         after: Value,
-        changes: Changes,
+        changes: NodeChanges,
         swapped: (Value, Value),
         tie: Option<Tie>,
     },
@@ -77,7 +77,7 @@ pub enum Evidence {
         key: String,
         before: Value,
         after: Value,
-        changes: Changes,
+        changes: NodeChanges,
         tie: Option<Tie>,
     },
     /// Operation `op` was answered `given` with the initial nodes in the
@@ -93,7 +93,7 @@ pub enum Evidence {
 /// whether they left (else joined); the first few operations with their
 /// indices, and how many more there were.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Changes {
+pub struct NodeChanges {
     pub nodes: Vec<Value>,
     pub left: bool,
     pub shown: Vec<(usize, Value)>,
@@ -135,7 +135,7 @@ fn ranks(op: &Op) -> bool {
 /// scores of `model` (one score, or ring points at one position), what
 /// changed is a tie's winner, and the hint says so: the removal or
 /// addition only happened to flip it.
-pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option<PropertyHint> {
+pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option<PropertyFinding> {
     let ops = &case.ops;
     // The pinned scores of the one lookup a hint is about: a replay that
     // explains every operation would score every node for every key.
@@ -278,7 +278,7 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                 None
             };
             if let Some((property, evidence)) = hint {
-                return Some(PropertyHint {
+                return Some(PropertyFinding {
                     property,
                     case: case.id().to_string(),
                     first_op: i,
@@ -401,7 +401,7 @@ fn tie_between(explanation: &Explanation, a: &str, b: &str) -> Option<Tie> {
 
 /// The additions and removals of `ops[range]` (one or the other, and at
 /// least one), with their indices; the first few of many.
-fn changes(case: &Case, range: std::ops::Range<usize>) -> Changes {
+fn changes(case: &Case, range: std::ops::Range<usize>) -> NodeChanges {
     const SHOWN: usize = 3;
     let changing: Vec<usize> = range
         .filter(|&at| case.ops[at].signature.effect != Effect::Query)
@@ -413,7 +413,7 @@ fn changes(case: &Case, range: std::ops::Range<usize>) -> Changes {
             nodes.push(name);
         }
     }
-    Changes {
+    NodeChanges {
         nodes,
         left: case.ops[changing[0]].signature.effect == Effect::Removes,
         shown: changing
@@ -428,11 +428,11 @@ fn changes(case: &Case, range: std::ops::Range<usize>) -> Changes {
 /// Compares a case's answers with the answers to the same case with its
 /// initial nodes reversed: the first route that differs breaks order
 /// independence.
-pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
+pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyFinding> {
     let ops = &case.ops;
     let j = (0..ops.len().min(actual.len()).min(reversed.len()))
         .find(|&j| (asks_owner(&ops[j]) || ranks(&ops[j])) && !same(&actual[j], &reversed[j]))?;
-    Some(PropertyHint {
+    Some(PropertyFinding {
         property: Property::OrderIndependent,
         case: case.id().to_string(),
         first_op: j,

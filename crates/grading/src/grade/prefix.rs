@@ -15,7 +15,7 @@
 use super::{Grading, Slot};
 use crate::error::Error;
 use crate::explain;
-use crate::judge::{self, Divergence};
+use crate::judge::{self, DivergentOp};
 use crate::run::{Outcome, ReplyBound, Runner, backstop};
 use crate::tested::Tested;
 
@@ -90,7 +90,7 @@ fn replay_prefix(
     runner: &mut Runner<'_>,
     tested: &Tested<'_>,
     k: usize,
-) -> Result<Option<(Divergence, Vec<serde_json::Value>)>, Error> {
+) -> Result<Option<(DivergentOp, Vec<serde_json::Value>)>, Error> {
     let case = tested.case;
     let (cpu, wall) = match tested.shared_limit {
         Some(share) => (share.cpu, share.wall),
@@ -107,7 +107,7 @@ fn replay_prefix(
     }
     Ok(judge::first_divergence_before(case, &answers, k).map(|d| {
         (
-            Divergence {
+            DivergentOp {
                 replayed_ops: Some(k),
                 ..d
             },

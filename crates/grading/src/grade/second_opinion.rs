@@ -20,7 +20,7 @@ pub(super) struct SecondOpinion {
     /// The cases (by their index in the suite) whose answers changed.
     changed: Vec<usize>,
     /// The first change in a test the reader may see.
-    example: Option<diagnose::Change>,
+    example: Option<diagnose::ChangedAnswer>,
     /// The budget of extra runs, when it refused a replay.
     cut_short: Option<Duration>,
 }
@@ -28,7 +28,7 @@ pub(super) struct SecondOpinion {
 impl SecondOpinion {
     /// Notes that the answers of case `i` changed, with `change` as the
     /// example if the reader may see it and none is kept yet.
-    fn changed(&mut self, i: usize, change: Option<diagnose::Change>) {
+    fn changed(&mut self, i: usize, change: Option<diagnose::ChangedAnswer>) {
         if !self.changed.contains(&i) {
             self.changed.push(i);
         }
@@ -44,7 +44,7 @@ impl SecondOpinion {
         cases: &[(&Group, &Case)],
         language: lang::Language,
         shown: impl Fn(&Group) -> bool,
-    ) -> Option<diagnose::Nondeterminism> {
+    ) -> Option<diagnose::RerunDifferences> {
         let mut changed: Vec<usize> = self
             .changed
             .iter()
@@ -56,7 +56,7 @@ impl SecondOpinion {
             .iter()
             .map(|&i| cases[i].1.id().to_string())
             .collect();
-        (!tests.is_empty()).then(|| diagnose::Nondeterminism {
+        (!tests.is_empty()).then(|| diagnose::RerunDifferences {
             tests,
             example: self.example.clone(),
             language,
@@ -299,7 +299,7 @@ impl<'a> Grading<'a> {
                         opinion.changed(
                             i,
                             self.shown(group)
-                                .then(|| diagnose::Change::new(case, at, &expected, &after)),
+                                .then(|| diagnose::ChangedAnswer::new(case, at, &expected, &after)),
                         );
                         continue;
                     }
@@ -320,7 +320,7 @@ impl<'a> Grading<'a> {
                 opinion.changed(
                     i,
                     self.shown(group)
-                        .then(|| diagnose::Change::new(case, at, before, after)),
+                        .then(|| diagnose::ChangedAnswer::new(case, at, before, after)),
                 );
                 if first.passed && !replay.passed && !failed.iter().any(|(j, _)| *j == i) {
                     failed.push((i, replayed));

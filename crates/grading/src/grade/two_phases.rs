@@ -102,7 +102,7 @@ impl<'a> Grading<'a> {
             &mut ran,
             &budget,
             base,
-            submission.language.syntax(),
+            crate::lang::syntax(submission.language),
         ))?;
         let graded: Vec<&Tested<'_>> = ran.iter().flatten().collect();
         let (property, reproducer) =

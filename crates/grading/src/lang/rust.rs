@@ -7,10 +7,10 @@
 use super::{Submission, bare};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::protocol::LearnerError;
+use crate::protocol::LearnerException;
 use crate::unbuilt::Unbuilt;
 use reference::{Kind, ModelSpec, Returns, Signature};
-use sandbox::{Access, Build, Environment, Program, ToolLimits};
+use sandbox::{Access, BuildCost, Environment, Program, ToolLimits};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,7 @@ const COMPILE_OUTPUT_CAP: usize = 1 << 20;
 
 /// The compiled binary runs as it is: it is the driver. Its session is
 /// granted that one file, not the cache folder of everyone's.
-pub(super) fn program(submission: &Submission, binary: &Path, build: Build) -> Program {
+pub(super) fn program(submission: &Submission, binary: &Path, build: BuildCost) -> Program {
     let mut program = bare(submission, binary.to_owned());
     program.read.push(binary.to_owned());
     program.build = Some(build);
@@ -264,7 +264,7 @@ pub(super) fn compile(
     challenge: &Challenge,
     submission: &Submission,
     (own, list, hide): (&[PathBuf], &[PathBuf], &[PathBuf]),
-) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
+) -> Result<Result<(PathBuf, bool), LearnerException>, Error> {
     let source = match super::read_source(submission) {
         Ok(source) => source,
         Err(e) => return Ok(Err(e)),
@@ -499,21 +499,21 @@ fn dependencies(dep_info: &str) -> Vec<PathBuf> {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Remembered {
     #[serde(flatten)]
-    error: LearnerError,
+    error: LearnerException,
     #[serde(default)]
     unbuilt: Option<Unbuilt>,
 }
 
 impl Remembered {
-    fn of(error: &LearnerError) -> Remembered {
+    fn of(error: &LearnerException) -> Remembered {
         Remembered {
             error: error.clone(),
             unbuilt: error.unbuilt.as_deref().cloned(),
         }
     }
 
-    fn into_error(self) -> LearnerError {
-        LearnerError {
+    fn into_error(self) -> LearnerException {
+        LearnerException {
             unbuilt: self.unbuilt.map(Box::new),
             ..self.error
         }
@@ -528,7 +528,7 @@ mod tests {
     /// which the wire's form of an error drops.
     #[test]
     fn a_remembered_failure_keeps_its_reason() {
-        let mut error = LearnerError::unbuilt(
+        let mut error = LearnerException::unbuilt(
             Unbuilt::MissingCrate {
                 name: "rand".into(),
             },
@@ -538,7 +538,7 @@ mod tests {
         let bytes = serde_json::to_vec(&Remembered::of(&error)).unwrap();
         let read: Remembered = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(read.into_error(), error);
-        let wire: LearnerError = serde_json::from_slice(&bytes).unwrap();
+        let wire: LearnerException = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(wire.unbuilt, None);
     }
 

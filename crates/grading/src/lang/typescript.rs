@@ -13,7 +13,7 @@ pub use lower::Decorators;
 use super::{Replay, Submission, bare};
 use crate::challenge::locate::line_column;
 use crate::error::Error;
-use crate::protocol::{ErrorKind, LearnerError};
+use crate::protocol::{ErrorKind, LearnerException};
 use crate::unbuilt::{Halt, Unbuilt};
 use oxc::allocator::Allocator;
 use oxc::codegen::{Codegen, CodegenOptions};
@@ -23,7 +23,7 @@ use oxc::span::SourceType;
 use oxc::transformer::{
     DecoratorOptions, HelperLoaderMode, HelperLoaderOptions, Module, TransformOptions, Transformer,
 };
-use sandbox::{Access, Build, Environment, Program, ToolLimits, run_to_end};
+use sandbox::{Access, BuildCost, Environment, Program, ToolLimits, run_to_end};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,7 +32,7 @@ use std::time::Duration;
 pub(super) fn transpile_cached(
     env: &Environment,
     submission: &Submission,
-) -> Result<Result<(PathBuf, bool), LearnerError>, Error> {
+) -> Result<Result<(PathBuf, bool), LearnerException>, Error> {
     let source = match super::read_source(submission) {
         Ok(source) => source,
         Err(e) => return Ok(Err(e)),
@@ -92,7 +92,7 @@ fn transpile_contained(
     source: &str,
     path: &Path,
     decorators: Decorators,
-) -> Result<Result<(String, Form), LearnerError>, Error> {
+) -> Result<Result<(String, Form), LearnerException>, Error> {
     let input = tempfile::Builder::new()
         .prefix("transpile-")
         .suffix(".ts")
@@ -174,7 +174,7 @@ fn transpile_contained(
         stack_bytes: TRANSPILE_STACK as u64,
         memory_bytes: TRANSPILE_MEMORY,
     };
-    Ok(Err(LearnerError::unbuilt(unbuilt, String::new())))
+    Ok(Err(LearnerException::unbuilt(unbuilt, String::new())))
 }
 
 /// What the transpiling process writes on standard output.
@@ -185,7 +185,7 @@ enum Transpiled {
     Js(String),
     /// A CommonJS module.
     Cjs(String),
-    Error(LearnerError),
+    Error(LearnerException),
     /// The grader's own fault (its lowering produced what does not parse).
     Internal(String),
 }
@@ -239,7 +239,7 @@ pub(super) fn program(
     env: &Environment,
     submission: &Submission,
     module: &Path,
-    build: Build,
+    build: BuildCost,
 ) -> Result<Program, Error> {
     let (node, driver) = super::javascript::node_and_driver(env)?;
     let runtime = env.driver("typescript_runtime.js", RUNTIME)?;
@@ -273,7 +273,7 @@ pub(super) fn snippet(r: &Replay<'_>) -> String {
 #[derive(Debug)]
 pub enum TranspileFailure {
     /// The learner's: a syntax error or a construct that cannot run.
-    Learner(LearnerError),
+    Learner(LearnerException),
     /// The grader's: its own lowering gave what does not parse.
     Internal(String),
 }
@@ -348,7 +348,7 @@ pub fn transpile_module(
 /// The learner's compile error when `source` (of the file `name`), with
 /// what the lowering lowers written plainly, does not parse or breaks an
 /// early rule of the language (see [`lower::plain_equivalent`]).
-fn invalid_input(name: &str, source: &str, source_type: SourceType) -> Option<LearnerError> {
+fn invalid_input(name: &str, source: &str, source_type: SourceType) -> Option<LearnerException> {
     let allocator = Allocator::default();
     let original = Parser::new(&allocator, source, source_type).parse();
     let plain = lower::plain_equivalent(&original.program, source);
@@ -440,7 +440,7 @@ fn compile_error(
     source: &str,
     name: &str,
     diagnostics: &[oxc::diagnostics::OxcDiagnostic],
-) -> LearnerError {
+) -> LearnerException {
     let at = |d: &oxc::diagnostics::OxcDiagnostic| {
         d.labels
             .first()
@@ -523,11 +523,11 @@ fn excerpt(source: &str, offset: usize, len: usize) -> Vec<String> {
 
 /// A compile error of the learner's: the first of `lines` its message, all
 /// of them its traceback.
-fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerError {
-    LearnerError {
+fn syntax_error(lines: Vec<String>, line: Option<u64>) -> LearnerException {
+    LearnerException {
         traceback: lines.join("\n").into(),
         line,
-        ..LearnerError::new(
+        ..LearnerException::new(
             ErrorKind::SyntaxError,
             lines.first().cloned().unwrap_or_default(),
         )
@@ -613,7 +613,7 @@ mod tests {
         assert!(js.contains("\"down\""), "{js}");
     }
 
-    fn learner(e: TranspileFailure) -> LearnerError {
+    fn learner(e: TranspileFailure) -> LearnerException {
         match e {
             TranspileFailure::Learner(e) => e,
             TranspileFailure::Internal(e) => panic!("the grader's fault: {e}"),

@@ -5,14 +5,14 @@ use std::io::{self, Read};
 
 /// Output the learner's code printed while serving one request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Captured {
+pub struct CapturedOutput {
     pub stdout: String,
     pub stderr: String,
     /// Bytes printed past the cap and not kept.
     pub dropped_bytes: u64,
 }
 
-impl Captured {
+impl CapturedOutput {
     /// Whether nothing was printed.
     pub fn is_empty(&self) -> bool {
         self.stdout.is_empty() && self.stderr.is_empty() && self.dropped_bytes == 0

@@ -12,7 +12,7 @@ use super::clock::{CpuMeter, FINAL_READING};
 use super::lines::Lines;
 use super::memory::Sampler;
 pub use super::no_reply::NoReply;
-pub use super::output::Captured;
+pub use super::output::CapturedOutput;
 use super::output::{Stream, drain};
 use crate::protocol::{At, Violation, preview, preview_value};
 use sandbox::SandboxExit;
@@ -227,8 +227,8 @@ impl Session {
     }
 
     /// The output printed since the last call.
-    pub fn take_captured(&mut self) -> Captured {
-        let captured = Captured {
+    pub fn take_captured(&mut self) -> CapturedOutput {
+        let captured = CapturedOutput {
             stdout: String::from_utf8_lossy(&self.stdout.kept).into_owned(),
             stderr: String::from_utf8_lossy(&self.stderr.kept).into_owned(),
             dropped_bytes: self.dropped,

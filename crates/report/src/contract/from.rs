@@ -4,76 +4,12 @@
 //! report decides what, if anything, the JSON says of it.
 
 use super::*;
-use grading::{challenge, diagnose, explain, protocol};
+use grading::{diagnose, explain, protocol};
 use reference::explanation;
 
-impl From<grading::grade::Audience> for Audience {
-    fn from(audience: grading::grade::Audience) -> Audience {
-        match audience {
-            grading::grade::Audience::Instructor => Audience::Instructor,
-            grading::grade::Audience::Learner => Audience::Learner,
-        }
-    }
-}
-
-impl From<&challenge::Source> for Source {
-    fn from(source: &challenge::Source) -> Source {
-        match source {
-            challenge::Source::Embedded {
-                version,
-                digest,
-                path,
-            } => Source::Embedded {
-                version: version.clone(),
-                digest: digest.clone(),
-                path: path.clone(),
-            },
-            challenge::Source::Folder { path, given_by } => Source::Folder {
-                path: path.clone(),
-                given_by: (*given_by).into(),
-            },
-        }
-    }
-}
-
-/// The way back, for the words grading gives a source ([`Source::label`]).
-impl From<&Source> for challenge::Source {
-    fn from(source: &Source) -> challenge::Source {
-        match source {
-            Source::Embedded {
-                version,
-                digest,
-                path,
-            } => challenge::Source::Embedded {
-                version: version.clone(),
-                digest: digest.clone(),
-                path: path.clone(),
-            },
-            Source::Folder { path, given_by } => challenge::Source::Folder {
-                path: path.clone(),
-                given_by: match given_by {
-                    GivenBy::Flag => challenge::GivenBy::Flag,
-                    GivenBy::Environment => challenge::GivenBy::Environment,
-                    GivenBy::WorkingFolder => challenge::GivenBy::WorkingFolder,
-                },
-            },
-        }
-    }
-}
-
-impl From<challenge::GivenBy> for GivenBy {
-    fn from(given_by: challenge::GivenBy) -> GivenBy {
-        match given_by {
-            challenge::GivenBy::Flag => GivenBy::Flag,
-            challenge::GivenBy::Environment => GivenBy::Environment,
-            challenge::GivenBy::WorkingFolder => GivenBy::WorkingFolder,
-        }
-    }
-}
-
-impl From<&sandbox::Layers> for Layers {
-    fn from(layers: &sandbox::Layers) -> Layers {
-        let sandbox::Layers {
+impl From<&sandbox::LayersInForce> for Layers {
+    fn from(layers: &sandbox::LayersInForce) -> Layers {
+        let sandbox::LayersInForce {
             enabled,
             pid_namespace,
             network_namespace,
@@ -102,56 +38,9 @@ impl From<&sandbox::Layers> for Layers {
     }
 }
 
-/// The way back, for the words the sandbox gives its layers
-/// ([`Layers::describe`]).
-impl From<&Layers> for sandbox::Layers {
-    fn from(layers: &Layers) -> sandbox::Layers {
-        let Layers {
-            enabled,
-            pid_namespace,
-            network_namespace,
-            mount_namespace,
-            ipc_namespace,
-            user_namespace,
-            landlock,
-            seccomp,
-            runs_as,
-            accounting,
-            missing,
-        } = layers;
-        sandbox::Layers {
-            enabled: *enabled,
-            pid_namespace: *pid_namespace,
-            network_namespace: *network_namespace,
-            mount_namespace: *mount_namespace,
-            ipc_namespace: *ipc_namespace,
-            user_namespace: *user_namespace,
-            landlock: landlock.clone(),
-            seccomp: seccomp.clone(),
-            runs_as: *runs_as,
-            accounting: accounting.clone(),
-            missing: missing.clone(),
-        }
-    }
-}
-
-impl From<grading::lang::Language> for Language {
-    fn from(language: grading::lang::Language) -> Language {
-        use grading::lang::Language as L;
-        match language {
-            L::Python => Language::Python,
-            L::JavaScript => Language::JavaScript,
-            L::TypeScript => Language::TypeScript,
-            L::Rust => Language::Rust,
-            L::Executable => Language::Executable,
-            L::Unknown => Language::Unknown,
-        }
-    }
-}
-
-impl From<&sandbox::Build> for Build {
-    fn from(build: &sandbox::Build) -> Build {
-        let sandbox::Build { cached, time_ms } = build;
+impl From<&sandbox::BuildCost> for Build {
+    fn from(build: &sandbox::BuildCost) -> Build {
+        let sandbox::BuildCost { cached, time_ms } = build;
         Build {
             cached: *cached,
             time_ms: *time_ms,
@@ -159,53 +48,9 @@ impl From<&sandbox::Build> for Build {
     }
 }
 
-impl From<grading::judge::Verdict> for Verdict {
-    fn from(verdict: grading::judge::Verdict) -> Verdict {
-        use grading::judge::Verdict as V;
-        match verdict {
-            V::Accepted => Verdict::Accepted,
-            V::WrongAnswer => Verdict::WrongAnswer,
-            V::RuntimeError => Verdict::RuntimeError,
-            V::TimeLimit => Verdict::TimeLimit,
-            V::MemoryLimit => Verdict::MemoryLimit,
-            V::OutputLimit => Verdict::OutputLimit,
-            V::ProtocolError => Verdict::ProtocolError,
-            V::CompileError => Verdict::CompileError,
-            V::GraderFault => Verdict::GraderFault,
-        }
-    }
-}
-
-impl From<challenge::Scoring> for Scoring {
-    fn from(scoring: challenge::Scoring) -> Scoring {
-        match scoring {
-            challenge::Scoring::PerTest => Scoring::PerTest,
-            challenge::Scoring::AllOrNothing => Scoring::AllOrNothing,
-        }
-    }
-}
-
-impl From<challenge::Visibility> for Visibility {
-    fn from(visibility: challenge::Visibility) -> Visibility {
-        match visibility {
-            challenge::Visibility::Visible => Visibility::Visible,
-            challenge::Visibility::Hidden => Visibility::Hidden,
-        }
-    }
-}
-
-impl From<challenge::ExpectedFrom> for ExpectedFrom {
-    fn from(expected_from: challenge::ExpectedFrom) -> ExpectedFrom {
-        match expected_from {
-            challenge::ExpectedFrom::File => ExpectedFrom::File,
-            challenge::ExpectedFrom::Reference => ExpectedFrom::Reference,
-        }
-    }
-}
-
-impl From<&grading::judge::Divergence> for Divergence {
-    fn from(divergence: &grading::judge::Divergence) -> Divergence {
-        let grading::judge::Divergence {
+impl From<&grading::judge::DivergentOp> for Divergence {
+    fn from(divergence: &grading::judge::DivergentOp) -> Divergence {
+        let grading::judge::DivergentOp {
             op_index,
             op,
             expected,
@@ -226,9 +71,9 @@ impl From<&grading::judge::Divergence> for Divergence {
     }
 }
 
-impl From<&protocol::LearnerError> for LearnerError {
-    fn from(error: &protocol::LearnerError) -> LearnerError {
-        let protocol::LearnerError {
+impl From<&protocol::LearnerException> for LearnerError {
+    fn from(error: &protocol::LearnerException) -> LearnerError {
+        let protocol::LearnerException {
             kind,
             // The tool's text and the grader's reason, worded together.
             message: _,
@@ -240,41 +85,19 @@ impl From<&protocol::LearnerError> for LearnerError {
         } = error;
         let (message, traceback) = crate::unbuilt::worded(error);
         LearnerError {
-            kind: kind.into(),
+            kind: kind.clone(),
             message,
             traceback,
             line: *line,
-            op_index: op_index.map(At::from),
+            op_index: *op_index,
             errno: *errno,
         }
     }
 }
 
-impl From<&protocol::ErrorKind> for ErrorKind {
-    fn from(kind: &protocol::ErrorKind) -> ErrorKind {
-        match kind {
-            protocol::ErrorKind::CompileError => ErrorKind::CompileError,
-            protocol::ErrorKind::ExecError => ErrorKind::ExecError,
-            protocol::ErrorKind::MemoryError => ErrorKind::MemoryError,
-            protocol::ErrorKind::MissingMethod => ErrorKind::MissingMethod,
-            protocol::ErrorKind::SyntaxError => ErrorKind::SyntaxError,
-            protocol::ErrorKind::Other(name) => ErrorKind::Other(name.clone()),
-        }
-    }
-}
-
-impl From<protocol::At> for At {
-    fn from(at: protocol::At) -> At {
-        match at {
-            protocol::At::Constructor => At::Constructor,
-            protocol::At::Op(i) => At::Op(i),
-        }
-    }
-}
-
-impl From<&grading::run::Captured> for Captured {
-    fn from(captured: &grading::run::Captured) -> Captured {
-        let grading::run::Captured {
+impl From<&grading::run::CapturedOutput> for Captured {
+    fn from(captured: &grading::run::CapturedOutput) -> Captured {
+        let grading::run::CapturedOutput {
             stdout,
             stderr,
             dropped_bytes,
@@ -287,9 +110,9 @@ impl From<&grading::run::Captured> for Captured {
     }
 }
 
-impl From<&explain::HashCheck> for HashCheck {
-    fn from(check: &explain::HashCheck) -> HashCheck {
-        let explain::HashCheck {
+impl From<&explain::H32Check> for HashCheck {
+    fn from(check: &explain::H32Check) -> HashCheck {
+        let explain::H32Check {
             checked,
             first_mismatch,
             step,
@@ -303,9 +126,9 @@ impl From<&explain::HashCheck> for HashCheck {
     }
 }
 
-impl From<&explain::HashStep> for HashStep {
-    fn from(step: &explain::HashStep) -> HashStep {
-        let explain::HashStep {
+impl From<&explain::H32WrongSteps> for HashStep {
+    fn from(step: &explain::H32WrongSteps) -> HashStep {
+        let explain::H32WrongSteps {
             mistake,
             form,
             step,
@@ -333,9 +156,9 @@ impl From<&explain::HashStep> for HashStep {
     }
 }
 
-impl From<&explain::HashMismatch> for HashMismatch {
-    fn from(mismatch: &explain::HashMismatch) -> HashMismatch {
-        let explain::HashMismatch {
+impl From<&explain::H32Mismatch> for HashMismatch {
+    fn from(mismatch: &explain::H32Mismatch) -> HashMismatch {
+        let explain::H32Mismatch {
             text,
             pinned,
             yours,
@@ -351,9 +174,9 @@ impl From<&explain::HashMismatch> for HashMismatch {
 impl HashHint {
     /// `hint` in words, for a submission in `language`: how to give the
     /// grader its own h32 is told in its language's terms.
-    pub(crate) fn of(hint: &diagnose::HashHint, language: grading::lang::Language) -> HashHint {
+    pub(crate) fn of(hint: &diagnose::H32Finding, language: grading::lang::Language) -> HashHint {
         use grading::lang::Language;
-        let diagnose::HashHint { against, asked } = hint;
+        let diagnose::H32Finding { against, asked } = hint;
         let expose = match language {
             Language::Python => "define `h32(text)` beside your Router (the starter does)",
             Language::JavaScript | Language::TypeScript => {
@@ -376,9 +199,9 @@ impl HashHint {
     }
 }
 
-impl From<&diagnose::MistakeReport> for MistakeReport {
-    fn from(mistake: &diagnose::MistakeReport) -> MistakeReport {
-        let diagnose::MistakeReport {
+impl From<&diagnose::MistakeFinding> for MistakeReport {
+    fn from(mistake: &diagnose::MistakeFinding) -> MistakeReport {
+        let diagnose::MistakeFinding {
             id,
             title,
             explanation,
@@ -406,9 +229,9 @@ impl From<&diagnose::MistakeReport> for MistakeReport {
     }
 }
 
-impl From<&diagnose::NamedMistake> for NamedMistake {
-    fn from(mistake: &diagnose::NamedMistake) -> NamedMistake {
-        let diagnose::NamedMistake {
+impl From<&diagnose::MistakeMatch> for NamedMistake {
+    fn from(mistake: &diagnose::MistakeMatch) -> NamedMistake {
+        let diagnose::MistakeMatch {
             id,
             title,
             explanation,
@@ -425,9 +248,9 @@ impl From<&diagnose::NamedMistake> for NamedMistake {
     }
 }
 
-impl From<&diagnose::Nondeterminism> for Nondeterminism {
-    fn from(nondeterminism: &diagnose::Nondeterminism) -> Nondeterminism {
-        let diagnose::Nondeterminism {
+impl From<&diagnose::RerunDifferences> for Nondeterminism {
+    fn from(nondeterminism: &diagnose::RerunDifferences) -> Nondeterminism {
+        let diagnose::RerunDifferences {
             tests,
             example,
             language,
@@ -440,9 +263,9 @@ impl From<&diagnose::Nondeterminism> for Nondeterminism {
     }
 }
 
-impl From<&diagnose::Change> for Change {
-    fn from(change: &diagnose::Change) -> Change {
-        let diagnose::Change {
+impl From<&diagnose::ChangedAnswer> for Change {
+    fn from(change: &diagnose::ChangedAnswer) -> Change {
+        let diagnose::ChangedAnswer {
             test,
             op_index,
             op,
@@ -459,9 +282,9 @@ impl From<&diagnose::Change> for Change {
     }
 }
 
-impl From<&diagnose::PropertyHint> for PropertyHint {
-    fn from(hint: &diagnose::PropertyHint) -> PropertyHint {
-        let diagnose::PropertyHint {
+impl From<&diagnose::PropertyFinding> for PropertyHint {
+    fn from(hint: &diagnose::PropertyFinding) -> PropertyHint {
+        let diagnose::PropertyFinding {
             property,
             case,
             first_op,
@@ -478,9 +301,9 @@ impl From<&diagnose::PropertyHint> for PropertyHint {
     }
 }
 
-impl From<&grading::explore::Exploration> for ExploreReport {
-    fn from(explored: &grading::explore::Exploration) -> ExploreReport {
-        let grading::explore::Exploration {
+impl From<&grading::explore::ExploreOutcome> for ExploreReport {
+    fn from(explored: &grading::explore::ExploreOutcome) -> ExploreReport {
+        let grading::explore::ExploreOutcome {
             seed,
             cases,
             budget,
@@ -502,9 +325,9 @@ impl From<&grading::explore::Exploration> for ExploreReport {
     }
 }
 
-impl From<&grading::shrink::Reproducer> for Reproducer {
-    fn from(reproducer: &grading::shrink::Reproducer) -> Reproducer {
-        let grading::shrink::Reproducer {
+impl From<&grading::shrink::ShrunkCase> for Reproducer {
+    fn from(reproducer: &grading::shrink::ShrunkCase) -> Reproducer {
+        let grading::shrink::ShrunkCase {
             case,
             expected,
             actual,
@@ -526,20 +349,20 @@ impl From<&grading::shrink::Reproducer> for Reproducer {
     }
 }
 
-impl From<&explain::ExplanationReport> for ExplanationReport {
-    fn from(explanation: &explain::ExplanationReport) -> ExplanationReport {
+impl From<&explain::WhyExpected> for ExplanationReport {
+    fn from(explanation: &explain::WhyExpected) -> ExplanationReport {
         match explanation {
-            explain::ExplanationReport::Scores(report) => ExplanationReport::Scores(report.into()),
-            explain::ExplanationReport::Top(report) => ExplanationReport::Top(report.into()),
-            explain::ExplanationReport::Ring(report) => ExplanationReport::Ring(report.into()),
-            explain::ExplanationReport::Points(view) => ExplanationReport::Points(view.into()),
+            explain::WhyExpected::Scores(report) => ExplanationReport::Scores(report.into()),
+            explain::WhyExpected::Top(report) => ExplanationReport::Top(report.into()),
+            explain::WhyExpected::Ring(report) => ExplanationReport::Ring(report.into()),
+            explain::WhyExpected::Points(view) => ExplanationReport::Points(view.into()),
         }
     }
 }
 
-impl From<&explain::ScoreReport> for ScoreReport {
-    fn from(report: &explain::ScoreReport) -> ScoreReport {
-        let explain::ScoreReport {
+impl From<&explain::RouteScores> for ScoreReport {
+    fn from(report: &explain::RouteScores) -> ScoreReport {
+        let explain::RouteScores {
             key,
             formula,
             winner,
@@ -560,9 +383,9 @@ impl From<&explain::ScoreReport> for ScoreReport {
     }
 }
 
-impl From<&explain::RankedRow> for RankedRow {
-    fn from(row: &explain::RankedRow) -> RankedRow {
-        let explain::RankedRow {
+impl From<&explain::RankedNode> for RankedRow {
+    fn from(row: &explain::RankedNode) -> RankedRow {
+        let explain::RankedNode {
             rank,
             node,
             hashed,
@@ -581,9 +404,9 @@ impl From<&explain::RankedRow> for RankedRow {
     }
 }
 
-impl From<&explain::TopReport> for TopReport {
-    fn from(report: &explain::TopReport) -> TopReport {
-        let explain::TopReport {
+impl From<&explain::TopRanking> for TopReport {
+    fn from(report: &explain::TopRanking) -> TopReport {
+        let explain::TopRanking {
             key,
             formula,
             n,
@@ -602,9 +425,9 @@ impl From<&explain::TopReport> for TopReport {
     }
 }
 
-impl From<&explain::TopLine> for TopLine {
-    fn from(line: &explain::TopLine) -> TopLine {
-        let explain::TopLine {
+impl From<&explain::RankingPosition> for TopLine {
+    fn from(line: &explain::RankingPosition) -> TopLine {
+        let explain::RankingPosition {
             position,
             expected,
             yours,
@@ -619,9 +442,9 @@ impl From<&explain::TopLine> for TopLine {
     }
 }
 
-impl From<&explain::RingReport> for RingReport {
-    fn from(report: &explain::RingReport) -> RingReport {
-        let explain::RingReport {
+impl From<&explain::RingLookup> for RingReport {
+    fn from(report: &explain::RingLookup) -> RingReport {
+        let explain::RingLookup {
             key,
             position,
             position_yours,
@@ -642,9 +465,9 @@ impl From<&explain::RingReport> for RingReport {
     }
 }
 
-impl From<&explain::ShownPoint> for ShownPoint {
-    fn from(point: &explain::ShownPoint) -> ShownPoint {
-        let explain::ShownPoint {
+impl From<&explain::RingNeighbour> for ShownPoint {
+    fn from(point: &explain::RingNeighbour) -> ShownPoint {
+        let explain::RingNeighbour {
             index,
             node,
             hashed,
@@ -661,9 +484,9 @@ impl From<&explain::ShownPoint> for ShownPoint {
     }
 }
 
-impl From<&explanation::PointsView> for PointsView {
-    fn from(view: &explanation::PointsView) -> PointsView {
-        let explanation::PointsView { k, nodes, points } = view;
+impl From<&explanation::RingSize> for PointsView {
+    fn from(view: &explanation::RingSize) -> PointsView {
+        let explanation::RingSize { k, nodes, points } = view;
         PointsView {
             k: *k,
             nodes: nodes.clone(),
@@ -672,9 +495,9 @@ impl From<&explanation::PointsView> for PointsView {
     }
 }
 
-impl From<&explanation::WeightedScore> for WeightedScore {
-    fn from(score: &explanation::WeightedScore) -> WeightedScore {
-        let explanation::WeightedScore {
+impl From<&explanation::WeightedTerms> for WeightedScore {
+    fn from(score: &explanation::WeightedTerms) -> WeightedScore {
+        let explanation::WeightedTerms {
             weight,
             u,
             neg_ln_u,
@@ -689,12 +512,12 @@ impl From<&explanation::WeightedScore> for WeightedScore {
     }
 }
 
-impl From<explanation::WinRule> for WinRule {
-    fn from(rule: explanation::WinRule) -> WinRule {
+impl From<explanation::DecidedBy> for WinRule {
+    fn from(rule: explanation::DecidedBy) -> WinRule {
         match rule {
-            explanation::WinRule::NoNodes => WinRule::NoNodes,
-            explanation::WinRule::HighestScore => WinRule::HighestScore,
-            explanation::WinRule::TieSmallerName => WinRule::TieSmallerName,
+            explanation::DecidedBy::NoNodes => WinRule::NoNodes,
+            explanation::DecidedBy::HighestScore => WinRule::HighestScore,
+            explanation::DecidedBy::TieSmallerName => WinRule::TieSmallerName,
         }
     }
 }
@@ -805,8 +628,8 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
 }
 
 /// What joined or left: `"c" left (operation 1 ["remove","c"])`.
-fn changed(changes: &diagnose::Changes) -> String {
-    let diagnose::Changes {
+fn changed(changes: &diagnose::NodeChanges) -> String {
+    let diagnose::NodeChanges {
         nodes,
         left,
         shown,

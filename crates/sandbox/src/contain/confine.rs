@@ -2,7 +2,7 @@
 //! program: mounts (a fresh /proc, the scratch tmpfs, inaccessible folders
 //! covered), rlimits, the dropped uid, and Landlock.
 
-use super::{Layers, Policy, seccomp};
+use super::{LayersInForce, Policy, seccomp};
 use crate::os::{self, Resource};
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, PathBeneath, PathFd, Ruleset,
@@ -52,7 +52,7 @@ enum Grant {
 /// folders the program may write besides its scratch folder.
 pub(super) fn prepare_mounts(
     policy: &Policy,
-    layers: &Layers,
+    layers: &LayersInForce,
     drop_to: Option<u32>,
 ) -> std::io::Result<Vec<PathBuf>> {
     os::make_mounts_private()?;
@@ -264,7 +264,7 @@ fn bind_back(k: &Kept) -> std::io::Result<()> {
 /// In the program's own process: limits, Landlock, and the uid drop.
 pub(super) fn confine(
     policy: &Policy,
-    layers: &mut Layers,
+    layers: &mut LayersInForce,
     drop_to: Option<u32>,
     private: &[PathBuf],
 ) -> Result<(), String> {

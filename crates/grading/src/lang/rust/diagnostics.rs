@@ -8,7 +8,7 @@
 use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
-use crate::protocol::{ErrorKind, LearnerError};
+use crate::protocol::{ErrorKind, LearnerException};
 use crate::unbuilt::{Halt, Item, ItemName, Unbuilt};
 use reference::{Kind, Returns, Signature};
 use sandbox::Finished;
@@ -67,7 +67,7 @@ pub(super) fn compile_error(
     name: &str,
     stage: Stage,
     finished: &Finished,
-) -> Result<(LearnerError, bool), Error> {
+) -> Result<(LearnerException, bool), Error> {
     use std::os::unix::process::ExitStatusExt;
     let diagnostics: Vec<Diagnostic> = finished
         .stderr
@@ -134,7 +134,7 @@ pub(super) fn compile_error(
     if let Some(halt) = halt {
         let file = name.to_owned();
         let mut error =
-            LearnerError::unbuilt(Unbuilt::CompilerStopped { file, halt }, String::new());
+            LearnerException::unbuilt(Unbuilt::CompilerStopped { file, halt }, String::new());
         error.traceback = text.into();
         return Ok((error, false));
     }
@@ -146,7 +146,7 @@ pub(super) fn compile_error(
             code,
             signal: finished.status.and_then(|s| s.signal()),
         };
-        let mut error = LearnerError::unbuilt(unbuilt, String::new());
+        let mut error = LearnerException::unbuilt(unbuilt, String::new());
         error.traceback = text.into();
         return Ok((error, false));
     };
@@ -183,8 +183,8 @@ pub(super) fn compile_error(
         None => headline,
     };
     let mut error = match missing_crate(first) {
-        Some(name) => LearnerError::unbuilt(Unbuilt::MissingCrate { name }, message),
-        None => LearnerError::new(ErrorKind::CompileError, message),
+        Some(name) => LearnerException::unbuilt(Unbuilt::MissingCrate { name }, message),
+        None => LearnerException::new(ErrorKind::CompileError, message),
     };
     error.traceback = text.into();
     error.line = span.map(|s| s.line_start);
@@ -292,7 +292,7 @@ fn driver_error(
     name: &str,
     first: &Diagnostic,
     headline: &str,
-) -> LearnerError {
+) -> LearnerException {
     let primary = first
         .spans
         .iter()
@@ -321,7 +321,7 @@ fn driver_error(
         at: theirs.map(|s| (s.line_start, s.column_start)),
         calls,
     };
-    let mut error = LearnerError::unbuilt(unbuilt, learners_terms(headline, name));
+    let mut error = LearnerException::unbuilt(unbuilt, learners_terms(headline, name));
     error.line = theirs.map(|s| s.line_start);
     error
 }

@@ -11,7 +11,7 @@
 use super::Decorators;
 use crate::lang::cache::open_no_follow;
 use crate::lang::within::{self, Unreached};
-use crate::protocol::LearnerError;
+use crate::protocol::LearnerException;
 use crate::unbuilt::{TsconfigProblem, Unbuilt};
 use std::io::Read;
 use std::path::Path;
@@ -46,7 +46,7 @@ impl Decorators {
 /// for `tsc`. The one in the file's own folder is the learner's: it is
 /// reached through that folder alone, and a link out of it is refused
 /// without a look at where it leads (see [`within`]).
-pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
+pub fn decorators(file: &Path) -> Result<Decorators, LearnerException> {
     let folder = file.parent().unwrap_or(Path::new("/"));
     let own = folder.join("tsconfig.json");
     let error = |config: &Path, problem| {
@@ -54,7 +54,7 @@ pub fn decorators(file: &Path) -> Result<Decorators, LearnerError> {
             file: config.display().to_string(),
             problem,
         };
-        LearnerError::unbuilt(unbuilt, String::new())
+        LearnerException::unbuilt(unbuilt, String::new())
     };
     let reached = std::fs::canonicalize(folder)
         .map_err(Unreached::Io)

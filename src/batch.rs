@@ -8,10 +8,10 @@ mod phases;
 pub mod rejudge;
 mod results;
 
-use grading::error::{Error, Starved};
-use grading::grade::{Graded, Grading, Hidden, SubmissionOutcome};
-use grading::lang::Submission;
-use grading::tested::Tested;
+use grading::Submission;
+use grading::Tested;
+use grading::{Error, Starved};
+use grading::{Graded, Grading, Hidden, SubmissionOutcome};
 use phases::Step;
 use report::Progress;
 use report::{Report, SubmissionReport};
@@ -260,7 +260,7 @@ fn class(dir: &Path, found: &mut Found) -> Result<(), Error> {
 /// Whether `dir` holds an entry file itself: then it is one student's
 /// folder (their module beside its helpers), not a class.
 pub fn holds_entry_file(dir: &Path) -> bool {
-    grading::lang::entry_names()
+    grading::entry_names()
         .iter()
         .any(|name| file_or_link(&dir.join(name)))
 }
@@ -280,7 +280,7 @@ fn file_or_link(path: &Path) -> bool {
 fn is_submission_file(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let known = grading::lang::entry_names().iter().any(|name| {
+    let known = grading::entry_names().iter().any(|name| {
         name.split_once('.')
             .is_some_and(|(_, ext)| ext == extension)
     });
@@ -291,9 +291,9 @@ fn is_submission_file(path: &Path) -> bool {
 }
 
 /// A student folder's entry file: the one `router.<ext>` with a known
-/// extension, or an executable `router` (see [`grading::lang::entry_names`]).
+/// extension, or an executable `router` (see [`grading::entry_names`]).
 pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
-    let names = grading::lang::entry_names();
+    let names = grading::entry_names();
     let found: Vec<PathBuf> = names
         .iter()
         .map(|name| dir.join(name))
@@ -431,7 +431,7 @@ pub struct Told<'p> {
     pub events: Option<Events>,
 }
 
-impl grading::grade::Observer for Told<'_> {
+impl grading::Observer for Told<'_> {
     fn ran(&self, name: &str, tested: &Tested<'_>) {
         self.progress.ran(name);
         if let Some(events) = &self.events {
@@ -492,7 +492,7 @@ impl Events {
 struct Class<'g, 'a>(&'g Grading<'a>);
 
 impl<'a> phases::Phases for Class<'_, 'a> {
-    type Pending = Box<grading::grade::Pending<'a>>;
+    type Pending = Box<grading::Pending<'a>>;
     type Report = SubmissionReport;
 
     fn visible(&self, entry: &Entry) -> Step<Self::Pending, SubmissionReport> {
@@ -529,7 +529,7 @@ impl<'a> phases::Phases for Class<'_, 'a> {
 fn visible_phase<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
-) -> Step<Box<grading::grade::Pending<'a>>, SubmissionReport> {
+) -> Step<Box<grading::Pending<'a>>, SubmissionReport> {
     visible_or_starved(grading, entry).unwrap_or(Step::Starved(None))
 }
 
@@ -537,7 +537,7 @@ fn visible_phase<'a>(
 fn visible_or_starved<'a>(
     grading: &Grading<'a>,
     entry: &Entry,
-) -> Result<Step<Box<grading::grade::Pending<'a>>, SubmissionReport>, Starved> {
+) -> Result<Step<Box<grading::Pending<'a>>, SubmissionReport>, Starved> {
     let outcome = match &entry.submission {
         Ok(submission) => match grading.grade_visible(&entry.name, submission) {
             // Nothing waits for a hidden phase: the record is final now,

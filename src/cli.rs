@@ -2,7 +2,7 @@
 //! [`crate::commands`]).
 
 use clap::{Parser, Subcommand};
-use grading::challenge::limits::Limit;
+use grading::Limit;
 use report::Format;
 use std::path::PathBuf;
 
@@ -87,7 +87,7 @@ pub enum Command {
     /// Print a challenge's statement (its README.md)
     Show {
         /// The challenge to show
-        #[arg(default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "CHALLENGE")]
+        #[arg(default_value = grading::DEFAULT_CHALLENGE, value_name = "CHALLENGE")]
         challenge: String,
     },
     /// Start a solution from the challenge's starter (the pinned hash done)
@@ -133,10 +133,10 @@ pub enum Command {
 pub struct InitArgs {
     /// The language to start in
     #[arg(long, short, value_enum)]
-    pub lang: grading::lang::Language,
+    pub lang: vocabulary::Language,
 
     /// The challenge to start
-    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// The folder to write the starter into [default: .]
@@ -287,7 +287,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct GradingArgs {
     /// The challenge to grade against
-    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// Grade against the cases in DIR instead of the challenge's own
@@ -504,7 +504,7 @@ pub enum AuditFormat {
 #[derive(Debug, clap::Args)]
 pub struct SuiteArgs {
     /// The challenge
-    #[arg(long, short, default_value = grading::challenge::DEFAULT_CHALLENGE, value_name = "ID")]
+    #[arg(long, short, default_value = grading::DEFAULT_CHALLENGE, value_name = "ID")]
     pub challenge: String,
 
     /// The cases in DIR instead of the challenge's own tests
@@ -560,7 +560,7 @@ pub struct GenArgs {
 
     /// What kind of case
     #[arg(long, short, value_enum)]
-    pub profile: grading::generate::Profile,
+    pub profile: grading::Profile,
 
     /// The seed: the same seed writes the same bytes
     #[arg(long, short)]
@@ -643,7 +643,7 @@ pub struct Classroom50Args {
     pub root: PathBuf,
 
     /// The challenge
-    #[arg(long, short, value_name = "ID", default_value = grading::challenge::DEFAULT_CHALLENGE)]
+    #[arg(long, short, value_name = "ID", default_value = grading::DEFAULT_CHALLENGE)]
     pub challenge: String,
 
     /// Run submissions without namespaces, Landlock or a dropped uid

@@ -7,9 +7,9 @@ mod rejudge;
 
 use crate::batch;
 use crate::cli::{Cli, Command, GradeArgs, GradingArgs, InitArgs, MergeArgs, WatchArgs};
-use grading::challenge::{self, Challenge};
-use grading::error::Error;
-use grading::lang::Submission;
+use grading::Challenge;
+use grading::Error;
+use grading::Submission;
 use report::contract::Verdict;
 use report::{self, Format};
 use sandbox::{Environment, RunOptions};
@@ -187,7 +187,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         && !batch::holds_entry_file(upload)
     {
         let found = prairielearn::listing(upload)?;
-        let expected = grading::lang::entry_names();
+        let expected = grading::entry_names();
         ungraded(
             args.format,
             file,
@@ -256,7 +256,7 @@ fn ungraded(format: Format, file: &std::path::Path, why: &report::Ungraded) -> R
         _ => report::render_gradescope_ungraded(why, &mut bytes),
     }
     .map_err(Error::io(format!("cannot write {}", file.display())))?;
-    grading::fsutil::write_atomically(file, &bytes)
+    grading::write_atomically(file, &bytes)
 }
 
 /// `e` with every cause after it, as one line.
@@ -301,7 +301,7 @@ fn graded(
         }
     }
     // The limits a correct submission needs are its language's.
-    let mut languages: Vec<grading::lang::Language> = Vec::new();
+    let mut languages: Vec<vocabulary::Language> = Vec::new();
     for submission in entries.iter().filter_map(|e| e.submission.as_ref().ok()) {
         if !languages.contains(&submission.language) {
             languages.push(submission.language);
@@ -374,18 +374,18 @@ fn graded(
             .events
             .then(|| batch::Events::new(audience, suite.denominator, cases as u64)),
     };
-    let grading = grading::grade::Grading {
+    let grading = grading::Grading {
         challenge: &challenge,
         source: &root.source,
         suite: &suite,
         env: &env,
         audience,
         extras: limits.extras(),
-        started_at_ms: grading::grade::now_ms(),
+        started_at_ms: grading::now_ms(),
         derived: Default::default(),
         observer: Some(&told),
-        explore: args.explore.map(|time| grading::explore::Explore {
-            seed: args.explore_seed.unwrap_or(grading::explore::DEFAULT_SEED),
+        explore: args.explore.map(|time| grading::Explore {
+            seed: args.explore_seed.unwrap_or(grading::DEFAULT_SEED),
             time,
         }),
     };
@@ -517,7 +517,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     match given.as_slice() {
-        [flag, id, rest @ ..] if flag == "--challenge" && id == challenge::DEFAULT_CHALLENGE => {
+        [flag, id, rest @ ..] if flag == "--challenge" && id == grading::DEFAULT_CHALLENGE => {
             again.extend(rest.iter().cloned())
         }
         all => again.extend(all.iter().cloned()),
@@ -545,7 +545,7 @@ fn watch(cli: &Cli, args: &WatchArgs) -> Result<Status, Error> {
 /// Which challenges a grading uses.
 #[derive(Debug, Clone, Copy)]
 enum Challenges<'a> {
-    /// Those every command finds ([`challenge::Root::find`]), this folder
+    /// Those every command finds ([`grading::Root::find`]), this folder
     /// first if given.
     Find(Option<&'a std::path::Path>),
     /// Those built into this grader, whatever folders there are (a class
@@ -555,12 +555,12 @@ enum Challenges<'a> {
 
 /// What a grading run reads before anyone is graded, checked.
 struct Setup {
-    root: challenge::Root,
+    root: grading::Root,
     tests: Option<std::path::PathBuf>,
     add_tests: Vec<std::path::PathBuf>,
     cache_dir: std::path::PathBuf,
     challenge: Challenge,
-    suite: challenge::Suite,
+    suite: grading::Suite,
 }
 
 /// Every session runs in a scratch folder of its own, where a path
@@ -572,11 +572,8 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
 
 /// Holds the command line's limits to what correct submissions in
 /// `languages` (those to be graded) need, as challenge.toml's are held.
-fn check_limits(args: &GradingArgs, languages: &[grading::lang::Language]) -> Result<(), Error> {
-    let runtimes: Vec<_> = languages
-        .iter()
-        .map(|&l| grading::lang::runtime(l))
-        .collect();
+fn check_limits(args: &GradingArgs, languages: &[vocabulary::Language]) -> Result<(), Error> {
+    let runtimes: Vec<_> = languages.iter().map(|&l| grading::runtime(l)).collect();
     for (limit, value) in args.limits() {
         limit.check_for(value, &runtimes).map_err(|why| {
             let flag = limit.flag().unwrap_or_default();
@@ -599,11 +596,11 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
         &args
             .cache_dir
             .clone()
-            .unwrap_or_else(challenge::default_cache_dir),
+            .unwrap_or_else(grading::default_cache_dir),
     )?;
     let mut root = match challenges {
-        Challenges::Find(dir) => challenge::Root::find(dir, &cache_dir)?,
-        Challenges::BuiltIn => challenge::Root::embedded(&cache_dir)?,
+        Challenges::Find(dir) => grading::Root::find(dir, &cache_dir)?,
+        Challenges::BuiltIn => grading::Root::embedded(&cache_dir)?,
     };
     root.dir = absolute_path(&root.dir)?;
     let challenge = root.load(&args.challenge)?;
@@ -611,7 +608,7 @@ fn setup(challenges: Challenges, args: &GradingArgs) -> Result<Setup, Error> {
     let mut suite = challenge.load_suite_adding(&dir, own, &add_tests)?;
     suite.select(&args.only)?;
     // A wrong expected file stops the run before anyone is graded by it.
-    grading::author::check_expected(&challenge, &suite)?;
+    grading::check_expected_files(&challenge, &suite)?;
     Ok(Setup {
         root,
         tests,
@@ -735,13 +732,13 @@ fn read_report(path: &std::path::Path) -> Result<report::Report, Error> {
 
 /// Copies a challenge's starter into a folder, never over an existing file.
 fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     let challenge = root.load(&args.challenge)?;
-    let name = grading::lang::starter(args.lang)
+    let name = grading::starter(args.lang)
         .ok_or_else(|| Error::Usage(format!("{:?} has no starter", args.lang)))?;
     let name = name.as_str();
     let starter = challenge.dir.join("starters").join(name);
-    let text = grading::fsutil::read_regular(&starter).map_err(|e| {
+    let text = grading::read_regular(&starter).map_err(|e| {
         Error::Usage(format!(
             "challenge `{}` has no {name} starter ({}: {e})",
             challenge.id,
@@ -768,7 +765,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
     file.write_all(&text)
         .map_err(Error::io(format!("cannot write {}", target.display())))?;
     let mut command = format!("{} grade", invoked_as().join(" "));
-    if challenge.id != challenge::DEFAULT_CHALLENGE {
+    if challenge.id != grading::DEFAULT_CHALLENGE {
         command.push_str(&format!(" --challenge {}", challenge.id));
     }
     writeln!(
@@ -783,7 +780,7 @@ fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error
 }
 
 fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     let listed = authoring::every_suite(authoring::each_challenge(&root, true)?)?;
     quiet_broken_pipe(report::render_list(&listed, &root.source, out))
         .map_err(Error::io("cannot write output"))?;
@@ -792,10 +789,10 @@ fn list(cli: &Cli, out: &mut dyn Write) -> Result<Status, Error> {
 
 /// `grader show`: a challenge's statement, its README.md.
 fn show(cli: &Cli, id: &str, out: &mut dyn Write) -> Result<Status, Error> {
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     let challenge = root.load(id)?;
     let path = challenge.dir.join("README.md");
-    let text = grading::fsutil::read_regular(&path).map_err(|e| {
+    let text = grading::read_regular(&path).map_err(|e| {
         Error::Usage(format!(
             "challenge `{id}` has no statement: cannot read {} ({e}); add a README.md beside its challenge.toml",
             path.display()

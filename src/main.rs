@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     }
     // And as the transpiler of one TypeScript file, whose parser a
     // submission must not crash the grader with.
-    if let Some(code) = grading::lang::transpiler_if_asked(&args) {
+    if let Some(code) = grading::transpiler_if_asked(&args) {
         return ExitCode::from(u8::try_from(code).unwrap_or(1));
     }
     let cli = match Cli::try_parse() {

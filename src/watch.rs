@@ -14,7 +14,7 @@ mod files;
 mod regrading;
 mod screen;
 
-use grading::error::Error;
+use grading::Error;
 use regrading::{Ended, Regrading};
 use report::contract::Verdict;
 use report::{self, SubmissionReport, WatchScreen, WatchState};

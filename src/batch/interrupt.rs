@@ -7,7 +7,7 @@
 //! every session dies with the grader (its parent-death signal), in a
 //! process group of its own that the terminal's Ctrl-C does not reach.
 
-use grading::error::Error;
+use grading::Error;
 use report::Progress;
 use report::contract::exit;
 use std::io::{IsTerminal, Write};
@@ -88,7 +88,7 @@ fn said(signal: i32, results: Option<&Path>, count: usize) -> String {
     match results {
         Some(dir) => format!(
             "{stopped}: {} saved in {}; run the same command again with --resume to grade the rest",
-            grading::words::counted(count, "result"),
+            grading::counted(count, "result"),
             report::visible(&dir.display().to_string())
         ),
         None => format!(

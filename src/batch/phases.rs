@@ -6,7 +6,7 @@
 //! classmate's included), and a regrade runs with no other session at all.
 
 use super::Entry;
-use grading::error::Error;
+use grading::Error;
 use std::collections::VecDeque;
 use std::sync::Mutex;
 
@@ -205,10 +205,10 @@ mod tests {
             .map(|n| Entry {
                 name: (*n).to_owned(),
                 path: n.into(),
-                submission: Ok(grading::lang::Submission {
+                submission: Ok(grading::Submission {
                     path: n.into(),
                     absolute: n.into(),
-                    language: grading::lang::Language::Python,
+                    language: vocabulary::Language::Python,
                 }),
                 alone: false,
             })

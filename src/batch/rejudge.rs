@@ -2,7 +2,7 @@
 //! again, reading what it holds, grading aside into a folder beside it,
 //! and putting that folder in its place in one step.
 
-use grading::error::Error;
+use grading::Error;
 use report::SubmissionReport;
 use std::path::{Path, PathBuf};
 
@@ -131,7 +131,7 @@ pub fn keep_previous(dir: &Path, staged: &Path, names: &[String]) -> Result<(), 
             "cannot read {}",
             dir.join(&file).display()
         )))?;
-        grading::fsutil::write_atomically(&staged.join(&file), &bytes)?;
+        grading::write_atomically(&staged.join(&file), &bytes)?;
     }
     Ok(())
 }

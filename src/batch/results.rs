@@ -8,10 +8,10 @@
 //! files hash as they did when it was graded.
 
 use super::Entry;
-use grading::error::Error;
-use grading::fsutil::write_atomically;
-use grading::grade::Grading;
-use grading::words::hex;
+use grading::Error;
+use grading::Grading;
+use grading::hex;
+use grading::write_atomically;
 use report::SubmissionReport;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -114,7 +114,7 @@ impl Results {
                     return Err(Error::Usage(format!(
                         "{} holds the results of {} this run does not grade ({}); grading into it afresh would delete them: add --resume to grade into it beside them, give another --results folder, or remove {} to start over",
                         dir.display(),
-                        grading::words::counted(others.len(), "student"),
+                        grading::counted(others.len(), "student"),
                         listed(&others),
                         dir.display()
                     )));

@@ -6,8 +6,8 @@ use crate::cli::{
     AddArgs, AuditArgs, AuditFormat, BlessArgs, Cli, GenArgs, GradeArgs, GradingArgs, SuiteArgs,
     SuitesArgs,
 };
-use grading::challenge::{self, Challenge, Suite};
-use grading::error::Problem;
+use grading::Problem;
+use grading::{Challenge, Suite};
 use std::io::Write;
 
 /// `grader audit`: every known mistake against the suite, or against
@@ -20,18 +20,18 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
         return audit_submissions(cli, args, out);
     }
     let suites = every_suite(suites(cli, &args.suites, None, true)?)?;
-    let audits: Vec<(&str, usize, Vec<grading::diagnose::AuditRow>)> = suites
+    let audits: Vec<(&str, usize, Vec<grading::AuditRow>)> = suites
         .iter()
         .map(|(challenge, suite)| {
-            let cases: Vec<&challenge::Case> = suite.cases().collect();
-            let rows = grading::diagnose::audit(challenge, &cases);
+            let cases: Vec<&grading::Case> = suite.cases().collect();
+            let rows = grading::audit(challenge, &cases);
             (challenge.id.as_str(), cases.len(), rows)
         })
         .collect();
     match (args.format, args.suites.all) {
         (AuditFormat::Json, false) => report::render_audit_json(&audits[0].2, out),
         (AuditFormat::Json, true) => {
-            let each: Vec<(&str, &[grading::diagnose::AuditRow])> = audits
+            let each: Vec<(&str, &[grading::AuditRow])> = audits
                 .iter()
                 .map(|(id, _, rows)| (*id, rows.as_slice()))
                 .collect();
@@ -61,7 +61,6 @@ pub(super) fn audit(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<
 /// pass, and each group's limit proposed from it; written to
 /// challenge.toml with `--write`.
 fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
-    use grading::author::limits;
     let writes = args.write.then_some("audit --limits --write");
     let (challenge, dir, own) = authoring(cli, &args.suites.suite, writes)?;
     if args.write && !own {
@@ -75,10 +74,10 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         // What would stop the write stops the command before anything is
         // measured: a file that cannot be replaced, or a form of it the
         // limits cannot be written into.
-        grading::fsutil::check_writable(&file, "challenge.toml")?;
+        grading::check_writable(&file, "challenge.toml")?;
         let text = std::fs::read_to_string(&file)
             .map_err(Error::io(format!("cannot read {}", file.display())))?;
-        limits::rewrite(&text, &file, &limits::unchanged(&suite))?;
+        grading::rewrite_limits(&text, &file, &grading::unchanged_limits(&suite))?;
     }
     // Measured under a limit well above the current ones, so that a
     // correct submission slower than they allow is measured, not cut.
@@ -143,7 +142,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
-        timings.extend(submission.tests.iter().map(|t| limits::Timing {
+        timings.extend(submission.tests.iter().map(|t| grading::LimitTiming {
             group: t.group.clone(),
             case: t.name.clone(),
             by: submission.path.clone(),
@@ -151,7 +150,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
             cpu: std::time::Duration::from_millis(t.cpu_ms),
         }));
     }
-    let rows = limits::proposals(&challenge, &suite, &timings);
+    let rows = grading::proposed_limits(&challenge, &suite, &timings);
     // Written only from every submission named, each correct: one left out
     // (wrong, or cut by the measuring limit) would leave its language's
     // time out of the limits.
@@ -159,13 +158,13 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
         true => {
             let text = std::fs::read_to_string(&file)
                 .map_err(Error::io(format!("cannot read {}", file.display())))?;
-            let new = limits::rewrite(&text, &file, &rows)?;
+            let new = grading::rewrite_limits(&text, &file, &rows)?;
             if new != text {
                 // Replaced with the file's own permissions.
                 let mode = std::fs::metadata(&file)
                     .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o7777)
                     .unwrap_or(0o644);
-                grading::fsutil::write_atomically_with_mode(&file, new.as_bytes(), mode)?;
+                grading::write_atomically_with_mode(&file, new.as_bytes(), mode)?;
             }
             Some(file.as_path())
         }
@@ -199,7 +198,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
 /// case is proposed: the suite lets a wrong submission through.
 fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, _, _) = authoring(cli, &args.suites.suite, None)?;
-    let seed = args.explore_seed.unwrap_or(grading::explore::DEFAULT_SEED);
+    let seed = args.explore_seed.unwrap_or(grading::DEFAULT_SEED);
     // Checked before anything is graded: a folder that cannot take the
     // cases stops the command while nothing is spent.
     if let Some(dir) = &args.write_cases {
@@ -207,7 +206,7 @@ fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result
             "cannot make {} for the proposed cases",
             dir.display()
         )))?;
-        grading::fsutil::check_writable(&dir.join("case.json"), "a case into --write-cases, as")?;
+        grading::check_writable(&dir.join("case.json"), "a case into --write-cases, as")?;
     }
     let grade = GradeArgs {
         // The author sees every test, hidden ones too: exploring starts
@@ -245,7 +244,7 @@ fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result
         for p in &mut proposals {
             let file = file(p);
             let text = format!("{}\n", p.case);
-            grading::fsutil::write_atomically_with_mode(&file, text.as_bytes(), 0o644)?;
+            grading::write_atomically_with_mode(&file, text.as_bytes(), 0o644)?;
             p.written = Some(file);
         }
     }
@@ -290,7 +289,7 @@ fn authoring(
     args: &SuiteArgs,
     writes: Option<&str>,
 ) -> Result<(Challenge, std::path::PathBuf, bool), Error> {
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     let challenge = root.load(&args.challenge)?;
     let (dir, own) = challenge.suite_dir(args.tests.as_deref());
     if let Some(command) = writes
@@ -321,7 +320,7 @@ fn suites(
         let suite = challenge.load_suite_with(&dir, own, read_expected);
         return Ok(vec![loaded(suite.map(|suite| (challenge, suite)))?]);
     }
-    let root = challenge::Root::find(cli.challenges.as_deref(), &challenge::default_cache_dir())?;
+    let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     if let Some(command) = writes {
         root.check_writable(&format!("`grader {command} --all`"))?;
     }
@@ -349,7 +348,7 @@ fn loaded(result: Result<(Challenge, Suite), Error>) -> Result<Loaded, Error> {
 /// when `read_expected`), each loaded or with the problems that stopped
 /// it: one that does not load does not hide the others' problems.
 pub(super) fn each_challenge(
-    root: &challenge::Root,
+    root: &grading::Root,
     read_expected: bool,
 ) -> Result<Vec<Loaded>, Error> {
     root.ids()?
@@ -394,8 +393,8 @@ pub(super) fn add(cli: &Cli, args: &AddArgs, out: &mut dyn Write) -> Result<Stat
             text
         }
     };
-    let pasted = grading::author::parse_pasted(&text).map_err(Error::Usage)?;
-    let (case, expected) = grading::author::add(&challenge, &folder, &args.name, &pasted)?;
+    let pasted = grading::parse_pasted(&text).map_err(Error::Usage)?;
+    let (case, expected) = grading::add_case(&challenge, &folder, &args.name, &pasted)?;
     writeln!(out, "wrote {} and {}", case.display(), expected.display())
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)
@@ -406,14 +405,9 @@ pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<
     // Expected files are not read: they may be broken, and bless rewrites
     // them.
     let suites = every_suite(suites(cli, &args.suites, writes, false)?)?;
-    let changes: Vec<(&str, Vec<grading::author::Blessing>)> = suites
+    let changes: Vec<(&str, Vec<grading::Blessing>)> = suites
         .iter()
-        .map(|(challenge, suite)| {
-            (
-                challenge.id.as_str(),
-                grading::author::blessings(challenge, suite),
-            )
-        })
+        .map(|(challenge, suite)| (challenge.id.as_str(), grading::blessings(challenge, suite)))
         .collect();
     for (id, changed) in &changes {
         report::render_bless(id, changed, args.check, out)
@@ -426,7 +420,7 @@ pub(super) fn bless(cli: &Cli, args: &BlessArgs, out: &mut dyn Write) -> Result<
         return Ok(Status::Failed);
     }
     for (_, changed) in &changes {
-        grading::author::bless(changed)?;
+        grading::bless(changed)?;
     }
     Ok(Status::Passed)
 }
@@ -446,7 +440,7 @@ pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Res
         };
         // Warnings here; errors once, with the others, in the list the
         // command ends with.
-        let (errors, warnings): (Vec<_>, Vec<_>) = grading::author::validate(&challenge, &suite)
+        let (errors, warnings): (Vec<_>, Vec<_>) = grading::validate_suite(&challenge, &suite)
             .into_iter()
             .partition(|f| f.error);
         report::render_findings(&warnings, out).map_err(Error::io("cannot write output"))?;
@@ -467,7 +461,7 @@ pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Res
 pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, dir, _) = authoring(cli, &args.suite, Some("gen"))?;
     let folder = challenge.case_folder(&dir, &args.group, &args.name)?;
-    let request = grading::generate::Request {
+    let request = grading::Request {
         profile: args.profile,
         seed: args.seed,
         nodes: args.nodes,
@@ -475,7 +469,7 @@ pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result
         dir: &folder,
         name: &args.name,
     };
-    let (case, expected) = grading::generate::generate(&challenge, &request)?;
+    let (case, expected) = grading::generate(&challenge, &request)?;
     writeln!(out, "wrote {} and {}", case.display(), expected.display())
         .map_err(Error::io("cannot write output"))?;
     Ok(Status::Passed)

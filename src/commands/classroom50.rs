@@ -116,13 +116,13 @@ fn grade(
             })
             .collect();
         let found = super::prairielearn::listing(root)?;
-        let expected = grading::lang::entry_names();
+        let expected = grading::entry_names();
         let why = format!(
             "Your repository was not graded: {}. Commit that file and submit again.\n",
             report::classroom50_no_entry_file(&found, &expected)
         );
         write_result(&rows, &run, result)?;
-        grading::fsutil::write_atomically(body, why.as_bytes())?;
+        grading::write_atomically(body, why.as_bytes())?;
         out.write_all(why.as_bytes())
             .map_err(Error::io("cannot write the report"))?;
         return Ok(Status::Passed);
@@ -162,7 +162,7 @@ fn grade(
     };
     write_result(&rows, &run, result)?;
     let md = report::classroom50_release_body(&report, &rows, &plain);
-    grading::fsutil::write_atomically(body, md.as_bytes())?;
+    grading::write_atomically(body, md.as_bytes())?;
     Ok(Status::Passed)
 }
 
@@ -171,7 +171,7 @@ fn write_result(rows: &[Row], run: &Classroom50Run, file: &Path) -> Result<(), E
     let mut bytes = Vec::new();
     report::render_classroom50(rows, run, &mut bytes)
         .map_err(Error::io(format!("cannot write {}", file.display())))?;
-    grading::fsutil::write_atomically(file, &bytes)
+    grading::write_atomically(file, &bytes)
 }
 
 /// The runner's variables, as `var` reads them; those missing or empty

@@ -41,7 +41,7 @@ pub(super) fn prairielearn(
         let mut bytes = Vec::new();
         report::render_ungraded(&Ungraded::Grader(why), &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
-        grading::fsutil::write_atomically(&file, &bytes)?;
+        grading::write_atomically(&file, &bytes)?;
     }
     graded
 }
@@ -69,7 +69,7 @@ fn grade(
     let challenge = match &args.challenge {
         Some(id) => id.clone(),
         None => from_data(&root.join("data/data.json"))?
-            .unwrap_or_else(|| grading::challenge::DEFAULT_CHALLENGE.to_owned()),
+            .unwrap_or_else(|| grading::DEFAULT_CHALLENGE.to_owned()),
     };
     let student: PathBuf = root.join("student");
     if !student.is_dir() {
@@ -80,13 +80,13 @@ fn grade(
     }
     // The folder is one student's, never a class: without the entry file
     // it is their format error, told them before anything runs.
-    let expected = grading::lang::entry_names();
+    let expected = grading::entry_names();
     if !expected.iter().any(|name| student.join(name).is_file()) {
         let found = listing(&student)?;
         let mut bytes = Vec::new();
         report::render_ungraded(&Ungraded::NoEntryFile { found, expected }, &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
-        grading::fsutil::write_atomically(file, &bytes)?;
+        grading::write_atomically(file, &bytes)?;
         return Ok(Status::Passed);
     }
     let grade = GradeArgs {
@@ -124,7 +124,7 @@ fn grade(
 pub(super) fn listing(dir: &Path) -> Result<Vec<String>, Error> {
     let entries =
         std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
-    let entry_names = grading::lang::entry_names();
+    let entry_names = grading::entry_names();
     let mut names: Vec<String> = Vec::new();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -194,7 +194,7 @@ fn from_data(path: &Path) -> Result<Option<String>, Error> {
         other => Err(Error::Usage(format!(
             "{}: params.challenge is {other}, not a string; give the challenge's id, e.g. \"{}\"",
             path.display(),
-            grading::challenge::DEFAULT_CHALLENGE
+            grading::DEFAULT_CHALLENGE
         ))),
     }
 }

@@ -3,7 +3,7 @@
 //! summary.
 
 use super::{Fault, Status, Why};
-use grading::error::Error;
+use grading::Error;
 use report::{self, Format};
 use std::io::Write;
 
@@ -14,7 +14,7 @@ pub(super) fn check_outputs(
     output: Option<&std::path::Path>,
     gradebook: Option<&std::path::Path>,
 ) -> Result<(), Error> {
-    use grading::fsutil::{check_appendable, check_writable};
+    use grading::{check_appendable, check_writable};
     if let Some(path) = output {
         check_writable(path, "--output")?;
     }
@@ -50,7 +50,7 @@ pub(super) fn publish(
             } else {
                 bytes
             };
-            grading::fsutil::write_atomically(path, &bytes)?;
+            grading::write_atomically(path, &bytes)?;
             // Nothing else tells where the report went: standard output
             // stays empty.
             let name = clap::ValueEnum::to_possible_value(&format)
@@ -72,7 +72,7 @@ pub(super) fn publish(
     }
     if let Some(path) = gradebook {
         let json = path.extension().is_some_and(|e| e == "json");
-        grading::fsutil::write_atomically(path, &report::render_gradebook(report, json))?;
+        grading::write_atomically(path, &report::render_gradebook(report, json))?;
         if !report::quiet() {
             eprintln!("wrote the gradebook to {}", path.display());
         }
@@ -90,7 +90,7 @@ pub(super) fn publish(
         return Ok(Status::Faulted(Fault {
             what: format!(
                 "the grader failed on {} (recorded in the report as grader-fault; the others were graded)",
-                grading::words::counted(faulted.len(), "submission")
+                grading::counted(faulted.len(), "submission")
             ),
             why: Why(format!("{}: {why}", first.name)),
         }));

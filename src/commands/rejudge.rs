@@ -58,7 +58,7 @@ pub(super) struct Part {
 /// `audience`, and with `resumed`, the parts of a rejudged folder beyond
 /// the command line's), as the results folder keeps it.
 pub(super) fn record(
-    root: &grading::challenge::Root,
+    root: &grading::Root,
     args: &GradeArgs,
     audience: Audience,
     resumed: &[Part],
@@ -70,8 +70,8 @@ pub(super) fn record(
         .collect::<Result<Vec<_>, _>>()?;
     let recorded = Recorded {
         challenges: match root.source {
-            grading::challenge::Source::Embedded { .. } => None,
-            grading::challenge::Source::Folder { .. } => Some(root.dir.clone()),
+            vocabulary::Source::Embedded { .. } => None,
+            vocabulary::Source::Folder { .. } => Some(root.dir.clone()),
         },
         challenge: args.grading.challenge.clone(),
         tests: args
@@ -280,7 +280,7 @@ pub(super) fn rejudge(
         return Ok(Status::Faulted(Fault {
             what: format!(
                 "the grader could not judge {} that {} holds a verdict for ({}); {what}",
-                grading::words::counted(blocked.len(), "submission"),
+                grading::counted(blocked.len(), "submission"),
                 dir.display(),
                 names.join(", "),
             ),
@@ -367,7 +367,7 @@ fn faults(changes: &Changes) -> Option<Fault> {
     Some(Fault {
         what: format!(
             "the grader failed on {} of the later grading (shown as could not be judged)",
-            grading::words::counted(faulted.len(), "submission")
+            grading::counted(faulted.len(), "submission")
         ),
         why: Why(format!(
             "{}: {}",

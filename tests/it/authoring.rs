@@ -3,7 +3,7 @@
 //! gen's reproducibility and its ties profile.
 
 use crate::support::{copy_tree, root, run, run_with_stdin, tempdir, text, vectors};
-use grading::challenge::Challenge;
+use grading::Challenge;
 use reference::explanation::{DecidedBy, Explanation};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

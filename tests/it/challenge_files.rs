@@ -4,7 +4,7 @@
 //! against the reference).
 
 use crate::support::{root, vectors};
-use grading::challenge::{self, Challenge, Suite};
+use grading::{Challenge, Suite};
 use reference::explanation::{DecidedBy, Explanation};
 use serde_json::Value;
 
@@ -111,10 +111,10 @@ fn the_large_case_is_large() {
 #[test]
 fn challenges_are_discovered() {
     let cache = crate::support::tempdir();
-    let root = challenge::Root::find(Some(&root().join("challenges")), cache.path()).unwrap();
+    let root = grading::Root::find(Some(&root().join("challenges")), cache.path()).unwrap();
     let ids: Vec<String> = root.list().unwrap().into_iter().map(|c| c.id).collect();
     assert!(
-        ids.contains(&challenge::DEFAULT_CHALLENGE.to_owned()),
+        ids.contains(&grading::DEFAULT_CHALLENGE.to_owned()),
         "{ids:?}"
     );
 }

@@ -3,11 +3,12 @@
 //! `grader validate` / `grader audit` passing on every challenge.
 
 use crate::support::{grader, json, output_with_stdin, root, run, tempdir, vectors};
-use grading::challenge::{Case, Challenge, ExpectedFrom, Suite};
+use grading::{Case, Challenge, Suite};
 use reference::explanation::{DecidedBy, Explanation};
 use reference::h32;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use vocabulary::ExpectedFrom;
 
 fn suite(id: &str) -> (Challenge, Suite) {
     let challenge = Challenge::load(&root().join("challenges"), id).expect("the challenge loads");
@@ -318,8 +319,8 @@ fn validate_flags_a_decision_that_hangs_on_a_hair() {
 
 #[test]
 fn every_statements_example_is_what_the_reference_answers() {
-    use grading::author::parse_pasted;
-    use grading::challenge::{Operations, parse_input};
+    use grading::parse_pasted;
+    use grading::{Operations, parse_input};
     for id in ALL {
         let (challenge, _) = suite(id);
         let text =

@@ -23,7 +23,7 @@ const RUNS: usize = 10;
 /// seconds). A machine's load does slow a program's own CPU time a little
 /// (a busy neighbour on the same core, caches shared): one run in forty saw
 /// 308 ms alone take more than 513 ms here.
-const SHARE: f64 = 1.0 / grading::author::limits::MULTIPLE as f64;
+const SHARE: f64 = 1.0 / grading::LIMIT_MULTIPLE as f64;
 
 /// Processes spinning on the CPU, killed by pid when dropped.
 struct Neighbours(Vec<Child>);

@@ -70,7 +70,7 @@ fn only_the_first_three_tests_stopped_by_a_limit_are_replayed() {
         let message = t["message"].as_str().unwrap();
         assert!(message.contains("while running operation 1"), "{t}");
         let d = &t["divergence"];
-        if i < grading::grade::PREFIX_REPLAYS {
+        if i < grading::PREFIX_REPLAYS {
             assert_eq!(d["op_index"], 0, "{t}");
             assert_eq!(d["actual"], "n-z", "{t}");
             assert_eq!(d["replayed_ops"], 1, "{t}");
@@ -99,7 +99,7 @@ fn only_the_first_three_tests_stopped_by_a_limit_are_replayed() {
             .unwrap_or_else(|| panic!("no {heading}: {human}"));
         assert_eq!(
             section.contains("first wrong answer at operation 0"),
-            i < grading::grade::PREFIX_REPLAYS,
+            i < grading::PREFIX_REPLAYS,
             "{section}"
         );
     }

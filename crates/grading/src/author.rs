@@ -43,7 +43,7 @@ fn disagreement(case: &Case, output: &[Value]) -> Option<Problem> {
 /// right, and a wrong one would fail correct students (and explain it
 /// with the reference's answer beside the file's). Cheap next to running
 /// any submission.
-pub fn check_expected(challenge: &Challenge, suite: &Suite) -> Result<(), Error> {
+pub fn check_expected_files(challenge: &Challenge, suite: &Suite) -> Result<(), Error> {
     let problems: Vec<Problem> = suite
         .groups
         .iter()
@@ -71,7 +71,7 @@ pub struct Finding {
 /// have no duplicates (a warning), no answer hangs on a floating-point gap
 /// too small to trust across languages, and the reference runs each case
 /// well within its time limit.
-pub fn validate(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
+pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut names: Vec<(&str, &Case)> = Vec::new();
     for group in &suite.groups {
@@ -248,7 +248,7 @@ pub fn parse_pasted(text: &str) -> Result<Pasted, String> {
 /// `dir`, refusing to overwrite, refusing a case whose answers hang on a
 /// fragile floating-point gap, and refusing when a pasted output disagrees
 /// with the reference (the diff is in the error).
-pub fn add(
+pub fn add_case(
     challenge: &Challenge,
     dir: &Path,
     name: &str,
@@ -280,7 +280,7 @@ pub fn add(
         if !agrees {
             return Err(Error::Usage(format!(
                 "the pasted Output disagrees with the reference (- pasted, + reference); nothing was written:\n{}",
-                crate::diff::answers(&given_list, &output)
+                crate::diff::answers_diff(&given_list, &output)
             )));
         }
     }

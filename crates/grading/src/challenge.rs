@@ -14,10 +14,9 @@ pub mod locate;
 pub mod rules;
 pub mod source;
 
-pub use case::{Case, ExpectedFrom, Operations, TestId, check_expected, file_stem, parse_input};
-pub use config::{Config, Edition, GroupConfig, RustConfig, Scoring, Visibility};
-pub use limits::Limits;
-pub use source::{GivenBy, Root, Source, default_cache_dir};
+pub use case::{Case, ExpectedFrom, Operations, TestId, file_stem, parse_input};
+pub use config::{Config, Scoring, Visibility};
+pub use source::{Root, Source, default_cache_dir};
 
 use crate::error::{Error, Problem};
 use locate::TomlStep;

@@ -1,6 +1,6 @@
 //! The one line diff of the grader: Patience, with a time bound, grouped
 //! with context, changes within a line marked. Renderers style its lines;
-//! [`answers`] writes them plain.
+//! [`answers_diff`] writes them plain.
 
 use serde_json::Value;
 use similar::{Algorithm, ChangeTag, TextDiff};
@@ -8,14 +8,14 @@ use std::time::Duration;
 
 /// One line of a diff.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Line {
+pub struct DiffLine {
     pub tag: ChangeTag,
     /// The line's text in parts, `true` where it changed within the line;
     /// without its line break.
     pub parts: Vec<(bool, String)>,
 }
 
-impl Line {
+impl DiffLine {
     /// `-`, `+` or a space.
     pub fn sign(&self) -> char {
         match self.tag {
@@ -33,7 +33,7 @@ impl Line {
 
 /// The groups of changes from `old` to `new` (texts of whole lines), each
 /// with `context` unchanged lines around it.
-pub fn line_diff(old: &str, new: &str, context: usize) -> Vec<Vec<Line>> {
+pub fn line_diff(old: &str, new: &str, context: usize) -> Vec<Vec<DiffLine>> {
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Patience)
         .timeout(Duration::from_millis(500))
@@ -44,7 +44,7 @@ pub fn line_diff(old: &str, new: &str, context: usize) -> Vec<Vec<Line>> {
             group
                 .iter()
                 .flat_map(|op| diff.iter_inline_changes(op))
-                .map(|change| Line {
+                .map(|change| DiffLine {
                     tag: change.tag(),
                     parts: change
                         .iter_strings_lossy()
@@ -60,7 +60,7 @@ pub fn line_diff(old: &str, new: &str, context: usize) -> Vec<Vec<Line>> {
 }
 
 /// A plain diff of two lists of answers, one numbered answer per line.
-pub fn answers(old: &[Value], new: &[Value]) -> String {
+pub fn answers_diff(old: &[Value], new: &[Value]) -> String {
     let lines = |v: &[Value]| {
         v.iter()
             .enumerate()
@@ -106,7 +106,7 @@ mod tests {
         let mut new = old.clone();
         new[3] = Value::from("x");
         assert_eq!(
-            answers(&old, &new),
+            answers_diff(&old, &new),
             "     1: \"b\"\n     2: \"c\"\n-    3: \"d\"\n+    3: \"x\"\n     4: \"e\"\n     5: \"f\"\n"
         );
         // Two changes far apart: two groups, the answers between elided.
@@ -114,7 +114,7 @@ mod tests {
         let mut changed = long.clone();
         changed[1] = Value::from("one");
         changed[18] = Value::from("eighteen");
-        let diff = answers(&long, &changed);
+        let diff = answers_diff(&long, &changed);
         assert_eq!(diff.matches("  ...\n").count(), 1, "{diff}");
         assert!(!diff.ends_with("  ...\n"), "{diff}");
     }

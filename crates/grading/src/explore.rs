@@ -21,7 +21,7 @@ use std::time::Duration;
 /// How exploring went.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExploreOutcome {
-    /// The seed every case was drawn from ([`case_seed`]).
+    /// The seed every case was drawn from (`case_seed`).
     pub seed: u64,
     /// Cases run to the end.
     pub cases: usize,
@@ -65,9 +65,6 @@ pub const DEFAULT_SEED: u64 = 1;
 /// Draws the first case may take (a drawn case the loader refuses is
 /// drawn again) past the budget.
 const FIRST_DRAWS: usize = 16;
-
-/// The time exploring gets unless told another.
-pub const DEFAULT_TIME: Duration = Duration::from_secs(10);
 
 /// What to explore with: a seed and the time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

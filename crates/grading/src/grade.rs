@@ -22,7 +22,7 @@ mod two_phases;
 
 pub use crate::tested::Share;
 use api::api_gap;
-pub use api::{ApiGap, Arity, Evidence, Shape};
+pub use api::{ApiEvidence, ApiGap, Shape};
 pub use prefix::PREFIX_REPLAYS;
 use std::time::Duration;
 

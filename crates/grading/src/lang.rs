@@ -147,7 +147,7 @@ impl Submission {
     }
 
     /// Recognises the submission at `path` by its extension (see
-    /// [`TABLE`]), or as an executable file without one.
+    /// `lang::TABLE`), or as an executable file without one.
     pub fn detect(path: &Path) -> Result<Submission, Error> {
         let absolute = std::path::absolute(path)
             .map_err(Error::io(format!("cannot resolve {}", path.display())))?;

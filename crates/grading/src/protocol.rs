@@ -149,7 +149,7 @@ pub fn parse_case_reply(mut message: Value) -> Result<CaseReply, Violation> {
 }
 
 /// How a program broke the protocol, as data: the report words it. What
-/// the program sent is kept only as a preview ([`preview_value`]).
+/// the program sent is kept only as a preview (`preview_value`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// Its hello names another version of the protocol than [`PROTOCOL`].

@@ -10,8 +10,8 @@ mod no_reply;
 mod output;
 mod session;
 
-pub use bound::{ERROR_ROOM, ERROR_TEXT_CHARS, ReplyBound};
-pub use clock::{BACKSTOP_EXTRA, BACKSTOP_FACTOR, Clock, Clocks, backstop};
+pub use bound::{ERROR_ROOM, ReplyBound};
+pub use clock::{Clock, Clocks, backstop};
 pub use session::{CapturedOutput, NoReply, Session};
 
 use crate::challenge::Case;
@@ -215,11 +215,6 @@ impl<'a> Runner<'a> {
     /// The submission's hello, once a session has started.
     pub fn hello(&self) -> Option<&Hello> {
         self.hello.as_ref()
-    }
-
-    /// Runs `case` with `limit` of CPU time (and its wall-clock backstop).
-    pub fn run_case(&mut self, case: &Case, limit: Duration) -> Result<CaseRun, Error> {
-        self.run_case_within(case, limit, backstop(limit))
     }
 
     /// Runs `case` with `limit` of CPU time and `wall` of wall-clock time

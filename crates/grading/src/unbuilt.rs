@@ -49,11 +49,11 @@ pub enum Unbuilt {
     Shape {
         file: String,
         /// The item on the driver's failing line, when it is known.
-        wanted: Option<Item>,
+        wanted: Option<DriverItem>,
         /// Where rustc points in the learner's file.
         at: Option<(u64, u64)>,
         /// Every item the driver calls.
-        calls: Vec<Item>,
+        calls: Vec<DriverItem>,
     },
     /// The learner's own program could not be started (the message is the
     /// system's).
@@ -101,8 +101,8 @@ pub enum TsconfigProblem {
 /// An item the Rust driver calls, with its Rust types (code, not prose):
 /// `takes` its operands, `returns` its result, when it has one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Item {
-    pub name: ItemName,
+pub struct DriverItem {
+    pub name: DriverItemName,
     pub takes: Vec<String>,
     pub returns: Option<String>,
 }
@@ -110,7 +110,7 @@ pub struct Item {
 /// Which item.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ItemName {
+pub enum DriverItemName {
     /// The `Router` type itself.
     Type,
     /// `Router::new`.

@@ -6,11 +6,12 @@
 use super::contract::{self, MistakeReport};
 use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
-use grading::challenge::{Challenge, Group, Scoring};
-use grading::error::Error;
-use grading::grade::{ApiGap, Evidence, Graded, Grading, SubmissionOutcome, now_ms};
-use grading::judge::Verdict;
-use grading::tested::Tested;
+use grading::Error;
+use grading::Tested;
+use grading::{ApiEvidence, ApiGap, Graded, Grading, SubmissionOutcome, now_ms};
+use grading::{Challenge, Group};
+use vocabulary::Scoring;
+use vocabulary::Verdict;
 
 /// The report holding `submissions`, graded by `grading` (of `shard`,
 /// when the run grades one).
@@ -51,7 +52,7 @@ pub fn assemble(
 /// The limits `grading` grades under, and each that the command line set
 /// below challenge.toml's: the only way one can differ from it.
 pub fn limits_in_force(grading: &Grading<'_>) -> contract::LimitsInForce {
-    use grading::challenge::limits::Limit;
+    use grading::Limit;
     let config = &grading.challenge.config;
     let mut lowered = Vec::new();
     let mut note = |limit: Limit, what: String, challenge: u64, used: u64, unit: &str| {
@@ -257,7 +258,7 @@ fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
             let lacks = (!missing.is_empty()).then(|| format!("has no {}", missing.join(", ")));
             let clauses: Vec<String> = lacks
                 .into_iter()
-                .chain(evidence.iter().map(Evidence::calls))
+                .chain(evidence.iter().map(ApiEvidence::calls))
                 .collect();
             let owners: Vec<String> = looks_like.iter().map(|id| format!("{id}'s")).collect();
             let (owners, target) = match owners.len() {
@@ -277,7 +278,7 @@ fn api_hint(challenge: &Challenge, gap: ApiGap) -> ApiHint {
             let why: Vec<String> = (!missing.is_empty())
                 .then(|| format!("it has no {}", missing.join(", ")))
                 .into_iter()
-                .chain(evidence.iter().map(Evidence::words))
+                .chain(evidence.iter().map(ApiEvidence::words))
                 .collect();
             let why = match why.is_empty() {
                 true => String::new(),

@@ -8,18 +8,19 @@ use crate::contract::Verdict;
 use crate::contract::tools::{
     AuditEntry, Audits, GroupLimitRow, LeftOut, LimitsProposal, SlowestCase,
 };
-use grading::author::limits::GroupLimit;
-use grading::author::{Blessing, Finding};
-use grading::challenge::{Challenge, Scoring, Suite, Visibility};
-use grading::diagnose::AuditRow;
-use grading::words::counted;
+use grading::AuditRow;
+use grading::GroupLimit;
+use grading::counted;
+use grading::{Blessing, Finding};
+use grading::{Challenge, Suite};
 use std::io::{self, Write};
 use std::path::Path;
+use vocabulary::{Scoring, Visibility};
 
 /// `grader list`: each challenge with its operations, then its groups.
 pub fn render_list(
     challenges: &[(Challenge, Suite)],
-    source: &grading::challenge::Source,
+    source: &vocabulary::Source,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out, "challenges: {}", source.label())?;
@@ -155,7 +156,7 @@ pub fn render_bless(
             c.path.display()
         )?;
         match &c.old {
-            Some(old) => write!(out, "{}", grading::diff::answers(old, &c.new))?,
+            Some(old) => write!(out, "{}", grading::answers_diff(old, &c.new))?,
             None => writeln!(out, "  (missing or unreadable: written from the reference)")?,
         }
     }
@@ -230,13 +231,13 @@ pub struct Limits<'a> {
 /// `grader audit --limits`: a line per group (its limit now, the proposed
 /// one and why), the submissions left out, and where the limits go.
 pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()> {
-    use grading::author::limits::{FLOOR, MULTIPLE, shown};
+    use grading::{LIMIT_FLOOR, LIMIT_MULTIPLE, shown_duration};
     writeln!(
         out,
-        "{}: time limits from {} (CPU time; {MULTIPLE} times the slowest correct case, in whole seconds, at least {})",
+        "{}: time limits from {} (CPU time; {LIMIT_MULTIPLE} times the slowest correct case, in whole seconds, at least {})",
         limits.challenge,
         counted(limits.measured, "correct submission"),
-        shown(FLOOR)
+        shown_duration(LIMIT_FLOOR)
     )?;
     let width = limits
         .rows
@@ -245,27 +246,27 @@ pub fn render_limits(limits: &Limits<'_>, out: &mut dyn Write) -> io::Result<()>
         .max()
         .unwrap_or(0);
     for row in limits.rows {
-        let now = shown(row.current);
+        let now = shown_duration(row.current);
         let group = &row.group;
         match (row.proposed, row.slowest()) {
             (Some(proposed), Some(slowest)) => {
                 let change = match proposed == row.current {
                     true => format!("{now}, as now"),
-                    false => format!("{now} now, {} proposed", shown(proposed)),
+                    false => format!("{now} now, {} proposed", shown_duration(proposed)),
                 };
                 let languages: Vec<String> = row
                     .slowest
                     .iter()
-                    .map(|t| format!("{} {}", t.language, shown(t.cpu)))
+                    .map(|t| format!("{} {}", t.language, shown_duration(t.cpu)))
                     .collect();
                 writeln!(
                     out,
                     "  {group:<width$}  {change}: slowest {} by {} on {} ({}; reference {})",
-                    shown(slowest.cpu),
+                    shown_duration(slowest.cpu),
                     super::text::visible(&slowest.by),
                     super::text::visible(&slowest.case),
                     languages.join(", "),
-                    shown(row.reference)
+                    shown_duration(row.reference)
                 )?;
             }
             _ => writeln!(

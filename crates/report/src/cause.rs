@@ -2,11 +2,12 @@
 //! judge's [`Cause`]: the judge decides, this says it.
 
 use crate::unbuilt::worded;
-use grading::challenge::Case;
-use grading::judge::{Cause, DivergentOp, Judgement};
-use grading::protocol::{Answering, At, LearnerException, Message, PROTOCOL, Violation};
-use grading::run::Clock;
+use grading::Case;
+use grading::Clock;
+use grading::{Answering, LearnerException, Message, PROTOCOL, Violation};
+use grading::{Cause, DivergentOp, Judgement};
 use serde_json::Value;
+use vocabulary::At;
 
 /// How a program broke the protocol, in one line.
 pub fn broke(violation: &Violation) -> String {
@@ -62,11 +63,11 @@ fn replying(answering: Answering) -> String {
         Answering::Start => "the program's hello".to_owned(),
         Answering::Case { ops } => format!(
             "the reply to a case of {}",
-            grading::words::counted(ops, "operation")
+            grading::counted(ops, "operation")
         ),
         Answering::Hash { texts } => format!(
             "the reply to an h32 request for {}",
-            grading::words::counted(texts, "string")
+            grading::counted(texts, "string")
         ),
     }
 }
@@ -80,7 +81,7 @@ pub fn shared_time_message(
     case: &Case,
     judgement: &Judgement,
     limit: std::time::Duration,
-    share: grading::grade::Share,
+    share: grading::Share,
 ) -> Option<String> {
     let Cause::TimedOut { clock, at, .. } = &judgement.cause else {
         return None;
@@ -104,12 +105,12 @@ pub fn shared_time_message(
             share.cpu.as_millis()
         ),
     };
-    let least = grading::grade::Share::least(limit);
+    let least = grading::Share::least(limit);
     let message = format!(
         "{stopped}: an earlier test of this group ran past the group's {} ms time limit, so the tests after it share one more {} ms of CPU time and {} ms of wall-clock time between them (each at least {} ms of CPU time and {} ms of wall-clock time)",
         limit.as_millis(),
         limit.as_millis(),
-        grading::run::backstop(limit).as_millis(),
+        grading::backstop(limit).as_millis(),
         least.cpu.as_millis(),
         least.wall.as_millis(),
     );
@@ -192,7 +193,7 @@ fn cause_message(case: &Case, judgement: &Judgement) -> String {
                 ),
                 Clock::Wall => format!(
                     "waited past the {} ms wall-clock backstop of the {} ms time limit {running}, using less CPU time than the limit (a sleep, or a read that never returns?)",
-                    grading::run::backstop(*limit).as_millis(),
+                    grading::backstop(*limit).as_millis(),
                     limit.as_millis()
                 ),
             }
@@ -252,11 +253,11 @@ fn cause_message(case: &Case, judgement: &Judgement) -> String {
         Cause::CompileFailed(error) => format!("does not compile: {}", worded(error).0),
         Cause::LoadTimedOut { executable: true } => format!(
             "the program sent no hello within {} s; it must first write {{\"hello\": ...}} on descriptor 4 (see the protocol)",
-            grading::run::STARTUP_LIMIT.as_secs()
+            grading::STARTUP_LIMIT.as_secs()
         ),
         Cause::LoadTimedOut { executable: false } => format!(
             "the module did not finish loading within {} s; move slow work out of the top level",
-            grading::run::STARTUP_LIMIT.as_secs()
+            grading::STARTUP_LIMIT.as_secs()
         ),
     }
 }
@@ -309,12 +310,13 @@ fn describe_op(case: &Case, at: Option<At>) -> String {
 #[cfg(test)]
 mod tests {
     use super::message;
-    use grading::challenge::{Case, Operations};
-    use grading::judge::judge;
-    use grading::protocol::{Answering, At, ErrorKind, LearnerException, Violation};
-    use grading::run::{Clock, Outcome};
+    use grading::judge;
+    use grading::{Answering, LearnerException, Violation};
+    use grading::{Case, Operations};
+    use grading::{Clock, Outcome};
     use serde_json::{Value, json};
     use std::time::Duration;
+    use vocabulary::{At, ErrorKind};
 
     /// A rendezvous-router case of three operations: route, remove, route.
     fn three_ops() -> Case {

@@ -272,7 +272,7 @@ pub fn class_mistakes(report: &Report) -> ClassMistakes {
 /// mistake explains, and those whose answers change between runs, each
 /// with its share (none when there are none).
 pub fn other_students(c: &ClassMistakes) -> Vec<String> {
-    let students = |n: usize| grading::words::counted(n, "student");
+    let students = |n: usize| grading::counted(n, "student");
     let mut lines = Vec::new();
     if c.unexplained > 0 {
         lines.push(format!(
@@ -315,8 +315,8 @@ pub struct TestFailures {
 
 impl TestFailures {
     /// The test's id, `group/name`.
-    pub fn id(&self) -> grading::challenge::TestId<'_> {
-        grading::challenge::TestId {
+    pub fn id(&self) -> grading::TestId<'_> {
+        grading::TestId {
             group: &self.group,
             name: &self.name,
         }

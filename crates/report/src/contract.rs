@@ -283,8 +283,8 @@ pub struct TestReport {
 
 impl TestReport {
     /// Its id, `group/name`.
-    pub fn id(&self) -> grading::challenge::TestId<'_> {
-        grading::challenge::TestId {
+    pub fn id(&self) -> grading::TestId<'_> {
+        grading::TestId {
             group: &self.group,
             name: &self.name,
         }
@@ -1029,8 +1029,8 @@ pub struct ScoreReport {
     pub winner: Option<String>,
     /// The rule that picked the winner.
     pub rule: WinRule,
-    /// The highest-ranked rows (at most `grading::explain::MAX_ROWS`), and
-    /// the submission's answer's row if it ranked lower.
+    /// The highest-ranked rows (at most 10), and the submission's
+    /// answer's row if it ranked lower.
     pub rows: Vec<RankedRow>,
     /// How many nodes there were in all.
     pub total_nodes: usize,
@@ -1190,14 +1190,13 @@ mod tests {
 
     #[test]
     fn a_learner_error_is_written_as_the_protocol_writes_it() {
-        use grading::protocol;
         for (wire, at) in [
-            (json!(-1), Some(protocol::At::Constructor)),
-            (json!(4), Some(protocol::At::Op(4))),
+            (json!(-1), Some(vocabulary::At::Constructor)),
+            (json!(4), Some(vocabulary::At::Op(4))),
             (json!(null), None),
         ] {
             for name in ["CompileError", "MemoryError", "KeyError", ""] {
-                let mut error = protocol::LearnerException::new(name.to_owned().into(), "m".into());
+                let mut error = grading::LearnerException::new(name.to_owned().into(), "m".into());
                 error.op_index = at;
                 let ours = serde_json::to_value(&error).unwrap();
                 let written = serde_json::to_value(LearnerError::from(&error)).unwrap();

@@ -4,9 +4,10 @@
 
 use super::contract::MistakeReport;
 use super::{Audience, Points, TestReport, Window};
-use grading::challenge::Case;
-use grading::judge::{Judgement, Verdict};
-use grading::tested::Tested;
+use grading::Case;
+use grading::Judgement;
+use grading::Tested;
+use vocabulary::Verdict;
 
 /// Operations shown before and after the divergence in a report's window.
 const WINDOW_BEFORE: usize = 5;

@@ -173,7 +173,7 @@ fn render_diff(w: &Window, out: &mut dyn Write) -> io::Result<()> {
 /// The diff of a window's expected answers against the submission's,
 /// grouped with 3 lines of context: one line per operation,
 /// `index op -> answer`, the answers shown as learner text is.
-pub fn window_diff(w: &Window) -> Vec<Vec<grading::diff::Line>> {
+pub fn window_diff(w: &Window) -> Vec<Vec<grading::DiffLine>> {
     let line = |i: usize, answer: Option<&Value>| {
         let answer = answer.map_or_else(|| "(no answer)".to_owned(), visible_json);
         format!("{:>4} {} -> {answer}\n", w.first_op + i, w.ops[i])
@@ -184,7 +184,7 @@ pub fn window_diff(w: &Window) -> Vec<Vec<grading::diff::Line>> {
     let actual: String = (0..w.ops.len())
         .map(|i| line(i, w.actual[i].as_ref()))
         .collect();
-    grading::diff::line_diff(&expected, &actual, 3)
+    grading::line_diff(&expected, &actual, 3)
 }
 
 /// The submission's value beside a pinned one: plain when they agree.
@@ -336,7 +336,7 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
             out,
             "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}",
             s.total_nodes,
-            grading::explain::MAX_ROWS
+            grading::MAX_SCORE_ROWS
         )?;
     }
     if let Some(rule) = scores_rule(s) {
@@ -458,7 +458,7 @@ pub fn points_why(p: &PointsView) -> String {
     let names: Vec<String> = p.nodes.iter().map(|n| visible_str(n)).collect();
     format!(
         "why: the ring has {} ({}) with k = {} points each: {} entries. Removing a node takes all k of its points away, and two points at one position both stay.",
-        grading::words::counted(p.nodes.len(), "node"),
+        grading::counted(p.nodes.len(), "node"),
         abbreviate(&names, 8),
         p.k,
         p.points

@@ -173,7 +173,7 @@ fn stop_token() -> String {
             .map_or(0, |d| d.as_nanos());
         bytes = (nanos ^ (u128::from(std::process::id()) << 64)).to_le_bytes();
     }
-    grading::words::hex(&bytes)
+    grading::hex(&bytes)
 }
 
 /// The Markdown step summary: a table of submissions and scores, with a
@@ -238,12 +238,12 @@ fn mistake_table(c: &super::class::ClassMistakes) -> String {
     if c.is_empty() {
         return format!(
             "\nNo known mistake named in the class ({} judged).\n",
-            grading::words::counted(c.judged, "student")
+            grading::counted(c.judged, "student")
         );
     }
     let mut md = format!(
         "\n#### Mistakes across the class\n\n{} judged; a student counts once for each mistake named.\n\n| mistake | | students | share |\n| --- | --- | ---: | ---: |\n",
-        grading::words::counted(c.judged, "student")
+        grading::counted(c.judged, "student")
     );
     for m in &c.mistakes {
         let together = if m.together > 0 {
@@ -284,7 +284,7 @@ fn mistake_table(c: &super::class::ClassMistakes) -> String {
     if c.not_judged > 0 {
         md.push_str(&format!(
             "\n{} not judged (grader-fault), in no count.\n",
-            grading::words::counted(c.not_judged, "submission")
+            grading::counted(c.not_judged, "submission")
         ));
     }
     md

@@ -203,7 +203,7 @@ fn results(
             " visible",
             format!(
                 "; {}: their results, and your total score, are shown once grades are published",
-                grading::words::counted(hidden, "hidden test")
+                grading::counted(hidden, "hidden test")
             ),
         )
     };

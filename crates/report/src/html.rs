@@ -45,7 +45,7 @@ fn write_page(report: &Report, page: &mut String) -> std::fmt::Result {
     } else {
         format!(
             "{} · {}",
-            grading::words::counted(report.submissions.len(), "submission"),
+            grading::counted(report.submissions.len(), "submission"),
             report.challenge
         )
     };

@@ -190,7 +190,7 @@ fn write_table(header: &[String], rows: &[Vec<String>], out: &mut dyn Write) -> 
 /// student's own report shows.
 fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -> io::Result<()> {
     use super::class::share;
-    let students = |n: usize| grading::words::counted(n, "student");
+    let students = |n: usize| grading::counted(n, "student");
     writeln!(out)?;
     if c.is_empty() {
         return writeln!(
@@ -236,7 +236,7 @@ fn render_class_mistakes(c: &super::class::ClassMistakes, out: &mut dyn Write) -
         writeln!(
             out,
             "  {DIM}{} not judged (grader-fault), in no count{DIM:#}",
-            grading::words::counted(c.not_judged, "submission")
+            grading::counted(c.not_judged, "submission")
         )?;
     }
     Ok(())
@@ -325,7 +325,7 @@ fn render_submission(
             writeln!(
                 out,
                 "{DIM}the same failure in {}: {}{DIM:#}",
-                grading::words::counted(others.len(), "more test"),
+                grading::counted(others.len(), "more test"),
                 abbreviate(others, 5)
             )?;
         }
@@ -338,7 +338,7 @@ fn render_submission(
             } else {
                 format!(
                     " {DIM}(the same in {}){DIM:#}",
-                    grading::words::counted(others.len(), "more test")
+                    grading::counted(others.len(), "more test")
                 )
             };
             writeln!(
@@ -352,7 +352,7 @@ fn render_submission(
         writeln!(
             out,
             "{DIM}{} in full above, {} in a line each; every one in full:{DIM:#} {}",
-            grading::words::counted(in_full, "failure"),
+            grading::counted(in_full, "failure"),
             shown.len() - in_full,
             folded.all_command
         )?;

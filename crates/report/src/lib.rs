@@ -70,7 +70,7 @@ pub use contract::{
 
 /// Who a grading is for, as the command line and a results folder's
 /// record name it; the report's own is [`contract::Audience`].
-pub use grading::grade::Audience;
+pub use vocabulary::Audience;
 
 use std::io::{self, Write};
 

@@ -100,7 +100,7 @@ pub fn file_name(name: &str) -> String {
         return escaped;
     }
     use sha2::{Digest, Sha256};
-    let digest = grading::words::hex(&Sha256::digest(name.as_bytes())[..16]);
+    let digest = grading::hex(&Sha256::digest(name.as_bytes())[..16]);
     let mut end = FILE_NAME_MAX - digest.len() - 1;
     while !escaped.is_char_boundary(end) {
         end -= 1;

@@ -440,7 +440,7 @@ mod tests {
 
     #[test]
     fn files_without_an_entry_file_say_what_to_rename() {
-        let expected: Vec<String> = grading::lang::entry_names();
+        let expected: Vec<String> = grading::entry_names();
         let one = no_entry_file(&["solution.py".into()], &expected);
         assert!(one.contains("rename solution.py to router.py"), "{one}");
         let two = no_entry_file(&["a.py".into(), "b.py".into()], &expected);

@@ -5,7 +5,7 @@
 //! ends, the first failure in full.
 
 use super::{Audience, SubmissionReport, TestReport};
-use grading::tested::Tested;
+use grading::Tested;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -231,7 +231,7 @@ pub fn failed_early(
     audience: Audience,
     denominator: u64,
 ) -> Option<TestReport> {
-    let accepted = tested.judgement.verdict == grading::judge::Verdict::Accepted;
+    let accepted = tested.judgement.verdict == vocabulary::Verdict::Accepted;
     (!accepted && audience.sees(tested.group.visibility)).then(|| {
         super::entry::test_report(
             tested,

@@ -3,10 +3,11 @@
 //! point), so a group passed in full scores its weight exactly and sums
 //! never drift.
 //!
-//! [`Suite::denominator`]: grading::challenge::Suite
+//! [`Suite::denominator`]: grading::Suite
 
 use super::Points;
-use grading::challenge::{Group, Scoring};
+use grading::Group;
+use vocabulary::Scoring;
 
 /// One test of `group`: its share of the group's weight, earned when
 /// `accepted` (an all-or-nothing group takes it back later if another
@@ -44,7 +45,8 @@ fn share(group: &Group, denominator: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grading::challenge::{Case, ExpectedFrom, Visibility};
+    use grading::Case;
+    use vocabulary::{ExpectedFrom, Visibility};
 
     fn group(weight: u64, scoring: Scoring, cases: usize) -> Group {
         let case = |i: usize| Case {

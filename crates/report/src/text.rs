@@ -71,7 +71,7 @@ pub fn explore_headline(e: &crate::contract::ExploreReport) -> (&'static str, St
             "explored",
             format!(
                 ": {} (seed {}, {:.1} s); every one answered as the reference does",
-                grading::words::counted(e.cases, "generated case"),
+                grading::counted(e.cases, "generated case"),
                 e.seed,
                 e.budget_ms as f64 / 1000.0
             ),
@@ -140,10 +140,7 @@ pub fn explore_cell(s: &crate::contract::SubmissionReport) -> String {
     match &s.explore {
         None => String::new(),
         Some(e) if e.counterexample.is_some() => FAILS_A_GENERATED_CASE.to_owned(),
-        Some(e) => format!(
-            "agrees on {}",
-            grading::words::counted(e.cases, "generated case")
-        ),
+        Some(e) => format!("agrees on {}", grading::counted(e.cases, "generated case")),
     }
 }
 

@@ -1,9 +1,9 @@
 //! The grader's reasons for making no module of a submission
-//! ([`grading::unbuilt::Unbuilt`]), worded for the learner: what is wrong
+//! ([`grading::Unbuilt`]), worded for the learner: what is wrong
 //! and what to do, with the tool's own text where it said something.
 
-use grading::protocol::LearnerException;
-use grading::unbuilt::{Halt, Item, ItemName, TsconfigProblem, Unbuilt};
+use grading::LearnerException;
+use grading::{DriverItem, DriverItemName, Halt, TsconfigProblem, Unbuilt};
 use sandbox::Ended;
 
 /// `error`'s message and traceback as the learner reads them: the
@@ -112,7 +112,7 @@ pub fn worded(error: &LearnerException) -> (String, String) {
             let calls: Vec<String> = calls
                 .iter()
                 .map(|item| match item.name {
-                    ItemName::H32 => format!("  {} (optional)", must(item)),
+                    DriverItemName::H32 => format!("  {} (optional)", must(item)),
                     _ => format!("  {}", must(item)),
                 })
                 .collect();
@@ -170,7 +170,7 @@ fn size(bytes: u64) -> String {
 
 /// What the driver calls, as the learner must write it: `Router::route
 /// must take &str and return Option<String>`.
-fn must(item: &Item) -> String {
+fn must(item: &DriverItem) -> String {
     let takes = match item.takes.as_slice() {
         [] => "nothing".to_owned(),
         takes => takes.join(", "),
@@ -181,17 +181,17 @@ fn must(item: &Item) -> String {
         .map(|r| format!(" and return {r}"))
         .unwrap_or_default();
     match &item.name {
-        ItemName::Type => "Router must be a `pub struct` at the root of your file".into(),
-        ItemName::New => format!("Router::new must take {takes}{returns}"),
-        ItemName::H32 => format!("h32 must take {takes}{returns}"),
-        ItemName::Method(name) => format!("Router::{name} must take {takes}{returns}"),
+        DriverItemName::Type => "Router must be a `pub struct` at the root of your file".into(),
+        DriverItemName::New => format!("Router::new must take {takes}{returns}"),
+        DriverItemName::H32 => format!("h32 must take {takes}{returns}"),
+        DriverItemName::Method(name) => format!("Router::{name} must take {takes}{returns}"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grading::protocol::ErrorKind;
+    use vocabulary::ErrorKind;
 
     fn say(unbuilt: Unbuilt, tool: &str) -> (String, String) {
         let mut error = LearnerException::unbuilt(unbuilt, tool.into());
@@ -253,22 +253,22 @@ mod tests {
     /// where rustc points in their file, and every item the driver calls.
     #[test]
     fn a_router_of_the_wrong_shape_is_told_the_shape_wanted() {
-        let item = |name, takes: &[&str], returns: Option<&str>| Item {
+        let item = |name, takes: &[&str], returns: Option<&str>| DriverItem {
             name,
             takes: takes.iter().map(|t| t.to_string()).collect(),
             returns: returns.map(str::to_owned),
         };
         let route = item(
-            ItemName::Method("route".into()),
+            DriverItemName::Method("route".into()),
             &["&str"],
             Some("Option<String>"),
         );
         let calls = vec![
-            item(ItemName::Type, &[], None),
-            item(ItemName::New, &["Vec<String>"], Some("Router")),
-            item(ItemName::Method("add".into()), &["&str"], None),
+            item(DriverItemName::Type, &[], None),
+            item(DriverItemName::New, &["Vec<String>"], Some("Router")),
+            item(DriverItemName::Method("add".into()), &["&str"], None),
             route.clone(),
-            item(ItemName::H32, &["&str"], Some("u32")),
+            item(DriverItemName::H32, &["&str"], Some("u32")),
         ];
         let unbuilt = Unbuilt::Shape {
             file: "router.rs".into(),

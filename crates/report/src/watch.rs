@@ -125,7 +125,7 @@ fn fit(
         if room > 0 {
             body.push(format!(
                 "{DIM}... {}{DIM:#}",
-                grading::words::counted(left, "more line")
+                grading::counted(left, "more line")
             ));
         }
     }
@@ -326,7 +326,7 @@ fn graded(
                 writeln!(
                     what,
                     "{DIM}the same failure in {}{DIM:#}",
-                    grading::words::counted(alike, "more test")
+                    grading::counted(alike, "more test")
                 )?;
             }
             let mut hint = Vec::new();

@@ -14,14 +14,14 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The proposed limit is this many times the slowest correct case.
-pub const MULTIPLE: u32 = 2;
+pub const LIMIT_MULTIPLE: u32 = 2;
 
 /// No group's limit is proposed below this.
-pub const FLOOR: Duration = Duration::from_secs(1);
+pub const LIMIT_FLOOR: Duration = Duration::from_secs(1);
 
 /// One case a correct submission passed, and the CPU time it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Timing {
+pub struct LimitTiming {
     pub group: String,
     pub case: String,
     /// The submission, as named on the command line.
@@ -40,16 +40,16 @@ pub struct GroupLimit {
     /// The reference's slowest case of the group, run in-process.
     pub reference: Duration,
     /// Per language measured, its slowest case of the group, by language.
-    pub slowest: Vec<Timing>,
-    /// [`MULTIPLE`] times the slowest of all, in whole seconds, at least
-    /// [`FLOOR`]; `None` when no correct submission passed a case of it
+    pub slowest: Vec<LimitTiming>,
+    /// [`LIMIT_MULTIPLE`] times the slowest of all, in whole seconds, at least
+    /// [`LIMIT_FLOOR`]; `None` when no correct submission passed a case of it
     /// (the limit is not changed).
     pub proposed: Option<Duration>,
 }
 
 impl GroupLimit {
     /// The slowest correct case of the group, of every language.
-    pub fn slowest(&self) -> Option<&Timing> {
+    pub fn slowest(&self) -> Option<&LimitTiming> {
         self.slowest.iter().max_by_key(|t| t.cpu)
     }
 
@@ -61,16 +61,16 @@ impl GroupLimit {
 
 /// The limit proposed for a group whose slowest correct case took `cpu`.
 pub fn propose(cpu: Duration) -> Duration {
-    let wanted = cpu * MULTIPLE;
+    let wanted = cpu * LIMIT_MULTIPLE;
     // Whole seconds: a limit is a round number an author can reason about,
     // and the measurement is not finer than that across machines.
     let seconds = wanted.as_millis().div_ceil(1000) as u64;
-    Duration::from_secs(seconds).max(FLOOR)
+    Duration::from_secs(seconds).max(LIMIT_FLOOR)
 }
 
 /// Each group of `suite` with its limit as it is, nothing measured or
-/// proposed: what [`rewrite`] is tried with before anything is measured.
-pub fn unchanged(suite: &Suite) -> Vec<GroupLimit> {
+/// proposed: what [`rewrite_limits`] is tried with before anything is measured.
+pub fn unchanged_limits(suite: &Suite) -> Vec<GroupLimit> {
     suite
         .groups
         .iter()
@@ -86,7 +86,11 @@ pub fn unchanged(suite: &Suite) -> Vec<GroupLimit> {
 
 /// Each group of `suite` with its limit proposed from `timings` (cases
 /// correct submissions passed), and the reference timed on its cases.
-pub fn proposals(challenge: &Challenge, suite: &Suite, timings: &[Timing]) -> Vec<GroupLimit> {
+pub fn proposed_limits(
+    challenge: &Challenge,
+    suite: &Suite,
+    timings: &[LimitTiming],
+) -> Vec<GroupLimit> {
     suite
         .groups
         .iter()
@@ -97,7 +101,7 @@ pub fn proposals(challenge: &Challenge, suite: &Suite, timings: &[Timing]) -> Ve
                 .map(|case| challenge.model.run_checked(&case.args, &case.ops).took)
                 .max()
                 .unwrap_or_default();
-            let mut slowest: Vec<Timing> = Vec::new();
+            let mut slowest: Vec<LimitTiming> = Vec::new();
             for timing in timings.iter().filter(|t| t.group == group.name) {
                 match slowest.iter_mut().find(|s| s.language == timing.language) {
                     Some(s) if s.cpu >= timing.cpu => {}
@@ -140,7 +144,7 @@ pub fn common(limits: &[GroupLimit]) -> Option<Duration> {
 /// comment naming what it was measured on. Every other line, comment and
 /// setting is kept. A group `limits` names that the file does not declare
 /// is an error: its limit can only be written with a `[[groups]]` table.
-pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String, Error> {
+pub fn rewrite_limits(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String, Error> {
     let problem = |message: String| {
         Error::invalid(vec![Problem {
             path: file.to_owned(),
@@ -228,8 +232,8 @@ pub fn rewrite(text: &str, file: &Path, limits: &[GroupLimit]) -> Result<String,
             // A comment is one line: the names in it are escaped, so that
             // a path with a newline cannot write settings of its own.
             key.leaf_decor_mut().set_prefix(format!(
-                "# {MULTIPLE} times the slowest correct case: {} of CPU ({}, {}).\n",
-                shown(slowest.cpu),
+                "# {LIMIT_MULTIPLE} times the slowest correct case: {} of CPU ({}, {}).\n",
+                shown_duration(slowest.cpu),
                 one_line(&slowest.by),
                 one_line(&slowest.case)
             ));
@@ -288,7 +292,7 @@ fn check_written(
 
 /// `d` as the comments and the audit show it: milliseconds under a
 /// second, else seconds (whole ones as such).
-pub fn shown(d: Duration) -> String {
+pub fn shown_duration(d: Duration) -> String {
     match (d < Duration::from_secs(1), d.subsec_millis()) {
         (true, _) => format!("{} ms", d.as_millis()),
         (false, 0) => format!("{} s", d.as_secs()),
@@ -306,7 +310,7 @@ mod tests {
             current: Duration::from_millis(current),
             reference: Duration::ZERO,
             slowest: proposed
-                .map(|ms| Timing {
+                .map(|ms| LimitTiming {
                     group: group.into(),
                     case: "c1".into(),
                     by: "python/slow.py".into(),
@@ -332,11 +336,11 @@ mod tests {
     #[test]
     fn times_are_shown_in_milliseconds_under_a_second() {
         let ms = Duration::from_millis;
-        assert_eq!(shown(ms(0)), "0 ms");
-        assert_eq!(shown(ms(999)), "999 ms");
-        assert_eq!(shown(ms(1000)), "1 s");
-        assert_eq!(shown(ms(1250)), "1.2 s");
-        assert_eq!(shown(ms(6000)), "6 s");
+        assert_eq!(shown_duration(ms(0)), "0 ms");
+        assert_eq!(shown_duration(ms(999)), "999 ms");
+        assert_eq!(shown_duration(ms(1000)), "1 s");
+        assert_eq!(shown_duration(ms(1250)), "1.2 s");
+        assert_eq!(shown_duration(ms(6000)), "6 s");
     }
 
     #[test]
@@ -382,7 +386,7 @@ time_ms = 30000
             limit("small", 5000, Some(1000)),
             limit("large", 30000, Some(6000)),
         ];
-        let text = rewrite(TOML, Path::new("challenge.toml"), &limits).unwrap();
+        let text = rewrite_limits(TOML, Path::new("challenge.toml"), &limits).unwrap();
         assert_eq!(
             text,
             "\
@@ -407,7 +411,7 @@ time_ms = 6000
         );
         // Written again with the same proposals, nothing changes.
         assert_eq!(
-            rewrite(&text, Path::new("challenge.toml"), &limits).unwrap(),
+            rewrite_limits(&text, Path::new("challenge.toml"), &limits).unwrap(),
             text
         );
         // A group's limit equal to the common one goes back to it.
@@ -415,7 +419,7 @@ time_ms = 6000
             limit("small", 5000, Some(1000)),
             limit("large", 30000, Some(1000)),
         ];
-        let text = rewrite(TOML, Path::new("challenge.toml"), &same).unwrap();
+        let text = rewrite_limits(TOML, Path::new("challenge.toml"), &same).unwrap();
         assert!(
             !text.contains("30000") && !text.contains("An old reason"),
             "{text}"
@@ -436,7 +440,7 @@ groups = [
             limit("small", 5000, Some(1000)),
             limit("large", 30000, Some(6000)),
         ];
-        let text = rewrite(inline, Path::new("challenge.toml"), &limits).unwrap();
+        let text = rewrite_limits(inline, Path::new("challenge.toml"), &limits).unwrap();
         let table: toml::Table = toml::from_str(&text).unwrap();
         assert_eq!(table["limits"]["time_ms"].as_integer(), Some(1000));
         assert_eq!(table["limits"]["memory_mb"].as_integer(), Some(512));
@@ -447,7 +451,7 @@ groups = [
             limit("small", 5000, Some(1000)),
             limit("large", 30000, Some(1000)),
         ];
-        let text = rewrite(inline, Path::new("challenge.toml"), &same).unwrap();
+        let text = rewrite_limits(inline, Path::new("challenge.toml"), &same).unwrap();
         assert!(!text.contains("30000"), "{text}");
     }
 
@@ -456,7 +460,7 @@ groups = [
         let mut large = limit("large", 30000, Some(6000));
         large.slowest[0].by = "ok\nweight = 99\n#.py".into();
         let limits = [limit("small", 5000, Some(1000)), large];
-        let text = rewrite(TOML, Path::new("challenge.toml"), &limits).unwrap();
+        let text = rewrite_limits(TOML, Path::new("challenge.toml"), &limits).unwrap();
         let table: toml::Table = toml::from_str(&text).unwrap();
         assert_eq!(table["groups"][1]["weight"].as_integer(), Some(2), "{text}");
         assert!(text.contains("(ok\\nweight = 99\\n#.py, c1)"), "{text}");
@@ -469,7 +473,7 @@ groups = [
             limit("large", 30000, Some(6000)),
             limit("extra", 5000, Some(9000)),
         ];
-        let e = rewrite(TOML, Path::new("x/challenge.toml"), &limits).unwrap_err();
+        let e = rewrite_limits(TOML, Path::new("x/challenge.toml"), &limits).unwrap_err();
         let text = e.to_string();
         assert!(
             text.contains("x/challenge.toml") && text.contains("`extra`"),
@@ -479,7 +483,7 @@ groups = [
 
     #[test]
     fn a_broken_file_is_named_and_not_rewritten() {
-        let e = rewrite(
+        let e = rewrite_limits(
             "[limits\n",
             Path::new("c.toml"),
             &[limit("a", 1, Some(1000))],

@@ -190,7 +190,7 @@ fn nest(prefix: &[usize], (path, message): (Vec<usize>, String)) -> (Vec<usize>,
 }
 
 /// Parses `[args, ops]` against the challenge's constructor and operations,
-/// and holds it to the bounds of [`super::rules`].
+/// and holds it to the bounds of `challenge::rules`.
 pub fn parse_input(ops: &Operations<'_>, input: &Value) -> Located<(Vec<Arg>, Vec<Op>)> {
     let model = ops.model;
     let form =

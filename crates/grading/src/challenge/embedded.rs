@@ -42,16 +42,6 @@ pub fn digest() -> &'static str {
     table::DIGEST
 }
 
-/// The ids of the embedded challenges, sorted.
-pub fn ids() -> Vec<&'static str> {
-    let mut ids: Vec<&str> = files()
-        .iter()
-        .filter_map(|(path, _)| path.strip_suffix("/challenge.toml"))
-        .collect();
-    ids.sort_unstable();
-    ids
-}
-
 /// The folder under `cache_dir` holding the embedded challenges, unpacked
 /// now if it is missing or is not exactly what is embedded.
 pub fn unpacked(cache_dir: &Path) -> Result<PathBuf, Error> {
@@ -213,6 +203,16 @@ fn same_bytes(path: &Path, bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The ids of the embedded challenges, sorted.
+    fn ids() -> Vec<&'static str> {
+        let mut ids: Vec<&str> = files()
+            .iter()
+            .filter_map(|(path, _)| path.strip_suffix("/challenge.toml"))
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
     use std::os::unix::fs::PermissionsExt;
 
     const FILES: &[(&str, &[u8])] = &[

@@ -175,7 +175,8 @@ fn search_ties(challenge: &Challenge) -> Vec<Tied> {
 /// that a tie rule other than the names' byte order (by length, by
 /// locale, case-blind) meets a pair it orders otherwise. A birthday
 /// search from `seed`: about 80,000 names.
-pub fn colliding_names(seed: u64) -> (String, String) {
+#[cfg(test)]
+fn colliding_names(seed: u64) -> (String, String) {
     colliding_names_after("", seed)
 }
 
@@ -189,7 +190,8 @@ fn colliding_names_after(context: &str, seed: u64) -> (String, String) {
 /// order otherwise than bytes: one starts with a character from U+E000
 /// to U+FFFF, the other with one beyond the BMP. JavaScript's `<` on
 /// strings puts the second first; the rule's byte order, the first.
-pub fn ordered_apart(seed: u64) -> (String, String) {
+#[cfg(test)]
+fn ordered_apart(seed: u64) -> (String, String) {
     ordered_apart_after("", seed)
 }
 

@@ -20,7 +20,7 @@ pub struct ApiGap {
     pub looks_like: Vec<String>,
     /// What sets the Router apart from the graded challenge and makes it
     /// `other_challenge`'s.
-    pub evidence: Vec<Evidence>,
+    pub evidence: Vec<ApiEvidence>,
     /// Whether the graded challenge's catalogue (a known mistake, the h32
     /// check, a broken property) explains the answers too: the other
     /// challenge is then only a possibility, told beside what explains
@@ -31,7 +31,7 @@ pub struct ApiGap {
 /// One thing in a Router's shape that is another challenge's and not the
 /// graded one's.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Evidence {
+pub enum ApiEvidence {
     /// Its constructor takes the other challenge's arguments, and not the
     /// graded one's: how many, and the other's constructor
     /// (`Router(nodes, k)`).
@@ -48,22 +48,22 @@ pub enum Evidence {
     },
 }
 
-impl Evidence {
+impl ApiEvidence {
     /// The evidence in words, of a Router that looks like another
     /// challenge's (`it has top`).
     pub fn words(&self) -> String {
         match self {
-            Evidence::Constructor { arguments, .. } => {
+            ApiEvidence::Constructor { arguments, .. } => {
                 format!("its constructor takes {}", counted_arguments(*arguments))
             }
-            Evidence::Has(calls) => {
+            ApiEvidence::Has(calls) => {
                 let names: Vec<&str> = calls
                     .iter()
                     .map(|c| c.split_once('(').map_or(c.as_str(), |(name, _)| name))
                     .collect();
                 format!("it has {}", names.join(", "))
             }
-            Evidence::Takes {
+            ApiEvidence::Takes {
                 operation,
                 arguments,
                 ..
@@ -76,9 +76,9 @@ impl Evidence {
     /// "your Router".
     pub fn calls(&self) -> String {
         match self {
-            Evidence::Constructor { call, .. } => format!("is built as {call}"),
-            Evidence::Has(calls) => format!("also has {}", calls.join(", ")),
-            Evidence::Takes { call, .. } => format!("has {call}"),
+            ApiEvidence::Constructor { call, .. } => format!("is built as {call}"),
+            ApiEvidence::Has(calls) => format!("also has {}", calls.join(", ")),
+            ApiEvidence::Takes { call, .. } => format!("has {call}"),
         }
     }
 }
@@ -87,7 +87,7 @@ fn counted_arguments(n: usize) -> String {
     format!("{n} argument{}", if n == 1 { "" } else { "s" })
 }
 
-pub use crate::protocol::{Arity, Shape};
+pub use crate::protocol::Shape;
 
 /// A challenge's shape: its constructor's arguments and its operations
 /// with theirs.
@@ -208,13 +208,13 @@ pub(super) fn api_gap(challenge: &Challenge, shape: &Shape) -> Option<ApiGap> {
 }
 
 /// What in `shape` is `other`'s and not `own`'s.
-fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<Evidence> {
+fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<ApiEvidence> {
     let mut found = Vec::new();
     if shape
         .constructor
         .is_some_and(|a| !a.takes(own.constructor.len()))
     {
-        found.push(Evidence::Constructor {
+        found.push(ApiEvidence::Constructor {
             arguments: other.constructor.len(),
             call: other.constructor_call(),
         });
@@ -226,7 +226,7 @@ fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<Evidence
         .map(|s| call(s))
         .collect();
     if !extra.is_empty() {
-        found.push(Evidence::Has(extra));
+        found.push(ApiEvidence::Has(extra));
     }
     for s in &other.operations {
         let operands = s.operands.len();
@@ -235,7 +235,7 @@ fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<Evidence
             .iter()
             .any(|o| o.name == s.name && o.operands.len() != operands);
         if differs && shape.params.get(s.name).is_some_and(|a| a.takes(operands)) {
-            found.push(Evidence::Takes {
+            found.push(ApiEvidence::Takes {
                 operation: s.name.to_owned(),
                 arguments: operands,
                 call: call(s),
@@ -248,6 +248,7 @@ fn evidence(own: &Wanted<'_>, other: &Wanted<'_>, shape: &Shape) -> Vec<Evidence
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Arity;
 
     fn exactly(n: usize) -> Arity {
         Arity {
@@ -303,7 +304,7 @@ mod tests {
         let ring = shape(&["add", "load", "lookup", "points", "remove"], Some(2), &[]);
         let gap = api_gap(&challenge("rendezvous-router"), &ring).unwrap();
         assert_eq!(gap.looks_like, ["vnode-ring"]);
-        let words: Vec<String> = gap.evidence.iter().map(Evidence::words).collect();
+        let words: Vec<String> = gap.evidence.iter().map(ApiEvidence::words).collect();
         assert_eq!(
             words,
             [
@@ -311,7 +312,7 @@ mod tests {
                 "it has lookup, points, load"
             ]
         );
-        let calls: Vec<String> = gap.evidence.iter().map(Evidence::calls).collect();
+        let calls: Vec<String> = gap.evidence.iter().map(ApiEvidence::calls).collect();
         assert_eq!(
             calls,
             [
@@ -320,7 +321,7 @@ mod tests {
             ]
         );
         let weighted = api_gap(&challenge("hrw-top"), &weighted).unwrap();
-        let calls: Vec<String> = weighted.evidence.iter().map(Evidence::calls).collect();
+        let calls: Vec<String> = weighted.evidence.iter().map(ApiEvidence::calls).collect();
         assert_eq!(calls, ["has add(node, weight)"]);
     }
 

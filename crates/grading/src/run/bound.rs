@@ -13,10 +13,14 @@ use serde_json::Value;
 /// by character stays well within it.
 pub const ERROR_ROOM: usize = 256 << 10;
 /// Characters of an error's message and of its traceback the drivers keep.
-pub const ERROR_TEXT_CHARS: usize = 8192;
+const ERROR_TEXT_CHARS: usize = 8192;
 /// Bytes of a JSON string's escaping at worst, per byte of the string: a
 /// control character written `\u0001`.
 const ESCAPED: usize = 6;
+// A message and a traceback at the drivers' cap, every character a control
+// character escaped (six bytes, more than any UTF-8 character's four),
+// leave room in ERROR_ROOM for the rest of the error object.
+const _: () = assert!(2 * ERROR_TEXT_CHARS * ESCAPED <= ERROR_ROOM / 2);
 /// Room for an answer of any scalar shape (`null`, a count, a float in
 /// exponent form) where another was due: a wrong answer, not a protocol
 /// error.

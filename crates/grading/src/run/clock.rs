@@ -46,16 +46,6 @@ pub struct Clocks {
     pub deadline: Instant,
 }
 
-impl Clocks {
-    /// The clocks of a request starting now with CPU time `limit`.
-    pub fn from_now(limit: Duration) -> Clocks {
-        Clocks {
-            cpu: limit,
-            deadline: Instant::now() + backstop(limit),
-        }
-    }
-}
-
 /// The CPU time of one request: its limit (`None` when only the deadline
 /// counts, as for the hello), the tree's CPU time when it started (`None`
 /// when that could not be read: then the deadline alone counts), what it

@@ -7,7 +7,7 @@
 use crate::contract::tools::{Exploration, ExploredSubmission, ProposedCase};
 use crate::contract::{SubmissionReport, Verdict};
 use crate::notation::{visible, visible_json};
-use grading::words::counted;
+use grading::counted;
 use serde_json::Value;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -227,11 +227,7 @@ mod tests {
             &"x".repeat(200),
         ] {
             let name = case_name(student);
-            assert_eq!(
-                grading::challenge::rules::case_name_problem(&name),
-                None,
-                "{student}: {name}"
-            );
+            assert_eq!(grading::case_name_problem(&name), None, "{student}: {name}");
             assert!(name.len() <= 48, "{name}");
         }
         assert_eq!(case_name("strip_key.py"), "explored-strip_key");

@@ -30,7 +30,7 @@ pub fn render_changes(changes: &Changes, out: &mut dyn Write) -> io::Result<()> 
         } else {
             format!(
                 "{} change{}",
-                grading::words::counted(moving, "student"),
+                grading::counted(moving, "student"),
                 if moving == 1 { "s" } else { "" }
             )
         }

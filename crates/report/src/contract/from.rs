@@ -4,7 +4,7 @@
 //! report decides what, if anything, the JSON says of it.
 
 use super::*;
-use grading::{diagnose, explain, protocol};
+
 use reference::explanation;
 
 impl From<&sandbox::LayersInForce> for Layers {
@@ -48,9 +48,9 @@ impl From<&sandbox::BuildCost> for Build {
     }
 }
 
-impl From<&grading::judge::DivergentOp> for Divergence {
-    fn from(divergence: &grading::judge::DivergentOp) -> Divergence {
-        let grading::judge::DivergentOp {
+impl From<&grading::DivergentOp> for Divergence {
+    fn from(divergence: &grading::DivergentOp) -> Divergence {
+        let grading::DivergentOp {
             op_index,
             op,
             expected,
@@ -71,9 +71,9 @@ impl From<&grading::judge::DivergentOp> for Divergence {
     }
 }
 
-impl From<&protocol::LearnerException> for LearnerError {
-    fn from(error: &protocol::LearnerException) -> LearnerError {
-        let protocol::LearnerException {
+impl From<&grading::LearnerException> for LearnerError {
+    fn from(error: &grading::LearnerException) -> LearnerError {
+        let grading::LearnerException {
             kind,
             // The tool's text and the grader's reason, worded together.
             message: _,
@@ -95,9 +95,9 @@ impl From<&protocol::LearnerException> for LearnerError {
     }
 }
 
-impl From<&grading::run::CapturedOutput> for Captured {
-    fn from(captured: &grading::run::CapturedOutput) -> Captured {
-        let grading::run::CapturedOutput {
+impl From<&grading::CapturedOutput> for Captured {
+    fn from(captured: &grading::CapturedOutput) -> Captured {
+        let grading::CapturedOutput {
             stdout,
             stderr,
             dropped_bytes,
@@ -110,9 +110,9 @@ impl From<&grading::run::CapturedOutput> for Captured {
     }
 }
 
-impl From<&explain::H32Check> for HashCheck {
-    fn from(check: &explain::H32Check) -> HashCheck {
-        let explain::H32Check {
+impl From<&grading::H32Check> for HashCheck {
+    fn from(check: &grading::H32Check) -> HashCheck {
+        let grading::H32Check {
             checked,
             first_mismatch,
             step,
@@ -126,9 +126,9 @@ impl From<&explain::H32Check> for HashCheck {
     }
 }
 
-impl From<&explain::H32WrongSteps> for HashStep {
-    fn from(step: &explain::H32WrongSteps) -> HashStep {
-        let explain::H32WrongSteps {
+impl From<&grading::H32WrongSteps> for HashStep {
+    fn from(step: &grading::H32WrongSteps) -> HashStep {
+        let grading::H32WrongSteps {
             mistake,
             form,
             step,
@@ -156,9 +156,9 @@ impl From<&explain::H32WrongSteps> for HashStep {
     }
 }
 
-impl From<&explain::H32Mismatch> for HashMismatch {
-    fn from(mismatch: &explain::H32Mismatch) -> HashMismatch {
-        let explain::H32Mismatch {
+impl From<&grading::H32Mismatch> for HashMismatch {
+    fn from(mismatch: &grading::H32Mismatch) -> HashMismatch {
+        let grading::H32Mismatch {
             text,
             pinned,
             yours,
@@ -174,9 +174,9 @@ impl From<&explain::H32Mismatch> for HashMismatch {
 impl HashHint {
     /// `hint` in words, for a submission in `language`: how to give the
     /// grader its own h32 is told in its language's terms.
-    pub(crate) fn of(hint: &diagnose::H32Finding, language: grading::lang::Language) -> HashHint {
-        use grading::lang::Language;
-        let diagnose::H32Finding { against, asked } = hint;
+    pub(crate) fn of(hint: &grading::H32Finding, language: vocabulary::Language) -> HashHint {
+        use vocabulary::Language;
+        let grading::H32Finding { against, asked } = hint;
         let expose = match language {
             Language::Python => "define `h32(text)` beside your Router (the starter does)",
             Language::JavaScript | Language::TypeScript => {
@@ -199,9 +199,9 @@ impl HashHint {
     }
 }
 
-impl From<&diagnose::MistakeFinding> for MistakeReport {
-    fn from(mistake: &diagnose::MistakeFinding) -> MistakeReport {
-        let diagnose::MistakeFinding {
+impl From<&grading::MistakeFinding> for MistakeReport {
+    fn from(mistake: &grading::MistakeFinding) -> MistakeReport {
+        let grading::MistakeFinding {
             id,
             title,
             explanation,
@@ -229,9 +229,9 @@ impl From<&diagnose::MistakeFinding> for MistakeReport {
     }
 }
 
-impl From<&diagnose::MistakeMatch> for NamedMistake {
-    fn from(mistake: &diagnose::MistakeMatch) -> NamedMistake {
-        let diagnose::MistakeMatch {
+impl From<&grading::MistakeMatch> for NamedMistake {
+    fn from(mistake: &grading::MistakeMatch) -> NamedMistake {
+        let grading::MistakeMatch {
             id,
             title,
             explanation,
@@ -248,9 +248,9 @@ impl From<&diagnose::MistakeMatch> for NamedMistake {
     }
 }
 
-impl From<&diagnose::RerunDifferences> for Nondeterminism {
-    fn from(nondeterminism: &diagnose::RerunDifferences) -> Nondeterminism {
-        let diagnose::RerunDifferences {
+impl From<&grading::RerunDifferences> for Nondeterminism {
+    fn from(nondeterminism: &grading::RerunDifferences) -> Nondeterminism {
+        let grading::RerunDifferences {
             tests,
             example,
             language,
@@ -263,9 +263,9 @@ impl From<&diagnose::RerunDifferences> for Nondeterminism {
     }
 }
 
-impl From<&diagnose::ChangedAnswer> for Change {
-    fn from(change: &diagnose::ChangedAnswer) -> Change {
-        let diagnose::ChangedAnswer {
+impl From<&grading::ChangedAnswer> for Change {
+    fn from(change: &grading::ChangedAnswer) -> Change {
+        let grading::ChangedAnswer {
             test,
             op_index,
             op,
@@ -282,9 +282,9 @@ impl From<&diagnose::ChangedAnswer> for Change {
     }
 }
 
-impl From<&diagnose::PropertyFinding> for PropertyHint {
-    fn from(hint: &diagnose::PropertyFinding) -> PropertyHint {
-        let diagnose::PropertyFinding {
+impl From<&grading::PropertyFinding> for PropertyHint {
+    fn from(hint: &grading::PropertyFinding) -> PropertyHint {
+        let grading::PropertyFinding {
             property,
             case,
             first_op,
@@ -301,9 +301,9 @@ impl From<&diagnose::PropertyFinding> for PropertyHint {
     }
 }
 
-impl From<&grading::explore::ExploreOutcome> for ExploreReport {
-    fn from(explored: &grading::explore::ExploreOutcome) -> ExploreReport {
-        let grading::explore::ExploreOutcome {
+impl From<&grading::ExploreOutcome> for ExploreReport {
+    fn from(explored: &grading::ExploreOutcome) -> ExploreReport {
+        let grading::ExploreOutcome {
             seed,
             cases,
             budget,
@@ -325,9 +325,9 @@ impl From<&grading::explore::ExploreOutcome> for ExploreReport {
     }
 }
 
-impl From<&grading::shrink::ShrunkCase> for Reproducer {
-    fn from(reproducer: &grading::shrink::ShrunkCase) -> Reproducer {
-        let grading::shrink::ShrunkCase {
+impl From<&grading::ShrunkCase> for Reproducer {
+    fn from(reproducer: &grading::ShrunkCase) -> Reproducer {
+        let grading::ShrunkCase {
             case,
             expected,
             actual,
@@ -349,20 +349,20 @@ impl From<&grading::shrink::ShrunkCase> for Reproducer {
     }
 }
 
-impl From<&explain::WhyExpected> for ExplanationReport {
-    fn from(explanation: &explain::WhyExpected) -> ExplanationReport {
+impl From<&grading::WhyExpected> for ExplanationReport {
+    fn from(explanation: &grading::WhyExpected) -> ExplanationReport {
         match explanation {
-            explain::WhyExpected::Scores(report) => ExplanationReport::Scores(report.into()),
-            explain::WhyExpected::Top(report) => ExplanationReport::Top(report.into()),
-            explain::WhyExpected::Ring(report) => ExplanationReport::Ring(report.into()),
-            explain::WhyExpected::Points(view) => ExplanationReport::Points(view.into()),
+            grading::WhyExpected::Scores(report) => ExplanationReport::Scores(report.into()),
+            grading::WhyExpected::Top(report) => ExplanationReport::Top(report.into()),
+            grading::WhyExpected::Ring(report) => ExplanationReport::Ring(report.into()),
+            grading::WhyExpected::Points(view) => ExplanationReport::Points(view.into()),
         }
     }
 }
 
-impl From<&explain::RouteScores> for ScoreReport {
-    fn from(report: &explain::RouteScores) -> ScoreReport {
-        let explain::RouteScores {
+impl From<&grading::RouteScores> for ScoreReport {
+    fn from(report: &grading::RouteScores) -> ScoreReport {
+        let grading::RouteScores {
             key,
             formula,
             winner,
@@ -383,9 +383,9 @@ impl From<&explain::RouteScores> for ScoreReport {
     }
 }
 
-impl From<&explain::RankedNode> for RankedRow {
-    fn from(row: &explain::RankedNode) -> RankedRow {
-        let explain::RankedNode {
+impl From<&grading::RankedNode> for RankedRow {
+    fn from(row: &grading::RankedNode) -> RankedRow {
+        let grading::RankedNode {
             rank,
             node,
             hashed,
@@ -404,9 +404,9 @@ impl From<&explain::RankedNode> for RankedRow {
     }
 }
 
-impl From<&explain::TopRanking> for TopReport {
-    fn from(report: &explain::TopRanking) -> TopReport {
-        let explain::TopRanking {
+impl From<&grading::TopRanking> for TopReport {
+    fn from(report: &grading::TopRanking) -> TopReport {
+        let grading::TopRanking {
             key,
             formula,
             n,
@@ -425,9 +425,9 @@ impl From<&explain::TopRanking> for TopReport {
     }
 }
 
-impl From<&explain::RankingPosition> for TopLine {
-    fn from(line: &explain::RankingPosition) -> TopLine {
-        let explain::RankingPosition {
+impl From<&grading::RankingPosition> for TopLine {
+    fn from(line: &grading::RankingPosition) -> TopLine {
+        let grading::RankingPosition {
             position,
             expected,
             yours,
@@ -442,9 +442,9 @@ impl From<&explain::RankingPosition> for TopLine {
     }
 }
 
-impl From<&explain::RingLookup> for RingReport {
-    fn from(report: &explain::RingLookup) -> RingReport {
-        let explain::RingLookup {
+impl From<&grading::RingLookup> for RingReport {
+    fn from(report: &grading::RingLookup) -> RingReport {
+        let grading::RingLookup {
             key,
             position,
             position_yours,
@@ -465,9 +465,9 @@ impl From<&explain::RingLookup> for RingReport {
     }
 }
 
-impl From<&explain::RingNeighbour> for ShownPoint {
-    fn from(point: &explain::RingNeighbour) -> ShownPoint {
-        let explain::RingNeighbour {
+impl From<&grading::RingNeighbour> for ShownPoint {
+    fn from(point: &grading::RingNeighbour) -> ShownPoint {
+        let grading::RingNeighbour {
             index,
             node,
             hashed,
@@ -524,8 +524,8 @@ impl From<explanation::DecidedBy> for WinRule {
 
 /// A property hint in words: the two answers, what changed between them,
 /// and the rule they break.
-fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence) -> String {
-    use diagnose::{Evidence, Property};
+fn property_message(property: grading::Property, evidence: &grading::Evidence) -> String {
+    use grading::{Evidence, Property};
     match evidence {
         Evidence::StillThere {
             key,
@@ -628,8 +628,8 @@ fn property_message(property: diagnose::Property, evidence: &diagnose::Evidence)
 }
 
 /// What joined or left: `"c" left (operation 1 ["remove","c"])`.
-fn changed(changes: &diagnose::NodeChanges) -> String {
-    let diagnose::NodeChanges {
+fn changed(changes: &grading::NodeChanges) -> String {
+    let grading::NodeChanges {
         nodes,
         left,
         shown,
@@ -648,13 +648,13 @@ fn changed(changes: &diagnose::NodeChanges) -> String {
 }
 
 /// How two nodes tie, in the pinned values.
-fn tied(tie: &diagnose::Tie) -> String {
+fn tied(tie: &grading::Tie) -> String {
     match tie {
-        diagnose::Tie::Weighted { score } => format!("one weighted score, {score}"),
-        diagnose::Tie::Hash { a, b, h32 } => {
+        grading::Tie::Weighted { score } => format!("one weighted score, {score}"),
+        grading::Tie::Hash { a, b, h32 } => {
             format!("h32({}) = h32({}) = {h32}", quoted(a), quoted(b))
         }
-        diagnose::Tie::Ring { a, b, position } => {
+        grading::Tie::Ring { a, b, position } => {
             format!(
                 "points {} and {} both at position {position}",
                 quoted(a),
@@ -676,8 +676,8 @@ fn json(value: &Value) -> String {
 }
 
 /// What makes answers change between processes, in `language`.
-fn nondeterminism_causes(language: grading::lang::Language) -> &'static str {
-    use grading::lang::Language;
+fn nondeterminism_causes(language: vocabulary::Language) -> &'static str {
+    use vocabulary::Language;
     match language {
         Language::Python => {
             "Python's hash() of a str is salted per process, and a set's order (or a dict's \

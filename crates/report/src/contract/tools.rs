@@ -25,8 +25,8 @@ pub struct AuditEntry {
     pub caught_by: Vec<String>,
 }
 
-impl From<&grading::diagnose::AuditRow> for AuditEntry {
-    fn from(row: &grading::diagnose::AuditRow) -> AuditEntry {
+impl From<&grading::AuditRow> for AuditEntry {
+    fn from(row: &grading::AuditRow) -> AuditEntry {
         AuditEntry {
             id: row.id.clone(),
             form: row.form.clone(),

@@ -70,7 +70,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
         writeln!(
             page,
             "<p class=\"warn\">{} the grader could not judge (grader-fault) {} no score and {} left out of the mean and the histogram; grading again with --resume judges {}.</p>",
-            grading::words::counted(faults, "submission"),
+            grading::counted(faults, "submission"),
             if faults == 1 { "has" } else { "have" },
             if faults == 1 { "is" } else { "are" },
             if faults == 1 { "it" } else { "them" },
@@ -87,7 +87,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
             m.max_score(),
             earned(&m),
             possible(&m),
-            grading::words::counted(scored, "scored submission")
+            grading::counted(scored, "scored submission")
         )?,
         None => writeln!(page, "<p id=\"mean\">no submission was scored</p>")?,
     }
@@ -161,7 +161,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
         writeln!(
             page,
             "<p class=\"dim\">A mistake is named for a student when it reproduces every one of their failures, alone or as one of two (or three) made together; a student counts once for each mistake named, and those made together also once for their combination. Shares are of the {} judged.</p>",
-            grading::words::counted(mistakes.judged, "student")
+            grading::counted(mistakes.judged, "student")
         )?;
     }
     for line in other_students(&mistakes) {
@@ -202,7 +202,7 @@ pub(super) fn write_overview(report: &Report, page: &mut String) -> Result {
             writeln!(
                 page,
                 "<p class=\"dim\">and {} more failed by fewer students</p>",
-                grading::words::counted(failing.len() - MAX_TESTS, "test")
+                grading::counted(failing.len() - MAX_TESTS, "test")
             )?;
         }
     }

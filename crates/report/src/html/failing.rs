@@ -308,7 +308,7 @@ fn write_scores(s: &ScoreReport, actual: Option<&Value>, page: &mut String) -> R
             page,
             "<p class=\"dim\">({} nodes in all; the first {} by score are shown)</p>",
             s.total_nodes,
-            grading::explain::MAX_ROWS
+            grading::MAX_SCORE_ROWS
         )?;
     }
     if let Some(rule) = scores_rule(s) {

@@ -99,7 +99,7 @@ pub(super) fn write_student(
             writeln!(
                 page,
                 "<p class=\"dim\">the same failure in {}: {}</p>",
-                grading::words::counted(others.len(), "more test"),
+                grading::counted(others.len(), "more test"),
                 learner(&abbreviate(others, 5))
             )?;
         }

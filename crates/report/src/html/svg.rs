@@ -61,7 +61,7 @@ pub(super) fn histogram(bins: &[Bin], scored: usize) -> String {
     let _ = writeln!(
         svg,
         "<title id=\"histogram-title\">Scores of {}: students by share of the points</title>",
-        grading::words::counted(scored, "scored submission")
+        grading::counted(scored, "scored submission")
     );
     let _ = writeln!(
         svg,
@@ -86,7 +86,7 @@ pub(super) fn histogram(bins: &[Bin], scored: usize) -> String {
             "<g data-bin=\"{}\" data-count=\"{count}\"><title>{}: {}</title><rect class=\"bar count\" x=\"{x}\" y=\"{:.1}\" width=\"{bar}\" height=\"{h:.1}\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"700\">{count}</text><text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text></g>",
             b.from,
             b.label(),
-            grading::words::counted(count, "student"),
+            grading::counted(count, "student"),
             base - h,
             x + bar / 2.0,
             base - h - 4.0,
@@ -254,7 +254,7 @@ pub(super) fn load_chart(
             svg,
             "<text x=\"0\" y=\"{:.1}\" font-size=\"11\">and {} more not drawn</text>",
             bottom + 28.0,
-            grading::words::counted(hidden, "node")
+            grading::counted(hidden, "node")
         );
     }
     svg.push_str("</svg>");

@@ -9,7 +9,7 @@ use super::{COMPILE_LIMIT, COMPILE_MEMORY};
 use crate::challenge::Challenge;
 use crate::error::Error;
 use crate::protocol::{ErrorKind, LearnerException};
-use crate::unbuilt::{Halt, Item, ItemName, Unbuilt};
+use crate::unbuilt::{DriverItem, DriverItemName, Halt, Unbuilt};
 use reference::{Kind, Returns, Signature};
 use sandbox::Finished;
 
@@ -217,7 +217,7 @@ fn learners_terms(text: &str, name: &str) -> String {
 }
 
 /// What the driver calls, with its Rust types.
-fn wanted(challenge: &Challenge, call: Call) -> Item {
+fn wanted(challenge: &Challenge, call: Call) -> DriverItem {
     let kind = |k: &Kind| match k {
         Kind::Name => "&str",
         Kind::Count | Kind::Size => "usize",
@@ -226,19 +226,19 @@ fn wanted(challenge: &Challenge, call: Call) -> Item {
         Kind::WeightedNames => "Vec<(String, f64)>",
     };
     let takes = |kinds: &[Kind]| kinds.iter().map(|k| kind(k).to_owned()).collect();
-    let item = |name, takes, returns: Option<&str>| Item {
+    let item = |name, takes, returns: Option<&str>| DriverItem {
         name,
         takes,
         returns: returns.map(str::to_owned),
     };
     match call {
         Call::New => item(
-            ItemName::New,
+            DriverItemName::New,
             takes(challenge.model.constructor),
             Some("Router"),
         ),
-        Call::Type => item(ItemName::Type, Vec::new(), None),
-        Call::H32 => item(ItemName::H32, vec!["&str".into()], Some("u32")),
+        Call::Type => item(DriverItemName::Type, Vec::new(), None),
+        Call::H32 => item(DriverItemName::H32, vec!["&str".into()], Some("u32")),
         Call::Method(sig) => {
             let returns = match sig.returns {
                 Returns::Nothing => None,
@@ -248,7 +248,7 @@ fn wanted(challenge: &Challenge, call: Call) -> Item {
                 Returns::Loads => Some("Vec<(String, usize)>"),
             };
             item(
-                ItemName::Method(sig.name.to_owned()),
+                DriverItemName::Method(sig.name.to_owned()),
                 takes(sig.operands),
                 returns,
             )

@@ -1,18 +1,18 @@
 //! The property hints, found on answers written for each property, in
 //! the words of the report.
 use crate::contract::PropertyHint;
-use grading::challenge::{Case, Operations};
+use grading::{Case, Operations};
 use reference::ModelSpec;
 use serde_json::{Value, json};
 
 fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option<PropertyHint> {
-    grading::diagnose::property_hint(model, case, actual)
+    grading::property_hint(model, case, actual)
         .as_ref()
         .map(Into::into)
 }
 
 fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<PropertyHint> {
-    grading::diagnose::order_hint(case, actual, reversed)
+    grading::order_hint(case, actual, reversed)
         .as_ref()
         .map(Into::into)
 }

@@ -8,10 +8,10 @@ mod phases;
 pub mod rejudge;
 mod results;
 
-use grading::Submission;
 use grading::Tested;
 use grading::{Error, Starved};
 use grading::{Graded, Grading, Hidden, SubmissionOutcome};
+use grading::{NothingToGrade, Submission};
 use phases::Step;
 use report::Progress;
 use report::{Report, SubmissionReport};
@@ -57,10 +57,10 @@ impl Entry {
 #[derive(Debug, Clone)]
 pub enum Unready {
     /// The student's own: no entry file in their folder, or several.
-    NoFile { why: String },
+    NoFile { why: NothingToGrade },
     /// The student's own: the file found is of no known language, cannot
     /// be read, or is a link out of its folder.
-    Unrecognised { file: PathBuf, why: String },
+    Unrecognised { file: PathBuf, why: NothingToGrade },
     /// The grader's: it could not resolve the file's path.
     Fault {
         file: PathBuf,
@@ -69,10 +69,10 @@ pub enum Unready {
 }
 
 /// The submission in `file` (found, or why not), or why it has none.
-fn detected(file: Result<PathBuf, String>) -> Result<Submission, Unready> {
+fn detected(file: Result<PathBuf, NothingToGrade>) -> Result<Submission, Unready> {
     let file = file.map_err(|why| Unready::NoFile { why })?;
     Submission::detect(&file).map_err(|error| match error {
-        Error::Usage(why) => Unready::Unrecognised { file, why },
+        Error::NothingToGrade(why) => Unready::Unrecognised { file, why },
         error => Unready::Fault {
             file,
             error: std::sync::Arc::new(error),
@@ -292,7 +292,7 @@ fn is_submission_file(path: &Path) -> bool {
 
 /// A student folder's entry file: the one `router.<ext>` with a known
 /// extension, or an executable `router` (see [`grading::entry_names`]).
-pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
+pub fn entry_file(dir: &Path) -> Result<PathBuf, NothingToGrade> {
     let names = grading::entry_names();
     let found: Vec<PathBuf> = names
         .iter()
@@ -301,26 +301,21 @@ pub fn entry_file(dir: &Path) -> Result<PathBuf, String> {
         .collect();
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => {
-            let (bare, modules) = names.split_last().expect("entry names");
-            Err(format!(
-                "no entry file in {}: expected one of {}, or an executable `{bare}`",
-                dir.display(),
-                modules.join(", ")
-            ))
-        }
-        many => Err(format!(
-            "several entry files in {} ({}); keep exactly one router.*",
-            dir.display(),
-            many.iter()
-                .map(|p| p
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .into_owned())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        [] => Err(NothingToGrade::NoEntryFile {
+            folder: dir.to_owned(),
+        }),
+        many => Err(NothingToGrade::SeveralEntryFiles {
+            folder: dir.to_owned(),
+            found: many
+                .iter()
+                .map(|p| {
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect(),
+        }),
     }
 }
 

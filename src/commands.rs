@@ -63,7 +63,7 @@ impl Status {
 /// The exit code of an error.
 pub fn exit_code(error: &Error) -> u8 {
     match error {
-        Error::Usage(_) | Error::Invalid { .. } => exit::INVALID,
+        Error::Usage(_) | Error::NothingToGrade(_) | Error::Invalid { .. } => exit::INVALID,
         Error::Runtime { .. } | Error::Busy(_) | Error::Io { .. } => exit::GRADER_FAULT,
     }
 }

@@ -420,6 +420,23 @@ fn hostile_class_layouts_are_each_one_students_outcome_and_nothing_stops_the_cla
     // The two odd names, and the three others above, are graded.
     let accepted = verdicts.values().filter(|v| *v == "accepted").count();
     assert_eq!(accepted, 5, "{verdicts:?}");
+    // A student's file that is no regular file is told so in a learner's
+    // words on every test, never in the command line's ("give the path of
+    // the module to grade" is for whoever runs the grader).
+    let socket = report["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "sock.py")
+        .unwrap();
+    let said = format!(
+        "{} is not a file; submit the module itself, as a plain file",
+        class.join("sock.py").display()
+    );
+    for test in socket["tests"].as_array().unwrap() {
+        assert_eq!(test["message"], said.as_str(), "{test}");
+    }
+    assert!(!stdout.contains("give the path"), "{stdout}");
     assert!(!(stdout.clone() + &stderr).contains(EMAIL));
     assert_eq!(snapshot(&class), before);
 }

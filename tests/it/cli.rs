@@ -27,7 +27,7 @@ fn an_unknown_key_in_challenge_toml_is_pointed_at() {
 
 #[test]
 fn bad_usage_exits_2_with_a_hint() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &[
                 "grade",
@@ -44,6 +44,10 @@ fn bad_usage_exits_2_with_a_hint() {
         (
             &["grade", "submissions/missing.py"],
             "cannot read submission submissions/missing.py",
+        ),
+        (
+            &["grade", "/dev/null"],
+            "submission /dev/null is not a file; give the path of the module to grade",
         ),
         (
             &[

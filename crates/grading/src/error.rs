@@ -61,6 +61,10 @@ pub enum Error {
     /// The command line asked for something impossible.
     #[error("{0}")]
     Usage(String),
+    /// Nothing to grade where a submission was looked for (an error of
+    /// usage on the command line; a student's own reason in a class).
+    #[error("{0}")]
+    NothingToGrade(crate::lang::NothingToGrade),
     /// Challenge or test files are invalid; nothing was run. `undone`
     /// says what the command did not do for them ("graded", "written"),
     /// set by the command ([`Error::undone`]): `validate` did its work.
@@ -116,6 +120,12 @@ impl Error {
             context: context.into(),
             source,
         }
+    }
+}
+
+impl From<crate::lang::NothingToGrade> for Error {
+    fn from(why: crate::lang::NothingToGrade) -> Error {
+        Error::NothingToGrade(why)
     }
 }
 

@@ -366,12 +366,12 @@ pub enum SubmissionOutcome<'a> {
     /// Graded to the end.
     Graded(Box<Graded<'a>>),
     /// Nothing of it could be graded, for a reason of its own (no entry
-    /// file, a file of no known language, a file it cannot read): `why` is
-    /// every test's message.
+    /// file, a file of no known language, a file it cannot read): the
+    /// report words `why` as every test's message.
     Unpreparable {
         name: String,
         path: String,
-        why: String,
+        why: crate::lang::NothingToGrade,
     },
     /// The grader or its machine failed on it (`language` when the
     /// submission was recognised): no test has a verdict on its code.

@@ -42,7 +42,7 @@ pub use challenge::{
 };
 
 // The submission: recognised once, prepared per language.
-pub use lang::{Submission, entry_names, runtime, starter, transpiler_if_asked};
+pub use lang::{NothingToGrade, Submission, entry_names, runtime, starter, transpiler_if_asked};
 
 // Running it: sessions and how they ended.
 pub use run::{CapturedOutput, Clock, Outcome, STARTUP_LIMIT, backstop};

@@ -6,10 +6,10 @@
 use super::contract::{self, MistakeReport};
 use super::score;
 use super::{ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport};
-use grading::Error;
 use grading::Tested;
 use grading::{ApiEvidence, ApiGap, Graded, Grading, SubmissionOutcome, now_ms};
 use grading::{Challenge, Group};
+use grading::{Error, NothingToGrade};
 use vocabulary::Scoring;
 use vocabulary::Verdict;
 
@@ -319,8 +319,14 @@ fn and_list(items: &[String]) -> String {
 
 /// The report of a submission that could not even be found or prepared
 /// (`why`): every test fails with a compile error saying so.
-fn unpreparable(grading: &Grading<'_>, name: &str, path: &str, why: &str) -> SubmissionReport {
-    ungraded(grading, name, path, why, Verdict::CompileError)
+fn unpreparable(
+    grading: &Grading<'_>,
+    name: &str,
+    path: &str,
+    why: &NothingToGrade,
+) -> SubmissionReport {
+    let why = crate::unbuilt::nothing_to_grade(why);
+    ungraded(grading, name, path, &why, Verdict::CompileError)
 }
 
 /// The report of a submission the grader failed on (`error`, a fault of

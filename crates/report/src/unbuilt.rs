@@ -1,10 +1,28 @@
 //! The grader's reasons for making no module of a submission
-//! ([`grading::Unbuilt`]), worded for the learner: what is wrong
+//! ([`grading::Unbuilt`]), and for finding nothing to grade
+//! ([`grading::NothingToGrade`]), worded for the learner: what is wrong
 //! and what to do, with the tool's own text where it said something.
 
-use grading::LearnerException;
 use grading::{DriverItem, DriverItemName, Halt, TsconfigProblem, Unbuilt};
+use grading::{LearnerException, NothingToGrade};
 use sandbox::Ended;
+
+/// Why a student has nothing to grade, as every test of theirs says it.
+/// The command line's words serve where they are about the learner's
+/// files; an instruction only the grader's user can follow is not given.
+pub fn nothing_to_grade(why: &NothingToGrade) -> String {
+    match why {
+        NothingToGrade::NotAFile { file } => format!(
+            "{} is not a file; submit the module itself, as a plain file",
+            file.display()
+        ),
+        NothingToGrade::NoEntryFile { .. }
+        | NothingToGrade::SeveralEntryFiles { .. }
+        | NothingToGrade::Unreadable { .. }
+        | NothingToGrade::UnknownLanguage { .. }
+        | NothingToGrade::LinkedOut { .. } => why.to_string(),
+    }
+}
 
 /// `error`'s message and traceback as the learner reads them: the
 /// grader's reason worded around the tool's text, where there is one.

@@ -560,7 +560,7 @@ pub struct GenArgs {
 
     /// What kind of case
     #[arg(long, short, value_enum)]
-    pub profile: grading::Profile,
+    pub profile: grading::GenProfile,
 
     /// The seed: the same seed writes the same bytes
     #[arg(long, short)]

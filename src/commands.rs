@@ -385,7 +385,7 @@ fn graded(
         derived: Default::default(),
         observer: Some(&told),
         explore: args.explore.map(|time| grading::Explore {
-            seed: args.explore_seed.unwrap_or(grading::DEFAULT_SEED),
+            seed: args.explore_seed.unwrap_or(grading::DEFAULT_EXPLORE_SEED),
             time,
         }),
     };
@@ -573,7 +573,7 @@ fn absolute_path(p: &std::path::Path) -> Result<std::path::PathBuf, Error> {
 /// Holds the command line's limits to what correct submissions in
 /// `languages` (those to be graded) need, as challenge.toml's are held.
 fn check_limits(args: &GradingArgs, languages: &[vocabulary::Language]) -> Result<(), Error> {
-    let runtimes: Vec<_> = languages.iter().map(|&l| grading::runtime(l)).collect();
+    let runtimes: Vec<_> = languages.iter().map(|&l| grading::runtime_of(l)).collect();
     for (limit, value) in args.limits() {
         limit.check_for(value, &runtimes).map_err(|why| {
             let flag = limit.flag().unwrap_or_default();
@@ -734,7 +734,7 @@ fn read_report(path: &std::path::Path) -> Result<report::Report, Error> {
 fn init(cli: &Cli, args: &InitArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let root = grading::Root::find(cli.challenges.as_deref(), &grading::default_cache_dir())?;
     let challenge = root.load(&args.challenge)?;
-    let name = grading::starter(args.lang)
+    let name = grading::starter_name(args.lang)
         .ok_or_else(|| Error::Usage(format!("{:?} has no starter", args.lang)))?;
     let name = name.as_str();
     let starter = challenge.dir.join("starters").join(name);

@@ -142,7 +142,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
             .ok()
             .and_then(|v| v.as_str().map(str::to_owned))
             .unwrap_or_default();
-        timings.extend(submission.tests.iter().map(|t| grading::LimitTiming {
+        timings.extend(submission.tests.iter().map(|t| grading::CaseTiming {
             group: t.group.clone(),
             case: t.name.clone(),
             by: submission.path.clone(),
@@ -198,7 +198,7 @@ fn audit_limits(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Stat
 /// case is proposed: the suite lets a wrong submission through.
 fn audit_submissions(cli: &Cli, args: &AuditArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, _, _) = authoring(cli, &args.suites.suite, None)?;
-    let seed = args.explore_seed.unwrap_or(grading::DEFAULT_SEED);
+    let seed = args.explore_seed.unwrap_or(grading::DEFAULT_EXPLORE_SEED);
     // Checked before anything is graded: a folder that cannot take the
     // cases stops the command while nothing is spent.
     if let Some(dir) = &args.write_cases {
@@ -461,7 +461,7 @@ pub(super) fn validate(cli: &Cli, args: &SuitesArgs, out: &mut dyn Write) -> Res
 pub(super) fn generate(cli: &Cli, args: &GenArgs, out: &mut dyn Write) -> Result<Status, Error> {
     let (challenge, dir, _) = authoring(cli, &args.suite, Some("gen"))?;
     let folder = challenge.case_folder(&dir, &args.group, &args.name)?;
-    let request = grading::Request {
+    let request = grading::GenRequest {
         profile: args.profile,
         seed: args.seed,
         nodes: args.nodes,

@@ -60,7 +60,7 @@ pub fn check_expected_files(challenge: &Challenge, suite: &Suite) -> Result<(), 
 
 /// A finding of `validate`.
 #[derive(Debug, Clone)]
-pub struct Finding {
+pub struct SuiteFinding {
     pub error: bool,
     pub problem: Problem,
 }
@@ -71,14 +71,14 @@ pub struct Finding {
 /// have no duplicates (a warning), no answer hangs on a floating-point gap
 /// too small to trust across languages, and the reference runs each case
 /// well within its time limit.
-pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
+pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<SuiteFinding> {
     let mut findings = Vec::new();
     let mut names: Vec<(&str, &Case)> = Vec::new();
     for group in &suite.groups {
         // Names are held to the rules when the suite is loaded.
         for case in &group.cases {
             if let Some((_, other)) = names.iter().find(|(n, _)| *n == case.name) {
-                findings.push(Finding {
+                findings.push(SuiteFinding {
                     error: true,
                     problem: Problem {
                         path: case.path.clone(),
@@ -95,7 +95,7 @@ pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
             let checked = challenge.model.run_checked(&case.args, &case.ops);
             let (output, took) = (&checked.output, checked.took);
             if took > group.time_limit {
-                findings.push(Finding {
+                findings.push(SuiteFinding {
                     error: true,
                     problem: Problem {
                         path: case.path.clone(),
@@ -108,7 +108,7 @@ pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                     },
                 });
             } else if took * 10 > group.time_limit {
-                findings.push(Finding {
+                findings.push(SuiteFinding {
                     error: false,
                     problem: Problem {
                         path: case.path.clone(),
@@ -122,7 +122,7 @@ pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                 });
             }
             if let Some(problem) = disagreement(case, output) {
-                findings.push(Finding {
+                findings.push(SuiteFinding {
                     error: true,
                     problem,
                 });
@@ -132,7 +132,7 @@ pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
             for (i, why) in &checked.fragile {
                 let i = *i;
                 let text = std::fs::read_to_string(&case.path).unwrap_or_default();
-                findings.push(Finding {
+                findings.push(SuiteFinding {
                     error: true,
                     problem: Problem {
                         path: case.path.clone(),
@@ -155,7 +155,7 @@ pub fn validate_suite(challenge: &Challenge, suite: &Suite) -> Vec<Finding> {
                 for (i, n) in names.iter().enumerate() {
                     if names[..i].contains(n) {
                         let text = std::fs::read_to_string(&case.path).unwrap_or_default();
-                        findings.push(Finding {
+                        findings.push(SuiteFinding {
                             error: false,
                             problem: Problem {
                                 path: case.path.clone(),

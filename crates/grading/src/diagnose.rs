@@ -8,7 +8,7 @@
 
 use crate::challenge::{Case, Challenge};
 use crate::judge::same;
-use crate::run::Outcome;
+use crate::run::CaseOutcome;
 use reference::mistakes::{Made, VariantRun};
 use reference::{Effect, Syntax};
 
@@ -19,7 +19,7 @@ mod nondeterminism;
 mod property;
 pub use nondeterminism::{ChangedAnswer, RerunDifferences, first_difference};
 pub use property::{
-    Evidence, NodeChanges, Property, PropertyFinding, Tie, order_hint, property_hint,
+    NodeChanges, Property, PropertyEvidence, PropertyFinding, Tie, order_hint, property_hint,
 };
 
 /// What the submission did on one case, as far as a mistake can reproduce
@@ -38,11 +38,11 @@ impl Behaviour {
     /// exception that is a limit (a MemoryError, a write past the file size
     /// limit), judged as that limit, is not something the code chose to
     /// raise: it is no behaviour either.
-    pub fn of(outcome: &Outcome) -> Option<Behaviour> {
+    pub fn of(outcome: &CaseOutcome) -> Option<Behaviour> {
         match outcome {
-            Outcome::Output(output) => Some(Behaviour::Output(output.clone())),
-            Outcome::Raised { error, .. } if crate::judge::raised_at_a_limit(error) => None,
-            Outcome::Raised { output, error } => {
+            CaseOutcome::Output(output) => Some(Behaviour::Output(output.clone())),
+            CaseOutcome::Raised { error, .. } if crate::judge::raised_at_a_limit(error) => None,
+            CaseOutcome::Raised { output, error } => {
                 let at = error.op_index?.op()?;
                 Some(Behaviour::Raised {
                     output: output.clone(),

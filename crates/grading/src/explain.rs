@@ -13,7 +13,7 @@ use reference::explanation::{
 use serde_json::Value;
 
 /// Rows shown in a score table; the submission's answer is always shown too.
-pub const MAX_SCORE_ROWS: usize = 10;
+pub const MAX_ROWS_SHOWN: usize = 10;
 
 /// The strings whose pinned values the spec publishes; a submission's h32 is
 /// checked on these first.
@@ -62,7 +62,7 @@ pub struct RouteScores {
     /// The reference's answer.
     pub winner: Option<String>,
     pub rule: DecidedBy,
-    /// The highest-ranked rows (at most [`MAX_SCORE_ROWS`]), and the submission's
+    /// The highest-ranked rows (at most [`MAX_ROWS_SHOWN`]), and the submission's
     /// answer's row if it ranked lower.
     pub rows: Vec<RankedNode>,
     /// How many nodes there were in all.
@@ -251,9 +251,9 @@ fn score_report(table: ScoreTable, actual: &Value) -> RouteScores {
         .as_str()
         .and_then(|a| ranked.iter().find(|r| r.node == a))
         .cloned();
-    let mut rows: Vec<RankedNode> = ranked.into_iter().take(MAX_SCORE_ROWS).collect();
+    let mut rows: Vec<RankedNode> = ranked.into_iter().take(MAX_ROWS_SHOWN).collect();
     if let Some(a) = &answer
-        && a.rank > MAX_SCORE_ROWS
+        && a.rank > MAX_ROWS_SHOWN
     {
         rows.push(a.clone());
     }
@@ -281,9 +281,9 @@ fn top_report(table: ScoreTable, n: u64, actual: &Value) -> TopRanking {
                 != ranked.get(i).filter(|_| i < want).map(|r| r.node.as_str())
         })
         .unwrap_or(length);
-    // A little context before the first difference, then MAX_SCORE_ROWS lines.
+    // A little context before the first difference, then MAX_ROWS_SHOWN lines.
     let first = first_difference.saturating_sub(2);
-    let lines = (first..length.min(first + MAX_SCORE_ROWS))
+    let lines = (first..length.min(first + MAX_ROWS_SHOWN))
         .map(|i| {
             let your_name = yours.get(i).cloned();
             RankingPosition {

@@ -14,7 +14,7 @@ use crate::extra::{Budget, ExtraLimits};
 use crate::judge::first_divergence;
 use crate::lang::Submission;
 use crate::protocol::LearnerException;
-use crate::run::{Outcome, ReplyBound, Runner};
+use crate::run::{CaseOutcome, ReplyBound, Runner};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -60,7 +60,7 @@ pub fn case_seed(seed: u64, index: usize) -> u64 {
 
 /// The seed exploring uses unless told another: the same cases on every
 /// run, so that a learner's counterexample does not come and go.
-pub const DEFAULT_SEED: u64 = 1;
+pub const DEFAULT_EXPLORE_SEED: u64 = 1;
 
 /// Draws the first case may take (a drawn case the loader refuses is
 /// drawn again) past the budget.
@@ -116,12 +116,12 @@ pub fn explore(
         };
         let run = runner.run_input(&input, ReplyBound::for_case(&case), attempt)?;
         let found = match &run.outcome {
-            Outcome::Output(actual) => {
+            CaseOutcome::Output(actual) => {
                 let differs = first_divergence(&case, actual).is_some()
                     || actual.len() != case.expected.len();
                 differs.then(|| (actual.clone(), None))
             }
-            Outcome::Raised { output, error } => Some((output.clone(), Some(error.clone()))),
+            CaseOutcome::Raised { output, error } => Some((output.clone(), Some(error.clone()))),
             // A limit on a case this small, or a crash, is no answer to
             // compare: the suite's own limits judge those.
             _ => None,
@@ -194,7 +194,7 @@ fn answers(
         .run_input(input, ReplyBound::for_case(&case), limit)
         .ok()?;
     match run.outcome {
-        Outcome::Output(actual) => Some((case.expected, actual)),
+        CaseOutcome::Output(actual) => Some((case.expected, actual)),
         _ => None,
     }
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// The kinds of case `grader gen` makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Profile {
+pub enum GenProfile {
     /// Mostly questions (routes, lookups, ...), some adds and removes.
     Random,
     /// Heavy adding and removing between questions.
@@ -34,25 +34,25 @@ pub enum Profile {
     Large,
 }
 
-impl Profile {
+impl GenProfile {
     /// Default node and operation counts.
     fn defaults(self) -> (usize, usize) {
         match self {
-            Profile::Random | Profile::Churn => (8, 200),
-            Profile::Ties => (4, 120),
-            Profile::Unicode => (6, 120),
-            Profile::HighScores => (6, 120),
-            Profile::Large => (10_000, 1_000_000),
+            GenProfile::Random | GenProfile::Churn => (8, 200),
+            GenProfile::Ties => (4, 120),
+            GenProfile::Unicode => (6, 120),
+            GenProfile::HighScores => (6, 120),
+            GenProfile::Large => (10_000, 1_000_000),
         }
     }
 
     /// Percent of operations that ask (the rest add and remove).
     fn route_percent(self) -> u64 {
         match self {
-            Profile::Churn => 20,
-            Profile::Large => 10,
-            Profile::Ties | Profile::HighScores | Profile::Unicode => 80,
-            Profile::Random => 60,
+            GenProfile::Churn => 20,
+            GenProfile::Large => 10,
+            GenProfile::Ties | GenProfile::HighScores | GenProfile::Unicode => 80,
+            GenProfile::Random => 60,
         }
     }
 }
@@ -74,8 +74,8 @@ impl Rng {
 }
 
 /// Where `gen` writes, and how much.
-pub struct Request<'a> {
-    pub profile: Profile,
+pub struct GenRequest<'a> {
+    pub profile: GenProfile,
     pub seed: u64,
     pub nodes: Option<usize>,
     pub ops: Option<usize>,
@@ -139,7 +139,10 @@ impl Shapes {
 }
 
 /// Writes `NAME.json` and `NAME.expected.json`; returns their paths.
-pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf, PathBuf), Error> {
+pub fn generate(
+    challenge: &Challenge,
+    request: &GenRequest<'_>,
+) -> Result<(PathBuf, PathBuf), Error> {
     let shapes = Shapes::of(challenge)?;
     let constructor = challenge.model.constructor;
     let weighted = match constructor.first() {
@@ -161,7 +164,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     let profile = request.profile;
     let name_of = |i: usize| -> String {
         match profile {
-            Profile::Unicode => {
+            GenProfile::Unicode => {
                 let stems = ["сервер", "サーバー", "nœud", "🖥️", "κόμβος", "ノード"];
                 format!("{}-{i}", stems[i % stems.len()])
             }
@@ -184,7 +187,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
     let mut pool: Vec<String> = (0..(n * 2).max(2)).map(name_of).collect();
     // Keys a profile wants asked about, besides random ones.
     let mut tie_keys: Vec<String> = Vec::new();
-    if profile == Profile::Ties {
+    if profile == GenProfile::Ties {
         // Pairs that tie; the larger name goes first, so insertion order
         // and the rule disagree.
         let mut probe = vec![Arg::Names(Vec::new())];
@@ -200,7 +203,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
         pool = tied;
     }
     let weight_of = |rng: &mut Rng| {
-        if profile == Profile::Ties {
+        if profile == GenProfile::Ties {
             1.0 // tied pairs tie only at equal weights
         } else {
             WEIGHTS[rng.below(WEIGHTS.len())]
@@ -262,7 +265,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
             // A high score, or a decision no language can get wrong.
             for _ in 0..64 {
                 let hair = model.fragile(&op).is_some();
-                let low = profile == Profile::HighScores && !high_scores(model.as_ref(), &op);
+                let low = profile == GenProfile::HighScores && !high_scores(model.as_ref(), &op);
                 if !hair && !low {
                     break;
                 }
@@ -311,7 +314,7 @@ pub fn generate(challenge: &Challenge, request: &Request<'_>) -> Result<(PathBuf
 fn question(
     signature: &'static Signature,
     rng: &mut Rng,
-    profile: Profile,
+    profile: GenProfile,
     ops: usize,
     nodes: usize,
     tie_keys: &[String],
@@ -324,8 +327,8 @@ fn question(
                 Arg::Name(tie_keys[rng.below(tie_keys.len())].clone())
             }
             Kind::Name => Arg::Name(match profile {
-                Profile::Unicode => format!("ключ-{}-🙂-{}", rng.below(1000), rng.below(10)),
-                Profile::HighScores => format!("hi-{}", rng.next() % 1_000_000_000),
+                GenProfile::Unicode => format!("ключ-{}-🙂-{}", rng.below(1000), rng.below(10)),
+                GenProfile::HighScores => format!("hi-{}", rng.next() % 1_000_000_000),
                 _ => format!("key-{}", rng.below(ops.max(10) * 2)),
             }),
             Kind::Count | Kind::Size if signature.returns == Returns::Loads => {

@@ -10,7 +10,7 @@ use crate::extra::{Budget, ExtraLimits};
 use crate::judge::{self, Verdict};
 use crate::lang::{Language, Submission};
 use crate::protocol::{At, ErrorKind};
-use crate::run::{Outcome, Runner};
+use crate::run::{CaseOutcome, Runner};
 use crate::tested::Tested;
 use sandbox::Environment;
 
@@ -20,7 +20,7 @@ mod prefix;
 mod second_opinion;
 mod two_phases;
 
-pub use crate::tested::Share;
+pub use crate::tested::TimeShare;
 use api::api_gap;
 pub use api::{ApiEvidence, ApiGap, Shape};
 pub use prefix::PREFIX_REPLAYS;
@@ -158,14 +158,14 @@ pub(crate) type Tie = Option<Vec<String>>;
 pub(crate) struct GroupClock {
     /// Per group (by name) that hit its limit: the shared time left, of
     /// CPU time and of wall-clock time.
-    left: std::collections::HashMap<String, Share>,
+    left: std::collections::HashMap<String, TimeShare>,
 }
 
 impl GroupClock {
     /// The share of `group`'s next case when it is a share of the time the
     /// group shares; `None` for the group's full limit and backstop.
-    fn limit(&self, group: &Group) -> Option<Share> {
-        let least = Share::least(group.time_limit);
+    fn limit(&self, group: &Group) -> Option<TimeShare> {
+        let least = TimeShare::least(group.time_limit);
         self.left.get(&group.name).map(|left| {
             let cpu = left.cpu.max(least.cpu).min(group.time_limit);
             let wall = left
@@ -173,7 +173,7 @@ impl GroupClock {
                 .max(least.wall)
                 .min(crate::run::backstop(cpu))
                 .max(cpu);
-            Share { cpu, wall }
+            TimeShare { cpu, wall }
         })
     }
 
@@ -185,7 +185,7 @@ impl GroupClock {
                 left.wall = left.wall.saturating_sub(tested.time);
             }
             None if tested.judgement.verdict == Verdict::TimeLimit => {
-                let share = Share {
+                let share = TimeShare {
                     cpu: group.time_limit,
                     wall: crate::run::backstop(group.time_limit),
                 };
@@ -460,7 +460,7 @@ impl Grading<'_> {
                 .divergence
                 .as_ref()
                 .and_then(|d| explain::explain(self.challenge, case, d)),
-            load_failed: matches!(run.outcome, Outcome::LoadFailed(_)),
+            load_failed: matches!(run.outcome, CaseOutcome::LoadFailed(_)),
             judgement,
             time: run.elapsed,
             cpu: run.cpu,
@@ -608,7 +608,7 @@ impl Grading<'_> {
         };
         let bound = crate::run::ReplyBound::for_case(o.case);
         let run = runner.run_input(&reversed, bound, limit)?;
-        let Outcome::Output(again) = run.outcome else {
+        let CaseOutcome::Output(again) = run.outcome else {
             return Ok(None);
         };
         Ok(diagnose::order_hint(o.case, actual, &again))

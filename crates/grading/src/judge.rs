@@ -5,7 +5,7 @@
 
 use crate::challenge::Case;
 use crate::protocol::{At, ErrorKind, LearnerException, Violation};
-use crate::run::{Clock, Outcome};
+use crate::run::{CaseOutcome, Clock};
 use sandbox::Ended;
 use serde_json::Value;
 use std::time::Duration;
@@ -187,7 +187,7 @@ pub fn first_divergence_before(case: &Case, actual: &[Value], end: usize) -> Opt
 }
 
 /// Judges one case's outcome.
-pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
+pub fn judge(case: &Case, outcome: &CaseOutcome) -> Judgement {
     let fail = |verdict, cause| Judgement {
         verdict,
         divergence: None,
@@ -196,7 +196,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
     };
     let wanted = case.expected.len();
     match outcome {
-        Outcome::Output(actual) => {
+        CaseOutcome::Output(actual) => {
             let divergence = first_divergence(case, actual);
             let produced = actual.len();
             let (verdict, cause) = match &divergence {
@@ -217,7 +217,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 actual: actual.clone(),
             }
         }
-        Outcome::Raised { output, error } => {
+        CaseOutcome::Raised { output, error } => {
             let raised_at = error.op_index.and_then(At::op);
             // A wrong answer before the exception is the first thing that
             // went wrong.
@@ -254,7 +254,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 actual: output.clone(),
             }
         }
-        Outcome::TimedOut {
+        CaseOutcome::TimedOut {
             limit,
             clock,
             op_index,
@@ -266,7 +266,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 at: *op_index,
             },
         ),
-        Outcome::Crashed {
+        CaseOutcome::Crashed {
             status,
             op_index,
             starting,
@@ -278,7 +278,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 starting: *starting,
             },
         ),
-        Outcome::MemoryLimit {
+        CaseOutcome::MemoryLimit {
             limit_bytes,
             peak_bytes,
             op_index,
@@ -290,7 +290,7 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 at: *op_index,
             },
         ),
-        Outcome::SharedMemoryLimit {
+        CaseOutcome::SharedMemoryLimit {
             limit_bytes,
             held_bytes,
             op_index,
@@ -302,14 +302,14 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 at: *op_index,
             },
         ),
-        Outcome::CpuLimit { seconds, op_index } => fail(
+        CaseOutcome::CpuLimit { seconds, op_index } => fail(
             Verdict::TimeLimit,
             Cause::CpuLimit {
                 seconds: *seconds,
                 at: *op_index,
             },
         ),
-        Outcome::FileSizeLimit {
+        CaseOutcome::FileSizeLimit {
             limit_bytes,
             op_index,
         } => fail(
@@ -319,22 +319,22 @@ pub fn judge(case: &Case, outcome: &Outcome) -> Judgement {
                 at: *op_index,
             },
         ),
-        Outcome::OutputLimit { limit_bytes } => fail(
+        CaseOutcome::OutputLimit { limit_bytes } => fail(
             Verdict::OutputLimit,
             Cause::OutputLimit {
                 limit_bytes: *limit_bytes,
             },
         ),
-        Outcome::Protocol(what) => fail(Verdict::ProtocolError, Cause::Protocol(what.clone())),
+        CaseOutcome::Protocol(what) => fail(Verdict::ProtocolError, Cause::Protocol(what.clone())),
         // A driver that refused to run what the learner's code loaded
         // (Python's bytecode) says it is a compile error.
-        Outcome::LoadFailed(error) if error.kind != ErrorKind::CompileError => {
+        CaseOutcome::LoadFailed(error) if error.kind != ErrorKind::CompileError => {
             fail(Verdict::RuntimeError, Cause::LoadFailed(error.clone()))
         }
-        Outcome::LoadFailed(error) | Outcome::CompileFailed(error) => {
+        CaseOutcome::LoadFailed(error) | CaseOutcome::CompileFailed(error) => {
             fail(Verdict::CompileError, Cause::CompileFailed(error.clone()))
         }
-        Outcome::LoadTimedOut { executable } => fail(
+        CaseOutcome::LoadTimedOut { executable } => fail(
             Verdict::TimeLimit,
             Cause::LoadTimedOut {
                 executable: *executable,
@@ -410,7 +410,7 @@ pub(crate) mod tests {
         let c = three_ops();
         let j = judge(
             &c,
-            &Outcome::Output(vec![json!("a"), Value::Null, json!("a")]),
+            &CaseOutcome::Output(vec![json!("a"), Value::Null, json!("a")]),
         );
         assert_eq!(j.verdict, Verdict::WrongAnswer);
         let d = j.divergence.unwrap();
@@ -429,13 +429,13 @@ pub(crate) mod tests {
     #[test]
     fn a_short_output_diverges_at_its_first_missing_answer() {
         let c = three_ops();
-        let j = judge(&c, &Outcome::Output(vec![json!("a")]));
+        let j = judge(&c, &CaseOutcome::Output(vec![json!("a")]));
         let d = j.divergence.unwrap();
         assert_eq!((d.op_index, d.missing, d.differing_ops), (1, true, 2));
         // A long one is wrong too, though every expected entry matches.
         let j = judge(
             &c,
-            &Outcome::Output(vec![json!("a"), Value::Null, json!("b"), json!("x")]),
+            &CaseOutcome::Output(vec![json!("a"), Value::Null, json!("b"), json!("x")]),
         );
         assert_eq!(j.verdict, Verdict::WrongAnswer);
         assert!(j.divergence.is_none());
@@ -462,7 +462,7 @@ pub(crate) mod tests {
         };
         let raised = judge(
             &c,
-            &Outcome::Raised {
+            &CaseOutcome::Raised {
                 output: vec![json!("a")],
                 error: error(1),
             },
@@ -472,7 +472,7 @@ pub(crate) mod tests {
         assert!(raised.divergence.is_none());
         let wrong_first = judge(
             &c,
-            &Outcome::Raised {
+            &CaseOutcome::Raised {
                 output: vec![json!("b"), Value::Null],
                 error: error(2),
             },
@@ -488,7 +488,7 @@ pub(crate) mod tests {
         let c = three_ops();
         let j = judge(
             &c,
-            &Outcome::TimedOut {
+            &CaseOutcome::TimedOut {
                 limit: Duration::from_millis(1500),
                 clock: Clock::Wall,
                 op_index: Some(At::Constructor),
@@ -506,7 +506,7 @@ pub(crate) mod tests {
         let memory = LearnerException::new(ErrorKind::MemoryError, String::new());
         let j = judge(
             &c,
-            &Outcome::Raised {
+            &CaseOutcome::Raised {
                 output: vec![],
                 error: memory.clone(),
             },

@@ -4,8 +4,9 @@
 //! the snippet the shrinker writes in it. [`TABLE`] is what differs between
 //! them as data; the functions here dispatch to each language's file.
 //!
-//! Adding a language is a file here, a [`Language`] variant with its
-//! [`TABLE`] row, and a driver in `drivers/`; the test
+//! Adding a language is a file here, a [`Language`] variant (in the
+//! `vocabulary` crate, which the report shares) with its [`TABLE`] row,
+//! and a driver in `drivers/`; the test
 //! `every_language_is_wired_everywhere` says what is missing.
 
 mod cache;
@@ -80,7 +81,7 @@ pub fn syntax(language: Language) -> reference::Syntax {
 /// What `language` runs on, for the limits a correct submission needs (a
 /// program of its own, or of no known language, is held to what a
 /// compiled one needs).
-pub fn runtime(language: Language) -> crate::challenge::limits::Runtime {
+pub fn runtime_of(language: Language) -> crate::challenge::limits::Runtime {
     use crate::challenge::limits::Runtime;
     match language {
         Language::JavaScript | Language::TypeScript => Runtime::Node,
@@ -95,7 +96,7 @@ pub fn spec(language: Language) -> Option<&'static Spec> {
 }
 
 /// The starter's file name (`router.py`), for modules.
-pub fn starter(language: Language) -> Option<String> {
+pub fn starter_name(language: Language) -> Option<String> {
     spec(language).map(|s| format!("{ENTRY_STEM}.{}", s.extensions[0]))
 }
 
@@ -127,7 +128,7 @@ impl Submission {
     /// nothing of it written yet. A file of another size class (past
     /// 1 MiB), or one that cannot be read as a regular file, is none.
     pub fn is_untouched_starter(&self, challenge: &Challenge) -> bool {
-        let Some(starter) = starter(self.language) else {
+        let Some(starter) = starter_name(self.language) else {
             return false;
         };
         let read = |path: &Path| -> Option<String> {
@@ -552,7 +553,7 @@ mod tests {
                 assert_eq!(found.language, language, ".{ext}");
                 assert!(entries.contains(&format!("router.{ext}")), ".{ext}");
             }
-            let starter = starter(language).unwrap();
+            let starter = starter_name(language).unwrap();
             for challenge in &challenges {
                 let file = challenge.dir.join("starters").join(&starter);
                 assert!(file.is_file(), "{} has no {starter}", challenge.id);

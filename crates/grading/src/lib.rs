@@ -5,7 +5,8 @@
 //! (discover, load), `lang` (detect and prepare a submission), `run`
 //! (sessions, over the `sandbox` crate and `protocol`), `judge`,
 //! `explain`, `diagnose`, `shrink`, and `tested` (each case's
-//! record, which those stages add to). `grade` drives them for one
+//! record, which those stages add to), with `explore` after a verdict.
+//! `grade` drives them for one
 //! submission and returns its records; the `report` crate turns them into
 //! the public report. `author` and `generate` serve test authors.
 //!
@@ -42,10 +43,12 @@ pub use challenge::{
 };
 
 // The submission: recognised once, prepared per language.
-pub use lang::{NothingToGrade, Submission, entry_names, runtime, starter, transpiler_if_asked};
+pub use lang::{
+    NothingToGrade, Submission, entry_names, runtime_of, starter_name, transpiler_if_asked,
+};
 
 // Running it: sessions and how they ended.
-pub use run::{CapturedOutput, Clock, Outcome, STARTUP_LIMIT, backstop};
+pub use run::{CapturedOutput, CaseOutcome, Clock, STARTUP_LIMIT, backstop};
 
 // The wire between the grader and a driver or program.
 pub use protocol::{Answering, LearnerException, Message, PROTOCOL, Violation};
@@ -55,38 +58,38 @@ pub use judge::{Cause, DivergentOp, Judgement, judge};
 
 // Why the expected answer is right, in pinned hash values.
 pub use explain::{
-    H32Check, H32Mismatch, H32WrongSteps, MAX_SCORE_ROWS, RankedNode, RankingPosition, RingLookup,
-    RingNeighbour, RouteScores, TopRanking, WhyExpected,
+    H32Check, H32Mismatch, H32OtherStep, H32WrongSteps, MAX_ROWS_SHOWN, RankedNode,
+    RankingPosition, RingLookup, RingNeighbour, RouteScores, TopRanking, WhyExpected,
 };
 
 // The mistake, the audit, the hash and property hints.
 pub use diagnose::{
-    AuditRow, ChangedAnswer, Evidence, H32Finding, MistakeFinding, MistakeMatch, NodeChanges,
-    Property, PropertyFinding, RerunDifferences, Tie, audit, order_hint, property_hint,
+    AuditRow, ChangedAnswer, H32Finding, MistakeFinding, MistakeMatch, NodeChanges, Property,
+    PropertyEvidence, PropertyFinding, RerunDifferences, Tie, audit, order_hint, property_hint,
 };
 
 // The extra runs after a verdict: the shrunk reproducer, exploring.
-pub use explore::{DEFAULT_SEED, Explore, ExploreOutcome};
+pub use explore::{DEFAULT_EXPLORE_SEED, Explore, ExploreOutcome, FailingCase};
 pub use shrink::ShrunkCase;
 
 // A case's record, and one submission graded.
 pub use grade::{
-    ApiEvidence, ApiGap, Graded, Grading, Hidden, Observer, PREFIX_REPLAYS, Pending, Share,
-    SubmissionOutcome, now_ms,
+    ApiEvidence, ApiGap, Graded, Grading, Hidden, Observer, PREFIX_REPLAYS, Pending,
+    SubmissionOutcome, TimeShare, now_ms,
 };
 pub use tested::Tested;
 pub use unbuilt::{DriverItem, DriverItemName, Halt, TsconfigProblem, Unbuilt};
 
 // Authoring: validate, bless, add, propose limits, generate.
 pub use author::limits::{
-    GroupLimit, LIMIT_FLOOR, LIMIT_MULTIPLE, LimitTiming, proposed_limits, rewrite_limits,
+    CaseTiming, GroupLimit, LIMIT_FLOOR, LIMIT_MULTIPLE, proposed_limits, rewrite_limits,
     shown_duration, unchanged_limits,
 };
 pub use author::{
-    Blessing, Finding, add_case, bless, blessings, check_expected_files, parse_pasted,
+    Blessing, SuiteFinding, add_case, bless, blessings, check_expected_files, parse_pasted,
     validate_suite,
 };
-pub use generate::{Profile, Request, generate};
+pub use generate::{GenProfile, GenRequest, generate};
 
 // Errors, and helpers the binary and the report share.
 pub use diff::{DiffLine, answers_diff, line_diff};

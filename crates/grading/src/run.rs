@@ -32,7 +32,7 @@ pub const STARTUP_LIMIT: Duration = Duration::from_secs(10);
 
 /// How one case ran, before judging.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum CaseOutcome {
     /// The case ran to the end.
     Output(Vec<Value>),
     /// The learner's code raised; `output` holds the results before it.
@@ -89,12 +89,12 @@ pub enum Outcome {
     LoadTimedOut { executable: bool },
 }
 
-impl Outcome {
+impl CaseOutcome {
     /// The outcome with every place the program named (its `op_index`)
     /// past the case's `ops` operations taken as not known: a program may
     /// say anything, and "operation 1000000000000000000" of a case of ten
     /// is nothing a report may repeat.
-    fn within(mut self, ops: usize) -> Outcome {
+    fn within(mut self, ops: usize) -> CaseOutcome {
         if let Some(at) = self.at_mut() {
             *at = at.filter(|at| at.op().is_none_or(|i| i < ops));
         }
@@ -104,14 +104,14 @@ impl Outcome {
     /// Where the program said it was, in the outcomes that tell it.
     fn at_mut(&mut self) -> Option<&mut Option<At>> {
         match self {
-            Outcome::Raised { error, .. } => Some(&mut error.op_index),
-            Outcome::TimedOut { op_index, .. }
-            | Outcome::Crashed { op_index, .. }
-            | Outcome::MemoryLimit { op_index, .. }
-            | Outcome::SharedMemoryLimit { op_index, .. }
-            | Outcome::CpuLimit { op_index, .. }
-            | Outcome::FileSizeLimit { op_index, .. } => Some(op_index),
-            Outcome::Protocol(Violation::UnaskedProgress { at, .. }) => Some(at),
+            CaseOutcome::Raised { error, .. } => Some(&mut error.op_index),
+            CaseOutcome::TimedOut { op_index, .. }
+            | CaseOutcome::Crashed { op_index, .. }
+            | CaseOutcome::MemoryLimit { op_index, .. }
+            | CaseOutcome::SharedMemoryLimit { op_index, .. }
+            | CaseOutcome::CpuLimit { op_index, .. }
+            | CaseOutcome::FileSizeLimit { op_index, .. } => Some(op_index),
+            CaseOutcome::Protocol(Violation::UnaskedProgress { at, .. }) => Some(at),
             _ => None,
         }
     }
@@ -121,7 +121,7 @@ impl Outcome {
 /// wall clock and in CPU time (of all the session's processes).
 #[derive(Debug, Clone)]
 pub struct CaseRun {
-    pub outcome: Outcome,
+    pub outcome: CaseOutcome,
     pub captured: CapturedOutput,
     pub elapsed: Duration,
     pub cpu: Duration,
@@ -134,7 +134,7 @@ pub struct Runner<'a> {
     program: Option<Program>,
     cpu_seconds: u64,
     session: Option<Session>,
-    load_failure: Option<(Outcome, CapturedOutput)>,
+    load_failure: Option<(CaseOutcome, CapturedOutput)>,
     hello: Option<Hello>,
     /// The CPU time the last request used.
     last_cpu: Duration,
@@ -163,7 +163,7 @@ impl<'a> Runner<'a> {
             Ok(program) => (Some(program), None),
             Err(error) => (
                 None,
-                Some((Outcome::CompileFailed(error), CapturedOutput::default())),
+                Some((CaseOutcome::CompileFailed(error), CapturedOutput::default())),
             ),
         };
         Runner {
@@ -272,14 +272,14 @@ impl<'a> Runner<'a> {
             Ok(protocol::CaseReply {
                 output,
                 error: None,
-            }) => Outcome::Output(output),
+            }) => CaseOutcome::Output(output),
             Ok(protocol::CaseReply {
                 output,
                 error: Some(error),
-            }) => Outcome::Raised { output, error },
+            }) => CaseOutcome::Raised { output, error },
             Err(what) => {
                 self.stop();
-                Outcome::Protocol(what)
+                CaseOutcome::Protocol(what)
             }
         };
         Ok(CaseRun {
@@ -318,7 +318,7 @@ impl<'a> Runner<'a> {
         limit: Duration,
         wall: Duration,
         bound: ReplyBound,
-    ) -> Result<Result<(Value, CapturedOutput), (Outcome, CapturedOutput)>, Error> {
+    ) -> Result<Result<(Value, CapturedOutput), (CaseOutcome, CapturedOutput)>, Error> {
         if let Err(failure) = self.ready()? {
             return Ok(Err(failure));
         }
@@ -344,7 +344,7 @@ impl<'a> Runner<'a> {
 
     /// Starts a session unless one is running; a failure to start is
     /// remembered and returned from then on.
-    fn ready(&mut self) -> Result<Result<(), (Outcome, CapturedOutput)>, Error> {
+    fn ready(&mut self) -> Result<Result<(), (CaseOutcome, CapturedOutput)>, Error> {
         if let Some(failure) = &self.load_failure {
             return Ok(Err(failure.clone()));
         }
@@ -389,7 +389,7 @@ impl<'a> Runner<'a> {
         })
     }
 
-    fn start(&mut self) -> Result<Result<Session, (Outcome, CapturedOutput)>, Error> {
+    fn start(&mut self) -> Result<Result<Session, (CaseOutcome, CapturedOutput)>, Error> {
         let mut session = self.spawn()?;
         // The probe ran beside the start; a probe that failed is the
         // grader's fault, known before any verdict.
@@ -420,29 +420,29 @@ impl<'a> Runner<'a> {
                             self.hello = Some(hello);
                             return Ok(Ok(session));
                         }
-                        Ok(hello) => Outcome::Protocol(Violation::Version {
+                        Ok(hello) => CaseOutcome::Protocol(Violation::Version {
                             spoken: hello.protocol,
                         }),
-                        Err(e) => Outcome::Protocol(Violation::Malformed {
+                        Err(e) => CaseOutcome::Protocol(Violation::Malformed {
                             message: Message::Hello,
                             error: e.to_string(),
                         }),
                     }
                 } else if let Some(error) = message.get("load_error") {
                     match serde_json::from_value::<LearnerException>(error.clone()) {
-                        Ok(error) => Outcome::LoadFailed(error),
-                        Err(e) => Outcome::Protocol(Violation::Malformed {
+                        Ok(error) => CaseOutcome::LoadFailed(error),
+                        Err(e) => CaseOutcome::Protocol(Violation::Malformed {
                             message: Message::LoadError,
                             error: e.to_string(),
                         }),
                     }
                 } else {
-                    Outcome::Protocol(Violation::NotHello {
+                    CaseOutcome::Protocol(Violation::NotHello {
                         got: preview_value(&message),
                     })
                 }
             }
-            Err(NoReply::TimedOut { .. }) => Outcome::LoadTimedOut {
+            Err(NoReply::TimedOut { .. }) => CaseOutcome::LoadTimedOut {
                 executable: own_program,
             },
             Err(NoReply::Died {
@@ -453,7 +453,7 @@ impl<'a> Runner<'a> {
             }) => match sandbox_error {
                 // An executable that cannot be run is its author's problem;
                 // an interpreter the sandbox cannot run is the grader's.
-                Some(message) if own_program => Outcome::LoadFailed(LearnerException {
+                Some(message) if own_program => CaseOutcome::LoadFailed(LearnerException {
                     unbuilt: Some(Box::new(Unbuilt::NotRunnable)),
                     ..LearnerException::new(ErrorKind::ExecError, message)
                 }),
@@ -475,9 +475,9 @@ impl<'a> Runner<'a> {
     /// the learner's outcome, or the grader's fault. (While loading, a
     /// time-out and a death mean more; [`Runner::start`] reads those
     /// first.)
-    fn outcome_of(&self, failure: NoReply, limit: Duration) -> Result<Outcome, Error> {
+    fn outcome_of(&self, failure: NoReply, limit: Duration) -> Result<CaseOutcome, Error> {
         Ok(match failure {
-            NoReply::TimedOut { op_index, clock } => Outcome::TimedOut {
+            NoReply::TimedOut { op_index, clock } => CaseOutcome::TimedOut {
                 limit,
                 clock,
                 op_index,
@@ -488,17 +488,17 @@ impl<'a> Runner<'a> {
                 exit,
                 sandbox_error: _,
             } => self.death(status, op_index, exit, false),
-            NoReply::OutputLimit { limit } => Outcome::OutputLimit { limit_bytes: limit },
+            NoReply::OutputLimit { limit } => CaseOutcome::OutputLimit { limit_bytes: limit },
             NoReply::MemoryLimit {
                 held,
                 limit,
                 op_index,
-            } => Outcome::SharedMemoryLimit {
+            } => CaseOutcome::SharedMemoryLimit {
                 limit_bytes: limit,
                 held_bytes: held,
                 op_index,
             },
-            NoReply::Protocol(what) => Outcome::Protocol(what),
+            NoReply::Protocol(what) => CaseOutcome::Protocol(what),
             NoReply::Starved(why) => return Err(Error::Busy(why)),
             NoReply::Io(e) => return Err(self.lost_contact(e)),
         })
@@ -557,18 +557,18 @@ impl<'a> Runner<'a> {
         op_index: Option<At>,
         exit: Option<sandbox::SandboxExit>,
         starting: bool,
-    ) -> Outcome {
+    ) -> CaseOutcome {
         let limits = self.env.limits();
         if let Some(exit) = exit {
             match exit.signal {
                 Some(libc::SIGXCPU) => {
-                    return Outcome::CpuLimit {
+                    return CaseOutcome::CpuLimit {
                         seconds: self.cpu_seconds,
                         op_index,
                     };
                 }
                 Some(libc::SIGXFSZ) => {
-                    return Outcome::FileSizeLimit {
+                    return CaseOutcome::FileSizeLimit {
                         limit_bytes: limits.file_size_bytes,
                         op_index,
                     };
@@ -578,14 +578,14 @@ impl<'a> Runner<'a> {
             let abnormal = exit.signal.is_some() || exit.code.is_some_and(|c| c != 0);
             let peak = exit.max_rss_kib * 1024;
             if abnormal && peak >= limits.memory_bytes / 2 {
-                return Outcome::MemoryLimit {
+                return CaseOutcome::MemoryLimit {
                     limit_bytes: limits.memory_bytes,
                     peak_bytes: peak,
                     op_index,
                 };
             }
         }
-        Outcome::Crashed {
+        CaseOutcome::Crashed {
             status: exit
                 .and_then(|e| Ended::from_parts(e.code, e.signal))
                 .unwrap_or(status),

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::extra::Budget;
 use crate::judge::first_divergence;
 use crate::lang::Submission;
-use crate::run::{Outcome, Runner};
+use crate::run::{CaseOutcome, Runner};
 use reference::Kind;
 use serde_json::Value;
 use std::time::Duration;
@@ -47,7 +47,7 @@ fn first_wrong(
         return Ok(None);
     };
     let run = runner.run_input(input, crate::run::ReplyBound::for_case(&case), limit)?;
-    let Outcome::Output(actual) = run.outcome else {
+    let CaseOutcome::Output(actual) = run.outcome else {
         return Ok(None);
     };
     Ok(first_divergence(&case, &actual).map(|d| (d.op_index, d.expected, d.actual)))

@@ -32,7 +32,7 @@ pub struct Tested<'c> {
     /// The limit the case ran under when it was its share of the time its
     /// group shares after an earlier case ran past the limit; `None`: its
     /// group's full limit.
-    pub shared_limit: Option<Share>,
+    pub shared_limit: Option<TimeShare>,
     /// The second opinion's replay of a case that passed here, when it
     /// failed under another hash seed: the test is judged by it.
     pub in_another_run: Option<Box<Tested<'c>>>,
@@ -66,16 +66,16 @@ const SHARE_WALL: u32 = 2;
 /// A case's share of the time its group shares: its CPU time limit and
 /// its wall-clock deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Share {
+pub struct TimeShare {
     pub cpu: Duration,
     pub wall: Duration,
 }
 
-impl Share {
+impl TimeShare {
     /// The least share a case of a group whose limit is `limit` gets.
-    pub fn least(limit: Duration) -> Share {
+    pub fn least(limit: Duration) -> TimeShare {
         let cpu = limit / SHARE_FLOOR;
-        Share {
+        TimeShare {
             cpu,
             wall: cpu * SHARE_WALL,
         }

@@ -11,7 +11,7 @@ use crate::contract::tools::{
 use grading::AuditRow;
 use grading::GroupLimit;
 use grading::counted;
-use grading::{Blessing, Finding};
+use grading::{Blessing, SuiteFinding};
 use grading::{Challenge, Suite};
 use std::io::{self, Write};
 use std::path::Path;
@@ -177,7 +177,7 @@ pub fn render_bless(
 }
 
 /// `grader validate`'s findings, errors and warnings, each at its place.
-pub fn render_findings(findings: &[Finding], out: &mut dyn Write) -> io::Result<()> {
+pub fn render_findings(findings: &[SuiteFinding], out: &mut dyn Write) -> io::Result<()> {
     for f in findings {
         writeln!(
             out,

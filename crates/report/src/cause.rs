@@ -81,7 +81,7 @@ pub fn shared_time_message(
     case: &Case,
     judgement: &Judgement,
     limit: std::time::Duration,
-    share: grading::Share,
+    share: grading::TimeShare,
 ) -> Option<String> {
     let Cause::TimedOut { clock, at, .. } = &judgement.cause else {
         return None;
@@ -105,7 +105,7 @@ pub fn shared_time_message(
             share.cpu.as_millis()
         ),
     };
-    let least = grading::Share::least(limit);
+    let least = grading::TimeShare::least(limit);
     let message = format!(
         "{stopped}: an earlier test of this group ran past the group's {} ms time limit, so the tests after it share one more {} ms of CPU time and {} ms of wall-clock time between them (each at least {} ms of CPU time and {} ms of wall-clock time)",
         limit.as_millis(),
@@ -313,7 +313,7 @@ mod tests {
     use grading::judge;
     use grading::{Answering, LearnerException, Violation};
     use grading::{Case, Operations};
-    use grading::{Clock, Outcome};
+    use grading::{CaseOutcome, Clock};
     use serde_json::{Value, json};
     use std::time::Duration;
     use vocabulary::{At, ErrorKind};
@@ -340,7 +340,7 @@ mod tests {
         .unwrap()
     }
 
-    fn said(outcome: Outcome) -> String {
+    fn said(outcome: CaseOutcome) -> String {
         let c = three_ops();
         message(&c, &judge(&c, &outcome))
     }
@@ -348,15 +348,19 @@ mod tests {
     #[test]
     fn a_wrong_answer_names_the_operation_and_both_answers() {
         assert_eq!(
-            said(Outcome::Output(vec![json!("a"), Value::Null, json!("a")])),
+            said(CaseOutcome::Output(vec![
+                json!("a"),
+                Value::Null,
+                json!("a")
+            ])),
             r#"operation 2 ["route","k"]: expected "b", got "a""#
         );
         assert_eq!(
-            said(Outcome::Output(vec![json!("a")])),
+            said(CaseOutcome::Output(vec![json!("a")])),
             r#"no answer for operation 1 ["remove","a"]: returned 1 results for 3 operations"#
         );
         assert!(
-            said(Outcome::Output(vec![
+            said(CaseOutcome::Output(vec![
                 json!("a"),
                 Value::Null,
                 json!("b"),
@@ -365,14 +369,18 @@ mod tests {
             .starts_with("returned 4 results for 3 operations; give exactly one per operation")
         );
         assert_eq!(
-            said(Outcome::Output(vec![json!("a"), Value::Null, json!("b")])),
+            said(CaseOutcome::Output(vec![
+                json!("a"),
+                Value::Null,
+                json!("b")
+            ])),
             ""
         );
     }
 
     #[test]
     fn an_answer_of_the_wrong_type_says_what_the_operation_returns() {
-        let object = said(Outcome::Output(vec![
+        let object = said(CaseOutcome::Output(vec![
             json!({"node": "a"}),
             Value::Null,
             json!("b"),
@@ -381,13 +389,21 @@ mod tests {
             object.ends_with("(`route` returns a string or null, not an object)"),
             "{object}"
         );
-        let list = said(Outcome::Output(vec![json!(["a"]), Value::Null, json!("b")]));
+        let list = said(CaseOutcome::Output(vec![
+            json!(["a"]),
+            Value::Null,
+            json!("b"),
+        ]));
         assert!(
             list.ends_with("yours is a list of something else)"),
             "{list}"
         );
         // A right type with a wrong value needs no such note.
-        let value = said(Outcome::Output(vec![json!("b"), Value::Null, json!("b")]));
+        let value = said(CaseOutcome::Output(vec![
+            json!("b"),
+            Value::Null,
+            json!("b"),
+        ]));
         assert!(value.ends_with("expected \"a\", got \"b\""), "{value}");
     }
 
@@ -403,28 +419,28 @@ mod tests {
             unbuilt: None,
         };
         assert_eq!(
-            said(Outcome::Raised {
+            said(CaseOutcome::Raised {
                 output: vec![json!("a")],
                 error: error(Some(At::Op(1))),
             }),
             r#"KeyError: 'a' raised in operation 1 ["remove","a"]"#
         );
         assert_eq!(
-            said(Outcome::Raised {
+            said(CaseOutcome::Raised {
                 output: vec![json!("b"), Value::Null],
                 error: error(Some(At::Op(2))),
             }),
             r#"operation 0 ["route","k"]: expected "a", got "b" (later, KeyError: 'a' was raised in operation 2 ["route","k"])"#
         );
         assert_eq!(
-            said(Outcome::Raised {
+            said(CaseOutcome::Raised {
                 output: vec![],
                 error: error(Some(At::Constructor)),
             }),
             "KeyError: 'a' raised in the constructor"
         );
         assert_eq!(
-            said(Outcome::Raised {
+            said(CaseOutcome::Raised {
                 output: vec![],
                 error: error(None),
             }),
@@ -435,14 +451,14 @@ mod tests {
     #[test]
     fn a_timeout_names_the_running_operation() {
         assert_eq!(
-            said(Outcome::TimedOut {
+            said(CaseOutcome::TimedOut {
                 limit: Duration::from_millis(1500),
                 clock: Clock::Cpu,
                 op_index: Some(At::Op(2)),
             }),
             r#"ran past the 1500 ms time limit of CPU time while running operation 2 ["route","k"]"#
         );
-        let wall = said(Outcome::TimedOut {
+        let wall = said(CaseOutcome::TimedOut {
             limit: Duration::from_millis(1500),
             clock: Clock::Wall,
             op_index: Some(At::Constructor),
@@ -454,7 +470,7 @@ mod tests {
             "{wall}"
         );
         assert_eq!(
-            said(Outcome::CpuLimit {
+            said(CaseOutcome::CpuLimit {
                 seconds: 10,
                 op_index: None
             }),

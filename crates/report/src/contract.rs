@@ -539,8 +539,9 @@ pub struct Layers {
 }
 
 impl Layers {
-    /// The layers' summary in one line: what the human and HTML reports'
-    /// headers and `--require-sandbox`'s refusal say.
+    /// The layers' summary in one line, as the reports give it (the human
+    /// and HTML headers, JUnit's properties, Gradescope's output) and as
+    /// `--require-sandbox`'s refusal does.
     pub fn describe(&self) -> String {
         let accounts = match &self.accounting {
             Some(kernel) => format!("accounts by {kernel}"),

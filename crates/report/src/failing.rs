@@ -336,7 +336,7 @@ fn render_scores(s: &ScoreReport, actual: Option<&Value>, out: &mut dyn Write) -
             out,
             "  {DIM}({} nodes in all; the first {} by score are shown){DIM:#}",
             s.total_nodes,
-            grading::MAX_SCORE_ROWS
+            grading::MAX_ROWS_SHOWN
         )?;
     }
     if let Some(rule) = scores_rule(s) {

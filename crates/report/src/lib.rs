@@ -68,8 +68,8 @@ pub use contract::{
     ApiHint, GroupReport, Points, Report, Shard, SubmissionReport, TestReport, Window,
 };
 
-/// Who a grading is for, as the command line and a results folder's
-/// record name it; the report's own is [`contract::Audience`].
+/// Who a grading is for, as the command line, a results folder's record
+/// and the report name it (one type, the `vocabulary` crate's).
 pub use vocabulary::Audience;
 
 use std::io::{self, Write};

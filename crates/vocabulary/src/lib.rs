@@ -198,15 +198,23 @@ pub enum GivenBy {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(from = "String", into = "String")]
 pub enum ErrorKind {
+    // (Plain comments beside the doc comments, which are the schema's
+    // descriptions: whose kind each is.)
     /// `CompileError`: the submission does not compile (or transpile).
+    // The grader's kind, for a build it made or refused.
     CompileError,
     /// `ExecError`: the learner's executable could not be started.
+    // The grader's kind.
     ExecError,
     /// `MemoryError`: an allocation failed.
+    // Python's own, and what the drivers call a runtime's out-of-memory
+    // error.
     MemoryError,
     /// `MissingMethod`: an operation the Router does not have.
+    // The drivers' kind.
     MissingMethod,
     /// `SyntaxError`: a syntax error the grader found in a TypeScript file.
+    // The grader's kind (a learner's runtime may give its own too).
     SyntaxError,
     /// Any other exception, as its runtime named it.
     Other(String),

@@ -21,7 +21,7 @@ pub const LIMIT_FLOOR: Duration = Duration::from_secs(1);
 
 /// One case a correct submission passed, and the CPU time it took.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LimitTiming {
+pub struct CaseTiming {
     pub group: String,
     pub case: String,
     /// The submission, as named on the command line.
@@ -40,7 +40,7 @@ pub struct GroupLimit {
     /// The reference's slowest case of the group, run in-process.
     pub reference: Duration,
     /// Per language measured, its slowest case of the group, by language.
-    pub slowest: Vec<LimitTiming>,
+    pub slowest: Vec<CaseTiming>,
     /// [`LIMIT_MULTIPLE`] times the slowest of all, in whole seconds, at least
     /// [`LIMIT_FLOOR`]; `None` when no correct submission passed a case of it
     /// (the limit is not changed).
@@ -49,7 +49,7 @@ pub struct GroupLimit {
 
 impl GroupLimit {
     /// The slowest correct case of the group, of every language.
-    pub fn slowest(&self) -> Option<&LimitTiming> {
+    pub fn slowest(&self) -> Option<&CaseTiming> {
         self.slowest.iter().max_by_key(|t| t.cpu)
     }
 
@@ -89,7 +89,7 @@ pub fn unchanged_limits(suite: &Suite) -> Vec<GroupLimit> {
 pub fn proposed_limits(
     challenge: &Challenge,
     suite: &Suite,
-    timings: &[LimitTiming],
+    timings: &[CaseTiming],
 ) -> Vec<GroupLimit> {
     suite
         .groups
@@ -101,7 +101,7 @@ pub fn proposed_limits(
                 .map(|case| challenge.model.run_checked(&case.args, &case.ops).took)
                 .max()
                 .unwrap_or_default();
-            let mut slowest: Vec<LimitTiming> = Vec::new();
+            let mut slowest: Vec<CaseTiming> = Vec::new();
             for timing in timings.iter().filter(|t| t.group == group.name) {
                 match slowest.iter_mut().find(|s| s.language == timing.language) {
                     Some(s) if s.cpu >= timing.cpu => {}
@@ -310,7 +310,7 @@ mod tests {
             current: Duration::from_millis(current),
             reference: Duration::ZERO,
             slowest: proposed
-                .map(|ms| LimitTiming {
+                .map(|ms| CaseTiming {
                     group: group.into(),
                     case: "c1".into(),
                     by: "python/slow.py".into(),

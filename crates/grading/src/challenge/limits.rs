@@ -263,7 +263,7 @@ impl Limit {
 }
 
 /// What a submission runs on, as far as the limits it needs go: the
-/// languages map onto these (`lang::Language::runtime`), so that the
+/// languages map onto these (`lang::runtime_of`), so that the
 /// challenge's rules need not know the languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runtime {

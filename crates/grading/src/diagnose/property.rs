@@ -16,7 +16,7 @@ pub struct PropertyFinding {
     pub first_op: usize,
     pub second_op: usize,
     /// What the two answers show, for the report to say.
-    pub evidence: Evidence,
+    pub evidence: PropertyEvidence,
 }
 
 /// The properties a hint may find broken.
@@ -49,7 +49,7 @@ impl Property {
 /// What two answers of one case show: the key asked about (`key`), the
 /// answers `before` and `after`, and what joined or left between them.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Evidence {
+pub enum PropertyEvidence {
     /// A node that left, `ghost`, is still answered; `ranking` when the
     /// answers are rankings.
     StillThere {
@@ -216,7 +216,7 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
             let hint = if let Some(ghost) = ghost {
                 Some((
                     Property::RemovedNodesAreGone,
-                    Evidence::StillThere {
+                    PropertyEvidence::StillThere {
                         key: key.to_owned(),
                         ghost: ghost.clone(),
                         before: before.clone(),
@@ -244,7 +244,7 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                             Some(_) => Property::TiesKeepTheirOrder,
                             None => property,
                         };
-                        let evidence = Evidence::Reranked {
+                        let evidence = PropertyEvidence::Reranked {
                             key: key.to_owned(),
                             before: before.clone(),
                             after: after.clone(),
@@ -266,7 +266,7 @@ pub fn property_hint(model: &ModelSpec, case: &Case, actual: &[Value]) -> Option
                     None if only_removals => Property::RemoveMovesOnlyItsKeys,
                     None => Property::AddOnlyStealsKeys,
                 };
-                let evidence = Evidence::Moved {
+                let evidence = PropertyEvidence::Moved {
                     key: key.to_owned(),
                     before: before.clone(),
                     after: after.clone(),
@@ -437,7 +437,7 @@ pub fn order_hint(case: &Case, actual: &[Value], reversed: &[Value]) -> Option<P
         case: case.id().to_string(),
         first_op: j,
         second_op: j,
-        evidence: Evidence::OrderDependent {
+        evidence: PropertyEvidence::OrderDependent {
             op: case.op_json(j),
             given: actual[j].clone(),
             reversed: reversed[j].clone(),

@@ -16,7 +16,7 @@ use super::{Grading, Slot};
 use crate::error::Error;
 use crate::explain;
 use crate::judge::{self, DivergentOp};
-use crate::run::{Outcome, ReplyBound, Runner, backstop};
+use crate::run::{CaseOutcome, ReplyBound, Runner, backstop};
 use crate::tested::Tested;
 
 /// How many tests of a grading, at most, have the operations before their
@@ -99,7 +99,7 @@ fn replay_prefix(
     let kept: Vec<usize> = (0..k).collect();
     let input = super::second_opinion::subcase(case, &kept);
     let run = runner.run_input_within(&input, ReplyBound::for_case(case), cpu, wall)?;
-    let Outcome::Output(answers) = run.outcome else {
+    let CaseOutcome::Output(answers) = run.outcome else {
         return Ok(None);
     };
     if answers.len() != k {

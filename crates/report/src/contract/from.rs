@@ -141,17 +141,25 @@ impl From<&grading::H32WrongSteps> for HashStep {
             mistake: mistake.clone(),
             form: form.clone(),
             step: step.clone(),
-            also: also
-                .iter()
-                .map(|w| WrongStep {
-                    mistake: w.mistake.clone(),
-                    form: w.form.clone(),
-                    step: w.step.clone(),
-                })
-                .collect(),
+            also: also.iter().map(WrongStep::from).collect(),
             text: text.clone(),
             pinned: *pinned,
             yours: *yours,
+        }
+    }
+}
+
+impl From<&grading::H32OtherStep> for WrongStep {
+    fn from(step: &grading::H32OtherStep) -> WrongStep {
+        let grading::H32OtherStep {
+            mistake,
+            form,
+            step,
+        } = step;
+        WrongStep {
+            mistake: mistake.clone(),
+            form: form.clone(),
+            step: step.clone(),
         }
     }
 }
@@ -313,14 +321,28 @@ impl From<&grading::ExploreOutcome> for ExploreReport {
             cases: *cases,
             seed: *seed,
             budget_ms: budget.as_millis() as u64,
-            counterexample: counterexample.as_ref().map(|c| Counterexample {
-                index: c.index,
-                case: c.case.clone(),
-                expected: c.expected.clone(),
-                actual: c.actual.clone(),
-                raised: c.raised.as_ref().map(Into::into),
-                snippet: c.snippet.clone(),
-            }),
+            counterexample: counterexample.as_ref().map(Counterexample::from),
+        }
+    }
+}
+
+impl From<&grading::FailingCase> for Counterexample {
+    fn from(found: &grading::FailingCase) -> Counterexample {
+        let grading::FailingCase {
+            index,
+            case,
+            expected,
+            actual,
+            raised,
+            snippet,
+        } = found;
+        Counterexample {
+            index: *index,
+            case: case.clone(),
+            expected: expected.clone(),
+            actual: actual.clone(),
+            raised: raised.as_ref().map(Into::into),
+            snippet: snippet.clone(),
         }
     }
 }
@@ -524,10 +546,10 @@ impl From<explanation::DecidedBy> for WinRule {
 
 /// A property hint in words: the two answers, what changed between them,
 /// and the rule they break.
-fn property_message(property: grading::Property, evidence: &grading::Evidence) -> String {
-    use grading::{Evidence, Property};
+fn property_message(property: grading::Property, evidence: &grading::PropertyEvidence) -> String {
+    use grading::{Property, PropertyEvidence};
     match evidence {
-        Evidence::StillThere {
+        PropertyEvidence::StillThere {
             key,
             ghost,
             before,
@@ -542,7 +564,7 @@ fn property_message(property: grading::Property, evidence: &grading::Evidence) -
                 changed(changes)
             )
         }
-        Evidence::StillThere {
+        PropertyEvidence::StillThere {
             key,
             ghost,
             changes,
@@ -554,7 +576,7 @@ fn property_message(property: grading::Property, evidence: &grading::Evidence) -
             json(ghost),
             changed(changes)
         ),
-        Evidence::Reranked {
+        PropertyEvidence::Reranked {
             key,
             before,
             after,
@@ -581,7 +603,7 @@ fn property_message(property: grading::Property, evidence: &grading::Evidence) -
                 ),
             }
         }
-        Evidence::Moved {
+        PropertyEvidence::Moved {
             key,
             before,
             after,
@@ -614,7 +636,7 @@ fn property_message(property: grading::Property, evidence: &grading::Evidence) -
                 ),
             }
         }
-        Evidence::OrderDependent {
+        PropertyEvidence::OrderDependent {
             op,
             given,
             reversed,

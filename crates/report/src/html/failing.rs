@@ -308,7 +308,7 @@ fn write_scores(s: &ScoreReport, actual: Option<&Value>, page: &mut String) -> R
             page,
             "<p class=\"dim\">({} nodes in all; the first {} by score are shown)</p>",
             s.total_nodes,
-            grading::MAX_SCORE_ROWS
+            grading::MAX_ROWS_SHOWN
         )?;
     }
     if let Some(rule) = scores_rule(s) {

@@ -36,7 +36,7 @@ pub struct ExploreOutcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FailingCase {
     /// Which of the exploration's cases found it (from 0): with the seed,
-    /// [`draw::case`] draws it again.
+    /// `draw::case` draws it again.
     pub index: usize,
     /// The case, `[args, ops]`, shrunk while it still fails.
     pub case: Value,

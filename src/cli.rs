@@ -66,6 +66,31 @@ impl ColorWhen {
             ColorWhen::Auto => None,
         }
     }
+
+    /// The streams' colour choice, from [`ColorWhen::forced`], with the
+    /// output's terminal (`terminal`: standard output is one) where nothing
+    /// forces it. anstream's own rule takes any CLICOLOR_FORCE, 0
+    /// included, for a force: with CLICOLOR_FORCE=0 the terminal decides
+    /// here (and `TERM=dumb` is none).
+    pub fn choice(
+        self,
+        env: impl Fn(&str) -> Option<String>,
+        terminal: bool,
+    ) -> anstream::ColorChoice {
+        use anstream::ColorChoice;
+        match self.forced(&env) {
+            Some(true) => ColorChoice::Always,
+            Some(false) => ColorChoice::Never,
+            None if env("CLICOLOR_FORCE").is_some() => {
+                if terminal && env("TERM").is_none_or(|t| t != "dumb") {
+                    ColorChoice::Always
+                } else {
+                    ColorChoice::Never
+                }
+            }
+            None => ColorChoice::Auto,
+        }
+    }
 }
 
 /// The grader's commands.

@@ -30,22 +30,8 @@ fn main() -> ExitCode {
     };
     // Decided once, before any stream is made: every stream asks it.
     let env = |name: &str| std::env::var_os(name).map(|v| v.to_string_lossy().into_owned());
-    anstream::ColorChoice::write_global(match cli.color.forced(env) {
-        Some(true) => anstream::ColorChoice::Always,
-        Some(false) => anstream::ColorChoice::Never,
-        // anstream's own rule takes any CLICOLOR_FORCE, 0 included, for
-        // a force: with CLICOLOR_FORCE=0 the terminal decides here.
-        None if std::env::var_os("CLICOLOR_FORCE").is_some() => {
-            let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout())
-                && env("TERM").is_none_or(|t| t != "dumb");
-            if terminal {
-                anstream::ColorChoice::Always
-            } else {
-                anstream::ColorChoice::Never
-            }
-        }
-        None => anstream::ColorChoice::Auto,
-    });
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    anstream::ColorChoice::write_global(cli.color.choice(env, terminal));
     report::set_quiet(cli.quiet);
     let mut out = anstream::stdout().lock();
     match commands::run(&cli, &mut out) {

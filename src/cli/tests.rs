@@ -217,3 +217,41 @@ fn colour_is_decided_by_the_flag_then_no_color_then_force_color() {
     assert_eq!(with(&[("FORCE_COLOR", "")], Auto), None);
     assert_eq!(with(&[("CLICOLOR_FORCE", "0")], Auto), None);
 }
+
+#[test]
+fn clicolor_force_0_leaves_colour_to_the_terminal_not_to_anstream() {
+    use super::ColorWhen::{self, Always, Auto};
+    use anstream::ColorChoice;
+    let choice = |vars: &'static [(&'static str, &'static str)], when: ColorWhen, terminal| {
+        let env = |name: &str| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        };
+        when.choice(env, terminal)
+    };
+    // anstream would colour on CLICOLOR_FORCE=0 whatever the output is.
+    assert_eq!(
+        choice(&[("CLICOLOR_FORCE", "0")], Auto, false),
+        ColorChoice::Never
+    );
+    assert_eq!(
+        choice(&[("CLICOLOR_FORCE", "0")], Auto, true),
+        ColorChoice::Always
+    );
+    assert_eq!(
+        choice(&[("CLICOLOR_FORCE", "0"), ("TERM", "dumb")], Auto, true),
+        ColorChoice::Never
+    );
+    // Nothing set: anstream's own rule (the stream's terminal).
+    assert_eq!(choice(&[], Auto, true), ColorChoice::Auto);
+    // A force, and the flag, win over the terminal.
+    assert_eq!(
+        choice(&[("CLICOLOR_FORCE", "1")], Auto, false),
+        ColorChoice::Always
+    );
+    assert_eq!(
+        choice(&[("NO_COLOR", "1")], Always, false),
+        ColorChoice::Always
+    );
+}

@@ -303,6 +303,7 @@ pub fn entry_file(dir: &Path) -> Result<PathBuf, NothingToGrade> {
         [one] => Ok(one.clone()),
         [] => Err(NothingToGrade::NoEntryFile {
             folder: dir.to_owned(),
+            expected: names.clone(),
         }),
         many => Err(NothingToGrade::SeveralEntryFiles {
             folder: dir.to_owned(),

@@ -64,7 +64,7 @@ pub enum Error {
     /// Nothing to grade where a submission was looked for (an error of
     /// usage on the command line; a student's own reason in a class).
     #[error("{0}")]
-    NothingToGrade(crate::lang::NothingToGrade),
+    NothingToGrade(NothingToGrade),
     /// Challenge or test files are invalid; nothing was run. `undone`
     /// says what the command did not do for them ("graded", "written"),
     /// set by the command ([`Error::undone`]): `validate` did its work.
@@ -123,8 +123,8 @@ impl Error {
     }
 }
 
-impl From<crate::lang::NothingToGrade> for Error {
-    fn from(why: crate::lang::NothingToGrade) -> Error {
+impl From<NothingToGrade> for Error {
+    fn from(why: NothingToGrade) -> Error {
         Error::NothingToGrade(why)
     }
 }
@@ -144,4 +144,98 @@ fn list(problems: &[Problem]) -> String {
         .map(|p| format!("  {p}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Why there is nothing to grade where a submission was looked for: the
+/// learner's own (or the command line's), never the grader's. Its
+/// `Display` is the command line's words, an error of usage; the report
+/// words it for the learner, as every test's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NothingToGrade {
+    /// A student's folder holds no entry file: `expected`, the names
+    /// looked for (`lang::entry_names`).
+    NoEntryFile {
+        folder: std::path::PathBuf,
+        expected: Vec<String>,
+    },
+    /// A student's folder holds several: their names.
+    SeveralEntryFiles {
+        folder: std::path::PathBuf,
+        found: Vec<String>,
+    },
+    /// The file cannot be read: why, in the OS's words.
+    Unreadable {
+        file: std::path::PathBuf,
+        error: String,
+    },
+    /// What is there is no regular file (a folder, a device).
+    NotAFile { file: std::path::PathBuf },
+    /// Of no known extension (`known`, as `.py`), and not executable.
+    UnknownLanguage {
+        file: std::path::PathBuf,
+        known: Vec<String>,
+    },
+    /// A symbolic link out of its folder, which is never followed.
+    LinkedOut {
+        file: std::path::PathBuf,
+        folder: std::path::PathBuf,
+    },
+}
+
+impl NothingToGrade {
+    /// The file found, when there is one (not for a folder without one
+    /// entry file).
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match self {
+            NothingToGrade::NoEntryFile { .. } | NothingToGrade::SeveralEntryFiles { .. } => None,
+            NothingToGrade::Unreadable { file, .. }
+            | NothingToGrade::NotAFile { file }
+            | NothingToGrade::UnknownLanguage { file, .. }
+            | NothingToGrade::LinkedOut { file, .. } => Some(file),
+        }
+    }
+}
+
+impl std::fmt::Display for NothingToGrade {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NothingToGrade::NoEntryFile { folder, expected } => {
+                let (bare, modules) = expected.split_last().expect("entry names");
+                write!(
+                    f,
+                    "no entry file in {}: expected one of {}, or an executable `{bare}`",
+                    folder.display(),
+                    modules.join(", ")
+                )
+            }
+            NothingToGrade::SeveralEntryFiles { folder, found } => write!(
+                f,
+                "several entry files in {} ({}); keep exactly one router.*",
+                folder.display(),
+                found.join(", ")
+            ),
+            NothingToGrade::Unreadable { file, error } => {
+                write!(f, "cannot read submission {}: {error}", file.display())
+            }
+            NothingToGrade::NotAFile { file } => write!(
+                f,
+                "submission {} is not a file; give the path of the module to grade",
+                file.display()
+            ),
+            NothingToGrade::UnknownLanguage { file, known } => write!(
+                f,
+                "cannot tell the language of {}: expected {}, \
+                 or an executable file that speaks the protocol (chmod +x it)",
+                file.display(),
+                known.join(", ")
+            ),
+            NothingToGrade::LinkedOut { file, folder } => write!(
+                f,
+                "{} is a symbolic link out of its folder {}, which the grader does not follow; \
+                 submit the file itself",
+                file.file_name().unwrap_or_default().to_string_lossy(),
+                folder.display()
+            ),
+        }
+    }
 }

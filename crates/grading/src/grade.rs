@@ -371,7 +371,7 @@ pub enum SubmissionOutcome<'a> {
     Unpreparable {
         name: String,
         path: String,
-        why: crate::lang::NothingToGrade,
+        why: crate::error::NothingToGrade,
     },
     /// The grader or its machine failed on it (`language` when the
     /// submission was recognised): no test has a verdict on its code.

@@ -21,7 +21,7 @@ mod within;
 pub use typescript::transpiler_if_asked;
 
 use crate::challenge::Challenge;
-use crate::error::Error;
+use crate::error::{Error, NothingToGrade};
 use crate::protocol::{ErrorKind, LearnerException};
 use crate::unbuilt::Unbuilt;
 use reference::{ModelSpec, Returns};
@@ -172,8 +172,14 @@ impl Submission {
                 if meta.permissions().mode() & 0o111 != 0 {
                     Language::Executable
                 } else {
+                    let known = TABLE
+                        .iter()
+                        .flat_map(|s| s.extensions.iter())
+                        .map(|e| format!(".{e}"))
+                        .collect();
                     return Err(NothingToGrade::UnknownLanguage {
                         file: path.to_owned(),
+                        known,
                     }
                     .into());
                 }
@@ -303,96 +309,6 @@ fn resolve_entry(path: &Path, absolute: &Path) -> Result<PathBuf, NothingToGrade
             folder: folder.to_owned(),
         },
     })
-}
-
-/// Why there is nothing to grade where a submission was looked for: the
-/// learner's own (or the command line's), never the grader's. Its
-/// `Display` is the command line's words, an error of usage; the report
-/// words it for the learner, as every test's message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NothingToGrade {
-    /// A student's folder holds no entry file.
-    NoEntryFile { folder: PathBuf },
-    /// A student's folder holds several: their names.
-    SeveralEntryFiles { folder: PathBuf, found: Vec<String> },
-    /// The file cannot be read: why, in the OS's words.
-    Unreadable { file: PathBuf, error: String },
-    /// What is there is no regular file (a folder, a device).
-    NotAFile { file: PathBuf },
-    /// Of no known extension, and not executable.
-    UnknownLanguage { file: PathBuf },
-    /// A symbolic link out of its folder, which is never followed.
-    LinkedOut { file: PathBuf, folder: PathBuf },
-}
-
-impl NothingToGrade {
-    /// The file found, when there is one (not for a folder without one
-    /// entry file).
-    pub fn file(&self) -> Option<&Path> {
-        match self {
-            NothingToGrade::NoEntryFile { .. } | NothingToGrade::SeveralEntryFiles { .. } => None,
-            NothingToGrade::Unreadable { file, .. }
-            | NothingToGrade::NotAFile { file }
-            | NothingToGrade::UnknownLanguage { file }
-            | NothingToGrade::LinkedOut { file, .. } => Some(file),
-        }
-    }
-
-    /// The extensions a module may have, as the messages list them:
-    /// `.py, .js, ...`.
-    pub fn known_extensions() -> String {
-        TABLE
-            .iter()
-            .flat_map(|s| s.extensions.iter())
-            .map(|e| format!(".{e}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-impl std::fmt::Display for NothingToGrade {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NothingToGrade::NoEntryFile { folder } => {
-                let names = entry_names();
-                let (bare, modules) = names.split_last().expect("entry names");
-                write!(
-                    f,
-                    "no entry file in {}: expected one of {}, or an executable `{bare}`",
-                    folder.display(),
-                    modules.join(", ")
-                )
-            }
-            NothingToGrade::SeveralEntryFiles { folder, found } => write!(
-                f,
-                "several entry files in {} ({}); keep exactly one router.*",
-                folder.display(),
-                found.join(", ")
-            ),
-            NothingToGrade::Unreadable { file, error } => {
-                write!(f, "cannot read submission {}: {error}", file.display())
-            }
-            NothingToGrade::NotAFile { file } => write!(
-                f,
-                "submission {} is not a file; give the path of the module to grade",
-                file.display()
-            ),
-            NothingToGrade::UnknownLanguage { file } => write!(
-                f,
-                "cannot tell the language of {}: expected {}, \
-                 or an executable file that speaks the protocol (chmod +x it)",
-                file.display(),
-                NothingToGrade::known_extensions()
-            ),
-            NothingToGrade::LinkedOut { file, folder } => write!(
-                f,
-                "{} is a symbolic link out of its folder {}, which the grader does not follow; \
-                 submit the file itself",
-                file.file_name().unwrap_or_default().to_string_lossy(),
-                folder.display()
-            ),
-        }
-    }
 }
 
 /// The most source a module submission may have: a hundred times the

@@ -43,9 +43,7 @@ pub use challenge::{
 };
 
 // The submission: recognised once, prepared per language.
-pub use lang::{
-    NothingToGrade, Submission, entry_names, runtime_of, starter_name, transpiler_if_asked,
-};
+pub use lang::{Submission, entry_names, runtime_of, starter_name, transpiler_if_asked};
 
 // Running it: sessions and how they ended.
 pub use run::{CapturedOutput, CaseOutcome, Clock, STARTUP_LIMIT, backstop};
@@ -93,7 +91,7 @@ pub use generate::{GenProfile, GenRequest, generate};
 
 // Errors, and helpers the binary and the report share.
 pub use diff::{DiffLine, answers_diff, line_diff};
-pub use error::{Error, Problem, Starved};
+pub use error::{Error, NothingToGrade, Problem, Starved};
 pub use fsutil::{
     check_appendable, check_writable, read_regular, write_atomically, write_atomically_with_mode,
 };

@@ -304,6 +304,7 @@ pub fn entry_file(dir: &Path) -> Result<PathBuf, NothingToGrade> {
         [] => Err(NothingToGrade::NoEntryFile {
             folder: dir.to_owned(),
             expected: names.clone(),
+            found: None,
         }),
         many => Err(NothingToGrade::SeveralEntryFiles {
             folder: dir.to_owned(),

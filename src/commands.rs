@@ -186,12 +186,10 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         && upload.is_dir()
         && !batch::holds_entry_file(upload)
     {
-        let found = prairielearn::listing(upload)?;
-        let expected = grading::entry_names();
         ungraded(
             args.format,
             file,
-            &report::Ungraded::NoEntryFile { found, expected },
+            &report::Ungraded::NothingToGrade(prairielearn::no_entry_file(upload)?),
         )?;
         return Ok(if args.exit_zero {
             Status::Passed

@@ -115,11 +115,9 @@ fn grade(
                 ),
             })
             .collect();
-        let found = super::prairielearn::listing(root)?;
-        let expected = grading::entry_names();
         let why = format!(
             "Your repository was not graded: {}. Commit that file and submit again.\n",
-            report::classroom50_no_entry_file(&found, &expected)
+            report::upload_words(&super::prairielearn::no_entry_file(root)?)
         );
         write_result(&rows, &run, result)?;
         grading::write_atomically(body, why.as_bytes())?;

@@ -15,6 +15,7 @@
 
 use super::{Error, Status};
 use crate::cli::{Cli, GradeArgs, GradingArgs, PrairielearnArgs};
+use grading::NothingToGrade;
 use report::{Audience, Format, Ungraded};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -80,11 +81,13 @@ fn grade(
     }
     // The folder is one student's, never a class: without the entry file
     // it is their format error, told them before anything runs.
-    let expected = grading::entry_names();
-    if !expected.iter().any(|name| student.join(name).is_file()) {
-        let found = listing(&student)?;
+    if !grading::entry_names()
+        .iter()
+        .any(|name| student.join(name).is_file())
+    {
+        let why = no_entry_file(&student)?;
         let mut bytes = Vec::new();
-        report::render_ungraded(&Ungraded::NoEntryFile { found, expected }, &mut bytes)
+        report::render_ungraded(&Ungraded::NothingToGrade(why), &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
         grading::write_atomically(file, &bytes)?;
         return Ok(Status::Passed);
@@ -117,11 +120,22 @@ fn grade(
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
 }
 
+/// Why a platform's single upload `dir`, which holds no entry file, has
+/// nothing to grade, with its files listed for the words to suggest the
+/// rename.
+pub(super) fn no_entry_file(dir: &Path) -> Result<NothingToGrade, Error> {
+    Ok(NothingToGrade::NoEntryFile {
+        folder: dir.to_owned(),
+        expected: grading::entry_names(),
+        found: Some(listing(dir)?),
+    })
+}
+
 /// The names in the student's folder, sorted, a folder's with a `/`;
 /// hidden ones left out, as the grader leaves them. An entry file one
 /// folder down (an upload of the folder that holds the work, `src/`) is
 /// listed too, as `src/router.py`, so that the learner is told to move it.
-pub(super) fn listing(dir: &Path) -> Result<Vec<String>, Error> {
+fn listing(dir: &Path) -> Result<Vec<String>, Error> {
     let entries =
         std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
     let entry_names = grading::entry_names();

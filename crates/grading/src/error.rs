@@ -153,10 +153,13 @@ fn list(problems: &[Problem]) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NothingToGrade {
     /// A student's folder holds no entry file: `expected`, the names
-    /// looked for (`lang::entry_names`).
+    /// looked for (`lang::entry_names`); `found`, the folder's files when
+    /// they were listed (a platform's single upload, where the words
+    /// suggest the rename), `None` where they were not (a class's folder).
     NoEntryFile {
         folder: std::path::PathBuf,
         expected: Vec<String>,
+        found: Option<Vec<String>>,
     },
     /// A student's folder holds several: their names.
     SeveralEntryFiles {
@@ -199,7 +202,9 @@ impl NothingToGrade {
 impl std::fmt::Display for NothingToGrade {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NothingToGrade::NoEntryFile { folder, expected } => {
+            NothingToGrade::NoEntryFile {
+                folder, expected, ..
+            } => {
                 let (bare, modules) = expected.split_last().expect("entry names");
                 write!(
                     f,

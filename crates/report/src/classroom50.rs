@@ -83,12 +83,6 @@ pub fn rows(s: &SubmissionReport) -> Option<Vec<Row>> {
     )
 }
 
-/// What is wrong with a checkout that holds no entry file (`found` its
-/// names, `expected` those looked for), and the fix.
-pub fn no_entry_file(found: &[String], expected: &[String]) -> String {
-    super::prairielearn::no_entry_file(found, expected)
-}
-
 /// Writes `result.json` for `rows` (of [`rows`], or every group at 0 for
 /// files that could not be graded).
 pub fn render_classroom50(

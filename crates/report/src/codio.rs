@@ -69,11 +69,11 @@ pub fn render_codio_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Re
                 super::text::visible(&super::text::one_line(why))
             ),
         ),
-        Ungraded::NoEntryFile { found, expected } => (
+        Ungraded::NothingToGrade(why) => (
             Some(0),
             format!(
                 "Your work was not graded: {}. Rename it and check it again.",
-                super::prairielearn::no_entry_file(found, expected)
+                super::prairielearn::upload_words(why)
             ),
         ),
     };

@@ -128,11 +128,11 @@ pub fn render_gradescope_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> i
                 super::text::visible(&super::text::one_line(why))
             ),
         }),
-        Ungraded::NoEntryFile { found, expected } => json!({
+        Ungraded::NothingToGrade(why) => json!({
             "score": 0,
             "output": format!(
                 "Your submission was not graded: {}. Submit again with that file.",
-                super::prairielearn::no_entry_file(found, expected)
+                super::prairielearn::upload_words(why)
             ),
         }),
     };

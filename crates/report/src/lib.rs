@@ -45,8 +45,8 @@ pub use authoring::{
 };
 pub use changes::{compare as compare_results, render_changes, render_changes_json};
 pub use classroom50::{
-    Classroom50Run, Row as Classroom50Row, no_entry_file as classroom50_no_entry_file,
-    release_body as classroom50_release_body, render_classroom50, rows as classroom50_rows,
+    Classroom50Run, Row as Classroom50Row, release_body as classroom50_release_body,
+    render_classroom50, rows as classroom50_rows,
 };
 pub use gradebook::render_gradebook;
 pub use names::{file_name, student_names};
@@ -61,7 +61,7 @@ pub use gradescope::{render_gradescope, render_gradescope_ungraded};
 pub use html::render_html;
 pub use human::{Folded, HumanOptions, render_human, render_human_with};
 pub use junit::render_junit;
-pub use prairielearn::{Ungraded, render_prairielearn, render_ungraded};
+pub use prairielearn::{Ungraded, render_prairielearn, render_ungraded, upload_words};
 pub use watch::{WatchScreen, WatchState, render_watch};
 
 pub use contract::{

@@ -8,6 +8,7 @@
 use super::fit::{LIMIT, LINE, Layout, Slot, TEST_OUTPUT, cut, fit, written};
 use super::{Report, SubmissionReport};
 use crate::contract::{Verdict, Visibility};
+use grading::NothingToGrade;
 use serde_json::{Value, json};
 use std::io::{self, Write};
 
@@ -30,12 +31,9 @@ pub enum Ungraded {
     /// The grader, or the course's set-up of it, failed (`why`): never the
     /// student's fault.
     Grader(String),
-    /// The student's files hold no entry file: `found` are their names
-    /// (empty when none was submitted), `expected` the names looked for.
-    NoEntryFile {
-        found: Vec<String>,
-        expected: Vec<String>,
-    },
+    /// The student's upload has nothing to grade (no entry file, with
+    /// its files listed): the student's to fix.
+    NothingToGrade(NothingToGrade),
 }
 
 /// Writes results.json for a job that was not graded: `gradable: false`,
@@ -52,8 +50,8 @@ pub fn render_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<(
                 format!("the grader failed: {why}"),
             )
         }
-        Ungraded::NoEntryFile { found, expected } => {
-            let error = no_entry_file(found, expected);
+        Ungraded::NothingToGrade(why) => {
+            let error = upload_words(why);
             (
                 format!(
                     "Your submission was not graded and no attempt was charged: {error}. Submit again with that file."
@@ -72,9 +70,23 @@ pub fn render_ungraded(ungraded: &Ungraded, out: &mut dyn Write) -> io::Result<(
     out.write_all(&written(&value, Layout::Pretty)?)
 }
 
+/// What is wrong with a platform's upload (or a checkout) that has
+/// nothing to grade, and the fix: where its files were listed, the rename
+/// when one module of a known language is there.
+pub fn upload_words(why: &NothingToGrade) -> String {
+    match why {
+        NothingToGrade::NoEntryFile {
+            found: Some(found),
+            expected,
+            ..
+        } => no_entry_file(found, expected),
+        _ => super::unbuilt::nothing_to_grade(why),
+    }
+}
+
 /// What is wrong with a student's files that hold no entry file, and the
 /// fix: the rename when one module of a known language is there.
-pub(super) fn no_entry_file(found: &[String], expected: &[String]) -> String {
+fn no_entry_file(found: &[String], expected: &[String]) -> String {
     let (modules, bare) = expected
         .split_last()
         .map_or((expected, ""), |(b, m)| (m, b.as_str()));

@@ -72,32 +72,43 @@ impl WrongRanker {
         }
     }
 
-    fn ranking(&mut self, key: &str) -> Vec<String> {
-        if let Some(ranking) = self.cache.get(key) {
-            return ranking.clone();
-        }
-        let ranking = self.ranked(key);
-        if self.knobs.stale == Stale::Cached {
-            self.cache.insert(key.to_owned(), ranking.clone());
-        }
+    /// The first `first` of `key`'s ranking (fewer when there are fewer
+    /// nodes). With [`Stale::Cached`], the whole ranking is what is
+    /// remembered, and so what is made.
+    fn ranking(&mut self, key: &str, first: usize) -> Vec<String> {
+        let mut ranking = match self.cache.get(key) {
+            Some(ranking) => ranking.clone(),
+            None if self.knobs.stale == Stale::Cached => {
+                let ranking =
+                    self.ranked_of(key, &(0..self.nodes.len()).collect::<Vec<_>>(), usize::MAX);
+                self.cache.insert(key.to_owned(), ranking.clone());
+                ranking
+            }
+            None => self.ranked_of(key, &(0..self.nodes.len()).collect::<Vec<_>>(), first),
+        };
+        ranking.truncate(first);
         ranking
     }
 
-    fn ranked(&self, key: &str) -> Vec<String> {
-        self.ranked_of(key, &(0..self.nodes.len()).collect::<Vec<_>>())
-    }
-
-    /// The ranking of the nodes at `among`, in the order they are kept.
-    fn ranked_of(&self, key: &str, among: &[usize]) -> Vec<String> {
+    /// The first `first` of the ranking of the nodes at `among`, in the
+    /// order they are kept. The audit and the diagnosis replay every
+    /// variant over whole suites, thousand-node cases among them: only
+    /// the `first` are ordered, and only their names copied.
+    fn ranked_of(&self, key: &str, among: &[usize], first: usize) -> Vec<String> {
         let k = &self.knobs;
         if k.unsorted {
             // Sorted by a boolean comparator: nothing moves.
-            return among.iter().map(|&i| self.nodes[i].clone()).collect();
+            return among
+                .iter()
+                .take(first)
+                .map(|&i| self.nodes[i].clone())
+                .collect();
         }
-        let mut scored: Vec<(f64, &str)> = among
+        let mut scored: Vec<(f64, &str, usize)> = among
             .iter()
-            .map(|&i| (&self.nodes[i], &self.hashed[i], self.weights[i]))
-            .map(|(node, hashed, weight)| {
+            .enumerate()
+            .map(|(at, &i)| (&self.nodes[i], &self.hashed[i], self.weights[i], at))
+            .map(|(node, hashed, weight, at)| {
                 let h = k.hash.of(&k.text(hashed, key));
                 let score = match k.rule {
                     Rule::Plain if k.signed => f64::from(h as i32),
@@ -106,25 +117,36 @@ impl WrongRanker {
                     Rule::Times => f64::from(h) * weight,
                     Rule::Over => f64::from(h) / weight,
                 };
-                (score, node.as_str())
+                (score, node.as_str(), at)
             })
             .collect();
-        scored.sort_by(|a, b| {
+        let order = |a: &(f64, &str, usize), b: &(f64, &str, usize)| {
             let by_score = match k.order {
                 Order::Lowest => a.0.total_cmp(&b.0),
                 Order::Highest => b.0.total_cmp(&a.0),
             };
-            // The nodes are scored in insertion order and the sort is
-            // stable, so a sort by score alone keeps tied nodes in the
-            // order they were added.
-            let by_name = match k.ties {
-                Ties::LargerName => b.1.cmp(a.1),
-                Ties::FirstSeen => std::cmp::Ordering::Equal,
-                Ties::SmallerName | Ties::LastSeen => a.1.cmp(b.1),
-            };
-            by_score.then(by_name)
-        });
-        scored.into_iter().map(|(_, n)| n.to_owned()).collect()
+            // The nodes are scored in insertion order and the learner's
+            // sort is stable, so a sort by score alone keeps tied nodes in
+            // the order they were added: the position last makes this
+            // order total, so an unstable selection and sort give the
+            // stable sort's answer.
+            by_score
+                .then_with(|| match k.ties {
+                    Ties::LargerName => b.1.cmp(a.1),
+                    Ties::FirstSeen => std::cmp::Ordering::Equal,
+                    Ties::SmallerName | Ties::LastSeen => a.1.cmp(b.1),
+                })
+                .then_with(|| a.2.cmp(&b.2))
+        };
+        if first < scored.len() {
+            if first == 0 {
+                return Vec::new();
+            }
+            scored.select_nth_unstable_by(first - 1, order);
+            scored.truncate(first);
+        }
+        scored.sort_unstable_by(order);
+        scored.into_iter().map(|(_, n, _)| n.to_owned()).collect()
     }
 }
 
@@ -133,7 +155,7 @@ impl Variant for WrongRanker {
         let name = op.name_at(0);
         match op.name() {
             "route" => Ok(self
-                .ranking(name)
+                .ranking(name, 1)
                 .into_iter()
                 .next()
                 .map_or(Value::Null, Value::from)),
@@ -146,16 +168,16 @@ impl Variant for WrongRanker {
                     return Err(format!("top({n}) with {} nodes", self.nodes.len()));
                 }
                 let mut ranking = match self.knobs.cut {
-                    Cut::Whole => self.ranking(name),
+                    Cut::Whole => self.ranking(name, n),
                     Cut::FirstAdded => {
                         let first: Vec<usize> = (0..n.min(self.nodes.len())).collect();
-                        self.ranked_of(name, &first)
+                        self.ranked_of(name, &first, n)
                     }
                     Cut::SmallestNames => {
                         let mut by_name: Vec<usize> = (0..self.nodes.len()).collect();
                         by_name.sort_by(|&a, &b| self.nodes[a].cmp(&self.nodes[b]));
                         by_name.truncate(n);
-                        self.ranked_of(name, &by_name)
+                        self.ranked_of(name, &by_name, n)
                     }
                 };
                 ranking.truncate(n);

@@ -41,8 +41,23 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         cache: HashMap::new(),
         knobs,
     };
-    for n in given {
-        ring.add(n, knobs.list && !knobs.listed_once);
+    let again = knobs.list && !knobs.listed_once;
+    if knobs.by_position {
+        for n in given {
+            ring.add(n, again);
+        }
+    } else {
+        // Each point inserted in its place, as `add` does, makes the same
+        // sorted list as all of them sorted once (equal entries are the
+        // same entry), without moving the list once per point: a
+        // thousand-node case has a hundred thousand.
+        for n in given {
+            if ring.member(n, again) {
+                let points = ring.points(n);
+                ring.entries.extend(points);
+            }
+        }
+        ring.entries.sort_unstable();
     }
     Box::new(ring)
 }
@@ -51,27 +66,58 @@ impl WrongRing {
     /// Places `node`'s points, or, when it is there, places them `again`
     /// or does nothing.
     fn add(&mut self, node: &str, again: bool) {
-        if self.nodes.iter().any(|n| n == node) {
-            if !again {
-                return;
+        if !self.member(node, again) {
+            return;
+        }
+        let mut points = self.points(node);
+        if self.knobs.by_position {
+            for entry in points {
+                let at = self.entries.partition_point(|e| *e < entry);
+                if let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0) {
+                    taken.1 = entry.1;
+                    continue;
+                }
+                self.entries.insert(at, entry);
             }
+            return;
+        }
+        // Each point in its place, in one pass over the ring rather than a
+        // move of it per point (equal entries are the same entry).
+        points.sort_unstable();
+        let kept = std::mem::take(&mut self.entries);
+        let mut merged = Vec::with_capacity(kept.len() + points.len());
+        let mut points = points.into_iter().peekable();
+        for entry in kept {
+            while let Some(point) = points.next_if(|p| *p <= entry) {
+                merged.push(point);
+            }
+            merged.push(entry);
+        }
+        merged.extend(points);
+        self.entries = merged;
+    }
+
+    /// Makes `node` a member, answering whether its points are placed:
+    /// not when it is there already, unless placed `again`.
+    fn member(&mut self, node: &str, again: bool) -> bool {
+        if self.nodes.iter().any(|n| n == node) {
+            again
         } else {
             self.nodes.push(node.to_owned());
+            true
         }
-        for i in 0..self.k {
-            let entry = (
-                self.knobs.hash.of(&[&self.knobs.point.of(node, i)]),
-                node.to_owned(),
-            );
-            let at = self.entries.partition_point(|e| *e < entry);
-            if self.knobs.by_position
-                && let Some(taken) = self.entries.iter_mut().find(|e| e.0 == entry.0)
-            {
-                taken.1 = entry.1;
-                continue;
-            }
-            self.entries.insert(at, entry);
-        }
+    }
+
+    /// `node`'s points, in the order of their index.
+    fn points(&self, node: &str) -> Vec<(u32, String)> {
+        (0..self.k)
+            .map(|i| {
+                (
+                    self.knobs.hash.of(&[&self.knobs.point.of(node, i)]),
+                    node.to_owned(),
+                )
+            })
+            .collect()
     }
 
     fn remove(&mut self, node: &str) {
@@ -91,13 +137,16 @@ impl WrongRing {
                 }
             }
             Removal::SkipsNext => {
-                let mut i = 0;
-                while i < self.entries.len() {
-                    if self.entries[i].1 == node {
-                        self.entries.remove(i);
+                // The learner's loop removes at `i` and still steps past
+                // it: the entry after each one removed is never looked at.
+                let mut skip = false;
+                self.entries.retain(|e| {
+                    if std::mem::take(&mut skip) {
+                        return true;
                     }
-                    i += 1;
-                }
+                    skip = e.1 == node;
+                    !skip
+                });
             }
         }
     }

@@ -24,10 +24,14 @@ struct WrongRing {
     knobs: Knobs,
 }
 
+fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
+    Box::new(build_ring(args, knobs))
+}
+
 /// A ring with the initial nodes placed, in the order given: once each,
 /// or, with [`Knobs::list`] but not [`Knobs::listed_once`], once per
 /// time given.
-fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
+fn build_ring(args: &[Arg], knobs: Knobs) -> WrongRing {
     let (given, k) = match args {
         [Arg::Names(nodes), Arg::Count(k)] => {
             (nodes.as_slice(), usize::try_from(*k).unwrap_or(usize::MAX))
@@ -59,7 +63,7 @@ fn build(args: &[Arg], knobs: Knobs) -> Box<dyn Variant> {
         }
         ring.entries.sort_unstable();
     }
-    Box::new(ring)
+    ring
 }
 
 impl WrongRing {
@@ -417,3 +421,88 @@ static MISTAKES: [Mistake; 18] = [
     ABSENT_REMOVES_LAST,
     stale_after_change(&["answers cached per key"], |k, _| k.stale = Stale::Cached),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ring as a learner's code keeps it, the oracle: each point
+    /// inserted in its place, one at a time.
+    fn one_at_a_time(entries: &mut Vec<(u32, String)>, points: Vec<(u32, String)>) {
+        for entry in points {
+            let at = entries.partition_point(|e| *e < entry);
+            entries.insert(at, entry);
+        }
+    }
+
+    fn ring(knobs: Knobs, k: usize) -> WrongRing {
+        WrongRing {
+            k,
+            nodes: Vec::new(),
+            entries: Vec::new(),
+            cache: HashMap::new(),
+            knobs,
+        }
+    }
+
+    /// Every variant that places points by sorting (not by position):
+    /// the ring built at once, and nodes added to it (one of them again),
+    /// are the ring its points inserted one at a time make; and removing
+    /// a node as the skipping loop does skips what that loop skips.
+    #[test]
+    fn rings_built_merged_and_skipped_are_the_ones_a_point_at_a_time_makes() {
+        let given = ["a", "b", "node-1", "1-edon", "c", "a"];
+        let added = ["d", "b", "node-1"];
+        let mut checked = 0;
+        for made in VNODE_RING.each() {
+            let knobs = VNODE_RING.knobs(&[made]);
+            if knobs.by_position {
+                continue;
+            }
+            let again = knobs.list && !knobs.listed_once;
+            // Few points per node on a hash of few values: many equal
+            // positions, and names that share them.
+            for k in [1, 3, 40] {
+                let mut oracle = ring(knobs, k);
+                for n in given {
+                    if oracle.member(n, again) {
+                        let points = oracle.points(n);
+                        one_at_a_time(&mut oracle.entries, points);
+                    }
+                }
+                let args = [
+                    Arg::Names(given.map(str::to_owned).to_vec()),
+                    Arg::Count(k as u64),
+                ];
+                let built = build_ring(&args, knobs);
+                assert_eq!(built.entries, oracle.entries, "{} k={k}", made.mistake.id);
+
+                let mut merged = built;
+                for n in added {
+                    merged.add(n, again);
+                    if oracle.member(n, again) {
+                        let points = oracle.points(n);
+                        one_at_a_time(&mut oracle.entries, points);
+                    }
+                    assert_eq!(merged.entries, oracle.entries, "{} +{n}", made.mistake.id);
+                }
+
+                // The learner's loop: remove at i, then step past it.
+                let mut skipped = oracle.entries.clone();
+                let mut i = 0;
+                while i < skipped.len() {
+                    if skipped[i].1 == "a" {
+                        skipped.remove(i);
+                    }
+                    i += 1;
+                }
+                let mut skipping = merged.clone();
+                skipping.knobs.removal = Removal::SkipsNext;
+                skipping.remove("a");
+                assert_eq!(skipping.entries, skipped, "{} k={k}", made.mistake.id);
+                checked += 1;
+            }
+        }
+        assert!(checked > 30, "{checked}");
+    }
+}

@@ -125,11 +125,11 @@ impl WrongRanker {
                 Order::Lowest => a.0.total_cmp(&b.0),
                 Order::Highest => b.0.total_cmp(&a.0),
             };
-            // The nodes are scored in insertion order and the learner's
-            // sort is stable, so a sort by score alone keeps tied nodes in
-            // the order they were added: the position last makes this
-            // order total, so an unstable selection and sort give the
-            // stable sort's answer.
+            // The learner's sort is stable: a sort by score alone keeps
+            // tied nodes in the order `among` lists them (the order they
+            // were added, or by name for `Cut::SmallestNames`). The
+            // position in `among` last makes this order total, so an
+            // unstable selection and sort give the stable sort's answer.
             by_score
                 .then_with(|| match k.ties {
                     Ties::LargerName => b.1.cmp(a.1),
@@ -543,60 +543,137 @@ mod tests {
         scored.into_iter().map(|(_, n)| n.to_owned()).collect()
     }
 
-    /// Every variant of both ranking challenges, on names that tie (the
-    /// same bytes in another order tie under a sum of bytes; one name is
-    /// there twice, as a list keeps it) and weights that tie too: the
-    /// first n of the selection are the first n of the stable sort, for
-    /// every n, of every node and of a part of them.
+    /// Three hundred nodes and, spread among them, pairs of distinct names
+    /// that tie on `key` under the pinned hash: FNV leaves each pair in
+    /// one state, after nothing (weighted-hrw hashes the node first, so
+    /// they tie on every key) or after `key|` (hrw-top hashes the key
+    /// first). The larger of a pair is added first, so that first-seen
+    /// order and name order part; one name is there twice, as a list
+    /// keeps it.
+    fn tied_nodes(key: &str) -> Vec<String> {
+        let mut nodes: Vec<String> = (0..300).map(|i| format!("n-{i}")).collect();
+        let after_key = format!("{key}|");
+        for (i, context) in ["", "", "", &after_key, &after_key, &after_key]
+            .into_iter()
+            .enumerate()
+        {
+            let (smaller, larger) = crate::hash::fnv_collision_after(context, &format!("t{i}-"), 0);
+            nodes.insert(40 * i + 7, larger);
+            nodes.insert(40 * i + 29, smaller);
+        }
+        nodes.push("n-3".to_owned());
+        nodes
+    }
+
+    /// Every variant of both ranking challenges, on [`tied_nodes`] with
+    /// weights that tie too (and some that do not): the first n selected
+    /// are the stable sort's first n, for n at the ends and in the middle,
+    /// of every node and of a part of them. Enough nodes that the
+    /// selection and the sort take their general paths, not the insertion
+    /// sort of a few elements, which keeps equal ones in order anyway.
     #[test]
     fn the_first_n_selected_are_the_first_n_of_the_stable_sort() {
-        // node-739192 and node-522789 leave FNV in one state, so they tie
-        // on every key that follows them (as the ties group's cases use).
-        let names = [
-            "ab",
-            "node-739192",
-            "ba",
-            "node-1",
-            "1-edon",
-            "c",
-            "ab",
-            "node-522789",
-            "b",
-            "a",
-            "é",
-            "e\u{301}",
-        ];
-        let weights = [1.0, 1.0, 2.0, 1.0, 0.5, 3.0, 1.0, 1.0, 1.0, 1.0, 0.25, 1.0];
+        let key = "k";
+        let nodes = tied_nodes(key);
+        let weights: Vec<f64> = (0..nodes.len())
+            .map(|i| {
+                if i % 17 == 5 {
+                    0.5 + i as f64 / 100.0
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let all: Vec<usize> = (0..nodes.len()).collect();
+        let part: Vec<usize> = all.iter().copied().filter(|i| i % 3 != 1).rev().collect();
         let mut checked = 0;
         for catalogue in [&HRW_TOP, &WEIGHTED_HRW] {
             for made in catalogue.each() {
                 let r = WrongRanker {
-                    nodes: names.map(str::to_owned).to_vec(),
-                    hashed: names.map(str::to_owned).to_vec(),
-                    weights: weights.to_vec(),
+                    nodes: nodes.clone(),
+                    hashed: nodes.clone(),
+                    weights: weights.clone(),
                     cache: HashMap::new(),
                     knobs: catalogue.knobs(&[made]),
                 };
-                let all: Vec<usize> = (0..names.len()).collect();
-                let part = [7, 9, 1, 0, 5, 10];
-                for key in ["k", "user:1", "ba", ""] {
-                    for among in [&all[..], &part[..]] {
-                        let whole = stable_sorted(&r, key, among);
-                        for first in 0..=among.len() + 1 {
-                            let want = &whole[..first.min(whole.len())];
-                            assert_eq!(
-                                r.ranked_of(key, among, first),
-                                want,
-                                "{} {:?}, key {key:?}, first {first}",
-                                made.mistake.id,
-                                made.form_label()
-                            );
-                            checked += 1;
-                        }
+                for among in [&all[..], &part[..]] {
+                    let whole = stable_sorted(&r, key, among);
+                    let len = among.len();
+                    for first in [0, 1, 2, 3, 7, 16, 21, 50, len / 2, len - 1, len, len + 1] {
+                        let want = &whole[..first.min(whole.len())];
+                        assert_eq!(
+                            r.ranked_of(key, among, first),
+                            want,
+                            "{} {:?}, first {first} of {len}",
+                            made.mistake.id,
+                            made.form_label()
+                        );
+                        checked += 1;
                     }
                 }
             }
         }
         assert!(checked > 1000, "{checked}");
+    }
+
+    fn op(signature: &'static crate::operation::Signature, operands: Vec<Arg>) -> Op {
+        Op {
+            signature,
+            operands,
+        }
+    }
+
+    /// Through `apply`, as a replay runs a case: a route, then tops of
+    /// several sizes of the same key, which a ranking remembered whole
+    /// ([`Stale::Cached`]) must answer as every other variant does. Every
+    /// variant that ranks all the nodes and raises for no n.
+    #[test]
+    fn routes_then_tops_of_one_key_are_the_stable_sorts_first_n_cached_or_not() {
+        use crate::operation::{ROUTE, TOP};
+        let key = "k";
+        let nodes = tied_nodes(key);
+        let mut checked = 0;
+        for catalogue in [&HRW_TOP, &WEIGHTED_HRW] {
+            for made in catalogue.each() {
+                let knobs = catalogue.knobs(&[made]);
+                if knobs.cut != Cut::Whole || knobs.top_raises_past_count {
+                    continue;
+                }
+                // The members as `build` keeps them (a name given twice
+                // once, but in a list).
+                let mut fresh = WrongRanker {
+                    nodes: Vec::new(),
+                    hashed: Vec::new(),
+                    weights: Vec::new(),
+                    cache: HashMap::new(),
+                    knobs,
+                };
+                nodes
+                    .iter()
+                    .for_each(|n| fresh.set(n, 1.0, knobs.listed_once));
+                let all: Vec<usize> = (0..fresh.nodes.len()).collect();
+                let whole = stable_sorted(&fresh, key, &all);
+                let mut variant = build(&[Arg::Names(nodes.clone())], knobs);
+                let route = variant.apply(&op(&ROUTE, vec![Arg::Name(key.into())]));
+                assert_eq!(
+                    route,
+                    Ok(Value::from(whole[0].clone())),
+                    "{}",
+                    made.mistake.id
+                );
+                for n in [3, 1, 40, nodes.len() as u64 + 5] {
+                    let top = variant.apply(&op(&TOP, vec![Arg::Name(key.into()), Arg::Count(n)]));
+                    let want = &whole[..whole.len().min(n as usize)];
+                    assert_eq!(
+                        top,
+                        Ok(Value::from(want.to_vec())),
+                        "{} top {n}",
+                        made.mistake.id
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 20, "{checked}");
     }
 }

@@ -460,8 +460,9 @@ mod tests {
                 continue;
             }
             let again = knobs.list && !knobs.listed_once;
-            // Few points per node on a hash of few values: many equal
-            // positions, and names that share them.
+            // One point per node, a few, and many. Equal entries come only
+            // from a node placed again, and are the same entry: the order
+            // of (position, name) is total, so the sorted ring is one.
             for k in [1, 3, 40] {
                 let mut oracle = ring(knobs, k);
                 for n in given {

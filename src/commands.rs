@@ -189,7 +189,7 @@ fn grade(cli: &Cli, args: &GradeArgs, out: &mut dyn Write) -> Result<Status, Err
         ungraded(
             args.format,
             file,
-            &report::Ungraded::NothingToGrade(prairielearn::no_entry_file(upload)?),
+            &report::Ungraded::NothingToGrade(batch::no_entry_file(upload)?),
         )?;
         return Ok(if args.exit_zero {
             Status::Passed

@@ -17,7 +17,6 @@ for line in sys.stdin:
     m = json.loads(line)
     if m.get("executable") and m["target"]["name"] == "it":
         print(m["executable"])')
-cargo build --quiet
 
 busy() {
   # user, nice, system, irq, softirq and steal jiffies of every CPU.

@@ -190,16 +190,19 @@ fn the_readmes_set_up_commands_are_the_ones_ci_runs() {
     assert!(manifest.contains("path = \"python/correct_class.py\"\nverdict = \"accepted\""));
 }
 
+/// An environment of just `vars`, as [`super::ColorWhen`] reads one.
+fn env_of<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+    move |name| {
+        vars.iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v.to_string())
+    }
+}
+
 #[test]
 fn colour_is_decided_by_the_flag_then_no_color_then_force_color() {
     use super::ColorWhen::{self, Always, Auto, Never};
-    let with = |vars: &[(&str, &str)], when: ColorWhen| {
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        when.forced(move |name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
-    };
+    let with = |vars: &[(&str, &str)], when: ColorWhen| when.forced(env_of(vars));
     assert_eq!(with(&[], Auto), None);
     assert_eq!(
         with(&[("NO_COLOR", "1"), ("FORCE_COLOR", "1")], Auto),
@@ -222,14 +225,8 @@ fn colour_is_decided_by_the_flag_then_no_color_then_force_color() {
 fn clicolor_force_0_leaves_colour_to_the_terminal_not_to_anstream() {
     use super::ColorWhen::{self, Always, Auto};
     use anstream::ColorChoice;
-    let choice = |vars: &'static [(&'static str, &'static str)], when: ColorWhen, terminal| {
-        let env = |name: &str| {
-            vars.iter()
-                .find(|(k, _)| *k == name)
-                .map(|(_, v)| v.to_string())
-        };
-        when.choice(env, terminal)
-    };
+    let choice =
+        |vars: &[(&str, &str)], when: ColorWhen, terminal| when.choice(env_of(vars), terminal);
     // anstream would colour on CLICOLOR_FORCE=0 whatever the output is.
     assert_eq!(
         choice(&[("CLICOLOR_FORCE", "0")], Auto, false),

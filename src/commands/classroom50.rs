@@ -117,7 +117,7 @@ fn grade(
             .collect();
         let why = format!(
             "Your repository was not graded: {}. Commit that file and submit again.\n",
-            report::upload_words(&super::prairielearn::no_entry_file(root)?)
+            report::upload_words(&crate::batch::no_entry_file(root)?)
         );
         write_result(&rows, &run, result)?;
         grading::write_atomically(body, why.as_bytes())?;

@@ -15,7 +15,6 @@
 
 use super::{Error, Status};
 use crate::cli::{Cli, GradeArgs, GradingArgs, PrairielearnArgs};
-use grading::NothingToGrade;
 use report::{Audience, Format, Ungraded};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -85,7 +84,7 @@ fn grade(
         .iter()
         .any(|name| student.join(name).is_file())
     {
-        let why = no_entry_file(&student)?;
+        let why = crate::batch::no_entry_file(&student)?;
         let mut bytes = Vec::new();
         report::render_ungraded(&Ungraded::NothingToGrade(why), &mut bytes)
             .map_err(Error::io(format!("cannot write {}", file.display())))?;
@@ -118,50 +117,6 @@ fn grade(
     super::warn_of_missing_layers(&report);
     let human = report::HumanOptions::default();
     super::publish(&report, grade.format, Some(file), None, true, &human, out)
-}
-
-/// Why a platform's single upload `dir`, which holds no entry file, has
-/// nothing to grade, with its files listed for the words to suggest the
-/// rename.
-pub(super) fn no_entry_file(dir: &Path) -> Result<NothingToGrade, Error> {
-    Ok(NothingToGrade::NoEntryFile {
-        folder: dir.to_owned(),
-        expected: grading::entry_names(),
-        found: Some(listing(dir)?),
-    })
-}
-
-/// The names in the student's folder, sorted, a folder's with a `/`;
-/// hidden ones left out, as the grader leaves them. An entry file one
-/// folder down (an upload of the folder that holds the work, `src/`) is
-/// listed too, as `src/router.py`, so that the learner is told to move it.
-fn listing(dir: &Path) -> Result<Vec<String>, Error> {
-    let entries =
-        std::fs::read_dir(dir).map_err(Error::io(format!("cannot read {}", dir.display())))?;
-    let entry_names = grading::entry_names();
-    let mut names: Vec<String> = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        // Never followed: a link is listed by its own name.
-        if !e.file_type().is_ok_and(|t| t.is_dir()) {
-            names.push(name);
-            continue;
-        }
-        names.push(format!("{name}/"));
-        names.extend(
-            entry_names
-                .iter()
-                .filter(|entry| {
-                    std::fs::symlink_metadata(e.path().join(entry)).is_ok_and(|m| m.is_file())
-                })
-                .map(|entry| format!("{name}/{entry}")),
-        );
-    }
-    names.sort();
-    Ok(names)
 }
 
 /// `params.challenge` of PrairieLearn's `data.json`, if it names one. Only

@@ -4,7 +4,7 @@
 //! `points`, `feedback` and `format`, form-encoded, as Codio's "Partial
 //! Points" page documents), and the script's exit always 0.
 
-use crate::support::{grader, output, root, tempdir, text};
+use crate::support::{grader, output, root, tempdir, text, trimmed_challenges};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -115,7 +115,7 @@ fn script(work: &Path, url: Option<&str>) -> Command {
         .current_dir(work)
         .env("GRADER", env!("CARGO_BIN_EXE_grader"))
         .env("CODIO_WORKSPACE", work)
-        .env("CHALLENGES", root().join("challenges"))
+        .env("CHALLENGES", trimmed_challenges())
         .env_remove("SUBMISSION")
         .env_remove("GRADER_CHALLENGES");
     match url {

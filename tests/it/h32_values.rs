@@ -3,16 +3,25 @@
 //! its last digit, never rounded to a float, and the right value in
 //! another type (a BigInt, a float) told as such.
 
-use crate::support::{grader, json, output, root};
+use crate::support::{grader, json, output, root, trimmed_challenges};
 use serde_json::Value;
 use std::path::Path;
 
 /// The JSON report and the human one of grading `file` on the shipped
-/// suite.
+/// suite, its large cases [`trimmed_challenges`]' (a value is shown as
+/// it is whatever the case's size).
 fn reports(file: &Path) -> (Value, String) {
-    let out = output(grader().args(["grade", "--format", "json"]).arg(file));
+    let grade = || {
+        let mut command = grader();
+        command
+            .arg("--challenges")
+            .arg(trimmed_challenges())
+            .arg("grade");
+        command
+    };
+    let out = output(grade().args(["--format", "json"]).arg(file));
     let report: Value = json(&out);
-    let human = output(grader().args(["grade", "--color", "never"]).arg(file));
+    let human = output(grade().args(["--color", "never"]).arg(file));
     (report, String::from_utf8(human.stdout).unwrap())
 }
 

@@ -2,17 +2,21 @@
 //! "the diffs below" stands only above diffs, and a score table shows a
 //! case's weight as the case gave it.
 
-use crate::support::{grader, json, output, root, tempdir, text};
+use crate::support::{grader, json, output, root, tempdir, text, trimmed_challenges};
 use serde_json::Value;
 use std::path::Path;
 
 /// `grader grade` of `path` on `challenge` in `format` (its own cases, or
 /// those of `tests`), with a cache of its own: stdout and the exit code.
+/// The large cases are [`trimmed_challenges`]': these reports' words do
+/// not depend on a case's size.
 fn grade(challenge: &str, path: &Path, format: &str, tests: Option<&Path>) -> (String, Value) {
     let cache = tempdir();
     let mut command = grader();
     command
         .args(["grade", "--challenge", challenge, "--format", format])
+        .arg("--challenges")
+        .arg(trimmed_challenges())
         .args(["--time-limit", "120000", "--cache-dir"])
         .arg(cache.path());
     if let Some(tests) = tests {

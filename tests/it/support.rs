@@ -193,6 +193,61 @@ pub fn copy_tree(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
     }
 }
 
+/// How many operations each case of a `large` group keeps in
+/// [`trimmed_challenges`].
+pub const TRIMMED_OPERATIONS: usize = 1000;
+
+/// The shipped challenges, copied once per test run, with every case of a
+/// `large` group cut to its first [`TRIMMED_OPERATIONS`] operations and
+/// its expected answers to theirs (an answer depends only on the
+/// operations before it, so the cut keeps them right). Every group, case
+/// name, weight and limit is the shipped one, so the reports read as the
+/// shipped suite's. For the tests about a report, a screen or a platform:
+/// a correct Python submission spends most of its time on the shipped
+/// thousand-node case, a tenth of it on this one. A test about the suite
+/// itself, or about time, grades on the shipped challenges.
+pub fn trimmed_challenges() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempdir();
+        copy_tree(&root().join("challenges"), dir.path(), |_| true);
+        let mut cut = 0;
+        for challenge in std::fs::read_dir(dir.path()).unwrap() {
+            let large = challenge.unwrap().path().join("tests/large");
+            let Ok(cases) = std::fs::read_dir(&large) else {
+                continue;
+            };
+            for case in cases {
+                let case = case.unwrap().path();
+                let name = case.file_name().unwrap().to_string_lossy().into_owned();
+                let Some(stem) = name.strip_suffix(".json") else {
+                    continue;
+                };
+                if stem.ends_with(".expected") {
+                    continue;
+                }
+                let mut args_ops: Value =
+                    serde_json::from_slice(&std::fs::read(&case).unwrap()).unwrap();
+                let expected_file = large.join(format!("{stem}.expected.json"));
+                let mut expected: Value =
+                    serde_json::from_slice(&std::fs::read(&expected_file).unwrap()).unwrap();
+                let ops = args_ops[1].as_array_mut().unwrap();
+                let answers = expected.as_array_mut().unwrap();
+                assert_eq!(ops.len(), answers.len(), "{}", case.display());
+                assert!(ops.len() > TRIMMED_OPERATIONS, "{}", case.display());
+                ops.truncate(TRIMMED_OPERATIONS);
+                answers.truncate(TRIMMED_OPERATIONS);
+                std::fs::write(&case, serde_json::to_vec(&args_ops).unwrap()).unwrap();
+                std::fs::write(&expected_file, serde_json::to_vec(&expected).unwrap()).unwrap();
+                cut += 1;
+            }
+        }
+        assert!(cut > 0, "no large case was cut");
+        dir
+    })
+    .path()
+}
+
 /// Validates a JUnit file against the Jenkins XSD.
 pub fn xmllint(xml: &Path) -> Output {
     Command::new("xmllint")

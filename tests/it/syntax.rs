@@ -3,7 +3,7 @@
 //! language's code, in every format. `syntax_markers.txt` lists what gives
 //! each language's code (or its name) away, written from the languages.
 
-use crate::support::{grader, output, root, tempdir, text};
+use crate::support::{grader, output, root, tempdir, text, trimmed_challenges};
 use serde_json::Value;
 
 /// The section of markers a report's `language` writes in: TypeScript
@@ -133,6 +133,8 @@ fn every_format_tells_each_learner_in_their_own_language() {
                     "--format",
                     "json",
                 ])
+                .arg("--challenges")
+                .arg(trimmed_challenges())
                 .args(["--time-limit", "120000", "--cache-dir"])
                 .arg(cache.path())
                 .arg("--output")

@@ -7,7 +7,7 @@
 //! in its line mode. Also `grader grade` on a terminal, which folds the
 //! failures past the third.
 
-use crate::support::{root, run, shared, slow_class, tempdir, text};
+use crate::support::{root, run, shared, slow_class, tempdir, text, trimmed_challenges};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
@@ -216,7 +216,7 @@ fn watch_regrades_every_save_and_leaves_nothing_behind() {
         "cd {} && {} --challenges {} watch --cache-dir {} router.py; {AFTER_WATCH}",
         quote(dir.path()),
         quote(Path::new(env!("CARGO_BIN_EXE_grader"))),
-        quote(&root().join("challenges")),
+        quote(trimmed_challenges()),
         quote(&dir.path().join("cache")),
     ));
     let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
@@ -345,7 +345,7 @@ fn watch_shows_a_module_that_does_not_load_and_leaves_on_ctrl_c() {
         "trap : INT; cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; {AFTER_WATCH}",
         dir.path().display(),
         env!("CARGO_BIN_EXE_grader"),
-        root().join("challenges").display(),
+        trimmed_challenges().display(),
     ));
     let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
     let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
@@ -448,7 +448,7 @@ fn watch_without_keys_leaves_on_sigterm() {
     tmux.start(&format!(
         "{} --challenges '{}' watch --cache-dir '{}' '{}' </dev/null & wait $!; echo \"watch exited $?\"",
         env!("CARGO_BIN_EXE_grader"),
-        root().join("challenges").display(),
+        trimmed_challenges().display(),
         dir.path().join("cache").display(),
         file.display()
     ));
@@ -488,8 +488,11 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
     let dir = tempdir();
     let tmux = Tmux::new("grade");
     let example = "submissions/python/lowest_score.py";
+    let challenges = trimmed_challenges().display().to_string();
+    // The shell stays: a pane that ends may lose the output it had not
+    // drawn yet, as it did once grading took less than a second here.
     tmux.start(&format!(
-        "cd '{}' && {} grade --cache-dir '{}' {example}; echo \"grade exited $?\"",
+        "cd '{}' && {} --challenges '{challenges}' grade --cache-dir '{}' {example}; echo \"grade exited $?\"; sleep 600",
         root().display(),
         env!("CARGO_BIN_EXE_grader"),
         dir.path().display()
@@ -499,7 +502,10 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
         |s| s.contains("grade exited"),
         &mut || {},
     );
-    let command = format!("{} grade --all --cache-dir", env!("CARGO_BIN_EXE_grader"));
+    let command = format!(
+        "{} --challenges {challenges} grade --all --cache-dir",
+        env!("CARGO_BIN_EXE_grader")
+    );
     assert!(
         screen.contains("3 failures in full above") && screen.contains(&command),
         "{screen}"
@@ -510,9 +516,13 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
     drop(gate);
     // Through a pipe, every failure stays in full and nothing is folded.
     let cache = dir.path().display().to_string();
-    let piped = text(&run(&["grade", "--cache-dir", &cache, example]).stdout);
+    let grade = |all: &[&str]| {
+        let args = [&["--challenges", &challenges, "grade"], all];
+        text(&run(&[&args.concat()[..], &["--cache-dir", &cache, example]].concat()).stdout)
+    };
+    let piped = grade(&[]);
     assert!(!piped.contains("in a line each"), "{piped}");
-    let full = text(&run(&["grade", "--all", "--cache-dir", &cache, example]).stdout);
+    let full = grade(&["--all"]);
     assert_eq!(
         piped.matches("\n--- ").count(),
         full.matches("\n--- ").count()
@@ -536,7 +546,7 @@ fn watch_follows_a_folder_removed_and_made_again() {
         "cd '{}' && {} --challenges '{}' watch --cache-dir ../cache router.py; echo \"watch exited $?\"",
         work.display(),
         env!("CARGO_BIN_EXE_grader"),
-        root().join("challenges").display(),
+        trimmed_challenges().display(),
     ));
     let shell: u32 = tmux.pane("#{pane_pid}").parse().unwrap();
     let seen: std::cell::RefCell<BTreeSet<Process>> = Default::default();
@@ -741,7 +751,7 @@ fn quitting_during_a_regrade_exits_as_the_last_finished_grading_says() {
         "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; echo \"watch exited $?\"; sleep 600",
         dir.path().display(),
         env!("CARGO_BIN_EXE_grader"),
-        root().join("challenges").display(),
+        trimmed_challenges().display(),
     ));
     tmux.wait_for(
         "accepted",
@@ -782,7 +792,7 @@ fn the_watch_screen_fits_the_terminal_and_wraps_at_words() {
             "cd '{}' && {} --challenges '{}' watch --cache-dir cache router.py; sleep 600",
             dir.path().display(),
             env!("CARGO_BIN_EXE_grader"),
-            root().join("challenges").display(),
+            trimmed_challenges().display(),
         ),
         80,
         24,
@@ -865,11 +875,11 @@ fn through_npm_the_commands_to_type_are_npx_grader() {
     let wrapper = npm_install(dir.path());
     let work = dir.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
-    let challenges = root().join("challenges");
+    let challenges = trimmed_challenges();
     let out = std::process::Command::new("node")
         .arg(&wrapper)
         .arg("--challenges")
-        .arg(&challenges)
+        .arg(challenges)
         .args(["init", "--lang", "python"])
         .current_dir(&work)
         .env_remove("GRADER_INVOKED_AS")
@@ -972,7 +982,7 @@ fn watch_explores_once_every_test_passes_and_shows_the_case_found() {
     tmux.start(&format!(
         "{} --challenges '{}' watch --cache-dir '{}' '{}' </dev/null",
         env!("CARGO_BIN_EXE_grader"),
-        root().join("challenges").display(),
+        trimmed_challenges().display(),
         dir.path().join("cache").display(),
         file.display()
     ));

@@ -5,7 +5,7 @@
 //! classroom50: the wiki's "The result.json contract", the runner's
 //! `validate_result` and `schemas/result-v1.schema.json`).
 
-use crate::support::{copy_tree, grader, output, root, tempdir, text};
+use crate::support::{copy_tree, grader, output, root, tempdir, text, trimmed_challenges};
 use serde_json::{Map, Value};
 use std::path::Path;
 use std::process::Command;
@@ -440,11 +440,8 @@ fn the_autograder_template_runs_as_the_runner_runs_it() {
         "GRADER_WHEEL = \"rendezvous_grader-0.1.0-py3-none-any.whl\"",
     );
     std::fs::write(bundle.join("autograder.py"), set).unwrap();
-    copy_tree(
-        &root().join("challenges"),
-        &bundle.join("challenges"),
-        |_| true,
-    );
+    // The course's challenges, their large cases cut short.
+    copy_tree(trimmed_challenges(), &bundle.join("challenges"), |_| true);
     let work = scratch.path().join("work");
     checkout(&work, &[("router.py", "python/lowest_score.py")]);
     let temp = scratch.path().join("runner-temp");

@@ -7,7 +7,7 @@
 //! carries the learner's whole report, within its limit. The real wheel
 //! goes through the same steps in packaging/check-gradescope.sh.
 
-use crate::support::{copy_tree, grader, output, root, tempdir, text};
+use crate::support::{copy_tree, grader, output, root, tempdir, text, trimmed_challenges};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -106,12 +106,12 @@ fn files(dir: &Path) -> BTreeSet<String> {
         .collect()
 }
 
-/// A course's challenges: rendezvous-router, and a challenge with a
-/// hidden group.
+/// A course's challenges: rendezvous-router (its large case cut short, as
+/// in [`trimmed_challenges`]), and a challenge with a hidden group.
 fn course(dir: &Path) -> PathBuf {
     let challenges = dir.join("course/challenges");
     copy_tree(
-        &root().join("challenges/rendezvous-router"),
+        &trimmed_challenges().join("rendezvous-router"),
         &challenges.join("rendezvous-router"),
         |_| true,
     );

@@ -4,15 +4,16 @@
 //! `results/results.json` checked field by field against PrairieLearn's
 //! documented format.
 
-use crate::support::{copy_tree, grader, output, root, tempdir, text};
+use crate::support::{copy_tree, grader, output, root, tempdir, text, trimmed_challenges};
 use serde_json::Value;
 use std::path::Path;
 
 /// A job folder for the student `files` (name, source), with the course's
-/// challenges in serverFilesCourse/ and the question's data.
+/// challenges in serverFilesCourse/ (their large cases cut short, as in
+/// [`trimmed_challenges`]) and the question's data.
 fn job(dir: &Path, files: &[(&str, &str)]) {
     copy_tree(
-        &root().join("challenges"),
+        trimmed_challenges(),
         &dir.join("serverFilesCourse/challenges"),
         |_| true,
     );

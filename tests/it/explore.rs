@@ -228,8 +228,10 @@ fn audit_submissions(suite: &Path, dir: &Path, files: &[std::path::PathBuf]) -> 
 fn audit_proposes_the_case_a_wrong_submission_fails_and_the_suite_then_catches_it() {
     let scratch = tempdir();
     let suite = scratch.path().join("tests");
+    // The shipped suite, its large case cut short: what the audit finds
+    // is a gap in what the cases ask, not in their size.
     crate::support::copy_tree(
-        &root().join("challenges/rendezvous-router/tests"),
+        &crate::support::trimmed_challenges().join("rendezvous-router/tests"),
         &suite,
         |_| true,
     );

@@ -209,7 +209,12 @@ pub const TRIMMED_OPERATIONS: usize = 1000;
 pub fn trimmed_challenges() -> &'static Path {
     static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempdir();
+        // A static is never dropped: the copy is left in the build's own
+        // temporary folder, which `cargo clean` empties, not in /tmp.
+        let dir = tempfile::Builder::new()
+            .prefix("trimmed-challenges-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("a folder in the build's temporary folder");
         copy_tree(&root().join("challenges"), dir.path(), |_| true);
         let mut cut = 0;
         for challenge in std::fs::read_dir(dir.path()).unwrap() {

@@ -161,17 +161,23 @@ fn the_request_carries_the_percentage_and_the_diagnosis() {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
     };
-    // The percentage of the score the JSON report gives, rounded down.
+    // The percentage of the score the JSON report gives, rounded down,
+    // graded on the challenges the script was given.
     let report: Value = serde_json::from_slice(
-        &output(grader().args([
-            "grade",
-            "--format",
-            "json",
-            "--audience",
-            "learner",
-            "--exit-zero",
-            "submissions/python/lowest_score.py",
-        ]))
+        &output(
+            grader()
+                .arg("--challenges")
+                .arg(trimmed_challenges())
+                .args([
+                    "grade",
+                    "--format",
+                    "json",
+                    "--audience",
+                    "learner",
+                    "--exit-zero",
+                    "submissions/python/lowest_score.py",
+                ]),
+        )
         .stdout,
     )
     .unwrap();

@@ -73,7 +73,7 @@ struct Example {
     tests: Option<String>,
     /// The only groups graded (`--only`), for an example that loops or
     /// grows without end: past them its other groups only spend their own
-    /// limits again, which the limits' own tests hold. The fields above
+    /// limits again, which the limits' own tests hold. The other fields
     /// describe this partial run.
     #[serde(default)]
     only: Vec<String>,
@@ -300,12 +300,24 @@ fn check_example(example: &Example) -> Result<(), String> {
         &extra,
     );
     check_contract(&report, &example.challenge);
-    // A partial run says so.
-    if !example.only.is_empty() && report["only"] != serde_json::json!(example.only) {
-        return Err(format!(
-            "graded as only {}, asked {:?}",
-            report["only"], example.only
-        ));
+    // A partial run says so, and ran those groups alone.
+    if !example.only.is_empty() {
+        if report["only"] != serde_json::json!(example.only) {
+            return Err(format!(
+                "graded as only {}, asked {:?}",
+                report["only"], example.only
+            ));
+        }
+        let ran = report["submissions"][0]["tests"].as_array();
+        let outside = ran.into_iter().flatten().find(|t| {
+            !example
+                .only
+                .iter()
+                .any(|group| t["group"].as_str() == Some(group.as_str()))
+        });
+        if let Some(test) = outside {
+            return Err(format!("graded outside {:?}: {test}", example.only));
+        }
     }
     let submission = &report["submissions"][0];
     let verdict = submission["verdict"].as_str().unwrap();

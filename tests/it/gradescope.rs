@@ -240,10 +240,13 @@ fn the_autograder_zip_sets_up_and_grades_in_gradescopes_layout() {
         serde_json::from_slice(&std::fs::read(autograder.join("results/results.json")).unwrap())
             .unwrap();
 
-    // What the learner's own report holds reaches the student.
+    // What the learner's own report holds reaches the student: graded on
+    // the course's challenges, as the zip did.
     let report: Value = serde_json::from_slice(
         &output(
             grader()
+                .arg("--challenges")
+                .arg(&challenges)
                 .args(["grade", "--audience", "learner", "--format", "json"])
                 .arg(submission.join("router.py")),
         )

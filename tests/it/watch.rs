@@ -79,8 +79,15 @@ impl Tmux {
             "sh",
             "-c",
             shell,
+            // In the same command, before the pane can end: set apart, a
+            // pane that ended first would take its session with it.
+            ";",
+            "set-option",
+            "-t",
+            "t",
+            "remain-on-exit",
+            "on",
         ]);
-        self.tmux(&["set-option", "-t", "t", "remain-on-exit", "on"]);
     }
 
     fn screen(&self) -> String {
@@ -448,7 +455,9 @@ fn watch_without_keys_leaves_on_sigterm() {
     tmux.start(&format!(
         "{} --challenges '{}' watch --cache-dir '{}' '{}' </dev/null & wait $!; echo \"watch exited $?\"",
         env!("CARGO_BIN_EXE_grader"),
-        trimmed_challenges().display(),
+        // The shipped thousand-node case keeps a grading under way when
+        // SIGTERM comes.
+        root().join("challenges").display(),
         dir.path().join("cache").display(),
         file.display()
     ));

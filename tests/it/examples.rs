@@ -313,7 +313,7 @@ fn check_example(example: &Example) -> Result<(), String> {
             !example
                 .only
                 .iter()
-                .any(|group| t["group"].as_str() == Some(group.as_str()))
+                .any(|group| t["group"] == group.as_str())
         });
         if let Some(test) = outside {
             return Err(format!("graded outside {:?}: {test}", example.only));

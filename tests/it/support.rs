@@ -195,7 +195,7 @@ pub fn copy_tree(from: &Path, to: &Path, keep: impl Fn(&Path) -> bool) {
 
 /// How many operations each case of a `large` group keeps in
 /// [`trimmed_challenges`].
-pub const TRIMMED_OPERATIONS: usize = 1000;
+const TRIMMED_OPERATIONS: usize = 1000;
 
 /// The shipped challenges, copied once per test run, with every case of a
 /// `large` group cut to its first [`TRIMMED_OPERATIONS`] operations and
@@ -218,37 +218,29 @@ pub fn trimmed_challenges() -> &'static Path {
             .prefix("trimmed-challenges-")
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
             .expect("a folder in the build's temporary folder");
-        copy_tree(&root().join("challenges"), dir.path(), |_| true);
+        let shipped = root().join("challenges");
+        let is_large = |rel: &Path| rel.parent().is_some_and(|p| p.ends_with("tests/large"));
+        // Every file but the large groups' cases and expected answers,
+        // which are written below, cut.
+        copy_tree(&shipped, dir.path(), |rel| !is_large(rel));
         let mut cut = 0;
-        for challenge in std::fs::read_dir(dir.path()).unwrap() {
-            let large = challenge.unwrap().path().join("tests/large");
-            let Ok(cases) = std::fs::read_dir(&large) else {
+        for file in walkdir::WalkDir::new(&shipped).min_depth(4).max_depth(4) {
+            let file = file.unwrap();
+            let rel = file.path().strip_prefix(&shipped).unwrap();
+            if !is_large(rel) {
                 continue;
-            };
-            for case in cases {
-                let case = case.unwrap().path();
-                let name = case.file_name().unwrap().to_string_lossy().into_owned();
-                let Some(stem) = name.strip_suffix(".json") else {
-                    continue;
-                };
-                if stem.ends_with(".expected") {
-                    continue;
-                }
-                let mut args_ops: Value =
-                    serde_json::from_slice(&std::fs::read(&case).unwrap()).unwrap();
-                let expected_file = large.join(format!("{stem}.expected.json"));
-                let mut expected: Value =
-                    serde_json::from_slice(&std::fs::read(&expected_file).unwrap()).unwrap();
-                let ops = args_ops[1].as_array_mut().unwrap();
-                let answers = expected.as_array_mut().unwrap();
-                assert_eq!(ops.len(), answers.len(), "{}", case.display());
-                assert!(ops.len() > TRIMMED_OPERATIONS, "{}", case.display());
-                ops.truncate(TRIMMED_OPERATIONS);
-                answers.truncate(TRIMMED_OPERATIONS);
-                std::fs::write(&case, serde_json::to_vec(&args_ops).unwrap()).unwrap();
-                std::fs::write(&expected_file, serde_json::to_vec(&expected).unwrap()).unwrap();
-                cut += 1;
             }
+            let mut case: Value = serde_json::from_slice(&std::fs::read(file.path()).unwrap())
+                .unwrap_or_else(|e| panic!("{}: {e}", file.path().display()));
+            // A case is `[args, operations]`, its expected file the list of
+            // answers, one per operation.
+            let expected = rel.to_string_lossy().ends_with(".expected.json");
+            let list = if expected { &mut case } else { &mut case[1] };
+            let list = list.as_array_mut().unwrap();
+            assert!(list.len() > TRIMMED_OPERATIONS, "{}", rel.display());
+            list.truncate(TRIMMED_OPERATIONS);
+            std::fs::write(dir.path().join(rel), serde_json::to_vec(&case).unwrap()).unwrap();
+            cut += 1;
         }
         assert!(cut > 0, "no large case was cut");
         dir

@@ -526,8 +526,10 @@ fn grade_on_a_terminal_folds_the_failures_past_the_third() {
     // Through a pipe, every failure stays in full and nothing is folded.
     let cache = dir.path().display().to_string();
     let grade = |all: &[&str]| {
-        let args = [&["--challenges", &challenges, "grade"], all];
-        text(&run(&[&args.concat()[..], &["--cache-dir", &cache, example]].concat()).stdout)
+        let mut args = vec!["--challenges", &challenges, "grade"];
+        args.extend(all);
+        args.extend(["--cache-dir", &cache, example]);
+        text(&run(&args).stdout)
     };
     let piped = grade(&[]);
     assert!(!piped.contains("in a line each"), "{piped}");

@@ -308,8 +308,10 @@ fn check_example(example: &Example) -> Result<(), String> {
                 report["only"], example.only
             ));
         }
-        let ran = report["submissions"][0]["tests"].as_array();
-        let outside = ran.into_iter().flatten().find(|t| {
+        let Some(ran) = report["submissions"][0]["tests"].as_array() else {
+            return Err(format!("no tests in the report: {report}"));
+        };
+        let outside = ran.iter().find(|t| {
             !example
                 .only
                 .iter()
